@@ -1,0 +1,185 @@
+# cgmtrace build.
+#
+# Sources are found by folder, so adding a file needs no edit here:
+#   formats/*.c            -> libcgmformats.a     formats/tracetool/*.c -> bin/tracetool
+#   models/**/*.c, *.S     -> libcgmmodels.a
+#   tracegen/**/*.c        -> libcgmtracegen.a    (tracegen/main.c -> bin/tracegen)
+#   replay/**/*.c          -> libcgmreplay.a      (replay/main.c   -> bin/replay)
+#   tests/unit/test_*.c    -> one cmocka program each, run by `make test`
+#   tests/bench/bench_*.c  -> `make bench-NAME` (underscores become dashes)
+#   tests/fuzz/fuzz_*.c    -> libFuzzer targets, `make fuzz`
+#
+# Everything is built under $(BUILD); `make check-asan` reuses these rules with
+# BUILD=build/asan and the sanitizer flags.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+SAN     ?=
+
+# Debian packages the project builds, tests and benchmarks with.
+DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
+                libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
+                libxxhash-dev libsystemc-dev musl-tools valgrind
+PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash
+
+# `make`, `make test` and `make demo` install missing packages first.
+NO_DEPS_GOALS := deps clean help
+ifeq ($(filter $(NO_DEPS_GOALS),$(MAKECMDGOALS)),)
+DEPS_OK := $(shell pkg-config --exists $(PC_PACKAGES) 2>/dev/null && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(info cgmtrace: build dependencies are missing; running 'make deps')
+DEPS_RC := $(shell $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) deps >&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error cgmtrace: 'make deps' failed; install the packages it names and try again)
+endif
+endif
+endif
+
+PC_CFLAGS := $(shell pkg-config --cflags $(PC_PACKAGES) 2>/dev/null)
+PC_LIBS   := $(shell pkg-config --libs $(filter-out cmocka,$(PC_PACKAGES)) 2>/dev/null)
+TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+WARN     := -Wall -Wextra -Werror
+CFLAGS   ?= -O2 -g
+ALLFLAGS  = -std=c11 $(CFLAGS) $(WARN) $(SAN) $(EXTRA_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) -MMD -MP
+LDLIBS   += $(PC_LIBS) -lpthread -lm
+
+find_src = $(shell find $(1) -name '$(2)' 2>/dev/null | LC_ALL=C sort)
+
+FORMATS_SRC   := $(wildcard formats/*.c)
+TRACETOOL_SRC := $(wildcard formats/tracetool/*.c)
+MODELS_SRC    := $(call find_src,models,*.c) $(call find_src,models,*.S)
+TRACEGEN_SRC  := $(filter-out tracegen/main.c,$(call find_src,tracegen,*.c))
+REPLAY_SRC    := $(filter-out replay/main.c,$(call find_src,replay,*.c))
+UNIT_SRC      := $(wildcard tests/unit/test_*.c)
+UNIT_HELPERS  := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
+BENCH_SRC     := $(wildcard tests/bench/bench_*.c)
+FUZZ_SRC      := $(wildcard tests/fuzz/fuzz_*.c)
+
+objs = $(patsubst %,$(BUILD)/obj/%.o,$(1))
+
+LIB_FORMATS  := $(BUILD)/lib/libcgmformats.a
+LIB_MODELS   := $(BUILD)/lib/libcgmmodels.a
+LIB_TRACEGEN := $(BUILD)/lib/libcgmtracegen.a
+LIB_REPLAY   := $(BUILD)/lib/libcgmreplay.a
+# Link order: users before what they use.
+ALL_LIBS := $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
+
+BIN := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
+PROGRAMS := $(BIN)/tracegen $(BIN)/replay $(BIN)/tracetool
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+BENCH_NAMES := $(patsubst bench_%,%,$(notdir $(basename $(BENCH_SRC))))
+
+.PHONY: all deps test test-unit check-asan bench fuzz demo install clean help
+.DEFAULT_GOAL := all
+
+all: $(PROGRAMS) $(ALL_LIBS)
+
+help:
+	@echo "make             build bin/tracegen, bin/replay, bin/tracetool and the libraries"
+	@echo "make test        build and run every test (ends with 'N passed, N failed')"
+	@echo "make demo        record and inspect the bundled workload"
+	@echo "make check-asan  unit tests under AddressSanitizer + UBSan"
+	@echo "make bench       every benchmark; make bench-NAME for one ($(BENCH_NAMES))"
+	@echo "make fuzz        libFuzzer targets (clang) in $(BUILD)/fuzz"
+	@echo "make validate    long validation runs against outside references"
+	@echo "make deps        install the Debian packages (as root) or print the command"
+	@echo "make install PREFIX=/usr/local"
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  echo "apt-get update && apt-get install -y $(DEB_PACKAGES)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PACKAGES); \
+	else \
+	  echo "cgmtrace needs these Debian packages; run as root:"; \
+	  echo "  apt-get update && apt-get install -y $(DEB_PACKAGES)"; \
+	  exit 1; \
+	fi
+
+# ---- compilation -----------------------------------------------------------
+$(BUILD)/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SAN) $(EXTRA_CFLAGS) -c $< -o $@
+
+define archive
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+endef
+
+$(LIB_FORMATS):  $(call objs,$(FORMATS_SRC));  $(archive)
+$(LIB_MODELS):   $(call objs,$(MODELS_SRC));   $(archive)
+$(LIB_TRACEGEN): $(call objs,$(TRACEGEN_SRC)); $(archive)
+$(LIB_REPLAY):   $(call objs,$(REPLAY_SRC));   $(archive)
+
+define link
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -o $@ $(filter %.o,$^) $(ALL_LIBS) $(LDLIBS)
+endef
+
+$(BIN)/tracegen:  $(call objs,tracegen/main.c) $(ALL_LIBS); $(link)
+$(BIN)/replay:    $(call objs,replay/main.c) $(ALL_LIBS);   $(link)
+$(BIN)/tracetool: $(call objs,$(TRACETOOL_SRC)) $(ALL_LIBS); $(link)
+
+$(BUILD)/tests/%: LDLIBS += $(TEST_LIBS)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.c.o $(call objs,$(UNIT_HELPERS)) $(ALL_LIBS); $(link)
+$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.c.o $(ALL_LIBS); $(link)
+
+# ---- tests -----------------------------------------------------------------
+# Unit tests find the programs and data through these variables.
+TEST_ENV = CGM_BIN=$(abspath $(BIN)) CGM_ROOT=$(abspath .) CGM_BUILD=$(abspath $(BUILD))
+
+test: $(PROGRAMS) $(UNIT_BINS)
+	@$(TEST_ENV) sh tests/run_tests.sh $(UNIT_BINS)
+
+test-unit: test
+
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan CC=$(CC) \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="-DCGM_ASAN=1" test
+
+# ---- benchmarks ------------------------------------------------------------
+bench: $(addprefix bench-,$(BENCH_NAMES))
+
+define bench_rule
+.PHONY: bench-$(subst _,-,$(1))
+bench-$(subst _,-,$(1)): $(BUILD)/bench/bench_$(1) $(PROGRAMS)
+	@$(TEST_ENV) $(BUILD)/bench/bench_$(1)
+endef
+$(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
+
+# ---- fuzzing ---------------------------------------------------------------
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1
+FUZZ_LIB_SRC := $(FORMATS_SRC)
+fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \
+	  -o $@ $^ $(PC_LIBS) -lpthread -lm
+
+# ---- demo, validation, install ---------------------------------------------
+demo: $(PROGRAMS)
+	@sh traces/demo.sh $(BIN)
+
+validate: $(PROGRAMS)
+	@$(TEST_ENV) sh tests/validate/run.sh
+
+install: $(PROGRAMS) $(ALL_LIBS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/cgm $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/cgm/*.h $(DESTDIR)$(PREFIX)/include/cgm
+	install -m 644 $(ALL_LIBS) $(DESTDIR)$(PREFIX)/lib
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
