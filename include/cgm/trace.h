@@ -139,10 +139,23 @@ long cgm_reader_find_stream(const struct cgm_reader *r, uint32_t id);
 /* The first SECTION stream with this name, or -1. */
 long cgm_reader_find_section(const struct cgm_reader *r, const char *name);
 
+/* One chunk of a stream, as the index (or the scan) describes it. */
+struct cgm_chunk_info {
+    uint64_t offset;             /* of its block header in the file */
+    uint64_t first_record;
+    uint64_t instructions;
+    uint32_t records;
+    uint32_t raw_bytes;
+    uint32_t stored_bytes;
+};
+/* Fills OUT for chunk K of stream STREAM_INDEX; -1 when there is none. */
+int cgm_reader_chunk(const struct cgm_reader *r, size_t stream_index, size_t k,
+                     struct cgm_chunk_info *out);
+
 /* Iterates one stream's records, reading and decompressing one chunk at a
  * time. */
 struct cgm_riter *cgm_riter_open(struct cgm_reader *r, size_t stream_index);
-/* Next record: 1 and *REC/*LEN set (valid until the next call), 0 at the
+/* Next record: 1 with REC and LEN set (valid until the next call), 0 at the
  * end of the stream, -1 on a damaged chunk (see cgm_riter_error). */
 int cgm_riter_next(struct cgm_riter *it, const uint8_t **rec, size_t *len);
 /* Positions the iterator at record number RECORD (0-based) of the stream by
@@ -162,7 +175,7 @@ int cgm_reader_read_section(struct cgm_reader *r, const char *name,
 
 /* Checks every block, checksum, record frame and the index against the
  * blocks. Returns 0 when the whole file is intact; otherwise -1 and ERR
- * names the offset and the fault. PROGRESS, if not NULL, gets messages. */
+ * names the offset and the fault. */
 int cgm_trace_verify(const char *path, char *err, size_t errlen);
 
 const char *cgm_stream_kind_name(uint16_t kind);
