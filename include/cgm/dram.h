@@ -1,0 +1,192 @@
+/* DRAM model: channels, ranks, bank groups, banks and rows behind an FR-FCFS
+ * memory controller, stepped one DRAM clock at a time in its own clock domain.
+ *
+ * Every timing parameter is in DRAM command-clock cycles (nCK). The data bus
+ * is double data rate: a burst of BL beats occupies BL/2 cycles and moves
+ * BL * bus_bits / 8 bytes. Read latency RL = AL + CL, write latency
+ * WL = AL + CWL, both to the first data beat. */
+#ifndef CGM_DRAM_H
+#define CGM_DRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cgm_dram_timing {
+    double   tck_ns;     /* command clock period */
+    unsigned bl;         /* burst length in beats (even) */
+    unsigned cl, cwl, al;
+    unsigned rcd, rp, ras, rc;
+    unsigned wr, rtp;
+    unsigned wtr_l, wtr_s;   /* write to read, same / other bank group */
+    unsigned rrd_l, rrd_s;   /* activate to activate, same / other bank group */
+    unsigned ccd_l, ccd_s;   /* column to column, same / other bank group */
+    unsigned faw;            /* at most four activates per rank in any faw window */
+    unsigned rtrs;           /* data-bus turnaround between ranks */
+    unsigned rfc;            /* refresh cycle time */
+    unsigned refi;           /* refresh interval; 0 turns refresh off */
+};
+
+enum cgm_dram_page_policy { CGM_DRAM_OPEN_PAGE, CGM_DRAM_CLOSED_PAGE };
+
+/* Address fields, named in mapping strings as "row", "rank", "bank", "bg",
+ * "chan" and "col". */
+enum cgm_dram_field {
+    CGM_DRAM_F_ROW, CGM_DRAM_F_RANK, CGM_DRAM_F_BG, CGM_DRAM_F_BANK,
+    CGM_DRAM_F_CHAN, CGM_DRAM_F_COL, CGM_DRAM_NFIELDS
+};
+
+#define CGM_DRAM_MAPPING_MAX 64
+
+struct cgm_dram_config {
+    char preset[32];
+    struct cgm_dram_timing t;
+    unsigned channels, ranks, bank_groups, banks_per_group;
+    unsigned rows;       /* per bank */
+    unsigned columns;    /* per row, in bus-width units */
+    unsigned bus_bits;   /* data bus width of a channel */
+    enum cgm_dram_page_policy page_policy;
+    unsigned queue_size; /* transaction queue entries per channel */
+    unsigned hit_cap;    /* row hits served ahead of an older conflicting request */
+    /* Fields from the most to the least significant address bit, separated
+     * by ':'; the burst offset lies below them. Every field appears once. */
+    char mapping[CGM_DRAM_MAPPING_MAX];
+};
+
+/* Fills cfg with a named preset: "DDR3-1600", "DDR4-2400" or "GDDR5".
+ * Returns 0, or -1 if the name is unknown. */
+int cgm_dram_preset(const char *name, struct cgm_dram_config *cfg);
+/* The preset names, NULL-terminated. */
+extern const char *const cgm_dram_preset_names[];
+
+/* Checks a configuration: powers of two where the address mapping needs
+ * them, a complete mapping, timings the controller can honour. On error
+ * writes a one-line reason to err and returns -1. */
+int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_t errlen);
+
+/* Reads [dram] keys of an INI file over cfg (which should hold defaults).
+ * "preset" is applied first wherever it appears in the section. Errors name
+ * the file, the line and the key. Returns 0 or -1. */
+int cgm_dram_config_load(const char *path, struct cgm_dram_config *cfg, char *err, size_t errlen);
+
+/* Bytes moved by one burst, and the peak bandwidth of all channels. */
+unsigned cgm_dram_burst_bytes(const struct cgm_dram_config *cfg);
+double cgm_dram_peak_gbytes_per_s(const struct cgm_dram_config *cfg);
+
+/* ---- address mapping --------------------------------------------------- */
+struct cgm_dram_addr {
+    unsigned chan, rank, bg, bank; /* bank within its group */
+    uint32_t row, col;             /* col counts bursts within the row */
+};
+
+struct cgm_dram_map {
+    unsigned offset_bits;                 /* burst offset below the fields */
+    unsigned shift[CGM_DRAM_NFIELDS];
+    unsigned bits[CGM_DRAM_NFIELDS];
+};
+
+int cgm_dram_map_init(struct cgm_dram_map *m, const struct cgm_dram_config *cfg,
+                      char *err, size_t errlen);
+struct cgm_dram_addr cgm_dram_map_decode(const struct cgm_dram_map *m, uint64_t addr);
+uint64_t cgm_dram_map_encode(const struct cgm_dram_map *m, const struct cgm_dram_addr *a);
+
+/* ---- commands and their observer -------------------------------------- */
+enum cgm_dram_cmd { CGM_DRAM_ACT, CGM_DRAM_PRE, CGM_DRAM_RD, CGM_DRAM_WR, CGM_DRAM_REF };
+const char *cgm_dram_cmd_name(enum cgm_dram_cmd c);
+
+struct cgm_dram_command {
+    uint64_t cycle;
+    enum cgm_dram_cmd cmd;
+    unsigned chan, rank, bg, bank;
+    uint32_t row; /* ACT, RD, WR: the row addressed */
+};
+
+typedef void (*cgm_dram_observer_fn)(void *ctx, const struct cgm_dram_command *c);
+
+/* ---- the controller ------------------------------------------------------ */
+struct cgm_dram_request {
+    uint64_t addr;
+    bool write;
+    uint64_t arrival;   /* DRAM cycle the request reached the controller */
+    void *tag;          /* the caller's */
+};
+
+/* Called when a read's last data beat or a write's last beat has crossed the
+ * bus; done is the DRAM cycle. */
+typedef void (*cgm_dram_done_fn)(void *ctx, const struct cgm_dram_request *r, uint64_t done);
+
+#define CGM_DRAM_HIST_BUCKETS 24  /* latency buckets [2^(i-1), 2^i), bucket 0 holds 0 */
+
+struct cgm_dram_stats {
+    uint64_t reads, writes;
+    uint64_t row_hits;       /* column command to an already open row */
+    uint64_t row_misses;     /* request needed an activate (closed or conflicting row) */
+    uint64_t row_conflicts;  /* subset of row_misses that needed a precharge first */
+    uint64_t activates, precharges, refreshes;
+    uint64_t read_latency_sum, write_latency_sum;
+    uint64_t read_latency_max;
+    uint64_t read_hist[CGM_DRAM_HIST_BUCKETS];
+    uint64_t queue_full_stalls;   /* enqueue attempts refused */
+    uint64_t queue_occupancy_sum; /* summed over channels and cycles */
+    uint64_t cycles;
+    uint64_t first_arrival, last_done;
+    bool any;
+};
+
+struct cgm_dram;
+
+/* Returns NULL and writes err on a bad configuration or out of memory. */
+struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, size_t errlen);
+void cgm_dram_destroy(struct cgm_dram *d);
+void cgm_dram_set_done(struct cgm_dram *d, cgm_dram_done_fn fn, void *ctx);
+void cgm_dram_set_observer(struct cgm_dram *d, cgm_dram_observer_fn fn, void *ctx);
+const struct cgm_dram_config *cgm_dram_config_of(const struct cgm_dram *d);
+const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d);
+
+/* Whether the channel that addr maps to has a free queue entry. */
+bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr);
+/* Queues r (copied). Returns 0, or -1 if that channel's queue is full. */
+int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r);
+/* Advances one DRAM cycle: completions due now, refresh, then at most one
+ * command per channel. */
+void cgm_dram_tick(struct cgm_dram *d);
+uint64_t cgm_dram_now(const struct cgm_dram *d);
+/* Requests queued or with data still in flight. */
+unsigned cgm_dram_pending(const struct cgm_dram *d);
+/* Jumps an idle controller (nothing pending) forward to cycle `to`,
+ * issuing the refreshes that fall in between. */
+void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to);
+const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d);
+
+/* Writes stats as a JSON object (keys: reads, writes, row_hits, row_misses,
+ * avg_read_latency_cycles, bandwidth_gbps in GB/s, ...). Returns 0 or -1. */
+int cgm_dram_stats_write_json(const struct cgm_dram *d, FILE *out);
+
+/* ---- independent timing checker ---------------------------------------- */
+struct cgm_dram_checker;
+
+/* The checker re-derives every constraint from the configuration, keeps
+ * its own bank state and a window of past commands, and checks each new
+ * command pairwise against that window. */
+struct cgm_dram_checker *cgm_dram_checker_create(const struct cgm_dram_config *cfg);
+void cgm_dram_checker_destroy(struct cgm_dram_checker *k);
+/* An observer function: pass it with the checker as ctx. */
+void cgm_dram_checker_observe(void *checker, const struct cgm_dram_command *c);
+/* Checks the refresh interval up to cycle `now` (call at the end of a run). */
+void cgm_dram_checker_finish(struct cgm_dram_checker *k, uint64_t now);
+uint64_t cgm_dram_checker_violations(const struct cgm_dram_checker *k);
+uint64_t cgm_dram_checker_commands(const struct cgm_dram_checker *k);
+/* The first violation found, or "" if none. */
+const char *cgm_dram_checker_first_error(const struct cgm_dram_checker *k);
+
+/* ---- the DRAM-only driver (replay --dram-trace) ------------------------ */
+/* Runs a trace of "ADDRESS READ|WRITE CYCLE" lines through a controller.
+ * Returns 0, or -1 with a message naming the file and line in err. */
+int cgm_dram_run_trace(struct cgm_dram *d, FILE *in, const char *name, char *err, size_t errlen);
+
+/* argv: [--dram-trace] FILE [-c CONFIG] [-o STATS.json] [--check]
+ * (argv[0] is the program name). Returns the process exit status. */
+int cgm_dram_trace_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,499 @@
+/* The DRAM controller: per channel a transaction queue scheduled FR-FCFS
+ * (row hits first, then the oldest request's next command), per bank the
+ * earliest cycle each command may issue, per rank the activate window and
+ * the refresh schedule. At most one command per channel per cycle. */
+#include "cgm/dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct bank {
+    bool open;
+    bool close_asap;          /* closed-page policy: precharge when idle */
+    uint32_t row;
+    unsigned hits_since_act;
+    uint64_t next_act, next_pre, next_rd, next_wr;
+};
+
+struct rank {
+    uint64_t act_hist[4];     /* last four activates, for tFAW */
+    unsigned act_pos;
+    uint64_t acts;
+    uint64_t refresh_due;
+    uint64_t next_ref;        /* earliest REF: tRP after PRE, tRFC after REF */
+    bool ref_pending;
+};
+
+struct entry {
+    struct cgm_dram_request r;
+    struct cgm_dram_addr a;
+    bool caused_act, caused_pre;
+};
+
+struct channel {
+    struct entry *q;
+    unsigned n;
+    struct bank *banks;       /* [rank][bank index] */
+    struct rank *ranks;
+};
+
+struct inflight {
+    struct cgm_dram_request r;
+    uint64_t done;
+};
+
+struct cgm_dram {
+    struct cgm_dram_config cfg;
+    struct cgm_dram_map map;
+    unsigned nbanks;          /* per rank */
+    unsigned burst;           /* data-bus cycles per burst */
+    unsigned rl, wl;
+    uint64_t now;
+    struct channel *ch;
+    struct inflight *fly;
+    unsigned nfly, capfly;
+    cgm_dram_done_fn done_fn;
+    void *done_ctx;
+    cgm_dram_observer_fn obs_fn;
+    void *obs_ctx;
+    struct cgm_dram_stats st;
+};
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, size_t errlen)
+{
+    if (cgm_dram_config_validate(cfg, err, errlen))
+        return NULL;
+    struct cgm_dram *d = calloc(1, sizeof *d);
+    if (!d)
+        goto oom;
+    d->cfg = *cfg;
+    cgm_dram_map_init(&d->map, cfg, err, errlen);
+    d->nbanks = cfg->bank_groups * cfg->banks_per_group;
+    d->burst = cfg->t.bl / 2;
+    d->rl = cfg->t.al + cfg->t.cl;
+    d->wl = cfg->t.al + cfg->t.cwl;
+    d->ch = calloc(cfg->channels, sizeof *d->ch);
+    /* In flight: each column command's data is out within RL + burst
+     * cycles, and there is at most one command per cycle per channel. */
+    d->capfly = cfg->channels * (d->rl + d->wl + 2 * d->burst + 2);
+    d->fly = calloc(d->capfly, sizeof *d->fly);
+    if (!d->ch || !d->fly)
+        goto oom;
+    for (unsigned c = 0; c < cfg->channels; c++) {
+        struct channel *ch = &d->ch[c];
+        ch->q = calloc(cfg->queue_size, sizeof *ch->q);
+        ch->banks = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->banks);
+        ch->ranks = calloc(cfg->ranks, sizeof *ch->ranks);
+        if (!ch->q || !ch->banks || !ch->ranks)
+            goto oom;
+        for (unsigned r = 0; r < cfg->ranks; r++) {
+            /* Stagger the ranks' refreshes across the interval. */
+            ch->ranks[r].refresh_due = cfg->t.refi
+                ? (uint64_t)cfg->t.refi * (r + 1) / cfg->ranks : UINT64_MAX;
+        }
+    }
+    return d;
+oom:
+    snprintf(err, errlen, "out of memory");
+    cgm_dram_destroy(d);
+    return NULL;
+}
+
+void cgm_dram_destroy(struct cgm_dram *d)
+{
+    if (!d)
+        return;
+    if (d->ch) {
+        for (unsigned c = 0; c < d->cfg.channels; c++) {
+            free(d->ch[c].q);
+            free(d->ch[c].banks);
+            free(d->ch[c].ranks);
+        }
+    }
+    free(d->ch);
+    free(d->fly);
+    free(d);
+}
+
+void cgm_dram_set_done(struct cgm_dram *d, cgm_dram_done_fn fn, void *ctx)
+{
+    d->done_fn = fn;
+    d->done_ctx = ctx;
+}
+
+void cgm_dram_set_observer(struct cgm_dram *d, cgm_dram_observer_fn fn, void *ctx)
+{
+    d->obs_fn = fn;
+    d->obs_ctx = ctx;
+}
+
+const struct cgm_dram_config *cgm_dram_config_of(const struct cgm_dram *d) { return &d->cfg; }
+const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d) { return &d->map; }
+uint64_t cgm_dram_now(const struct cgm_dram *d) { return d->now; }
+const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d) { return &d->st; }
+
+unsigned cgm_dram_pending(const struct cgm_dram *d)
+{
+    unsigned n = d->nfly;
+    for (unsigned c = 0; c < d->cfg.channels; c++)
+        n += d->ch[c].n;
+    return n;
+}
+
+bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr)
+{
+    struct cgm_dram_addr a = cgm_dram_map_decode(&d->map, addr);
+    return d->ch[a.chan].n < d->cfg.queue_size;
+}
+
+int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
+{
+    struct cgm_dram_addr a = cgm_dram_map_decode(&d->map, r->addr);
+    struct channel *ch = &d->ch[a.chan];
+    if (ch->n >= d->cfg.queue_size) {
+        d->st.queue_full_stalls++;
+        return -1;
+    }
+    struct entry *e = &ch->q[ch->n++];
+    memset(e, 0, sizeof *e);
+    e->r = *r;
+    e->a = a;
+    if (!d->st.any || r->arrival < d->st.first_arrival)
+        d->st.first_arrival = r->arrival;
+    d->st.any = true;
+    return 0;
+}
+
+static struct bank *bank_of(struct cgm_dram *d, struct channel *ch, unsigned rank, unsigned bg,
+                            unsigned b)
+{
+    return &ch->banks[(size_t)rank * d->nbanks + bg * d->cfg.banks_per_group + b];
+}
+
+static void emit(struct cgm_dram *d, enum cgm_dram_cmd cmd, unsigned chan, unsigned rank,
+                 unsigned bg, unsigned b, uint32_t row)
+{
+    if (!d->obs_fn)
+        return;
+    struct cgm_dram_command c = { .cycle = d->now, .cmd = cmd, .chan = chan, .rank = rank,
+                                  .bg = bg, .bank = b, .row = row };
+    d->obs_fn(d->obs_ctx, &c);
+}
+
+/* ---- command issue: apply each command's constraints to later commands -- */
+
+static void do_act(struct cgm_dram *d, unsigned c, unsigned rank, unsigned bg, unsigned b,
+                   uint32_t row)
+{
+    const struct cgm_dram_timing *t = &d->cfg.t;
+    struct channel *ch = &d->ch[c];
+    uint64_t now = d->now;
+    struct bank *bk = bank_of(d, ch, rank, bg, b);
+    bk->open = true;
+    bk->close_asap = false;
+    bk->row = row;
+    bk->hits_since_act = 0;
+    bk->next_act = now + t->rc;
+    bk->next_pre = max64(bk->next_pre, now + t->ras);
+    uint64_t col = now + (t->rcd > t->al ? t->rcd - t->al : 1);
+    bk->next_rd = max64(bk->next_rd, col);
+    bk->next_wr = max64(bk->next_wr, col);
+    for (unsigned g = 0; g < d->cfg.bank_groups; g++)
+        for (unsigned i = 0; i < d->cfg.banks_per_group; i++) {
+            struct bank *o = bank_of(d, ch, rank, g, i);
+            if (o != bk)
+                o->next_act = max64(o->next_act, now + (g == bg ? t->rrd_l : t->rrd_s));
+        }
+    struct rank *rk = &ch->ranks[rank];
+    rk->act_hist[rk->act_pos] = now;
+    rk->act_pos = (rk->act_pos + 1) % 4;
+    rk->acts++;
+    d->st.activates++;
+    emit(d, CGM_DRAM_ACT, c, rank, bg, b, row);
+}
+
+static void do_pre(struct cgm_dram *d, unsigned c, unsigned rank, unsigned bg, unsigned b)
+{
+    struct channel *ch = &d->ch[c];
+    struct bank *bk = bank_of(d, ch, rank, bg, b);
+    bk->open = false;
+    bk->close_asap = false;
+    bk->next_act = max64(bk->next_act, d->now + d->cfg.t.rp);
+    ch->ranks[rank].next_ref = max64(ch->ranks[rank].next_ref, d->now + d->cfg.t.rp);
+    d->st.precharges++;
+    emit(d, CGM_DRAM_PRE, c, rank, bg, b, bk->row);
+}
+
+static void do_column(struct cgm_dram *d, unsigned c, struct entry *e)
+{
+    const struct cgm_dram_timing *t = &d->cfg.t;
+    struct channel *ch = &d->ch[c];
+    uint64_t now = d->now;
+    bool wr = e->r.write;
+    struct bank *bk = bank_of(d, ch, e->a.rank, e->a.bg, e->a.bank);
+    for (unsigned r = 0; r < d->cfg.ranks; r++)
+        for (unsigned g = 0; g < d->cfg.bank_groups; g++)
+            for (unsigned i = 0; i < d->cfg.banks_per_group; i++) {
+                struct bank *o = bank_of(d, ch, r, g, i);
+                uint64_t rd, wrt;
+                if (r == e->a.rank) {
+                    unsigned ccd = g == e->a.bg ? t->ccd_l : t->ccd_s;
+                    if (ccd < d->burst)
+                        ccd = d->burst; /* the data bus holds one burst at a time */
+                    if (wr) {
+                        wrt = now + ccd;
+                        rd = now + d->wl + d->burst + (g == e->a.bg ? t->wtr_l : t->wtr_s);
+                    } else {
+                        rd = now + ccd;
+                        wrt = now + d->rl + d->burst + t->rtrs - d->wl;
+                    }
+                } else if (wr) {
+                    wrt = now + d->burst + t->rtrs;
+                    rd = now + d->wl + d->burst + t->rtrs > d->rl
+                        ? now + d->wl + d->burst + t->rtrs - d->rl : now + 1;
+                } else {
+                    rd = now + d->burst + t->rtrs;
+                    wrt = now + d->rl + d->burst + t->rtrs - d->wl;
+                }
+                o->next_rd = max64(o->next_rd, rd);
+                o->next_wr = max64(o->next_wr, wrt);
+            }
+    bk->next_pre = max64(bk->next_pre, wr ? now + d->wl + d->burst + t->wr : now + t->al + t->rtp);
+    bk->hits_since_act++;
+
+    if (e->caused_act) {
+        d->st.row_misses++;
+        if (e->caused_pre)
+            d->st.row_conflicts++;
+    } else {
+        d->st.row_hits++;
+    }
+    struct inflight *f = &d->fly[d->nfly++];
+    f->r = e->r;
+    f->done = now + (wr ? d->wl : d->rl) + d->burst;
+    emit(d, wr ? CGM_DRAM_WR : CGM_DRAM_RD, c, e->a.rank, e->a.bg, e->a.bank, e->a.row);
+}
+
+static void do_ref(struct cgm_dram *d, unsigned c, unsigned rank)
+{
+    struct channel *ch = &d->ch[c];
+    struct rank *rk = &ch->ranks[rank];
+    for (unsigned i = 0; i < d->nbanks; i++) {
+        struct bank *bk = &ch->banks[(size_t)rank * d->nbanks + i];
+        bk->next_act = max64(bk->next_act, d->now + d->cfg.t.rfc);
+    }
+    rk->next_ref = d->now + d->cfg.t.rfc;
+    rk->refresh_due += d->cfg.t.refi;
+    rk->ref_pending = false;
+    d->st.refreshes++;
+    emit(d, CGM_DRAM_REF, c, rank, 0, 0, 0);
+}
+
+/* ---- scheduling ------------------------------------------------------- */
+
+static bool act_allowed(struct cgm_dram *d, struct channel *ch, unsigned rank, struct bank *bk)
+{
+    struct rank *rk = &ch->ranks[rank];
+    if (bk->open || d->now < bk->next_act || rk->ref_pending)
+        return false;
+    /* act_hist[act_pos] is the fourth most recent activate. */
+    if (rk->acts >= 4 && d->now < rk->act_hist[rk->act_pos] + d->cfg.t.faw)
+        return false;
+    return true;
+}
+
+static bool queued_hit(struct channel *ch, unsigned skip, const struct cgm_dram_addr *a, uint32_t row)
+{
+    for (unsigned j = 0; j < ch->n; j++)
+        if (j != skip && ch->q[j].a.rank == a->rank && ch->q[j].a.bg == a->bg &&
+            ch->q[j].a.bank == a->bank && ch->q[j].a.row == row)
+            return true;
+    return false;
+}
+
+static bool older_conflict(struct channel *ch, unsigned i, const struct cgm_dram_addr *a, uint32_t row)
+{
+    for (unsigned j = 0; j < i; j++)
+        if (ch->q[j].a.rank == a->rank && ch->q[j].a.bg == a->bg && ch->q[j].a.bank == a->bank &&
+            ch->q[j].a.row != row)
+            return true;
+    return false;
+}
+
+static void remove_entry(struct channel *ch, unsigned i)
+{
+    memmove(&ch->q[i], &ch->q[i + 1], (ch->n - i - 1) * sizeof *ch->q);
+    ch->n--;
+}
+
+static bool schedule_refresh(struct cgm_dram *d, unsigned c)
+{
+    struct channel *ch = &d->ch[c];
+    for (unsigned r = 0; r < d->cfg.ranks; r++) {
+        struct rank *rk = &ch->ranks[r];
+        if (d->now >= rk->refresh_due)
+            rk->ref_pending = true;
+        if (!rk->ref_pending)
+            continue;
+        bool all_closed = true;
+        for (unsigned i = 0; i < d->nbanks; i++) {
+            struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
+            if (!bk->open)
+                continue;
+            all_closed = false;
+            if (d->now >= bk->next_pre) {
+                do_pre(d, c, r, i / d->cfg.banks_per_group, i % d->cfg.banks_per_group);
+                return true;
+            }
+        }
+        if (all_closed && d->now >= rk->next_ref) {
+            do_ref(d, c, r);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void schedule_channel(struct cgm_dram *d, unsigned c)
+{
+    struct channel *ch = &d->ch[c];
+    if (schedule_refresh(d, c))
+        return;
+
+    /* First ready: the oldest request whose row is open and whose column
+     * command may issue now, unless its bank has served hit_cap hits while
+     * an older request waits for another row. */
+    for (unsigned i = 0; i < ch->n; i++) {
+        struct entry *e = &ch->q[i];
+        struct bank *bk = bank_of(d, ch, e->a.rank, e->a.bg, e->a.bank);
+        if (ch->ranks[e->a.rank].ref_pending || !bk->open || bk->row != e->a.row)
+            continue;
+        if (d->now < (e->r.write ? bk->next_wr : bk->next_rd))
+            continue;
+        if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(ch, i, &e->a, e->a.row))
+            continue;
+        do_column(d, c, e);
+        if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !queued_hit(ch, i, &e->a, e->a.row))
+            bk->close_asap = true;
+        remove_entry(ch, i);
+        return;
+    }
+
+    /* Closed page: precharge rows nobody queued wants any more. */
+    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE) {
+        for (unsigned r = 0; r < d->cfg.ranks; r++)
+            for (unsigned i = 0; i < d->nbanks; i++) {
+                struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
+                struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
+                                           .bank = i % d->cfg.banks_per_group };
+                if (bk->open && bk->close_asap && d->now >= bk->next_pre &&
+                    !queued_hit(ch, UINT32_MAX, &a, bk->row)) {
+                    do_pre(d, c, r, a.bg, a.bank);
+                    return;
+                }
+            }
+    }
+
+    /* Otherwise the oldest request whose next command (ACT or PRE) may issue. */
+    for (unsigned i = 0; i < ch->n; i++) {
+        struct entry *e = &ch->q[i];
+        struct bank *bk = bank_of(d, ch, e->a.rank, e->a.bg, e->a.bank);
+        if (ch->ranks[e->a.rank].ref_pending)
+            continue;
+        if (!bk->open) {
+            if (act_allowed(d, ch, e->a.rank, bk)) {
+                do_act(d, c, e->a.rank, e->a.bg, e->a.bank, e->a.row);
+                e->caused_act = true;
+                return;
+            }
+        } else if (bk->row != e->a.row) {
+            bool hits_wait = queued_hit(ch, i, &e->a, bk->row);
+            if (hits_wait && bk->hits_since_act < d->cfg.hit_cap)
+                continue;
+            if (d->now >= bk->next_pre) {
+                do_pre(d, c, e->a.rank, e->a.bg, e->a.bank);
+                e->caused_pre = true;
+                return;
+            }
+        }
+    }
+}
+
+static unsigned hist_bucket(uint64_t v)
+{
+    unsigned b = 0;
+    while (v && b < CGM_DRAM_HIST_BUCKETS - 1) {
+        v >>= 1;
+        b++;
+    }
+    return b;
+}
+
+static void complete_due(struct cgm_dram *d)
+{
+    for (unsigned i = 0; i < d->nfly;) {
+        struct inflight *f = &d->fly[i];
+        if (f->done > d->now) {
+            i++;
+            continue;
+        }
+        struct inflight done = *f;
+        d->fly[i] = d->fly[--d->nfly];
+        uint64_t lat = done.done - done.r.arrival;
+        if (done.r.write) {
+            d->st.writes++;
+            d->st.write_latency_sum += lat;
+        } else {
+            d->st.reads++;
+            d->st.read_latency_sum += lat;
+            if (lat > d->st.read_latency_max)
+                d->st.read_latency_max = lat;
+            d->st.read_hist[hist_bucket(lat)]++;
+        }
+        d->st.last_done = max64(d->st.last_done, done.done);
+        if (d->done_fn)
+            d->done_fn(d->done_ctx, &done.r, done.done);
+    }
+}
+
+void cgm_dram_tick(struct cgm_dram *d)
+{
+    complete_due(d);
+    for (unsigned c = 0; c < d->cfg.channels; c++) {
+        d->st.queue_occupancy_sum += d->ch[c].n;
+        schedule_channel(d, c);
+    }
+    d->now++;
+    d->st.cycles = d->now;
+}
+
+void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to)
+{
+    while (d->now < to) {
+        if (cgm_dram_pending(d)) {
+            cgm_dram_tick(d);
+            continue;
+        }
+        uint64_t next = to;
+        bool busy = false;
+        for (unsigned c = 0; c < d->cfg.channels; c++)
+            for (unsigned r = 0; r < d->cfg.ranks; r++) {
+                const struct rank *rk = &d->ch[c].ranks[r];
+                if (rk->ref_pending || rk->refresh_due <= d->now)
+                    busy = true;
+                for (unsigned i = 0; i < d->nbanks; i++)
+                    if (d->ch[c].banks[(size_t)r * d->nbanks + i].close_asap)
+                        busy = true; /* a closed-page precharge is still due */
+                else if (rk->refresh_due < next)
+                    next = rk->refresh_due;
+            }
+        if (busy) {
+            cgm_dram_tick(d);
+        } else {
+            d->now = next;
+            d->st.cycles = d->now;
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/* DRAM presets. Cycle counts are the JEDEC nanosecond figures rounded up to
+ * whole clocks (DDR3: JESD79-3F speed bin 1600K 11-11-11, x8 1 KB page, 4 Gb
+ * density; DDR4: JESD79-4 speed bin 2400R 16-16-16, x8 1 KB page, 8 Gb
+ * density). GDDR5 takes the DRAMSim2 timings of seed 001 Table 4.2; that
+ * table has no CWL or tREFI, so CWL = 6 and tREFI = 3.9 us are assumed here,
+ * and its tBL = 16 is read as a burst of 16 beats on a 32-bit bus (64 B). */
+#include "cgm/dram.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const cgm_dram_preset_names[] = { "DDR3-1600", "DDR4-2400", "GDDR5", NULL };
+
+static void common(struct cgm_dram_config *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->preset, sizeof c->preset, "%s", name);
+    c->channels = 2;
+    c->ranks = 1;
+    c->page_policy = CGM_DRAM_OPEN_PAGE;
+    c->queue_size = 32;
+    c->hit_cap = 16;
+    c->t.rtrs = 1;
+}
+
+static void ddr3_1600(struct cgm_dram_config *c)
+{
+    common(c, "DDR3-1600");
+    struct cgm_dram_timing *t = &c->t;
+    t->tck_ns = 1.25;
+    t->bl = 8;
+    t->cl = 11; t->cwl = 8; t->al = 0;
+    t->rcd = 11; t->rp = 11;
+    t->ras = 28;             /* 35 ns */
+    t->rc = 39;              /* 48.75 ns */
+    t->wr = 12;              /* 15 ns */
+    t->rtp = 6;              /* max(4 nCK, 7.5 ns) */
+    t->wtr_l = t->wtr_s = 6; /* max(4 nCK, 7.5 ns) */
+    t->rrd_l = t->rrd_s = 5; /* max(4 nCK, 6 ns) */
+    t->ccd_l = t->ccd_s = 4;
+    t->faw = 24;             /* 30 ns */
+    t->rfc = 208;            /* 260 ns */
+    t->refi = 6240;          /* 7.8 us */
+    c->bank_groups = 1;
+    c->banks_per_group = 8;
+    c->rows = 32768;
+    c->columns = 1024;
+    c->bus_bits = 64;
+    snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
+}
+
+static void ddr4_2400(struct cgm_dram_config *c)
+{
+    common(c, "DDR4-2400");
+    struct cgm_dram_timing *t = &c->t;
+    t->tck_ns = 1.0 / 1.2;   /* 1200 MHz */
+    t->bl = 8;
+    t->cl = 16; t->cwl = 12; t->al = 0;
+    t->rcd = 16; t->rp = 16;
+    t->ras = 39;             /* 32 ns */
+    t->rc = 55;              /* tRAS + tRP */
+    t->wr = 18;              /* 15 ns */
+    t->rtp = 9;              /* max(4 nCK, 7.5 ns) */
+    t->wtr_l = 9;            /* max(4 nCK, 7.5 ns) */
+    t->wtr_s = 3;            /* max(2 nCK, 2.5 ns) */
+    t->rrd_l = 6;            /* max(4 nCK, 4.9 ns) */
+    t->rrd_s = 4;            /* max(4 nCK, 3.3 ns) */
+    t->ccd_l = 6;            /* max(5 nCK, 5 ns) */
+    t->ccd_s = 4;
+    t->faw = 26;             /* 21 ns */
+    t->rfc = 420;            /* 350 ns */
+    t->refi = 9360;          /* 7.8 us */
+    c->bank_groups = 4;
+    c->banks_per_group = 4;
+    c->rows = 65536;
+    c->columns = 1024;
+    c->bus_bits = 64;
+    snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
+}
+
+static void gddr5(struct cgm_dram_config *c)
+{
+    common(c, "GDDR5");
+    struct cgm_dram_timing *t = &c->t;
+    t->tck_ns = 0.667;
+    t->bl = 16;
+    t->cl = 18; t->cwl = 6; t->al = 17;
+    t->rcd = 18; t->rp = 18;
+    t->ras = 42; t->rc = 60;
+    t->wr = 4; t->rtp = 3;
+    t->wtr_l = t->wtr_s = 8;
+    t->rrd_l = t->rrd_s = 9;
+    t->ccd_l = t->ccd_s = 3;
+    t->faw = 35;
+    t->rtrs = 1;
+    t->rfc = 278;
+    t->refi = 5847;          /* 3.9 us */
+    c->bank_groups = 1;
+    c->banks_per_group = 16;
+    c->rows = 16384;
+    c->columns = 512;
+    c->bus_bits = 32;
+    snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
+}
+
+int cgm_dram_preset(const char *name, struct cgm_dram_config *cfg)
+{
+    if (!strcasecmp(name, "DDR3-1600"))
+        ddr3_1600(cfg);
+    else if (!strcasecmp(name, "DDR4-2400"))
+        ddr4_2400(cfg);
+    else if (!strcasecmp(name, "GDDR5"))
+        gddr5(cfg);
+    else
+        return -1;
+    return 0;
+}
+
+unsigned cgm_dram_burst_bytes(const struct cgm_dram_config *cfg)
+{
+    return cfg->t.bl * cfg->bus_bits / 8;
+}
+
+double cgm_dram_peak_gbytes_per_s(const struct cgm_dram_config *cfg)
+{
+    /* One burst per BL/2 clocks per channel at best. */
+    double per_channel = cgm_dram_burst_bytes(cfg) / (cfg->t.bl / 2.0 * cfg->t.tck_ns);
+    return per_channel * cfg->channels;
+}

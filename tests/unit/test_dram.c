@@ -1,0 +1,558 @@
+/* DRAM model: presets against the JEDEC figures, address mapping by brute
+ * force, idle latencies and peak bandwidth against the standard's
+ * arithmetic, the timing checker on random traffic (and on hand-made
+ * illegal sequences, to show it can fail), FR-FCFS order, closed page,
+ * refresh rate, determinism and the trace driver's errors. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <unistd.h>
+
+#include "cgm/dram.h"
+
+/* ---- the standard's figures, written out here independently ------------- */
+struct jedec {
+    const char *name;
+    double tck, cl, cwl, rcd, rp, ras, rc, wr, rtp, faw, rfc, refi; /* cycles or ns */
+    double mts;       /* transfers per second / 1e6 */
+    unsigned bus_bytes, bl;
+};
+
+/* ns values unless < 1 cycle granularity given in clocks (cl, cwl). */
+static const struct jedec ddr3 = { "DDR3-1600", 1.25, 11, 8, 13.75, 13.75, 35, 48.75, 15, 7.5, 30,
+                                   260, 7800, 1600, 8, 8 };
+static const struct jedec ddr4 = { "DDR4-2400", 1.0 / 1.2, 16, 12, 13.32, 13.32, 32, 45.32, 15, 7.5,
+                                   21, 350, 7800, 2400, 8, 8 };
+
+static unsigned clocks(double ns, double tck)
+{
+    /* JEDEC rounds up, tolerating a small guard band. */
+    return (unsigned)ceil(ns / tck - 0.01);
+}
+
+static void check_preset(const struct jedec *j)
+{
+    struct cgm_dram_config c;
+    assert_int_equal(cgm_dram_preset(j->name, &c), 0);
+    assert_true(fabs(c.t.tck_ns - j->tck) < 1e-9);
+    assert_int_equal(c.t.cl, (unsigned)j->cl);
+    assert_int_equal(c.t.cwl, (unsigned)j->cwl);
+    assert_int_equal(c.t.rcd, clocks(j->rcd, j->tck));
+    assert_int_equal(c.t.rp, clocks(j->rp, j->tck));
+    assert_int_equal(c.t.ras, clocks(j->ras, j->tck));
+    assert_int_equal(c.t.wr, clocks(j->wr, j->tck));
+    assert_int_equal(c.t.rtp, clocks(j->rtp, j->tck) < 4 ? 4 : clocks(j->rtp, j->tck));
+    assert_int_equal(c.t.faw, clocks(j->faw, j->tck));
+    assert_int_equal(c.t.rfc, clocks(j->rfc, j->tck));
+    assert_int_equal(c.t.refi, (unsigned)(j->refi / j->tck));
+    assert_true(c.t.rc >= c.t.ras + c.t.rp);
+    assert_true(c.t.rc <= clocks(j->rc, j->tck) + 1);
+    char err[200];
+    assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), 0);
+}
+
+static void test_presets_match_jedec(void **state)
+{
+    (void)state;
+    check_preset(&ddr3);
+    check_preset(&ddr4);
+    /* GDDR5: seed 001 Table 4.2 (DRAMSim2 timings in cycles, tCK = 0.667). */
+    struct cgm_dram_config g;
+    assert_int_equal(cgm_dram_preset("GDDR5", &g), 0);
+    assert_int_equal(g.t.cl, 18);
+    assert_int_equal(g.t.al, 17);
+    assert_int_equal(g.t.bl, 16);
+    assert_int_equal(g.t.ras, 42);
+    assert_int_equal(g.t.rcd, 18);
+    assert_int_equal(g.t.rrd_s, 9);
+    assert_int_equal(g.t.rc, 60);
+    assert_int_equal(g.t.rp, 18);
+    assert_int_equal(g.t.ccd_s, 3);
+    assert_int_equal(g.t.rtp, 3);
+    assert_int_equal(g.t.wtr_s, 8);
+    assert_int_equal(g.t.wr, 4);
+    assert_int_equal(g.t.rtrs, 1);
+    assert_int_equal(g.t.rfc, 278);
+    assert_int_equal(g.t.faw, 35);
+    assert_int_equal(cgm_dram_preset("DDR9", &g), -1);
+}
+
+/* ---- mapping ------------------------------------------------------------- */
+static void test_mapping_is_a_bijection(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR4-2400", &c);
+    c.channels = 2;
+    c.ranks = 2;
+    c.bank_groups = 2;
+    c.banks_per_group = 2;
+    c.rows = 8;
+    c.columns = 32; /* 4 bursts */
+    const char *maps[] = { "row:bank:rank:col:bg:chan", "chan:rank:bg:bank:row:col",
+                           "col:row:chan:bank:bg:rank" };
+    for (size_t m = 0; m < 3; m++) {
+        snprintf(c.mapping, sizeof c.mapping, "%s", maps[m]);
+        struct cgm_dram_map map;
+        char err[200];
+        assert_int_equal(cgm_dram_map_init(&map, &c, err, sizeof err), 0);
+        size_t n = 2 * 2 * 2 * 2 * 8 * 4;
+        unsigned char *seen = calloc(n, 1);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t addr = i * 64 + (i % 7); /* the offset within a burst is ignored */
+            struct cgm_dram_addr a = cgm_dram_map_decode(&map, addr);
+            assert_true(a.chan < 2 && a.rank < 2 && a.bg < 2 && a.bank < 2 && a.row < 8 && a.col < 4);
+            size_t key = ((((a.chan * 2 + a.rank) * 2 + a.bg) * 2 + a.bank) * 8 + a.row) * 4 + a.col;
+            assert_int_equal(seen[key], 0);
+            seen[key] = 1;
+            assert_int_equal(cgm_dram_map_encode(&map, &a), i * 64);
+        }
+        free(seen);
+    }
+    /* Default order: consecutive bursts alternate channels first. */
+    snprintf(c.mapping, sizeof c.mapping, "row:bank:rank:col:bg:chan");
+    struct cgm_dram_map map;
+    char err[200];
+    cgm_dram_map_init(&map, &c, err, sizeof err);
+    assert_int_equal(cgm_dram_map_decode(&map, 64).chan, 1);
+    assert_int_equal(cgm_dram_map_decode(&map, 128).bg, 1);
+    /* Bad mappings are refused with a reason. */
+    snprintf(c.mapping, sizeof c.mapping, "row:bank:rank:col:chan");
+    assert_int_equal(cgm_dram_map_init(&map, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bg"));
+    snprintf(c.mapping, sizeof c.mapping, "row:bank:rank:col:bg:chan:row");
+    assert_int_equal(cgm_dram_map_init(&map, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "twice"));
+    c.rows = 6;
+    snprintf(c.mapping, sizeof c.mapping, "row:bank:rank:col:bg:chan");
+    assert_int_equal(cgm_dram_map_init(&map, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "power of two"));
+}
+
+/* ---- a small harness --------------------------------------------------- */
+struct run {
+    struct cgm_dram *d;
+    struct cgm_dram_checker *k;
+    uint64_t done_count;
+    uint64_t last_latency;
+    uintptr_t order[16];
+    unsigned norder;
+};
+
+static void on_done(void *ctx, const struct cgm_dram_request *r, uint64_t done)
+{
+    struct run *run = ctx;
+    run->done_count++;
+    run->last_latency = done - r->arrival;
+    if (run->norder < 16)
+        run->order[run->norder++] = (uintptr_t)r->tag;
+}
+
+static void run_open(struct run *run, const struct cgm_dram_config *c)
+{
+    memset(run, 0, sizeof *run);
+    char err[200];
+    run->d = cgm_dram_create(c, err, sizeof err);
+    assert_non_null(run->d);
+    run->k = cgm_dram_checker_create(c);
+    assert_non_null(run->k);
+    cgm_dram_set_done(run->d, on_done, run);
+    cgm_dram_set_observer(run->d, cgm_dram_checker_observe, run->k);
+}
+
+static void run_close(struct run *run)
+{
+    cgm_dram_checker_finish(run->k, cgm_dram_now(run->d));
+    if (cgm_dram_checker_violations(run->k))
+        fail_msg("timing violation: %s", cgm_dram_checker_first_error(run->k));
+    cgm_dram_checker_destroy(run->k);
+    cgm_dram_destroy(run->d);
+}
+
+/* One request at `at` on an otherwise idle controller; returns its latency. */
+static uint64_t one(struct run *run, uint64_t addr, bool write, uint64_t at)
+{
+    cgm_dram_skip_idle(run->d, at);
+    uint64_t before = run->done_count;
+    struct cgm_dram_request r = { .addr = addr, .write = write, .arrival = at };
+    assert_int_equal(cgm_dram_enqueue(run->d, &r), 0);
+    while (cgm_dram_pending(run->d))
+        cgm_dram_tick(run->d);
+    assert_int_equal(run->done_count, before + 1);
+    return run->last_latency;
+}
+
+/* Idle latency: hit = RL + BL/2, closed = tRCD + CL + BL/2,
+ * conflict = tRP + tRCD + CL + BL/2 (RL = AL + CL; with AL the column
+ * command goes out tRCD - AL after the activate). */
+static void check_idle_latency(const char *preset, unsigned cl, unsigned al, unsigned cwl,
+                               unsigned rcd, unsigned rp, unsigned bl)
+{
+    struct cgm_dram_config c;
+    cgm_dram_preset(preset, &c);
+    struct run run;
+    run_open(&run, &c);
+    const struct cgm_dram_map *m = cgm_dram_map_of(run.d);
+    struct cgm_dram_addr a = { .bank = 1, .row = 5, .col = 3 };
+    uint64_t x = cgm_dram_map_encode(m, &a);
+    a.col = 9;
+    uint64_t y = cgm_dram_map_encode(m, &a);
+    a.row = 6;
+    uint64_t z = cgm_dram_map_encode(m, &a);
+    assert_int_equal(one(&run, x, false, 10), rcd + cl + bl / 2);
+    assert_int_equal(one(&run, y, false, 500), al + cl + bl / 2);
+    assert_int_equal(one(&run, y, true, 1000), al + cwl + bl / 2);
+    assert_int_equal(one(&run, z, false, 1500), rp + rcd + cl + bl / 2);
+    const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
+    assert_int_equal(s->row_hits, 2);
+    assert_int_equal(s->row_misses, 2);
+    assert_int_equal(s->row_conflicts, 1);
+    run_close(&run);
+}
+
+static void test_idle_latency(void **state)
+{
+    (void)state;
+    check_idle_latency("DDR3-1600", 11, 0, 8, clocks(13.75, 1.25), clocks(13.75, 1.25), 8);
+    check_idle_latency("DDR4-2400", 16, 0, 12, clocks(13.32, 1 / 1.2), clocks(13.32, 1 / 1.2), 8);
+    check_idle_latency("GDDR5", 18, 17, 6, 18, 18, 16);
+}
+
+/* Peak: a long sequential read stream, refresh off, reaches the bus limit
+ * (transfers/s x bytes per transfer x channels) but never exceeds it. */
+static void check_peak(const char *preset, double peak_gbs)
+{
+    struct cgm_dram_config c;
+    cgm_dram_preset(preset, &c);
+    c.t.refi = 0;
+    struct run run;
+    run_open(&run, &c);
+    const unsigned n = 40000;
+    uint64_t next = 0;
+    unsigned sent = 0;
+    while (sent < n || cgm_dram_pending(run.d)) {
+        while (sent < n) {
+            struct cgm_dram_request r = { .addr = next, .arrival = 0 };
+            if (cgm_dram_enqueue(run.d, &r))
+                break;
+            next += cgm_dram_burst_bytes(&c);
+            sent++;
+        }
+        cgm_dram_tick(run.d);
+    }
+    const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
+    assert_int_equal(s->reads, n);
+    double bytes = (double)n * cgm_dram_burst_bytes(&c);
+    double gbs = bytes / ((double)s->last_done * c.t.tck_ns);
+    assert_true(fabs(cgm_dram_peak_gbytes_per_s(&c) - peak_gbs) < 0.01);
+    if (!(gbs <= peak_gbs && gbs >= 0.97 * peak_gbs))
+        fail_msg("%s: %.3f GB/s against a peak of %.3f", preset, gbs, peak_gbs);
+    run_close(&run);
+}
+
+static void test_peak_bandwidth(void **state)
+{
+    (void)state;
+    check_peak("DDR3-1600", 1600e6 * 8 * 2 / 1e9);
+    check_peak("DDR4-2400", 2400e6 * 8 * 2 / 1e9);
+    /* 1.5 GHz command clock, double data rate on 32 bits, two channels. */
+    check_peak("GDDR5", 2 / 0.667 * 4 * 2);
+}
+
+/* ---- random traffic under the checker ---------------------------------- */
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static struct cgm_dram_stats random_run(struct cgm_dram_config *c, unsigned n, uint64_t seed,
+                                        uint64_t *commands)
+{
+    struct run run;
+    run_open(&run, c);
+    uint64_t s = seed, at = 0;
+    /* A few hot rows for hits, plus random addresses for conflicts. */
+    for (unsigned i = 0; i < n; i++) {
+        at += rng(&s) % 5;
+        uint64_t addr = rng(&s) % 4 ? (rng(&s) % 64) * 64 + ((rng(&s) % 4) << 24)
+                                    : (rng(&s) & 0xffffffc0u);
+        if (cgm_dram_now(run.d) < at)
+            cgm_dram_skip_idle(run.d, at);
+        struct cgm_dram_request r = { .addr = addr, .write = rng(&s) % 3 == 0, .arrival = at };
+        while (cgm_dram_enqueue(run.d, &r))
+            cgm_dram_tick(run.d);
+        if (i % 5000 == 4999) /* idle gaps let refresh meet open rows */
+            at += 3000;
+    }
+    while (cgm_dram_pending(run.d))
+        cgm_dram_tick(run.d);
+    assert_int_equal(run.done_count, n);
+    struct cgm_dram_stats st = *cgm_dram_stats(run.d);
+    assert_int_equal(st.reads + st.writes, n);
+    assert_int_equal(st.row_hits + st.row_misses, n);
+    *commands = cgm_dram_checker_commands(run.k);
+    run_close(&run);
+    return st;
+}
+
+static void test_checker_random_traffic(void **state)
+{
+    (void)state;
+    for (int p = 0; cgm_dram_preset_names[p]; p++)
+        for (int variant = 0; variant < 3; variant++) {
+            struct cgm_dram_config c;
+            cgm_dram_preset(cgm_dram_preset_names[p], &c);
+            if (variant == 1) {
+                c.ranks = 2;
+                c.page_policy = CGM_DRAM_CLOSED_PAGE;
+            } else if (variant == 2) {
+                c.queue_size = 4;
+                c.hit_cap = 2;
+                c.channels = 1;
+            }
+            uint64_t cmds = 0;
+            struct cgm_dram_stats st = random_run(&c, 30000, 77 + p, &cmds);
+            assert_true(cmds >= 30000);
+            if (!(st.row_hits > 0 && st.row_misses > 0 && st.refreshes > 0))
+                fail_msg("%s variant %d: hits %llu misses %llu refreshes %llu", c.preset, variant,
+                         (unsigned long long)st.row_hits, (unsigned long long)st.row_misses,
+                         (unsigned long long)st.refreshes);
+            if (c.page_policy == CGM_DRAM_OPEN_PAGE)
+                assert_true(st.row_conflicts > 0);
+        }
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR4-2400", &c);
+    uint64_t a, b;
+    struct cgm_dram_stats x = random_run(&c, 20000, 5, &a);
+    struct cgm_dram_stats y = random_run(&c, 20000, 5, &b);
+    assert_int_equal(a, b);
+    assert_memory_equal(&x, &y, sizeof x);
+}
+
+/* The checker must catch what it claims to check. */
+static uint64_t feed(const struct cgm_dram_config *c, const struct cgm_dram_command *cmds, size_t n)
+{
+    struct cgm_dram_checker *k = cgm_dram_checker_create(c);
+    for (size_t i = 0; i < n; i++)
+        cgm_dram_checker_observe(k, &cmds[i]);
+    uint64_t v = cgm_dram_checker_violations(k);
+    cgm_dram_checker_destroy(k);
+    return v;
+}
+
+static void test_checker_catches_violations(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR3-1600", &c); /* tRCD 11, tRAS 28, tRP 11, tRRD 5, tFAW 24 */
+#define A CGM_DRAM_ACT
+#define P CGM_DRAM_PRE
+#define R CGM_DRAM_RD
+#define W CGM_DRAM_WR
+    const struct cgm_dram_command ok[] = {
+        { 10, A, 0, 0, 0, 0, 7 }, { 21, R, 0, 0, 0, 0, 7 }, { 38, P, 0, 0, 0, 0, 7 },
+        { 49, A, 0, 0, 0, 0, 8 }, { 60, W, 0, 0, 0, 0, 8 },
+    };
+    assert_int_equal(feed(&c, ok, 5), 0);
+    const struct cgm_dram_command rcd[] = { { 10, A, 0, 0, 0, 0, 7 }, { 20, R, 0, 0, 0, 0, 7 } };
+    assert_int_equal(feed(&c, rcd, 2), 1);
+    const struct cgm_dram_command ras[] = { { 10, A, 0, 0, 0, 0, 7 }, { 37, P, 0, 0, 0, 0, 7 } };
+    assert_int_equal(feed(&c, ras, 2), 1);
+    const struct cgm_dram_command rrd[] = { { 10, A, 0, 0, 0, 0, 7 }, { 14, A, 0, 0, 0, 1, 7 } };
+    assert_int_equal(feed(&c, rrd, 2), 1);
+    const struct cgm_dram_command faw[] = {
+        { 10, A, 0, 0, 0, 0, 1 }, { 15, A, 0, 0, 0, 1, 1 }, { 20, A, 0, 0, 0, 2, 1 },
+        { 25, A, 0, 0, 0, 3, 1 }, { 33, A, 0, 0, 0, 4, 1 },
+    };
+    assert_true(feed(&c, faw, 5) >= 1);
+    /* WR then RD: needs CWL + BL/2 + tWTR = 8 + 4 + 6 = 18. */
+    const struct cgm_dram_command wtr[] = {
+        { 10, A, 0, 0, 0, 0, 1 }, { 21, W, 0, 0, 0, 0, 1 }, { 38, R, 0, 0, 0, 0, 1 } };
+    assert_int_equal(feed(&c, wtr, 3), 1);
+    const struct cgm_dram_command wtr_ok[] = {
+        { 10, A, 0, 0, 0, 0, 1 }, { 21, W, 0, 0, 0, 0, 1 }, { 39, R, 0, 0, 0, 0, 1 } };
+    assert_int_equal(feed(&c, wtr_ok, 3), 0);
+    const struct cgm_dram_command wrong_row[] = { { 10, A, 0, 0, 0, 0, 1 }, { 30, R, 0, 0, 0, 0, 2 } };
+    assert_int_equal(feed(&c, wrong_row, 2), 1);
+    const struct cgm_dram_command ref_open[] = { { 10, A, 0, 0, 0, 0, 1 }, { 90, CGM_DRAM_REF, 0, 0, 0, 0, 0 } };
+    assert_int_equal(feed(&c, ref_open, 2), 1);
+}
+
+/* FR-FCFS: a younger row hit goes before an older conflicting request. */
+static void test_fr_fcfs_order(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR3-1600", &c);
+    struct run run;
+    run_open(&run, &c);
+    const struct cgm_dram_map *m = cgm_dram_map_of(run.d);
+    struct cgm_dram_addr a = { .row = 1 };
+    uint64_t r1 = cgm_dram_map_encode(m, &a);
+    a.col = 2;
+    uint64_t r1b = cgm_dram_map_encode(m, &a);
+    a.row = 2;
+    uint64_t r2 = cgm_dram_map_encode(m, &a);
+    struct cgm_dram_request q[3] = { { r1, false, 0, (void *)1 }, { r2, false, 0, (void *)2 },
+                                     { r1b, false, 0, (void *)3 } };
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(cgm_dram_enqueue(run.d, &q[i]), 0);
+    while (cgm_dram_pending(run.d))
+        cgm_dram_tick(run.d);
+    assert_int_equal(run.norder, 3);
+    assert_int_equal(run.order[0], 1);
+    assert_int_equal(run.order[1], 3);
+    assert_int_equal(run.order[2], 2);
+    run_close(&run);
+}
+
+static void test_closed_page(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR3-1600", &c);
+    c.page_policy = CGM_DRAM_CLOSED_PAGE;
+    struct run run;
+    run_open(&run, &c);
+    /* Under a closed page every isolated access pays tRCD + CL + BL/2, and
+     * never a conflict. */
+    assert_int_equal(one(&run, 0, false, 0), 11 + 11 + 4);
+    assert_int_equal(one(&run, 0, false, 200), 11 + 11 + 4);
+    assert_int_equal(one(&run, 1 << 20, false, 400), 11 + 11 + 4);
+    cgm_dram_skip_idle(run.d, 1000);
+    const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
+    assert_int_equal(s->row_hits, 0);
+    assert_int_equal(s->row_conflicts, 0);
+    assert_int_equal(s->precharges, 3);
+    run_close(&run);
+}
+
+static void test_refresh_rate(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR4-2400", &c);
+    c.ranks = 2;
+    struct run run;
+    run_open(&run, &c);
+    cgm_dram_skip_idle(run.d, 100ull * c.t.refi + 1);
+    /* One refresh per rank per interval, on every channel. */
+    assert_int_equal(cgm_dram_stats(run.d)->refreshes, 100ull * c.ranks * c.channels);
+    run_close(&run);
+}
+
+/* ---- the trace driver and configuration errors -------------------------- */
+static char *write_tmp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/cgm_dram_test_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int trace_err(const char *text, char *err, size_t len)
+{
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR3-1600", &c);
+    struct cgm_dram *d = cgm_dram_create(&c, err, len);
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    int rc = cgm_dram_run_trace(d, f, "t.trace", err, len);
+    fclose(f);
+    cgm_dram_destroy(d);
+    return rc;
+}
+
+static void test_trace_driver(void **state)
+{
+    (void)state;
+    char err[300];
+    assert_int_equal(trace_err("# comment\n0x40 READ 0\n0x80 WRITE 3\n\n1c0 READ 9\n", err, sizeof err), 0);
+    assert_int_equal(trace_err("0x40 READ 0\n0x80 FETCH 3\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.trace:2:"));
+    assert_non_null(strstr(err, "FETCH"));
+    assert_int_equal(trace_err("0x40 READ 10\n0x80 READ 3\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.trace:2:"));
+    assert_int_equal(trace_err("zz READ 10\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.trace:1:"));
+    assert_int_equal(trace_err("0x40 READ\n", err, sizeof err), -1);
+    assert_int_equal(trace_err("0x40 READ -5\n", err, sizeof err), -1);
+
+    /* End to end through the entry point replay calls. */
+    char tpath[64];
+    snprintf(tpath, sizeof tpath, "%s", write_tmp("0x0 READ 0\n0x40 READ 0\n0x100000 WRITE 5\n"));
+    char cpath[64];
+    snprintf(cpath, sizeof cpath, "%s", write_tmp("[cpu]\nx = 1\n[dram]\nqueue_size = 8\npreset = DDR4-2400\n"));
+    char opath[] = "/tmp/cgm_dram_out_XXXXXX";
+    int fd = mkstemp(opath);
+    close(fd);
+    char *argv[] = { "replay", "--dram-trace", tpath, "-c", cpath, "-o", opath, "--check", NULL };
+    assert_int_equal(cgm_dram_trace_main(8, argv), 0);
+    FILE *f = fopen(opath, "r");
+    char buf[4096] = { 0 };
+    assert_true(fread(buf, 1, sizeof buf - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"reads\":\t2"));
+    assert_non_null(strstr(buf, "\"writes\":\t1"));
+    assert_non_null(strstr(buf, "DDR4-2400"));
+    assert_non_null(strstr(buf, "bandwidth_gbps"));
+    assert_non_null(strstr(buf, "avg_read_latency_cycles"));
+    unlink(opath);
+    unlink(tpath);
+
+    /* A bad key names the file, the line and the key. */
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR3-1600", &c);
+    char bad[64];
+    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nCL = 11\ntRCDX = 3\n"));
+    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":3:"));
+    assert_non_null(strstr(err, "tRCDX"));
+    unlink(bad);
+    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nrows = 1000\n"));
+    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "power of two"));
+    unlink(bad);
+    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nCL = -3\n"));
+    cgm_dram_preset("DDR3-1600", &c);
+    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2:"));
+    unlink(bad);
+    char *argv2[] = { "replay", "--dram-trace", "/nonexistent/x.trace", NULL };
+    assert_int_not_equal(cgm_dram_trace_main(3, argv2), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_presets_match_jedec),
+        cmocka_unit_test(test_mapping_is_a_bijection),
+        cmocka_unit_test(test_idle_latency),
+        cmocka_unit_test(test_peak_bandwidth),
+        cmocka_unit_test(test_checker_random_traffic),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_checker_catches_violations),
+        cmocka_unit_test(test_fr_fcfs_order),
+        cmocka_unit_test(test_closed_page),
+        cmocka_unit_test(test_refresh_rate),
+        cmocka_unit_test(test_trace_driver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
