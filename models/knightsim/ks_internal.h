@@ -1,0 +1,182 @@
+/* KnightSim internals shared by the engine's files (not a public header). */
+#ifndef CGM_KS_INTERNAL_H
+#define CGM_KS_INTERNAL_H
+
+#include "cgm/knightsim.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* Where a context currently is; destroy uses it to unlink the context. */
+enum ks_where {
+    KS_NOWHERE,   /* running, or not yet scheduled */
+    KS_IN_ROW,    /* batch table row of ctx->when */
+    KS_IN_HEAP,   /* overflow heap (pause beyond the table) */
+    KS_IN_BATCH,  /* the worker's batch of the tick being run */
+    KS_IN_LATE,   /* the worker's sub-clock list of the current tick */
+    KS_IN_WAIT,   /* waiter list of ctx->awaiting */
+    KS_IN_OUTBOX, /* parallel: woken by another worker, not yet delivered */
+    KS_IN_INBOX,  /* parallel: delivered, runs in the next round of this tick */
+    KS_DEAD
+};
+
+typedef struct ks_stack {
+    void *map;        /* whole mapping, guard included */
+    size_t map_size;
+    char *lo;         /* lowest usable byte (just above the guard) */
+    size_t size;      /* usable bytes */
+} ks_stack;
+
+struct ks_worker;
+
+struct ks_context {
+    void *sp;                    /* saved stack pointer while switched out */
+    struct ks_context *next;     /* batch, row, waiter or outbox list link */
+    ks_tick when;                /* tick it is scheduled for */
+    uint64_t await_value;
+    uint64_t seq;                /* scheduling order, for the overflow heap */
+    size_t heap_index;
+    struct ks_worker *worker;
+    ks_domain *domain;
+    ks_eventcount *awaiting;
+    ks_engine *eng;
+    ks_entry_fn entry;
+    void *arg;
+    ks_stack stack;
+    struct ks_context *all_prev, *all_next;
+    void *asan_fake;             /* ASan fake-stack save slot */
+    enum ks_where where;
+    char name[48];
+};
+
+struct ks_domain {
+    ks_engine *eng;
+    struct ks_domain *next;
+    uint64_t freq_hz;
+    ks_tick period;              /* ticks per cycle, once the time base is fixed */
+    char name[32];
+};
+
+typedef struct ks_row {
+    ks_context *head, *tail;
+} ks_row;
+
+typedef struct ks_list {
+    ks_context *head, *tail;
+} ks_list;
+
+typedef struct ks_heap {
+    ks_context **items;
+    size_t len, cap;
+} ks_heap;
+
+typedef struct ks_worker {
+    ks_engine *eng;
+    unsigned index;
+    ks_context home;             /* the thread's own stack while contexts run */
+    ks_context *cur;             /* running context, NULL at home */
+    ks_context *ins;             /* woken contexts are linked after this one */
+    ks_list late;                /* sub-clock phase of the current tick */
+    bool in_late;
+    ks_row *rows;
+    uint64_t *occ;               /* one bit per non-empty row */
+    uint64_t mask;               /* rows - 1 */
+    size_t rows_used;
+    ks_heap heap;
+    uint64_t seq;
+    ks_context *grave;           /* ended contexts whose stacks await freeing */
+    const void *home_lo;         /* ASan: the thread stack's bounds */
+    size_t home_size;
+    ks_stats stats;
+    /* parallel engine */
+    ks_list *outbox;             /* per destination worker */
+    bool outbox_used;
+    ks_list inbox;
+    ks_tick next_tick;
+    bool has_next;
+    pthread_t thread;
+    char pad[64];
+} ks_worker;
+
+struct ks_engine {
+    ks_config cfg;
+    unsigned nworkers;
+    bool parallel;
+    ks_worker *workers;
+    ks_domain *domains;          /* creation order, default first */
+    ks_domain *default_domain;
+    bool timebase_fixed;
+    bool timebase_bad;
+    uint64_t tick_hz;
+    ks_tick now;                 /* tick being run, or first tick not yet run */
+    bool running;
+    atomic_int end_requested;
+    ks_tick limit;
+    ks_stop stop;
+    size_t live;
+    ks_context *all;             /* every live context, for destroy */
+    pthread_mutex_t all_lock;    /* parallel: creation/end from several workers */
+    /* parallel barrier */
+    atomic_uint arrived;
+    atomic_uint generation;
+    atomic_int start_gate;       /* 0 wait, 1 go, 2 abort (a thread failed to start) */
+    bool round_again;
+    bool finished;
+    char err[256];
+};
+
+extern _Thread_local ks_worker *ks_tls_worker;
+
+/* Assembly (ks_switch.S). */
+void ks_switch_stack(void **save_sp, void *new_sp);
+void ks_context_trampoline(void);
+
+/* ks_stack.c */
+bool ks_stack_alloc(ks_stack *st, size_t usable);
+void ks_stack_free(ks_stack *st);
+void *ks_stack_initial_sp(ks_context *ctx);
+void ks_overflow_guard_thread(void);
+void ks_overflow_guard_release(void);
+
+/* ks_domain.c */
+bool ks_timebase_fix(ks_engine *eng);
+void ks_domains_free(ks_engine *eng);
+
+/* ks_heap.c: min-heap on (when, seq). */
+bool ks_heap_push(ks_heap *h, ks_context *c);
+ks_context *ks_heap_pop(ks_heap *h);
+void ks_heap_remove(ks_heap *h, ks_context *c);
+void ks_heap_free(ks_heap *h);
+static inline ks_context *ks_heap_top(const ks_heap *h) { return h->len ? h->items[0] : NULL; }
+
+/* ks_sched.c */
+void ks_schedule_new(ks_worker *w, ks_context *c);
+void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t);
+bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out);
+void ks_set_now(ks_worker *w, ks_tick t);
+ks_context *ks_take_row(ks_worker *w, ks_tick t);
+void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next);
+void ks_reap(ks_worker *w);
+void ks_unlink(ks_context *c);
+void ks_context_free(ks_context *c);
+ks_context *ks_next_runnable(ks_worker *w, ks_context *after);
+void ks_worker_enter(ks_worker *w);
+void ks_context_main(ks_context *ctx);
+void ks_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void ks_set_error(ks_engine *eng, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ks_parallel.c */
+ks_stop ks_parallel_run(ks_engine *eng);
+void ks_outbox_put(ks_worker *from, ks_context *c);
+
+static inline void ks_list_append(ks_list *l, ks_context *c)
+{
+    c->next = NULL;
+    if (l->tail)
+        l->tail->next = c;
+    else
+        l->head = c;
+    l->tail = c;
+}
+
+#endif

@@ -1,0 +1,483 @@
+/*
+ * KnightSim scheduling: the batch table, pause/await/advance, sub-clock phase
+ * and the switch from one context straight to the next (seed Alg. 2.5-2.8).
+ *
+ * A blocking context picks its successor itself and switches to it directly,
+ * so a resumption costs one stack switch; only when a run stops (or, in a
+ * parallel run, when a worker's batch of the tick is done) does control go
+ * back to the worker's home stack.
+ */
+#include "ks_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(CGM_ASAN) && CGM_ASAN
+#include <sanitizer/common_interface_defs.h>
+#define KS_ASAN 1
+#else
+#define KS_ASAN 0
+#endif
+
+_Thread_local ks_worker *ks_tls_worker;
+
+void ks_context_main(ks_context *ctx);
+
+void ks_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("knightsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+void ks_set_error(ks_engine *eng, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(eng->err, sizeof eng->err, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- batch table ---------------------------------------------------------- */
+
+static inline void row_append(ks_worker *w, ks_context *c, ks_tick t)
+{
+    size_t r = (size_t)(t & w->mask);
+    ks_row *row = &w->rows[r];
+    c->next = NULL;
+    c->when = t;
+    c->where = KS_IN_ROW;
+    if (row->tail) {
+        row->tail->next = c;
+    } else {
+        row->head = c;
+        w->occ[r >> 6] |= 1ull << (r & 63);
+        w->rows_used++;
+    }
+    row->tail = c;
+}
+
+ks_context *ks_take_row(ks_worker *w, ks_tick t)
+{
+    size_t r = (size_t)(t & w->mask);
+    ks_row *row = &w->rows[r];
+    ks_context *head = row->head;
+    if (head) {
+        row->head = row->tail = NULL;
+        w->occ[r >> 6] &= ~(1ull << (r & 63));
+        w->rows_used--;
+    }
+    return head;
+}
+
+/* First non-empty row at or after `from` (all rows hold ticks in
+ * [now, now + rows), so the distance from `from` identifies the tick). */
+static bool table_next(const ks_worker *w, ks_tick from, ks_tick *out)
+{
+    if (!w->rows_used)
+        return false;
+    size_t nwords = (size_t)(w->mask + 1) / 64;
+    size_t start = (size_t)(from & w->mask);
+    size_t wi = start >> 6;
+    uint64_t bits = w->occ[wi] & (~0ull << (start & 63));
+    for (size_t k = 0; k <= nwords; k++) {
+        if (bits) {
+            size_t row = (wi << 6) + (size_t)__builtin_ctzll(bits);
+            *out = from + ((row - start) & w->mask);
+            return true;
+        }
+        wi = wi + 1 == nwords ? 0 : wi + 1;
+        bits = w->occ[wi];
+    }
+    return false;
+}
+
+bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out)
+{
+    ks_tick t;
+    bool found = table_next(w, from, &t);
+    ks_context *h = ks_heap_top(&w->heap);
+    if (h && (!found || h->when < t)) {
+        t = h->when;
+        found = true;
+    }
+    if (found)
+        *out = t;
+    return found;
+}
+
+/* Moves overflow entries that now fall inside the table window. A row enters
+ * the window here before anything can be put in it directly, so heap entries
+ * (scheduled earlier) keep their place ahead of later direct insertions. */
+static void migrate(ks_worker *w)
+{
+    ks_tick now = w->eng->now;
+    ks_context *c;
+    while ((c = ks_heap_top(&w->heap)) && c->when - now <= w->mask) {
+        ks_heap_pop(&w->heap);
+        row_append(w, c, c->when);
+    }
+}
+
+void ks_set_now(ks_worker *w, ks_tick t)
+{
+    w->eng->now = t;
+    migrate(w);
+}
+
+void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
+{
+    if (t - w->eng->now <= w->mask) {
+        row_append(w, c, t);
+        return;
+    }
+    c->when = t;
+    c->seq = w->seq++;
+    c->where = KS_IN_HEAP;
+    w->stats.overflow_pauses++;
+    if (!ks_heap_push(&w->heap, c))
+        ks_fail("out of memory scheduling context '%s'", c->name);
+}
+
+static inline ks_tick edge_at_or_after(ks_tick t, ks_tick period)
+{
+    if (period <= 1)
+        return t;
+    ks_tick r = t % period;
+    return r ? t + (period - r) : t;
+}
+
+/* A context woken or created by the code running on worker w (w may be NULL
+ * outside a run). It joins the current tick right after the running context
+ * if the tick is one of its domain's edges, else its domain's next edge. */
+static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via)
+{
+    ks_engine *eng = c->eng;
+    ks_tick t = edge_at_or_after(eng->now, c->domain->period);
+    if (!eng->running || !w || w->eng != eng) {
+        ks_schedule_at(c->worker, c, t);
+        return;
+    }
+    if (c->worker != w) {
+        if (via && !(via->flags & KS_EC_HAZARDOUS))
+            ks_fail("eventcount '%s' woke context '%s' (worker %u) from worker %u but "
+                    "is not marked KS_EC_HAZARDOUS",
+                    via->name ? via->name : "?", c->name, c->worker->index, w->index);
+        c->when = t;
+        ks_outbox_put(w, c);
+        return;
+    }
+    if (t == eng->now && w->cur) {
+        c->when = t;
+        c->where = KS_IN_BATCH;
+        c->next = w->ins->next;
+        w->ins->next = c;
+        w->ins = c;
+        return;
+    }
+    ks_schedule_at(w, c, t == eng->now ? t + c->domain->period : t);
+}
+
+void ks_schedule_new(ks_worker *w, ks_context *c)
+{
+    place_ready(w, c, NULL);
+}
+
+/* ---- choosing the next context -------------------------------------------- */
+
+static ks_context *stop_run(ks_worker *w, ks_stop why, ks_tick resume_at)
+{
+    w->eng->stop = why;
+    ks_set_now(w, resume_at);
+    return &w->home;
+}
+
+static ks_context *next_tick_batch(ks_worker *w)
+{
+    ks_engine *eng = w->eng;
+    ks_tick t;
+    w->stats.ticks_run++;
+    if (atomic_load_explicit(&eng->end_requested, memory_order_relaxed))
+        return stop_run(w, KS_STOP_ENDED, eng->now + 1);
+    if (!ks_next_tick(w, eng->now + 1, &t))
+        return stop_run(w, KS_STOP_IDLE, eng->now + 1);
+    if (t >= eng->limit)
+        return stop_run(w, KS_STOP_LIMIT, eng->limit);
+    ks_set_now(w, t);
+    w->in_late = false;
+    return ks_take_row(w, t);
+}
+
+ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
+{
+    if (after)
+        return after;
+    if (!w->in_late && w->late.head) {
+        ks_context *c = w->late.head;
+        w->late.head = w->late.tail = NULL;
+        w->in_late = true;
+        return c;
+    }
+    if (w->eng->parallel)
+        return &w->home;
+    return next_tick_batch(w);
+}
+
+/* ---- switching ------------------------------------------------------------ */
+
+void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next)
+{
+    if (next == self) {
+        w->cur = self;
+        w->ins = self;
+        w->stats.resumes++;
+        return;
+    }
+    if (next == &w->home) {
+        w->cur = NULL;
+    } else {
+        w->cur = next;
+        w->ins = next;
+        w->stats.resumes++;
+    }
+#if KS_ASAN
+    const void *lo = next == &w->home ? w->home_lo : next->stack.lo;
+    size_t size = next == &w->home ? w->home_size : next->stack.size;
+    __sanitizer_start_switch_fiber(self->where == KS_DEAD ? NULL : &self->asan_fake, lo, size);
+#endif
+    ks_switch_stack(&self->sp, next->sp);
+#if KS_ASAN
+    __sanitizer_finish_switch_fiber(self->asan_fake, NULL, NULL);
+#endif
+    if (w->grave)
+        ks_reap(w);
+}
+
+void ks_context_free(ks_context *c)
+{
+    ks_stack_free(&c->stack);
+    free(c);
+}
+
+void ks_reap(ks_worker *w)
+{
+    while (w->grave) {
+        ks_context *c = w->grave;
+        w->grave = c->next;
+        ks_context_free(c);
+    }
+}
+
+/* Takes c off the engine's list of live contexts. */
+void ks_unlink(ks_context *c)
+{
+    ks_engine *eng = c->eng;
+    bool lock = eng->parallel && eng->running;
+    if (lock)
+        pthread_mutex_lock(&eng->all_lock);
+    if (c->all_prev)
+        c->all_prev->all_next = c->all_next;
+    else
+        eng->all = c->all_next;
+    if (c->all_next)
+        c->all_next->all_prev = c->all_prev;
+    c->all_prev = c->all_next = NULL;
+    eng->live--;
+    if (lock)
+        pthread_mutex_unlock(&eng->all_lock);
+}
+
+static ks_worker *running_worker(const char *what)
+{
+    ks_worker *w = ks_tls_worker;
+    if (!w || !w->cur)
+        ks_fail("%s called outside a running context", what);
+    return w;
+}
+
+void ks_exit(void)
+{
+    ks_worker *w = running_worker("ks_exit");
+    ks_context *self = w->cur;
+    ks_context *next = self->next;
+    ks_unlink(self);
+    self->where = KS_DEAD;
+    self->next = w->grave;
+    w->grave = self;
+    ks_switch_to(w, self, ks_next_runnable(w, next));
+    ks_fail("ended context '%s' was resumed", self->name);
+}
+
+/* Entered from ks_context_trampoline on the context's fresh stack. */
+void ks_context_main(ks_context *ctx)
+{
+#if KS_ASAN
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+    if (ctx->worker->grave)
+        ks_reap(ctx->worker);
+    ctx->entry(ctx->arg);
+    ks_exit();
+}
+
+/* ---- the context API ------------------------------------------------------ */
+
+ks_context *ks_self(void)
+{
+    ks_worker *w = ks_tls_worker;
+    return w ? w->cur : NULL;
+}
+
+ks_engine *ks_self_engine(void)
+{
+    return running_worker("ks_self_engine")->eng;
+}
+
+ks_tick ks_now(const ks_engine *eng)
+{
+    return eng->now;
+}
+
+uint64_t ks_cycle(void)
+{
+    ks_worker *w = running_worker("ks_cycle");
+    ks_tick p = w->cur->domain->period;
+    return p == 1 ? w->eng->now : w->eng->now / p;
+}
+
+void ks_pause(uint64_t cycles)
+{
+    ks_worker *w = running_worker("ks_pause");
+    ks_context *self = w->cur;
+    if (!cycles)
+        return;
+    ks_tick span, target;
+    if (__builtin_mul_overflow(cycles, self->domain->period, &span) ||
+        __builtin_add_overflow(w->eng->now, span, &target))
+        ks_fail("context '%s': a pause of %llu cycles runs past the end of time", self->name,
+                (unsigned long long)cycles);
+    ks_context *next = self->next;
+    ks_schedule_at(w, self, target);
+    ks_switch_to(w, self, ks_next_runnable(w, next));
+}
+
+void ks_sub_clock_enter(void)
+{
+    ks_worker *w = running_worker("ks_sub_clock_enter");
+    if (w->in_late)
+        return;
+    ks_context *self = w->cur;
+    ks_context *next = self->next;
+    self->where = KS_IN_LATE;
+    ks_list_append(&w->late, self);
+    ks_switch_to(w, self, ks_next_runnable(w, next));
+}
+
+void ks_sub_clock_exit(void)
+{
+    ks_worker *w = running_worker("ks_sub_clock_exit");
+    if (w->in_late)
+        ks_pause(1);
+}
+
+bool ks_in_sub_clock(void)
+{
+    return running_worker("ks_in_sub_clock")->in_late;
+}
+
+void ks_end(ks_engine *eng)
+{
+    atomic_store_explicit(&eng->end_requested, 1, memory_order_relaxed);
+}
+
+/* ---- eventcounts ---------------------------------------------------------- */
+
+void ks_ec_init(ks_eventcount *ec, const char *name, unsigned flags)
+{
+    ec->count = 0;
+    ec->waiters = NULL;
+    ec->name = name;
+    ec->flags = flags;
+    ec->lock = 0;
+}
+
+uint64_t ks_ec_count(const ks_eventcount *ec)
+{
+    return __atomic_load_n(&ec->count, __ATOMIC_RELAXED);
+}
+
+size_t ks_ec_waiters(const ks_eventcount *ec)
+{
+    size_t n = 0;
+    for (const ks_context *c = ec->waiters; c; c = c->next)
+        n++;
+    return n;
+}
+
+/* Hazardous eventcounts are shared by workers in a parallel run. */
+static inline bool ec_lock(ks_eventcount *ec, const ks_worker *w)
+{
+    if (!(ec->flags & KS_EC_HAZARDOUS) || !w || !w->eng->parallel)
+        return false;
+    while (__atomic_exchange_n(&ec->lock, 1u, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+    return true;
+}
+
+static inline void ec_unlock(ks_eventcount *ec, bool locked)
+{
+    if (locked)
+        __atomic_store_n(&ec->lock, 0u, __ATOMIC_RELEASE);
+}
+
+void ks_await(ks_eventcount *ec, uint64_t value)
+{
+    ks_worker *w = running_worker("ks_await");
+    ks_context *self = w->cur;
+    bool locked = ec_lock(ec, w);
+    if (ec->count >= value) {
+        ec_unlock(ec, locked);
+        return;
+    }
+    ks_context *next = self->next;
+    self->await_value = value;
+    self->awaiting = ec;
+    self->where = KS_IN_WAIT;
+    ks_context **pp = &ec->waiters;
+    while (*pp && (*pp)->await_value <= value)
+        pp = &(*pp)->next;
+    self->next = *pp;
+    *pp = self;
+    ec_unlock(ec, locked);
+    ks_switch_to(w, self, ks_next_runnable(w, next));
+}
+
+void ks_advance(ks_eventcount *ec)
+{
+    ks_worker *w = ks_tls_worker;
+    bool locked = ec_lock(ec, w);
+    uint64_t n = ec->count + 1;
+    __atomic_store_n(&ec->count, n, __ATOMIC_RELAXED);
+    ks_context *ready = ec->waiters;
+    if (!ready || ready->await_value > n) {
+        ec_unlock(ec, locked);
+        return;
+    }
+    ks_context *last = ready;
+    while (last->next && last->next->await_value <= n)
+        last = last->next;
+    ec->waiters = last->next;
+    last->next = NULL;
+    ec_unlock(ec, locked);
+    while (ready) {
+        ks_context *c = ready;
+        ready = c->next;
+        c->awaiting = NULL;
+        place_ready(w, c, ec);
+    }
+}

@@ -1,0 +1,170 @@
+/*
+ * Context stacks: one anonymous mapping each, with an inaccessible guard below
+ * the usable part, and a SIGSEGV handler (on an alternate signal stack) that
+ * turns a fault in the running context's guard into an error naming the
+ * context instead of a silent corruption.
+ */
+#include "ks_internal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Larger than one page so that a big frame cannot jump over it unnoticed. */
+#define KS_GUARD_BYTES (64u * 1024u)
+#define KS_ALTSTACK_BYTES (64u * 1024u)
+
+static size_t page_size(void)
+{
+    static size_t ps;
+    if (!ps)
+        ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+
+bool ks_stack_alloc(ks_stack *st, size_t usable)
+{
+    size_t ps = page_size();
+    usable = (usable + ps - 1) / ps * ps;
+    size_t total = usable + KS_GUARD_BYTES;
+    void *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (map == MAP_FAILED)
+        return false;
+    if (mprotect(map, KS_GUARD_BYTES, PROT_NONE) != 0) {
+        munmap(map, total);
+        return false;
+    }
+    st->map = map;
+    st->map_size = total;
+    st->lo = (char *)map + KS_GUARD_BYTES;
+    st->size = usable;
+    return true;
+}
+
+void ks_stack_free(ks_stack *st)
+{
+    if (st->map)
+        munmap(st->map, st->map_size);
+    memset(st, 0, sizeof *st);
+}
+
+/* The first frame, laid out as ks_switch_stack pops it (see ks_switch.S). */
+void *ks_stack_initial_sp(ks_context *ctx)
+{
+    uintptr_t top = ((uintptr_t)ctx->stack.lo + ctx->stack.size) & ~(uintptr_t)15;
+    uint64_t *frame = (uint64_t *)(top - 64);
+    uint32_t mxcsr = 0x1f80;   /* all exceptions masked, round to nearest */
+    uint16_t fpucw = 0x037f;   /* x87 default: extended precision, masked */
+    memset(frame, 0, 64);
+    memcpy(&frame[0], &mxcsr, sizeof mxcsr);
+    memcpy((char *)&frame[0] + 4, &fpucw, sizeof fpucw);
+    frame[4] = (uint64_t)(uintptr_t)ctx;                       /* r12 */
+    frame[7] = (uint64_t)(uintptr_t)&ks_context_trampoline;    /* return address */
+    return frame;
+}
+
+static struct sigaction previous_segv, previous_bus;
+
+static void put(const char *s)
+{
+    ssize_t r = write(STDERR_FILENO, s, strlen(s));
+    (void)r; /* nothing to do about a failed diagnostic write */
+}
+
+static void put_u64(uint64_t v)
+{
+    char buf[24];
+    int i = (int)sizeof buf;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(buf + i);
+}
+
+static void chain(const struct sigaction *prev, int sig, siginfo_t *info, void *uc)
+{
+    if (prev->sa_flags & SA_SIGINFO) {
+        if (prev->sa_sigaction) {
+            prev->sa_sigaction(sig, info, uc);
+            return;
+        }
+    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+        return;
+    }
+    /* Default action: returning re-executes the faulting access. */
+    signal(sig, SIG_DFL);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *uc)
+{
+    ks_worker *w = ks_tls_worker;
+    ks_context *c = w ? w->cur : NULL;
+    char *addr = info->si_addr;
+    if (c && c->stack.map && addr >= (char *)c->stack.map && addr < c->stack.lo) {
+        put("knightsim: stack overflow in context '");
+        put(c->name);
+        put("' (stack of ");
+        put_u64(c->stack.size);
+        put(" bytes); create it with a larger stack_size\n");
+        signal(sig, SIG_DFL);
+        return;
+    }
+    chain(sig == SIGBUS ? &previous_bus : &previous_segv, sig, info, uc);
+}
+
+static void install_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &previous_segv);
+    sigaction(SIGBUS, &sa, &previous_bus);
+}
+
+static _Thread_local void *altstack_mem;
+static _Thread_local bool guard_ready;
+
+/* Called by every thread that runs contexts: the handler must run on a stack
+ * other than the overflowed one. */
+void ks_overflow_guard_thread(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    if (guard_ready)
+        return;
+    guard_ready = true;
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+        stack_t alt;
+        alt.ss_sp = malloc(KS_ALTSTACK_BYTES);
+        alt.ss_size = KS_ALTSTACK_BYTES;
+        alt.ss_flags = 0;
+        if (alt.ss_sp && sigaltstack(&alt, NULL) == 0)
+            altstack_mem = alt.ss_sp;
+        else
+            free(alt.ss_sp);
+    }
+    pthread_once(&once, install_handler);
+}
+
+/* For worker threads about to exit: give back the alternate stack. */
+void ks_overflow_guard_release(void)
+{
+    if (altstack_mem) {
+        stack_t off;
+        memset(&off, 0, sizeof off);
+        off.ss_flags = SS_DISABLE;
+        sigaltstack(&off, NULL);
+        free(altstack_mem);
+        altstack_mem = NULL;
+    }
+    guard_ready = false;
+}
