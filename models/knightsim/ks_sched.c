@@ -130,18 +130,27 @@ void ks_set_now(ks_worker *w, ks_tick t)
     migrate(w);
 }
 
-void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
+static void schedule_overflow(ks_worker *w, ks_context *c, ks_tick t)
 {
-    if (t - w->eng->now <= w->mask) {
-        row_append(w, c, t);
-        return;
-    }
     c->when = t;
     c->seq = w->seq++;
     c->where = KS_IN_HEAP;
     w->stats.overflow_pauses++;
     if (!ks_heap_push(&w->heap, c))
         ks_fail("out of memory scheduling context '%s'", c->name);
+}
+
+static inline void schedule_at(ks_worker *w, ks_context *c, ks_tick t)
+{
+    if (__builtin_expect(t - w->eng->now <= w->mask, 1))
+        row_append(w, c, t);
+    else
+        schedule_overflow(w, c, t);
+}
+
+void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
+{
+    schedule_at(w, c, t);
 }
 
 static inline ks_tick edge_at_or_after(ks_tick t, ks_tick period)
@@ -213,10 +222,8 @@ static ks_context *next_tick_batch(ks_worker *w)
     return ks_take_row(w, t);
 }
 
-ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
+static ks_context *batch_done(ks_worker *w)
 {
-    if (after)
-        return after;
     if (!w->in_late && w->late.head) {
         ks_context *c = w->late.head;
         w->late.head = w->late.tail = NULL;
@@ -228,9 +235,19 @@ ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
     return next_tick_batch(w);
 }
 
+static inline ks_context *next_runnable(ks_worker *w, ks_context *after)
+{
+    return __builtin_expect(after != NULL, 1) ? after : batch_done(w);
+}
+
+ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
+{
+    return next_runnable(w, after);
+}
+
 /* ---- switching ------------------------------------------------------------ */
 
-void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next)
+static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
 {
     if (next == self) {
         w->cur = self;
@@ -254,8 +271,13 @@ void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next)
 #if KS_ASAN
     __sanitizer_finish_switch_fiber(self->asan_fake, NULL, NULL);
 #endif
-    if (w->grave)
+    if (__builtin_expect(w->grave != NULL, 0))
         ks_reap(w);
+}
+
+void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next)
+{
+    switch_to(w, self, next);
 }
 
 void ks_context_free(ks_context *c)
@@ -309,7 +331,7 @@ void ks_exit(void)
     self->where = KS_DEAD;
     self->next = w->grave;
     w->grave = self;
-    ks_switch_to(w, self, ks_next_runnable(w, next));
+    switch_to(w, self, next_runnable(w, next));
     ks_fail("ended context '%s' was resumed", self->name);
 }
 
@@ -362,8 +384,8 @@ void ks_pause(uint64_t cycles)
         ks_fail("context '%s': a pause of %llu cycles runs past the end of time", self->name,
                 (unsigned long long)cycles);
     ks_context *next = self->next;
-    ks_schedule_at(w, self, target);
-    ks_switch_to(w, self, ks_next_runnable(w, next));
+    schedule_at(w, self, target);
+    switch_to(w, self, next_runnable(w, next));
 }
 
 void ks_sub_clock_enter(void)
@@ -375,7 +397,7 @@ void ks_sub_clock_enter(void)
     ks_context *next = self->next;
     self->where = KS_IN_LATE;
     ks_list_append(&w->late, self);
-    ks_switch_to(w, self, ks_next_runnable(w, next));
+    switch_to(w, self, next_runnable(w, next));
 }
 
 void ks_sub_clock_exit(void)
@@ -454,7 +476,7 @@ void ks_await(ks_eventcount *ec, uint64_t value)
     self->next = *pp;
     *pp = self;
     ec_unlock(ec, locked);
-    ks_switch_to(w, self, ks_next_runnable(w, next));
+    switch_to(w, self, next_runnable(w, next));
 }
 
 void ks_advance(ks_eventcount *ec)

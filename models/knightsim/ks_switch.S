@@ -2,7 +2,7 @@
  * KnightSim context switch for x86-64 System V.
  *
  * A switched-out context's stack holds, from its saved stack pointer up:
- *   +0  MXCSR (4 bytes), x87 control word (2 bytes), padding
+ *   +0  MXCSR (4 bytes), x87 control word (2 bytes), 2 unused bytes
  *   +8  r15, r14, r13, r12, rbx, rbp
  *   +56 return address
  * Only callee-saved state needs keeping: the switch is an ordinary call, so
@@ -30,11 +30,15 @@ ks_switch_stack:
     subq    $8, %rsp
     stmxcsr (%rsp)
     fnstcw  4(%rsp)
+    movl    (%rsp), %eax        /* this context's control words, each read */
+    movzwl  4(%rsp), %edx       /* back at its own store's width (forwarded) */
     movq    %rsp, (%rdi)
     movq    %rsi, %rsp
-    ldmxcsr (%rsp)
-    fldcw   4(%rsp)
-    addq    $8, %rsp
+    cmpl    (%rsp), %eax        /* reloading is slow (fldcw): only if they differ */
+    jne     1f
+    cmpw    4(%rsp), %dx
+    jne     1f
+2:  addq    $8, %rsp
     popq    %r15
     popq    %r14
     popq    %r13
@@ -42,6 +46,9 @@ ks_switch_stack:
     popq    %rbx
     popq    %rbp
     ret
+1:  ldmxcsr (%rsp)
+    fldcw   4(%rsp)
+    jmp     2b
     .cfi_endproc
     .size   ks_switch_stack, .-ks_switch_stack
 
