@@ -1,12 +1,17 @@
-/* The trace writer: per-stream chunk buffers, LZ4, checksummed blocks, and
- * an index with a trailer at finalize. Memory: one raw chunk per open
- * stream plus one shared compression buffer, and one small index entry per
- * chunk written. */
+/* The trace writer. Records are framed into the stream's fill buffer; a
+ * full buffer is handed to the writer's background thread, which
+ * compresses it, checksums it and writes it, while the stream fills its
+ * second buffer. So a stream holds at most two chunks, compression runs on
+ * another core than the recorder, and the file is the same byte for byte
+ * whatever the timing: blocks are written in the order they were handed
+ * over, and that order depends only on the calls made. */
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4.h>
 #include <lz4hc.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -15,7 +20,8 @@
 #include "cgm/codec.h"
 #include "formats/block.h"
 
-/* What the index needs to remember of each stream. */
+/* What the index needs of each stream; updated by the background thread
+ * under the writer's lock. */
 struct stream_meta {
     struct cgm_stream_info info;
     struct cgm_stream_totals totals;
@@ -26,36 +32,81 @@ struct stream_meta {
 
 struct cgm_wstream {
     struct cgm_writer *w;
-    size_t meta;           /* index into w->streams */
-    uint8_t *buf;          /* framed records of the chunk being filled */
+    size_t meta;              /* index into w->streams */
+    uint8_t *buf[2];
+    int busy[2];              /* buf[i] is queued or being written */
+    int cur;                  /* the buffer being filled */
     size_t used;
-    uint32_t records;
+    uint32_t records;         /* in the buffer being filled */
     uint64_t instructions;
+    uint64_t records_before;  /* records handed over in earlier chunks */
+    uint32_t seq;             /* chunks handed over */
+    struct cgm_stream_totals snapshot;
+};
+
+/* A block for the background thread to write. */
+struct job {
+    struct job *next;
+    struct cgm_block b;       /* type, stream, seq, records, first_record, instructions */
+    const uint8_t *data;
+    size_t len;
+    size_t meta;              /* the stream, for chunks and ends */
+    int *busy;                /* cleared when written */
+    uint8_t *owned;           /* freed when written */
+    uint8_t small[CGM_STREAM_INFO_MAX_BYTES];
 };
 
 struct cgm_writer {
     int fd;
     char *path;
-    uint64_t offset;
+    uint64_t offset;          /* background thread only, until it is joined */
     uint32_t chunk_bytes;
     int level;
-    uint8_t *cbuf;         /* compression output, shared by all streams */
+    uint8_t *cbuf;            /* compression output (background thread) */
     size_t cbuf_size;
-    struct stream_meta *streams;
+
+    pthread_mutex_t lock;
+    pthread_cond_t work;      /* jobs queued, or stop */
+    pthread_cond_t done;      /* a job finished */
+    struct job *head, *tail;
+    int stop;
+    pthread_t thread;
+    int thread_running;
+
+    struct stream_meta *streams; /* resized under the lock */
     size_t nstreams, cap;
-    char error[512];
+    atomic_int failed;
+    char error[512];          /* set once, under the lock */
 };
+
+static void set_error(struct cgm_writer *w, const char *fmt, va_list ap)
+{
+    if (w->error[0])
+        return;
+    int n = snprintf(w->error, sizeof w->error, "%s: ", w->path);
+    if (n > 0 && (size_t)n < sizeof w->error)
+        vsnprintf(w->error + n, sizeof w->error - (size_t)n, fmt, ap);
+    atomic_store(&w->failed, 1);
+}
+
+/* Records an error; the caller holds the lock. */
+static int fail_locked(struct cgm_writer *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_error(w, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
 static int fail(struct cgm_writer *w, const char *fmt, ...)
 {
-    if (!w->error[0]) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = snprintf(w->error, sizeof w->error, "%s: ", w->path);
-        if (n > 0 && (size_t)n < sizeof w->error)
-            vsnprintf(w->error + n, sizeof w->error - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&w->lock);
+    set_error(w, fmt, ap);
+    pthread_mutex_unlock(&w->lock);
+    va_end(ap);
     return -1;
 }
 
@@ -71,8 +122,8 @@ static int write_all(struct cgm_writer *w, struct iovec *iov, int n)
         if (k < 0) {
             if (errno == EINTR)
                 continue;
-            return fail(w, "write at offset %llu: %s",
-                        (unsigned long long)w->offset, strerror(errno));
+            return fail(w, "write at offset %llu: %s", (unsigned long long)w->offset,
+                        strerror(errno));
         }
         w->offset += (uint64_t)k;
         while (n > 0 && (size_t)k >= iov->iov_len) {
@@ -88,16 +139,16 @@ static int write_all(struct cgm_writer *w, struct iovec *iov, int n)
     return 0;
 }
 
-/* Writes one block; compresses PAYLOAD when that makes it smaller. */
-static int write_block(struct cgm_writer *w, struct cgm_block *b,
-                       const uint8_t *payload, size_t len)
+/* Writes one block, compressed when that makes it smaller. */
+static int write_block(struct cgm_writer *w, struct cgm_block *b, const uint8_t *payload,
+                       size_t len)
 {
     const uint8_t *stored = payload;
     size_t stored_len = len;
     b->codec = CGM_CODEC_RAW;
     if (len > 64) {
-        if (len > w->cbuf_size) {
-            size_t need = (size_t)LZ4_compressBound((int)len);
+        size_t need = (size_t)LZ4_compressBound((int)len);
+        if (need > w->cbuf_size) {
             uint8_t *nb = realloc(w->cbuf, need);
             if (!nb)
                 return fail(w, "out of memory");
@@ -107,8 +158,8 @@ static int write_block(struct cgm_writer *w, struct cgm_block *b,
         int c = w->level > 0
             ? LZ4_compress_HC((const char *)payload, (char *)w->cbuf, (int)len,
                               (int)w->cbuf_size, w->level)
-            : LZ4_compress_default((const char *)payload, (char *)w->cbuf,
-                                   (int)len, (int)w->cbuf_size);
+            : LZ4_compress_fast((const char *)payload, (char *)w->cbuf, (int)len,
+                                (int)w->cbuf_size, 1);
         if (c > 0 && (size_t)c < len) {
             stored = w->cbuf;
             stored_len = (size_t)c;
@@ -127,14 +178,129 @@ static int write_block(struct cgm_writer *w, struct cgm_block *b,
     return write_all(w, iov, stored_len ? 2 : 1);
 }
 
-struct cgm_writer *cgm_writer_create(const char *path,
-                                     const struct cgm_writer_options *opt,
+/* ---- the background thread -------------------------------------------------- */
+
+/* An END block repeats the stream's totals, which only this thread knows
+ * once the stream's chunks are written. */
+static size_t end_payload(const struct cgm_stream_totals *t, uint8_t *p)
+{
+    size_t n = 0;
+    n += cgm_put_varint(p + n, t->records);
+    n += cgm_put_varint(p + n, t->instructions);
+    n += cgm_put_varint(p + n, t->raw_bytes);
+    n += cgm_put_varint(p + n, t->compressed_bytes);
+    n += cgm_put_varint(p + n, t->chunks);
+    return n;
+}
+
+static void run_job(struct cgm_writer *w, struct job *j)
+{
+    if (atomic_load(&w->failed))
+        return;
+    uint64_t at = w->offset;
+    if (j->b.type == CGM_BLOCK_END) {
+        pthread_mutex_lock(&w->lock);
+        j->len = end_payload(&w->streams[j->meta].totals, j->small);
+        pthread_mutex_unlock(&w->lock);
+        j->data = j->small;
+    }
+    if (write_block(w, &j->b, j->data, j->len) || j->b.type != CGM_BLOCK_CHUNK)
+        return;
+    pthread_mutex_lock(&w->lock);
+    struct stream_meta *m = &w->streams[j->meta];
+    if (m->nchunks == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 8;
+        struct cgm_chunk_ref *nc = realloc(m->chunks, cap * sizeof *nc);
+        if (!nc) {
+            fail_locked(w, "out of memory");
+            pthread_mutex_unlock(&w->lock);
+            return;
+        }
+        m->chunks = nc;
+        m->cap = cap;
+    }
+    m->chunks[m->nchunks++] = (struct cgm_chunk_ref){
+        .offset = at, .first_record = j->b.first_record, .instructions = j->b.instructions,
+        .records = j->b.records, .raw_bytes = j->b.raw_bytes,
+        .stored_bytes = j->b.stored_bytes, .seq = j->b.seq,
+    };
+    m->totals.records += j->b.records;
+    m->totals.instructions += j->b.instructions;
+    m->totals.raw_bytes += j->b.raw_bytes;
+    m->totals.compressed_bytes += j->b.stored_bytes;
+    m->totals.chunks++;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void *background(void *arg)
+{
+    struct cgm_writer *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->head && !w->stop)
+            pthread_cond_wait(&w->work, &w->lock);
+        struct job *j = w->head;
+        if (!j)
+            break; /* stopped and drained */
+        w->head = j->next;
+        if (!w->head)
+            w->tail = NULL;
+        pthread_mutex_unlock(&w->lock);
+        run_job(w, j);
+        pthread_mutex_lock(&w->lock);
+        if (j->busy)
+            *j->busy = 0;
+        free(j->owned);
+        free(j);
+        pthread_cond_broadcast(&w->done);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* Queues J (taking ownership). */
+static void submit(struct cgm_writer *w, struct job *j)
+{
+    pthread_mutex_lock(&w->lock);
+    j->next = NULL;
+    if (w->tail)
+        w->tail->next = j;
+    else
+        w->head = j;
+    w->tail = j;
+    pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void wait_idle(struct cgm_writer *w, const int *busy)
+{
+    pthread_mutex_lock(&w->lock);
+    while (*busy)
+        pthread_cond_wait(&w->done, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+}
+
+static struct job *new_job(struct cgm_writer *w, uint8_t type, uint32_t stream)
+{
+    struct job *j = calloc(1, sizeof *j);
+    if (!j) {
+        fail(w, "out of memory");
+        return NULL;
+    }
+    j->b.type = type;
+    j->b.stream = stream;
+    return j;
+}
+
+/* ---- the recorder's side ------------------------------------------------------- */
+
+struct cgm_writer *cgm_writer_create(const char *path, const struct cgm_writer_options *opt,
                                      char *err, size_t errlen)
 {
     uint32_t chunk = opt && opt->chunk_bytes ? opt->chunk_bytes : CGM_CHUNK_DEFAULT;
     if (chunk < CGM_CHUNK_MIN || chunk > CGM_CHUNK_MAX) {
-        snprintf(err, errlen, "%s: chunk size %u outside %u..%u bytes", path,
-                 chunk, CGM_CHUNK_MIN, CGM_CHUNK_MAX);
+        snprintf(err, errlen, "%s: chunk size %u outside %u..%u bytes", path, chunk,
+                 CGM_CHUNK_MIN, CGM_CHUNK_MAX);
         return NULL;
     }
     struct cgm_writer *w = calloc(1, sizeof *w);
@@ -145,129 +311,155 @@ struct cgm_writer *cgm_writer_create(const char *path,
     }
     w->chunk_bytes = chunk;
     w->level = opt ? opt->compression_level : 0;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->work, NULL);
+    pthread_cond_init(&w->done, NULL);
     w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (w->fd < 0) {
         snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-        free(w->path);
-        free(w);
+        cgm_writer_abandon(w);
         return NULL;
     }
     uint8_t hdr[CGM_FILE_HEADER_BYTES];
     struct cgm_file_header fh = { CGM_TRACE_VERSION, chunk };
     cgm_file_header_encode(hdr, &fh);
     struct iovec iov = { hdr, sizeof hdr };
-    if (write_all(w, &iov, 1)) {
+    int rc = write_all(w, &iov, 1);
+    if (!rc && pthread_create(&w->thread, NULL, background, w) != 0)
+        rc = fail(w, "cannot start the compression thread");
+    if (rc) {
         snprintf(err, errlen, "%s", w->error);
         cgm_writer_abandon(w);
         return NULL;
     }
+    w->thread_running = 1;
     return w;
 }
 
 struct cgm_wstream *cgm_writer_open_stream(struct cgm_writer *w,
                                            const struct cgm_stream_info *info)
 {
-    if (w->error[0])
+    if (atomic_load(&w->failed))
         return NULL;
     if (info->kind < CGM_STREAM_X86_THREAD || info->kind > CGM_STREAM_SECTION) {
         fail(w, "stream %u: unknown kind %u", info->id, info->kind);
         return NULL;
     }
-    if (w->nstreams >= CGM_STREAMS_MAX) {
-        fail(w, "more than %u streams", CGM_STREAMS_MAX);
-        return NULL;
-    }
-    for (size_t i = 0; i < w->nstreams; i++) {
-        if (w->streams[i].info.id == info->id) {
-            fail(w, "stream id %u opened twice", info->id);
-            return NULL;
-        }
-    }
-    if (w->nstreams == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 16;
-        struct stream_meta *ns = realloc(w->streams, cap * sizeof *ns);
-        if (!ns) {
-            fail(w, "out of memory");
-            return NULL;
-        }
-        w->streams = ns;
-        w->cap = cap;
-    }
     struct cgm_wstream *s = calloc(1, sizeof *s);
-    if (!s || !(s->buf = malloc(w->chunk_bytes))) {
-        free(s);
+    struct job *j = new_job(w, CGM_BLOCK_STREAM, info->id);
+    if (!s || !j || !(s->buf[0] = malloc(w->chunk_bytes)) ||
+        !(s->buf[1] = malloc(w->chunk_bytes))) {
+        if (s) {
+            free(s->buf[0]);
+            free(s);
+        }
+        free(j);
         fail(w, "out of memory");
         return NULL;
     }
     s->w = w;
+    pthread_mutex_lock(&w->lock);
+    const char *why = NULL;
+    if (w->nstreams >= CGM_STREAMS_MAX)
+        why = "too many streams";
+    for (size_t i = 0; i < w->nstreams && !why; i++)
+        if (w->streams[i].info.id == info->id)
+            why = "opened twice";
+    if (!why && w->nstreams == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 16;
+        struct stream_meta *ns = realloc(w->streams, cap * sizeof *ns);
+        if (ns) {
+            w->streams = ns;
+            w->cap = cap;
+        } else {
+            why = "out of memory";
+        }
+    }
+    if (why) {
+        fail_locked(w, "stream id %u: %s", info->id, why);
+        pthread_mutex_unlock(&w->lock);
+        free(s->buf[0]);
+        free(s->buf[1]);
+        free(s);
+        free(j);
+        return NULL;
+    }
     s->meta = w->nstreams;
     struct stream_meta *m = &w->streams[w->nstreams++];
     memset(m, 0, sizeof *m);
     m->info = *info;
     m->info.name[CGM_STREAM_NAME_MAX - 1] = 0;
     m->open = s;
-
-    uint8_t decl[CGM_STREAM_INFO_MAX_BYTES];
-    size_t n = cgm_stream_info_encode(decl, &m->info);
-    struct cgm_block b = { .type = CGM_BLOCK_STREAM, .stream = info->id };
-    if (write_block(w, &b, decl, n))
-        return NULL; /* S stays owned by the writer and is freed at the end */
+    j->len = cgm_stream_info_encode(j->small, &m->info);
+    pthread_mutex_unlock(&w->lock);
+    j->data = j->small;
+    submit(w, j);
     return s;
 }
 
-/* Writes the records buffered in S (if any) as one chunk. */
-static int flush_chunk(struct cgm_wstream *s, const uint8_t *data, size_t len)
+/* Hands DATA (LEN bytes of framed records) over as the stream's next chunk.
+ * BUSY is cleared once written; OWNED is freed then. */
+static int hand_over(struct cgm_wstream *s, const uint8_t *data, size_t len, int *busy,
+                     uint8_t *owned)
 {
     struct cgm_writer *w = s->w;
-    struct stream_meta *m = &w->streams[s->meta];
-    if (!s->records)
-        return 0;
-    if (m->nchunks == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 8;
-        struct cgm_chunk_ref *nc = realloc(m->chunks, cap * sizeof *nc);
-        if (!nc)
-            return fail(w, "out of memory");
-        m->chunks = nc;
-        m->cap = cap;
-    }
-    struct cgm_block b = {
-        .type = CGM_BLOCK_CHUNK,
-        .stream = m->info.id,
-        .seq = (uint32_t)m->nchunks,
-        .records = s->records,
-        .first_record = m->totals.records,
-        .instructions = s->instructions,
-    };
-    uint64_t at = w->offset;
-    if (write_block(w, &b, data, len))
+    struct job *j = new_job(w, CGM_BLOCK_CHUNK, w->streams[s->meta].info.id);
+    if (!j) {
+        free(owned);
         return -1;
-    m->chunks[m->nchunks++] = (struct cgm_chunk_ref){
-        .offset = at, .first_record = b.first_record,
-        .instructions = b.instructions, .records = b.records,
-        .raw_bytes = b.raw_bytes, .stored_bytes = b.stored_bytes, .seq = b.seq,
-    };
-    m->totals.records += s->records;
-    m->totals.instructions += s->instructions;
-    m->totals.raw_bytes += len;
-    m->totals.compressed_bytes += b.stored_bytes;
-    m->totals.chunks++;
-    s->used = 0;
+    }
+    j->b.seq = s->seq++;
+    j->b.records = s->records;
+    j->b.first_record = s->records_before;
+    j->b.instructions = s->instructions;
+    j->data = data;
+    j->len = len;
+    j->meta = s->meta;
+    j->busy = busy;
+    j->owned = owned;
+    if (busy)
+        *busy = 1;
+    s->records_before += s->records;
     s->records = 0;
     s->instructions = 0;
+    submit(w, j);
     return 0;
 }
 
-int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len,
-                       uint32_t instructions)
+/* Hands the fill buffer over and switches to the other one. */
+static int flush_chunk(struct cgm_wstream *s)
+{
+    if (!s->records)
+        return 0;
+    int c = s->cur;
+    if (hand_over(s, s->buf[c], s->used, &s->busy[c], NULL))
+        return -1;
+    s->cur = c ^ 1;
+    s->used = 0;
+    wait_idle(s->w, &s->busy[s->cur]);
+    return atomic_load(&s->w->failed) ? -1 : 0;
+}
+
+int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint32_t instructions)
 {
     struct cgm_writer *w = s->w;
-    if (w->error[0])
+    uint8_t *buf = s->buf[s->cur];
+    /* The common case: a short record that fits, its length one byte. */
+    if (len - 1 < 127 && s->used + len + 1 <= w->chunk_bytes) {
+        buf[s->used] = (uint8_t)len;
+        memcpy(buf + s->used + 1, rec, len);
+        s->used += len + 1;
+        s->records++;
+        s->instructions += instructions;
+        return 0;
+    }
+    if (atomic_load(&w->failed))
         return -1;
     if (len == 0 || len > CGM_RECORD_MAX)
         return fail(w, "stream %u: record of %zu bytes (allowed 1..%u)",
                     w->streams[s->meta].info.id, len, CGM_RECORD_MAX);
     size_t framed = len + CGM_VARINT_MAX;
-    if (s->used + framed > w->chunk_bytes && flush_chunk(s, s->buf, s->used))
+    if (s->used + framed > w->chunk_bytes && flush_chunk(s))
         return -1;
     if (framed > w->chunk_bytes) {
         /* A record larger than a chunk gets a chunk of its own. */
@@ -278,12 +470,15 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len,
         memcpy(big + n, rec, len);
         s->records = 1;
         s->instructions = instructions;
-        int rc = flush_chunk(s, big, n + len);
-        free(big);
-        return rc;
+        int busy;
+        if (hand_over(s, big, n + len, &busy, big))
+            return -1;
+        wait_idle(w, &busy);
+        return atomic_load(&w->failed) ? -1 : 0;
     }
-    s->used += cgm_put_varint(s->buf + s->used, len);
-    memcpy(s->buf + s->used, rec, len);
+    buf = s->buf[s->cur];
+    s->used += cgm_put_varint(buf + s->used, len);
+    memcpy(buf + s->used, rec, len);
     s->used += len;
     s->records++;
     s->instructions += instructions;
@@ -292,34 +487,33 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len,
 
 const struct cgm_stream_totals *cgm_wstream_totals(const struct cgm_wstream *s)
 {
-    return &s->w->streams[s->meta].totals;
-}
-
-static void free_stream(struct cgm_wstream *s)
-{
-    s->w->streams[s->meta].open = NULL;
-    free(s->buf);
-    free(s);
+    struct cgm_wstream *m = (struct cgm_wstream *)s; /* the snapshot is a cache */
+    pthread_mutex_lock(&s->w->lock);
+    m->snapshot = s->w->streams[s->meta].totals;
+    pthread_mutex_unlock(&s->w->lock);
+    return &m->snapshot;
 }
 
 int cgm_wstream_close(struct cgm_wstream *s)
 {
     struct cgm_writer *w = s->w;
-    struct stream_meta *m = &w->streams[s->meta];
-    int rc = w->error[0] ? -1 : flush_chunk(s, s->buf, s->used);
-    if (!rc) {
-        uint8_t p[5 * CGM_VARINT_MAX];
-        size_t n = 0;
-        n += cgm_put_varint(p + n, m->totals.records);
-        n += cgm_put_varint(p + n, m->totals.instructions);
-        n += cgm_put_varint(p + n, m->totals.raw_bytes);
-        n += cgm_put_varint(p + n, m->totals.compressed_bytes);
-        n += cgm_put_varint(p + n, m->totals.chunks);
-        struct cgm_block b = { .type = CGM_BLOCK_END, .stream = m->info.id };
-        rc = write_block(w, &b, p, n);
+    int rc = flush_chunk(s);
+    struct job *j = new_job(w, CGM_BLOCK_END, w->streams[s->meta].info.id);
+    if (j) {
+        j->meta = s->meta;
+        submit(w, j);
+    } else {
+        rc = -1;
     }
-    free_stream(s);
-    return rc;
+    wait_idle(w, &s->busy[0]);
+    wait_idle(w, &s->busy[1]);
+    pthread_mutex_lock(&w->lock);
+    w->streams[s->meta].open = NULL;
+    pthread_mutex_unlock(&w->lock);
+    free(s->buf[0]);
+    free(s->buf[1]);
+    free(s);
+    return rc || atomic_load(&w->failed) ? -1 : 0;
 }
 
 int cgm_writer_add_section(struct cgm_writer *w, uint32_t id, const char *name,
@@ -340,14 +534,14 @@ int cgm_writer_add_section(struct cgm_writer *w, uint32_t id, const char *name,
 }
 
 /* Index payload: nstreams, then per stream its declaration, closed flag,
- * totals, nchunks and per chunk (offset delta, seq delta, records,
- * instructions, raw, stored). First records follow from the counts. */
+ * totals, nchunks and per chunk (offset delta, records, instructions, raw,
+ * stored). First records and sequence numbers follow from the order. */
 static int write_index(struct cgm_writer *w)
 {
     size_t cap = CGM_VARINT_MAX;
     for (size_t i = 0; i < w->nstreams; i++)
         cap += CGM_STREAM_INFO_MAX_BYTES + 7 * CGM_VARINT_MAX +
-               w->streams[i].nchunks * 6 * CGM_VARINT_MAX;
+               w->streams[i].nchunks * 5 * CGM_VARINT_MAX;
     uint8_t *buf = malloc(cap);
     if (!buf)
         return fail(w, "out of memory for the index");
@@ -389,37 +583,57 @@ static int write_index(struct cgm_writer *w)
     return write_all(w, &iov, 1);
 }
 
-static void destroy(struct cgm_writer *w)
+/* Closes the open streams, lets the background thread write everything
+ * queued and stops it. */
+static void drain(struct cgm_writer *w)
 {
     for (size_t i = 0; i < w->nstreams; i++) {
-        if (w->streams[i].open)
-            free_stream(w->streams[i].open);
-        free(w->streams[i].chunks);
+        pthread_mutex_lock(&w->lock);
+        struct cgm_wstream *s = w->streams[i].open;
+        pthread_mutex_unlock(&w->lock);
+        if (s)
+            cgm_wstream_close(s);
     }
+    if (w->thread_running) {
+        pthread_mutex_lock(&w->lock);
+        w->stop = 1;
+        pthread_cond_signal(&w->work);
+        pthread_mutex_unlock(&w->lock);
+        pthread_join(w->thread, NULL);
+        w->thread_running = 0;
+    }
+}
+
+static void destroy(struct cgm_writer *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    for (size_t i = 0; i < w->nstreams; i++)
+        free(w->streams[i].chunks);
     free(w->streams);
     free(w->cbuf);
     free(w->path);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->work);
+    pthread_cond_destroy(&w->done);
     free(w);
 }
 
 int cgm_writer_finalize(struct cgm_writer *w, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < w->nstreams; i++)
-        if (w->streams[i].open)
-            cgm_wstream_close(w->streams[i].open);
-    int rc = w->error[0] ? -1 : write_index(w);
+    drain(w);
+    int rc = atomic_load(&w->failed) ? -1 : write_index(w);
     if (close(w->fd) && !rc)
         rc = fail(w, "close: %s", strerror(errno));
+    w->fd = -1;
     if (rc && err)
         snprintf(err, errlen, "%s", w->error);
-    w->fd = -1;
     destroy(w);
     return rc;
 }
 
 void cgm_writer_abandon(struct cgm_writer *w)
 {
-    if (w->fd >= 0)
-        close(w->fd);
+    drain(w);
     destroy(w);
 }

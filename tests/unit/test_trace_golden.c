@@ -202,28 +202,39 @@ static void golden_v1_reads_back_exactly(void **state)
     assert_int_equal(cgm_trace_verify(golden_path(), err, sizeof err), 0);
 }
 
+static uint8_t *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    uint8_t *d = malloc((size_t)*len);
+    assert_int_equal(fread(d, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+    return d;
+}
+
 static void writer_is_deterministic(void **state)
 {
     (void)state;
-    /* Today's writer, given the golden's content, writes the golden's bytes. */
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/cgm_golden_%d.cgt", (int)getpid());
-    assert_int_equal(golden_write(path), 0);
-    FILE *a = fopen(path, "rb"), *b = fopen(golden_path(), "rb");
-    assert_non_null(a);
-    assert_non_null(b);
-    int ca, cb;
-    long off = 0;
-    do {
-        ca = fgetc(a);
-        cb = fgetc(b);
-        if (ca != cb)
-            fail_msg("written trace differs from the golden at offset %ld", off);
-        off++;
-    } while (ca != EOF);
-    fclose(a);
-    fclose(b);
-    unlink(path);
+    /* Two writes of the golden's content give the same bytes, whatever the
+     * timing of the compression thread. (How records are packed into chunks
+     * may change between writer releases, so the committed golden is not
+     * compared byte for byte; its content is checked above.) */
+    char p1[64], p2[64];
+    snprintf(p1, sizeof p1, "/tmp/cgm_golden_%d_a.cgt", (int)getpid());
+    snprintf(p2, sizeof p2, "/tmp/cgm_golden_%d_b.cgt", (int)getpid());
+    assert_int_equal(golden_write(p1), 0);
+    assert_int_equal(golden_write(p2), 0);
+    long n1, n2;
+    uint8_t *a = slurp(p1, &n1), *b = slurp(p2, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, (size_t)n1);
+    free(a);
+    free(b);
+    unlink(p1);
+    unlink(p2);
 }
 
 int main(void)

@@ -1,0 +1,212 @@
+/* bin/tracetool end to end, on the golden trace whose content is known by
+ * construction (see test_trace_golden.c) and on damaged copies of it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+#include <cmocka.h>
+
+struct run {
+    int status;
+    char *out;  /* stdout and stderr together */
+};
+
+/* Runs tracetool with ARGS through the shell; captures output and status. */
+static struct run tracetool(const char *args)
+{
+    const char *bin = getenv("CGM_BIN");
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s/tracetool %s 2>&1", bin ? bin : "bin", args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    struct run r = { 0, NULL };
+    size_t len = 0, cap = 0;
+    int c;
+    while ((c = fgetc(p)) != EOF) {
+        if (len + 2 > cap) {
+            cap = cap ? 2 * cap : 4096;
+            r.out = realloc(r.out, cap);
+        }
+        r.out[len++] = (char)c;
+    }
+    if (!r.out)
+        r.out = calloc(1, 1);
+    r.out[len] = 0;
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return r;
+}
+
+static const char *golden(void)
+{
+    static char path[4096];
+    const char *root = getenv("CGM_ROOT");
+    snprintf(path, sizeof path, "%s/traces/golden/v1-small.cgt", root ? root : ".");
+    return path;
+}
+
+static void info_json_describes_the_golden(void **state)
+{
+    (void)state;
+    char args[4200];
+    snprintf(args, sizeof args, "info --json %s", golden());
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    cJSON *j = cJSON_Parse(r.out);
+    assert_non_null(j);
+    assert_int_equal(cJSON_GetObjectItem(j, "version")->valueint, 1);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "complete")));
+    FILE *f = fopen(golden(), "rb");
+    fseek(f, 0, SEEK_END);
+    assert_int_equal((long)cJSON_GetObjectItem(j, "file_bytes")->valuedouble, ftell(f));
+    fclose(f);
+    cJSON *streams = cJSON_GetObjectItem(j, "streams");
+    assert_int_equal(cJSON_GetArraySize(streams), 4);
+    cJSON *s1 = cJSON_GetArrayItem(streams, 1);
+    assert_string_equal(cJSON_GetObjectItem(s1, "kind")->valuestring, "x86_thread");
+    assert_int_equal(cJSON_GetObjectItem(s1, "id")->valueint, 2);
+    assert_int_equal(cJSON_GetObjectItem(s1, "records")->valueint, 5000);
+    assert_int_equal(cJSON_GetObjectItem(s1, "instructions")->valueint, 5000);
+    /* 5000 records of 5 bytes, each framed by a one-byte length. */
+    assert_int_equal(cJSON_GetObjectItem(s1, "raw_bytes")->valueint, 30000);
+    assert_true(cJSON_GetObjectItem(s1, "compressed_bytes")->valueint > 0);
+    cJSON *s2 = cJSON_GetArrayItem(streams, 2);
+    assert_string_equal(cJSON_GetObjectItem(s2, "kind")->valuestring, "gpu_workgroup");
+    cJSON *prog = cJSON_GetObjectItem(j, "program");
+    assert_string_equal(cJSON_GetObjectItem(prog, "argv")->valuestring, "golden --small");
+    cJSON_Delete(j);
+    free(r.out);
+}
+
+static void dump_selects_stream_and_range(void **state)
+{
+    (void)state;
+    char args[4200];
+    snprintf(args, sizeof args, "dump --stream 2 --from 4999 --count 5 %s", golden());
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    /* Record 4999 = 0x1387, little-endian after the type byte 0x40. */
+    assert_non_null(strstr(r.out, "2:4999 x86:0x40 len=5 bytes=4087130000\n"));
+    assert_null(strstr(r.out, "2:4998"));
+    assert_null(strstr(r.out, "1:"));
+    free(r.out);
+    snprintf(args, sizeof args, "dump -s 1 -n 2 %s", golden());
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1:0 roi_begin seq=1\n"));
+    assert_non_null(strstr(r.out, "1:1 thread_create seq=2 child_tid=1001 clone_flags=0x3d0f00\n"));
+    assert_null(strstr(r.out, "1:2 "));
+    free(r.out);
+    snprintf(args, sizeof args, "dump --stream 99 %s", golden());
+    r = tracetool(args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "no stream 99"));
+    free(r.out);
+}
+
+static void stats_counts_by_type(void **state)
+{
+    (void)state;
+    char args[4200];
+    snprintf(args, sizeof args, "stats --json %s", golden());
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    cJSON *j = cJSON_Parse(r.out);
+    assert_non_null(j);
+    cJSON *t = cJSON_GetObjectItem(j, "totals");
+    assert_int_equal(cJSON_GetObjectItem(t, "futex_wait")->valueint, 2);
+    assert_int_equal(cJSON_GetObjectItem(t, "x86:0x40")->valueint, 5000);
+    assert_int_equal(cJSON_GetObjectItem(t, "si:0x80")->valueint, 500);
+    cJSON_Delete(j);
+    free(r.out);
+}
+
+static void verify_accepts_intact_and_names_damage(void **state)
+{
+    (void)state;
+    char args[4200], bad[64];
+    snprintf(args, sizeof args, "verify %s", golden());
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    free(r.out);
+
+    /* Flip one byte inside the first chunk payload of stream 2. */
+    FILE *f = fopen(golden(), "rb");
+    static uint8_t d[1 << 16];
+    size_t n = fread(d, 1, sizeof d, f);
+    fclose(f);
+    snprintf(bad, sizeof bad, "/tmp/cgm_tt_%d.cgt", (int)getpid());
+    d[1000] ^= 0x10;
+    f = fopen(bad, "wb");
+    fwrite(d, 1, n, f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify %s", bad);
+    r = tracetool(args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, bad));
+    assert_non_null(strstr(r.out, "offset"));
+    assert_non_null(strstr(r.out, "checksum"));
+    free(r.out);
+
+    /* Cut in half: info still reads it and says it is incomplete. */
+    f = fopen(bad, "wb");
+    d[1000] ^= 0x10;
+    fwrite(d, 1, n / 2, f);
+    fclose(f);
+    snprintf(args, sizeof args, "info --json %s", bad);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"complete\":\tfalse"));
+    assert_non_null(strstr(r.out, "warning"));
+    free(r.out);
+    unlink(bad);
+}
+
+static void usage_errors_and_help(void **state)
+{
+    (void)state;
+    static const char *cmds[] = { "info", "verify", "dump", "stats" };
+    for (size_t i = 0; i < 4; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        struct run r = tracetool(args);
+        assert_int_equal(r.status, 0);
+        char want[64];
+        snprintf(want, sizeof want, "usage: tracetool %s", cmds[i]);
+        assert_non_null(strstr(r.out, want));
+        free(r.out);
+        r = tracetool(cmds[i]); /* no FILE */
+        assert_int_equal(r.status, 2);
+        free(r.out);
+    }
+    struct run r = tracetool("frobnicate x");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "unknown command 'frobnicate'"));
+    free(r.out);
+    r = tracetool("info /nonexistent.cgt");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "/nonexistent.cgt: cannot open"));
+    free(r.out);
+    r = tracetool("dump --from -3 x.cgt");
+    assert_int_equal(r.status, 2);
+    free(r.out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(info_json_describes_the_golden),
+        cmocka_unit_test(dump_selects_stream_and_range),
+        cmocka_unit_test(stats_counts_by_type),
+        cmocka_unit_test(verify_accepts_intact_and_names_damage),
+        cmocka_unit_test(usage_errors_and_help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
