@@ -130,15 +130,27 @@ static void on_fault(int sig, siginfo_t *info, void *uc)
     chain(sig == SIGBUS ? &previous_bus : &previous_segv, sig, info, uc);
 }
 
+static bool is_ours(const struct sigaction *sa)
+{
+    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_fault;
+}
+
+/* Checked at every run, not once: test harnesses and other libraries install
+ * their own SIGSEGV handlers in between (we chain to whatever was there). */
 static void install_handler(void)
 {
-    struct sigaction sa;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct sigaction sa, cur;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &previous_segv);
-    sigaction(SIGBUS, &sa, &previous_bus);
+    pthread_mutex_lock(&lock);
+    if (sigaction(SIGSEGV, NULL, &cur) == 0 && !is_ours(&cur))
+        sigaction(SIGSEGV, &sa, &previous_segv);
+    if (sigaction(SIGBUS, NULL, &cur) == 0 && !is_ours(&cur))
+        sigaction(SIGBUS, &sa, &previous_bus);
+    pthread_mutex_unlock(&lock);
 }
 
 static _Thread_local void *altstack_mem;
@@ -148,7 +160,7 @@ static _Thread_local bool guard_ready;
  * other than the overflowed one. */
 void ks_overflow_guard_thread(void)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    install_handler();
     if (guard_ready)
         return;
     guard_ready = true;
@@ -163,7 +175,6 @@ void ks_overflow_guard_thread(void)
         else
             free(alt.ss_sp);
     }
-    pthread_once(&once, install_handler);
 }
 
 /* For worker threads about to exit: give back the alternate stack. */
