@@ -166,6 +166,28 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \
 	  -o $@ $^ $(PC_LIBS) -lpthread -lm
 
+# ---- GPU kernels (Southern Islands part) -----------------------------------
+# OpenCL C -> gfx600 code objects with Debian's clang and ld.lld; the device
+# header in traces/include/ stands in for the ROCm device libraries.
+# traces/kernels/NAME.cl -> $(BUILD)/kernels/NAME.co (workloads);
+# tests/data/si/kernels/NAME.cl -> $(BUILD)/kernels/test/NAME.co (unit tests).
+KERNEL_CLANG  ?= clang
+KERNEL_FLAGS  := -target amdgcn-amd-amdhsa -mcpu=tahiti -nogpulib -O2 \
+                 -Itraces/include -include cgm_device.h
+KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard traces/kernels/*.cl)) \
+              $(patsubst tests/data/si/kernels/%.cl,$(BUILD)/kernels/test/%.co,$(wildcard tests/data/si/kernels/*.cl))
+define kernel_link
+	@mkdir -p $(dir $@)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) -c $< -o $(@:.co=.o)
+	ld.lld -shared $(@:.co=.o) -o $@
+endef
+$(BUILD)/kernels/%.co: traces/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
+$(BUILD)/kernels/test/%.co: tests/data/si/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
+.PHONY: kernels
+kernels: $(KERNEL_COS)
+all: kernels
+test: kernels
+
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS)
 	@sh traces/demo.sh $(BIN)
