@@ -172,6 +172,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 # traces/kernels/NAME.cl -> $(BUILD)/kernels/NAME.co (workloads);
 # tests/data/si/kernels/NAME.cl -> $(BUILD)/kernels/test/NAME.co (unit tests).
 KERNEL_CLANG  ?= clang
+# The code-object loader reads the kernel metadata note (MessagePack) with msgpack-c.
+DEB_PACKAGES += libmsgpack-dev
+CPPFLAGS += $(shell pkg-config --cflags msgpack 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs msgpack 2>/dev/null)
 KERNEL_FLAGS  := -target amdgcn-amd-amdhsa -mcpu=tahiti -nogpulib -O2 \
                  -Itraces/include -include cgm_device.h
 KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard traces/kernels/*.cl)) \
