@@ -192,6 +192,24 @@ kernels: $(KERNEL_COS)
 all: kernels
 test: kernels
 
+# ---- x86 guest workloads (x86 part) -----------------------------------------
+# traces/x86/*.c built statically with musl (every workload) and glibc; the
+# x86 tests run them natively and under tracegen and compare.
+X86_GUEST_SRC   := $(wildcard traces/x86/*.c)
+X86_GUESTS_MUSL := $(patsubst traces/x86/%.c,$(BUILD)/traces/x86/musl/%,$(X86_GUEST_SRC))
+X86_GUESTS_GLIBC := $(patsubst traces/x86/%.c,$(BUILD)/traces/x86/glibc/%,$(X86_GUEST_SRC))
+X86_GUEST_FLAGS := -static -O2 -Iinclude
+$(BUILD)/traces/x86/musl/%: traces/x86/%.c include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	musl-gcc $(X86_GUEST_FLAGS) -o $@ $< -lm -lpthread
+$(BUILD)/traces/x86/glibc/%: traces/x86/%.c include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	gcc $(X86_GUEST_FLAGS) -o $@ $< -lm -lpthread
+.PHONY: x86-guests
+x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC)
+all: x86-guests
+test: x86-guests
+
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS)
 	@sh traces/demo.sh $(BIN)

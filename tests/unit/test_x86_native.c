@@ -1,0 +1,129 @@
+/* Guest programs under tracegen behave as they do natively: the same
+ * stdout and the same exit status. The native run is the reference. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OUT_MAX (4u << 20)
+
+struct run {
+    char *out;
+    size_t len;
+    int status;   /* exit status, or 128+signal */
+};
+
+/* Runs ARGV with stdout captured and stderr discarded. */
+static struct run run_argv(char *const argv[])
+{
+    struct run r = { malloc(OUT_MAX), 0, -1 };
+    int pipefd[2];
+    assert_non_null(r.out);
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(pipefd[1], 1);
+        FILE *devnull = freopen("/dev/null", "w", stderr);
+        (void)devnull;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    ssize_t k;
+    while ((k = read(pipefd[0], r.out + r.len, OUT_MAX - r.len)) > 0)
+        r.len += (size_t)k;
+    close(pipefd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+}
+
+static char *path_in(const char *env, const char *fmt, const char *name)
+{
+    const char *base = getenv(env);
+    char *p = malloc(4096);
+    assert_non_null(base);
+    assert_non_null(p);
+    snprintf(p, 4096, "%s/", base);
+    size_t n = strlen(p);
+    snprintf(p + n, 4096 - n, fmt, name);
+    return p;
+}
+
+/* Compares a native run of the guest LIBC/NAME with ARGS against tracegen. */
+static void compare(const char *libc, const char *name, const char *arg1)
+{
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "traces/x86/%s/%%s", libc);
+    char *guest = path_in("CGM_BUILD", fmt, name);
+    char *tracegen = path_in("CGM_BIN", "%s", "tracegen");
+    char *native_argv[] = { guest, (char *)arg1, NULL };
+    char *emu_argv[] = { tracegen, "--no-trace", "--quiet", "--", guest, (char *)arg1, NULL };
+    struct run n = run_argv(native_argv);
+    struct run e = run_argv(emu_argv);
+    if (n.len != e.len || memcmp(n.out, e.out, n.len) != 0)
+        print_error("%s/%s: output differs (native %zu bytes, tracegen %zu bytes)\n", libc,
+                    name, n.len, e.len);
+    assert_true(n.len > 0);
+    assert_int_equal(n.len, e.len);
+    assert_memory_equal(n.out, e.out, n.len);
+    assert_int_equal(n.status, e.status);
+    free(n.out);
+    free(e.out);
+    free(guest);
+    free(tracegen);
+}
+
+static char *source_file(void)
+{
+    return path_in("CGM_ROOT", "%s", "traces/x86/file_read.c");
+}
+
+static void test_hello_musl(void **state) { (void)state; compare("musl", "hello", "world"); }
+static void test_strings_musl(void **state) { (void)state; compare("musl", "strings", NULL); }
+static void test_malloc_qsort_musl(void **state) { (void)state; compare("musl", "malloc_qsort", NULL); }
+static void test_printf_float_musl(void **state) { (void)state; compare("musl", "printf_float", NULL); }
+static void test_file_read_musl(void **state)
+{
+    (void)state;
+    char *src = source_file();
+    compare("musl", "file_read", src);
+    free(src);
+}
+static void test_hello_glibc(void **state) { (void)state; compare("glibc", "hello", "world"); }
+static void test_strings_glibc(void **state) { (void)state; compare("glibc", "strings", NULL); }
+static void test_malloc_qsort_glibc(void **state) { (void)state; compare("glibc", "malloc_qsort", NULL); }
+static void test_printf_float_glibc(void **state) { (void)state; compare("glibc", "printf_float", NULL); }
+static void test_file_read_glibc(void **state)
+{
+    (void)state;
+    char *src = source_file();
+    compare("glibc", "file_read", src);
+    free(src);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hello_musl),
+        cmocka_unit_test(test_strings_musl),
+        cmocka_unit_test(test_malloc_qsort_musl),
+        cmocka_unit_test(test_printf_float_musl),
+        cmocka_unit_test(test_file_read_musl),
+        cmocka_unit_test(test_hello_glibc),
+        cmocka_unit_test(test_strings_glibc),
+        cmocka_unit_test(test_malloc_qsort_glibc),
+        cmocka_unit_test(test_printf_float_glibc),
+        cmocka_unit_test(test_file_read_glibc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

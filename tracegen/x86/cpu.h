@@ -1,0 +1,168 @@
+/* The x86-64 guest CPU: architectural state, the pre-decoded instruction
+ * form the interpreter runs, and guest memory access through a small
+ * software TLB. */
+#ifndef TRACEGEN_X86_CPU_H
+#define TRACEGEN_X86_CPU_H
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tracegen/x86/mem.h"
+
+enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
+       R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15 };
+
+#define REG_NONE   0xff
+#define REG_HIGH8  0x10 /* reg | REG_HIGH8: AH, CH, DH, BH */
+
+/* RFLAGS bits. */
+#define FL_CF 0x001u
+#define FL_PF 0x004u
+#define FL_AF 0x010u
+#define FL_ZF 0x040u
+#define FL_SF 0x080u
+#define FL_TF 0x100u
+#define FL_IF 0x200u
+#define FL_DF 0x400u
+#define FL_OF 0x800u
+#define FL_ARITH (FL_CF | FL_PF | FL_AF | FL_ZF | FL_SF | FL_OF)
+
+/* How the arithmetic flags are to be computed from the last flag-setting
+ * operation (lazy flags). */
+enum lazy_op {
+    LZ_NONE,   /* flags are in cpu->rflags */
+    LZ_ADD, LZ_ADC, LZ_SUB, LZ_SBB, LZ_LOGIC,
+    LZ_INC, LZ_DEC,  /* CF taken from lz_cin */
+    LZ_NEG,
+};
+
+enum opnd_kind { OPK_NONE, OPK_REG, OPK_MEM, OPK_IMM, OPK_XMM, OPK_ST };
+enum seg_override { SEG_NONE, SEG_FS, SEG_GS };
+
+struct x86_opnd {
+    uint8_t kind;   /* enum opnd_kind */
+    uint8_t size;   /* bytes */
+    uint8_t reg;    /* GPR (| REG_HIGH8), XMM or ST(i) number */
+    uint8_t base;   /* MEM: GPR or REG_NONE */
+    uint8_t index;  /* MEM: GPR or REG_NONE */
+    uint8_t scale;  /* MEM: shift count 0..3 */
+    uint8_t seg;    /* MEM: enum seg_override */
+    uint8_t addr32; /* MEM: 32-bit address size */
+    int64_t val;    /* MEM: displacement (RIP folded in); IMM: value */
+};
+
+struct x86_dinsn {
+    uint16_t op;     /* enum x86_op (ops.h) */
+    uint16_t csid;   /* capstone instruction id (SSE and x87 dispatch on it) */
+    uint8_t len;
+    uint8_t nops;
+    uint8_t osz;     /* operation size in bytes */
+    uint8_t cond;    /* condition code 0..15, or ssecc / sub-op */
+    uint8_t rep;     /* 0, 1 (rep/repe), 2 (repne) */
+    uint8_t aux;     /* per-op extra (e.g. immediate byte) */
+    uint64_t next;   /* address of the next instruction */
+    struct x86_opnd o[3];
+};
+
+typedef union {
+    uint8_t b[16];
+    uint16_t w[8];
+    uint32_t d[4];
+    uint64_t q[2];
+    int8_t sb[16];
+    int16_t sw[8];
+    int32_t sd[4];
+    int64_t sq[2];
+    float f[4];
+    double fd[2];
+} xmm_t;
+
+#define TLB_SIZE 256
+
+struct tlb_entry {
+    uint64_t page;   /* guest page number, or ~0 */
+    uint8_t *host;   /* host address of the page */
+};
+
+struct x86_thread;
+
+struct x86_cpu {
+    uint64_t r[16];
+    uint64_t rip;
+    uint64_t fs_base, gs_base;
+    uint64_t rflags;           /* non-arithmetic bits; arithmetic ones when lz_op == LZ_NONE */
+    uint64_t lz_res, lz_a, lz_b;
+    uint32_t lz_op, lz_size, lz_cin;
+    xmm_t xmm[16];
+    uint32_t mxcsr;
+    long double st[8];         /* x87 registers by physical number */
+    unsigned ftop;             /* x87 stack top */
+    uint8_t ftag;              /* bit i: physical register i is full */
+    uint16_t fcw, fsw;
+
+    struct gmem *mem;
+    uint64_t tlb_gen;
+    struct tlb_entry tlb_r[TLB_SIZE];
+    struct tlb_entry tlb_w[TLB_SIZE];
+
+    /* fault reporting */
+    jmp_buf *fault_jmp;
+    uint64_t fault_addr;
+    int fault_kind;            /* enum x86_fault (interp.h) */
+
+    /* memory access hook for the recorder */
+    void (*on_access)(void *ctx, uint64_t addr, unsigned size, int write);
+    void *access_ctx;
+
+    const struct x86_dinsn *cur; /* instruction being executed */
+    uint64_t icount;            /* instructions retired (at block granularity) */
+    struct x86_code_cache *code;
+    struct x86_thread *thread;
+};
+
+/* Slow paths in interp_mem.c. */
+uint64_t x86_read_slow(struct x86_cpu *c, uint64_t addr, unsigned size);
+void x86_write_slow(struct x86_cpu *c, uint64_t addr, unsigned size, uint64_t v);
+void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size);
+void x86_write_bytes(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size);
+void x86_tlb_flush(struct x86_cpu *c);
+_Noreturn void x86_fault(struct x86_cpu *c, int kind, uint64_t addr);
+
+static inline uint64_t x86_read(struct x86_cpu *c, uint64_t addr, unsigned size)
+{
+    uint64_t pn = addr >> GPAGE_SHIFT;
+    struct tlb_entry *e = &c->tlb_r[pn & (TLB_SIZE - 1)];
+    if (c->on_access)
+        c->on_access(c->access_ctx, addr, size, 0);
+    if (__builtin_expect(e->page == pn && (addr & GPAGE_MASK) <= GPAGE_SIZE - size, 1)) {
+        const uint8_t *p = e->host + (addr & GPAGE_MASK);
+        switch (size) {
+        case 1: return *p;
+        case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+        case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+        default: { uint64_t v; memcpy(&v, p, 8); return v; }
+        }
+    }
+    return x86_read_slow(c, addr, size);
+}
+
+static inline void x86_write(struct x86_cpu *c, uint64_t addr, unsigned size, uint64_t v)
+{
+    uint64_t pn = addr >> GPAGE_SHIFT;
+    struct tlb_entry *e = &c->tlb_w[pn & (TLB_SIZE - 1)];
+    if (c->on_access)
+        c->on_access(c->access_ctx, addr, size, 1);
+    if (__builtin_expect(e->page == pn && (addr & GPAGE_MASK) <= GPAGE_SIZE - size, 1)) {
+        uint8_t *p = e->host + (addr & GPAGE_MASK);
+        switch (size) {
+        case 1: *p = (uint8_t)v; return;
+        case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); return; }
+        case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); return; }
+        default: memcpy(p, &v, 8); return;
+        }
+    }
+    x86_write_slow(c, addr, size, v);
+}
+
+#endif

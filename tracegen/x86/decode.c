@@ -1,0 +1,345 @@
+/* Capstone instruction -> pre-decoded form. Capstone is asked once per
+ * static instruction; the interpreter never sees capstone structures. */
+#include "tracegen/x86/decode.h"
+
+#include <stdio.h>
+
+#include "tracegen/x86/ops.h"
+
+int x86_decoder_open(csh *h)
+{
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, h) != CS_ERR_OK)
+        return -1;
+    cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+    return 0;
+}
+
+/* Capstone register -> GPR number (| REG_HIGH8), or -1. */
+static int gpr_number(x86_reg r)
+{
+    static const x86_reg q[16] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
+        X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
+        X86_REG_R10, X86_REG_R11, X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
+    static const x86_reg d[16] = { X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX,
+        X86_REG_ESP, X86_REG_EBP, X86_REG_ESI, X86_REG_EDI, X86_REG_R8D, X86_REG_R9D,
+        X86_REG_R10D, X86_REG_R11D, X86_REG_R12D, X86_REG_R13D, X86_REG_R14D, X86_REG_R15D };
+    static const x86_reg w[16] = { X86_REG_AX, X86_REG_CX, X86_REG_DX, X86_REG_BX,
+        X86_REG_SP, X86_REG_BP, X86_REG_SI, X86_REG_DI, X86_REG_R8W, X86_REG_R9W,
+        X86_REG_R10W, X86_REG_R11W, X86_REG_R12W, X86_REG_R13W, X86_REG_R14W, X86_REG_R15W };
+    static const x86_reg b[16] = { X86_REG_AL, X86_REG_CL, X86_REG_DL, X86_REG_BL,
+        X86_REG_SPL, X86_REG_BPL, X86_REG_SIL, X86_REG_DIL, X86_REG_R8B, X86_REG_R9B,
+        X86_REG_R10B, X86_REG_R11B, X86_REG_R12B, X86_REG_R13B, X86_REG_R14B, X86_REG_R15B };
+    static const x86_reg h[4] = { X86_REG_AH, X86_REG_CH, X86_REG_DH, X86_REG_BH };
+    for (int i = 0; i < 16; i++)
+        if (r == q[i] || r == d[i] || r == w[i] || r == b[i])
+            return i;
+    for (int i = 0; i < 4; i++)
+        if (r == h[i])
+            return i | REG_HIGH8;
+    return -1;
+}
+
+static int xmm_number(x86_reg r)
+{
+    if (r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
+        return r - X86_REG_XMM0;
+    return -1;
+}
+
+static int st_number(x86_reg r)
+{
+    if (r >= X86_REG_ST0 && r <= X86_REG_ST7)
+        return r - X86_REG_ST0;
+    return -1;
+}
+
+static uint8_t scale_shift(int scale)
+{
+    switch (scale) {
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return 0;
+    }
+}
+
+/* Fills OUT from a capstone operand. Returns -1 for an operand the
+ * interpreter cannot represent. */
+static int convert_operand(const cs_x86_op *op, uint64_t next, int addr32,
+                           struct x86_opnd *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = op->size;
+    out->base = out->index = REG_NONE;
+    switch (op->type) {
+    case X86_OP_REG: {
+        int n;
+        if ((n = gpr_number(op->reg)) >= 0) {
+            out->kind = OPK_REG;
+        } else if ((n = xmm_number(op->reg)) >= 0) {
+            out->kind = OPK_XMM;
+        } else if ((n = st_number(op->reg)) >= 0) {
+            out->kind = OPK_ST;
+        } else {
+            return -1;
+        }
+        out->reg = (uint8_t)n;
+        return 0;
+    }
+    case X86_OP_IMM:
+        out->kind = OPK_IMM;
+        out->val = op->imm;
+        return 0;
+    case X86_OP_MEM: {
+        out->kind = OPK_MEM;
+        out->addr32 = (uint8_t)addr32;
+        out->val = op->mem.disp;
+        if (op->mem.segment == X86_REG_FS)
+            out->seg = SEG_FS;
+        else if (op->mem.segment == X86_REG_GS)
+            out->seg = SEG_GS;
+        if (op->mem.base == X86_REG_RIP || op->mem.base == X86_REG_EIP) {
+            out->val += (int64_t)next;
+        } else if (op->mem.base != X86_REG_INVALID) {
+            int n = gpr_number(op->mem.base);
+            if (n < 0 || (n & REG_HIGH8))
+                return -1;
+            out->base = (uint8_t)n;
+        }
+        if (op->mem.index != X86_REG_INVALID) {
+            int n = gpr_number(op->mem.index);
+            if (n < 0 || (n & REG_HIGH8))
+                return -1;
+            out->index = (uint8_t)n;
+            out->scale = scale_shift(op->mem.scale);
+        }
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+struct simple_map { uint16_t id, op; };
+
+static const struct simple_map simple[] = {
+    { X86_INS_NOP, XOP_NOP }, { X86_INS_ENDBR64, XOP_NOP }, { X86_INS_PAUSE, XOP_NOP },
+    { X86_INS_PREFETCH, XOP_NOP }, { X86_INS_PREFETCHNTA, XOP_NOP },
+    { X86_INS_PREFETCHT0, XOP_NOP }, { X86_INS_PREFETCHT1, XOP_NOP },
+    { X86_INS_PREFETCHT2, XOP_NOP }, { X86_INS_PREFETCHW, XOP_NOP },
+    { X86_INS_MOV, XOP_MOV }, { X86_INS_MOVABS, XOP_MOV },
+    { X86_INS_MOVZX, XOP_MOVZX }, { X86_INS_MOVSX, XOP_MOVSX }, { X86_INS_MOVSXD, XOP_MOVSX },
+    { X86_INS_LEA, XOP_LEA }, { X86_INS_PUSH, XOP_PUSH }, { X86_INS_POP, XOP_POP },
+    { X86_INS_XCHG, XOP_XCHG }, { X86_INS_CMPXCHG, XOP_CMPXCHG },
+    { X86_INS_CMPXCHG16B, XOP_CMPXCHG16B }, { X86_INS_XADD, XOP_XADD },
+    { X86_INS_BSWAP, XOP_BSWAP },
+    { X86_INS_ADD, XOP_ADD }, { X86_INS_OR, XOP_OR }, { X86_INS_ADC, XOP_ADC },
+    { X86_INS_SBB, XOP_SBB }, { X86_INS_AND, XOP_AND }, { X86_INS_SUB, XOP_SUB },
+    { X86_INS_XOR, XOP_XOR }, { X86_INS_CMP, XOP_CMP }, { X86_INS_TEST, XOP_TEST },
+    { X86_INS_INC, XOP_INC }, { X86_INS_DEC, XOP_DEC }, { X86_INS_NEG, XOP_NEG },
+    { X86_INS_NOT, XOP_NOT },
+    { X86_INS_SHL, XOP_SHL }, { X86_INS_SAL, XOP_SHL }, { X86_INS_SHR, XOP_SHR },
+    { X86_INS_SAR, XOP_SAR }, { X86_INS_ROL, XOP_ROL }, { X86_INS_ROR, XOP_ROR },
+    { X86_INS_RCL, XOP_RCL }, { X86_INS_RCR, XOP_RCR }, { X86_INS_SHLD, XOP_SHLD },
+    { X86_INS_SHRD, XOP_SHRD },
+    { X86_INS_MUL, XOP_MUL }, { X86_INS_IMUL, XOP_IMUL }, { X86_INS_DIV, XOP_DIV },
+    { X86_INS_IDIV, XOP_IDIV },
+    { X86_INS_CBW, XOP_CBW }, { X86_INS_CWDE, XOP_CWDE }, { X86_INS_CDQE, XOP_CDQE },
+    { X86_INS_CWD, XOP_CWD }, { X86_INS_CDQ, XOP_CDQ }, { X86_INS_CQO, XOP_CQO },
+    { X86_INS_JMP, XOP_JMP }, { X86_INS_JRCXZ, XOP_JRCXZ }, { X86_INS_JECXZ, XOP_JRCXZ },
+    { X86_INS_LOOP, XOP_LOOP }, { X86_INS_CALL, XOP_CALL }, { X86_INS_RET, XOP_RET },
+    { X86_INS_LEAVE, XOP_LEAVE },
+    { X86_INS_BT, XOP_BT }, { X86_INS_BTS, XOP_BTS }, { X86_INS_BTR, XOP_BTR },
+    { X86_INS_BTC, XOP_BTC }, { X86_INS_BSF, XOP_BSF }, { X86_INS_BSR, XOP_BSR },
+    /* CPUID reports no BMI/LZCNT: F3-prefixed forms run as bsf/bsr, as on
+     * the baseline processor we claim to be. */
+    { X86_INS_TZCNT, XOP_BSF }, { X86_INS_LZCNT, XOP_BSR },
+    { X86_INS_POPCNT, XOP_POPCNT },
+    { X86_INS_CLD, XOP_CLD }, { X86_INS_STD, XOP_STD }, { X86_INS_CLC, XOP_CLC },
+    { X86_INS_STC, XOP_STC }, { X86_INS_CMC, XOP_CMC }, { X86_INS_LAHF, XOP_LAHF },
+    { X86_INS_SAHF, XOP_SAHF }, { X86_INS_PUSHFQ, XOP_PUSHF }, { X86_INS_POPFQ, XOP_POPF },
+    { X86_INS_MOVSB, XOP_MOVS }, { X86_INS_MOVSW, XOP_MOVS }, { X86_INS_MOVSQ, XOP_MOVS },
+    { X86_INS_STOSB, XOP_STOS }, { X86_INS_STOSW, XOP_STOS }, { X86_INS_STOSD, XOP_STOS },
+    { X86_INS_STOSQ, XOP_STOS },
+    { X86_INS_LODSB, XOP_LODS }, { X86_INS_LODSW, XOP_LODS }, { X86_INS_LODSD, XOP_LODS },
+    { X86_INS_LODSQ, XOP_LODS },
+    { X86_INS_CMPSB, XOP_CMPS }, { X86_INS_CMPSW, XOP_CMPS }, { X86_INS_CMPSQ, XOP_CMPS },
+    { X86_INS_SCASB, XOP_SCAS }, { X86_INS_SCASW, XOP_SCAS }, { X86_INS_SCASD, XOP_SCAS },
+    { X86_INS_SCASQ, XOP_SCAS },
+    { X86_INS_SYSCALL, XOP_SYSCALL }, { X86_INS_CPUID, XOP_CPUID }, { X86_INS_RDTSC, XOP_RDTSC },
+    { X86_INS_UD2, XOP_UD2 }, { X86_INS_HLT, XOP_HLT }, { X86_INS_INT3, XOP_INT3 },
+    { X86_INS_MFENCE, XOP_FENCE }, { X86_INS_LFENCE, XOP_FENCE }, { X86_INS_SFENCE, XOP_FENCE },
+};
+
+static const uint16_t jcc_ids[16] = { X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE,
+    X86_INS_JE, X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
+    X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG };
+static const uint16_t cmov_ids[16] = { X86_INS_CMOVO, X86_INS_CMOVNO, X86_INS_CMOVB,
+    X86_INS_CMOVAE, X86_INS_CMOVE, X86_INS_CMOVNE, X86_INS_CMOVBE, X86_INS_CMOVA,
+    X86_INS_CMOVS, X86_INS_CMOVNS, X86_INS_CMOVP, X86_INS_CMOVNP, X86_INS_CMOVL,
+    X86_INS_CMOVGE, X86_INS_CMOVLE, X86_INS_CMOVG };
+static const uint16_t set_ids[16] = { X86_INS_SETO, X86_INS_SETNO, X86_INS_SETB,
+    X86_INS_SETAE, X86_INS_SETE, X86_INS_SETNE, X86_INS_SETBE, X86_INS_SETA,
+    X86_INS_SETS, X86_INS_SETNS, X86_INS_SETP, X86_INS_SETNP, X86_INS_SETL,
+    X86_INS_SETGE, X86_INS_SETLE, X86_INS_SETG };
+
+static uint16_t op_table[X86_INS_ENDING];
+static uint8_t cond_table[X86_INS_ENDING];
+static int tables_ready;
+
+static void build_tables(void)
+{
+    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+        op_table[simple[i].id] = simple[i].op;
+    for (int c = 0; c < 16; c++) {
+        op_table[jcc_ids[c]] = XOP_JCC;
+        cond_table[jcc_ids[c]] = (uint8_t)c;
+        op_table[cmov_ids[c]] = XOP_CMOV;
+        cond_table[cmov_ids[c]] = (uint8_t)c;
+        op_table[set_ids[c]] = XOP_SETCC;
+        cond_table[set_ids[c]] = (uint8_t)c;
+    }
+    tables_ready = 1;
+}
+
+static int has_xmm_operand(const cs_x86 *x)
+{
+    for (int i = 0; i < x->op_count; i++)
+        if (x->operands[i].type == X86_OP_REG && xmm_number(x->operands[i].reg) >= 0)
+            return 1;
+    return 0;
+}
+
+static int is_x87_opcode(const cs_x86 *x)
+{
+    return x->opcode[0] >= 0xd8 && x->opcode[0] <= 0xdf;
+}
+
+unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
+                    struct x86_dinsn *out)
+{
+    if (!tables_ready)
+        build_tables();
+    cs_insn *ci = cs_malloc(h);
+    const uint8_t *code = bytes;
+    size_t size = n;
+    uint64_t a = addr;
+    if (!ci)
+        return 0;
+    if (!cs_disasm_iter(h, &code, &size, &a, ci)) {
+        cs_free(ci, 1);
+        return 0;
+    }
+    const cs_x86 *x = &ci->detail->x86;
+    memset(out, 0, sizeof *out);
+    out->len = (uint8_t)ci->size;
+    out->next = addr + ci->size;
+    out->csid = (uint16_t)ci->id;
+    unsigned id = ci->id;
+    int addr32 = x->addr_size == 4;
+
+    if (x->prefix[0] == X86_PREFIX_REP)
+        out->rep = 1;
+    else if (x->prefix[0] == X86_PREFIX_REPNE)
+        out->rep = 2;
+
+    int ok = 1;
+    out->nops = x->op_count > 3 ? 3 : x->op_count;
+    for (int i = 0; i < out->nops; i++)
+        if (convert_operand(&x->operands[i], out->next, addr32, &out->o[i]) < 0)
+            ok = 0;
+    out->osz = out->nops ? out->o[0].size : 8;
+
+    if (is_x87_opcode(x)) {
+        out->op = XOP_X87;
+        out->aux = x->opcode[0];
+        out->cond = x->modrm;
+    } else if (id < X86_INS_ENDING && op_table[id]) {
+        out->op = op_table[id];
+        out->cond = cond_table[id];
+    } else if (id == X86_INS_MOVSD && !has_xmm_operand(x)) {
+        out->op = XOP_MOVS;
+    } else if (id == X86_INS_CMPSD && !has_xmm_operand(x)) {
+        out->op = XOP_CMPS;
+    } else if (has_xmm_operand(x) || id == X86_INS_LDMXCSR || id == X86_INS_STMXCSR ||
+               id == X86_INS_MOVNTI || id == X86_INS_FXSAVE || id == X86_INS_FXRSTOR ||
+               id == X86_INS_FXSAVE64 || id == X86_INS_FXRSTOR64 || id == X86_INS_EMMS) {
+        out->op = XOP_SSE;
+        out->cond = x->sse_cc;
+        if (x->sse_cc != X86_SSE_CC_INVALID && !strncmp(ci->mnemonic, "cmp", 3)) {
+            /* cmpPREDss/sd/ps/pd: one operation, type from the suffix */
+            size_t ml = strlen(ci->mnemonic);
+            const char *sfx = ci->mnemonic + ml - 2;
+            out->csid = X86_SSE_CMP_ID;
+            out->aux = !strcmp(sfx, "ss") ? 1 : !strcmp(sfx, "sd") ? 2 : !strcmp(sfx, "ps") ? 3 : 4;
+            out->cond = (uint8_t)(x->sse_cc - 1);
+        }
+    } else {
+        out->op = XOP_UNIMPL;
+    }
+    switch (out->op) {
+    case XOP_MOVS: case XOP_STOS: case XOP_LODS: case XOP_CMPS: case XOP_SCAS:
+        /* element size from the mnemonic's last letter */
+        switch (ci->mnemonic[strlen(ci->mnemonic) - 1]) {
+        case 'b': out->osz = 1; break;
+        case 'w': out->osz = 2; break;
+        case 'd': out->osz = 4; break;
+        default: out->osz = 8; break;
+        }
+        break;
+    case XOP_IMUL:
+        if (out->nops == 1)
+            out->op = XOP_IMUL1;
+        break;
+    case XOP_CBW: out->osz = 2; break;
+    case XOP_CWDE: case XOP_CDQ: out->osz = 4; break;
+    case XOP_CWD: out->osz = 2; break;
+    case XOP_CDQE: case XOP_CQO: out->osz = 8; break;
+    default:
+        break;
+    }
+    if (!ok && out->op != XOP_NOP)
+        out->op = XOP_UNIMPL;
+    cs_free(ci, 1);
+    return out->len;
+}
+
+int x86_insn_ends_block(const struct x86_dinsn *in)
+{
+    switch (in->op) {
+    case XOP_JMP: case XOP_JCC: case XOP_JRCXZ: case XOP_LOOP: case XOP_CALL:
+    case XOP_RET: case XOP_SYSCALL: case XOP_UD2: case XOP_HLT: case XOP_INT3:
+    case XOP_UNIMPL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void x86_disasm_line(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
+                     char *out, size_t outlen)
+{
+    cs_insn *ci = NULL;
+    size_t k = cs_disasm(h, bytes, n, addr, 1, &ci);
+    char hex[64] = "";
+    size_t len = k ? ci->size : (n < 15 ? n : 15);
+    for (size_t i = 0; i < len && 3 * i + 3 < sizeof hex; i++)
+        snprintf(hex + 3 * i, 4, "%02x ", bytes[i]);
+    if (k)
+        snprintf(out, outlen, "0x%llx: %s %s %s", (unsigned long long)addr, hex,
+                 ci->mnemonic, ci->op_str);
+    else
+        snprintf(out, outlen, "0x%llx: %s(does not decode)", (unsigned long long)addr, hex);
+    if (k)
+        cs_free(ci, k);
+}
+
+const char *x86_op_name(unsigned op)
+{
+    static const char *const names[] = {
+#define X86_OP_NAME(name) #name,
+        X86_OPS(X86_OP_NAME)
+#undef X86_OP_NAME
+    };
+    return op < XOP_COUNT ? names[op] : "?";
+}

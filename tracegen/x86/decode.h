@@ -1,0 +1,28 @@
+/* Capstone instruction -> pre-decoded form (cpu.h). */
+#ifndef TRACEGEN_X86_DECODE_H
+#define TRACEGEN_X86_DECODE_H
+
+#include <capstone/capstone.h>
+#include <stddef.h>
+
+#include "tracegen/x86/cpu.h"
+
+/* csid of cmpPREDss/sd/ps/pd (aux: 1 ss, 2 sd, 3 ps, 4 pd; cond: predicate 0..7). */
+#define X86_SSE_CMP_ID 0xffff
+
+/* Opens capstone for x86-64 with operand detail. Returns 0 or -1. */
+int x86_decoder_open(csh *h);
+
+/* Decodes the instruction at BYTES[0..N) located at ADDR. Returns the
+ * instruction length, or 0 when the bytes do not decode. */
+unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
+                    struct x86_dinsn *out);
+
+/* 1 when the instruction ends a basic block. */
+int x86_insn_ends_block(const struct x86_dinsn *in);
+
+/* Formats "ADDR: BYTES  MNEMONIC OPERANDS" for error messages. */
+void x86_disasm_line(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
+                     char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,22 @@
+/* Why the guest stopped running instructions. */
+#ifndef TRACEGEN_X86_FAULT_H
+#define TRACEGEN_X86_FAULT_H
+
+enum x86_fault {
+    XF_NONE,
+    XF_READ,      /* read from an unmapped or unreadable address */
+    XF_WRITE,     /* write to an unmapped or read-only address */
+    XF_EXEC,      /* fetch from a non-executable address */
+    XF_DIVIDE,    /* divide by zero or quotient overflow (#DE) */
+    XF_UNIMPL,    /* instruction the emulator does not implement */
+    XF_ILLEGAL,   /* ud2 or an undecodable instruction */
+    XF_EXIT,      /* the guest process exited (not a fault) */
+    XF_SYSCALL,   /* stopped by the syscall layer (--strict, sandbox) */
+    XF_LIMIT,     /* --max-insts reached */
+};
+
+const char *x86_fault_name(int kind);
+/* The signal a native run would die of (SIGSEGV, SIGFPE, SIGILL), or 0. */
+int x86_fault_signal(int kind);
+
+#endif

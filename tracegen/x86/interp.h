@@ -1,0 +1,27 @@
+/* The interpreter: runs decoded blocks on a CPU. */
+#ifndef TRACEGEN_X86_INTERP_H
+#define TRACEGEN_X86_INTERP_H
+
+#include "tracegen/x86/cpu.h"
+#include "tracegen/x86/decode_cache.h"
+
+enum x86_exec_result {
+    EXEC_CONTINUE,   /* block done; c->rip is the next block */
+    EXEC_SYSCALL,    /* a syscall instruction retired; c->rip is after it */
+};
+
+/* Runs every instruction of B (faults longjmp through c->fault_jmp with
+ * c->cur naming the faulting instruction). */
+int x86_exec_block(struct x86_cpu *c, const struct x86_block *b);
+
+/* Register access used by the SSE and x87 units and the syscall layer. */
+uint64_t x86_operand_address(const struct x86_cpu *c, const struct x86_opnd *o);
+
+void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_cpuid(struct x86_cpu *c);
+
+/* Resets the x87 and SSE state as at process start. */
+void x86_fpu_reset(struct x86_cpu *c);
+
+#endif

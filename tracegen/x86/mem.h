@@ -1,0 +1,62 @@
+/* Guest memory: a sparse, page-granular 48-bit address space with
+ * permissions. A three-level radix table maps guest pages to host pages;
+ * each guest mapping is backed by a host MAP_NORESERVE mapping, so only
+ * pages the guest touches cost host memory. */
+#ifndef TRACEGEN_X86_MEM_H
+#define TRACEGEN_X86_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPAGE_SHIFT 12
+#define GPAGE_SIZE  4096ull
+#define GPAGE_MASK  (GPAGE_SIZE - 1)
+#define GADDR_LIMIT (1ull << 47)
+
+enum {
+    GPROT_R = 1,
+    GPROT_W = 2,
+    GPROT_X = 4,
+    GPROT_CODE = 8, /* decoded instructions were cached from this page */
+};
+
+struct gmem;
+
+struct gmem *gmem_create(void);
+void gmem_destroy(struct gmem *m);
+
+/* Maps [ADDR, ADDR+LEN) (page aligned) as fresh zeroed memory, replacing
+ * whatever was there. Returns 0, or -1 when the range is not canonical. */
+int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot);
+/* Unmaps the pages of the range that are mapped. */
+void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
+/* Changes permissions; -1 (ENOMEM semantics) when a page is unmapped. */
+int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, int prot);
+/* 1 when every page of the range is mapped. */
+int gmem_is_mapped(const struct gmem *m, uint64_t addr, uint64_t len);
+
+/* The host address of the guest page holding ADDR and its permission
+ * bits, or NULL when unmapped. */
+uint8_t *gmem_page(const struct gmem *m, uint64_t addr, int *prot);
+/* Marks/clears the CODE bit of the page holding ADDR. */
+void gmem_set_code(struct gmem *m, uint64_t addr, int on);
+
+/* Copies between guest and host, honouring permissions (need read for
+ * copy_in, write for copy_out unless FORCE). Return 0, or -1 at a fault
+ * with *FAULT set to the faulting guest address. */
+int gmem_copy_in(const struct gmem *m, void *dst, uint64_t src, size_t n,
+                 uint64_t *fault);
+int gmem_copy_out(struct gmem *m, uint64_t dst, const void *src, size_t n,
+                  int force, uint64_t *fault);
+/* Reads a NUL-terminated string of at most MAX bytes (NUL included).
+ * Returns its length, or -1 on a fault or when it is too long. */
+long gmem_read_str(const struct gmem *m, char *dst, uint64_t src, size_t max);
+
+/* Bytes of host memory the guest has touched (resident estimate). */
+uint64_t gmem_mapped_bytes(const struct gmem *m);
+
+/* Generation counter, bumped by every unmap/protect so caches of page
+ * translations can tell they are stale. */
+uint64_t gmem_generation(const struct gmem *m);
+
+#endif

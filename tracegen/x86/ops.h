@@ -1,0 +1,32 @@
+/* The operations of the pre-decoded instruction form. One capstone
+ * instruction id maps to one operation; condition codes, sizes and
+ * sub-operations live in the instruction's fields. */
+#ifndef TRACEGEN_X86_OPS_H
+#define TRACEGEN_X86_OPS_H
+
+#define X86_OPS(X) \
+    X(UNIMPL) X(NOP) X(MOV) X(MOVZX) X(MOVSX) X(LEA) X(PUSH) X(POP) \
+    X(XCHG) X(CMPXCHG) X(CMPXCHG16B) X(XADD) X(BSWAP) \
+    X(ADD) X(OR) X(ADC) X(SBB) X(AND) X(SUB) X(XOR) X(CMP) X(TEST) \
+    X(INC) X(DEC) X(NEG) X(NOT) \
+    X(SHL) X(SHR) X(SAR) X(ROL) X(ROR) X(RCL) X(RCR) X(SHLD) X(SHRD) \
+    X(MUL) X(IMUL1) X(IMUL) X(DIV) X(IDIV) \
+    X(CBW) X(CWDE) X(CDQE) X(CWD) X(CDQ) X(CQO) \
+    X(JMP) X(JCC) X(JRCXZ) X(LOOP) X(CALL) X(RET) X(LEAVE) \
+    X(CMOV) X(SETCC) \
+    X(BT) X(BTS) X(BTR) X(BTC) X(BSF) X(BSR) X(POPCNT) \
+    X(CLD) X(STD) X(CLC) X(STC) X(CMC) X(LAHF) X(SAHF) X(PUSHF) X(POPF) \
+    X(MOVS) X(STOS) X(LODS) X(CMPS) X(SCAS) \
+    X(SYSCALL) X(CPUID) X(RDTSC) X(UD2) X(HLT) X(INT3) X(FENCE) \
+    X(SSE) X(X87)
+
+enum x86_op {
+#define X86_OP_ENUM(name) XOP_##name,
+    X86_OPS(X86_OP_ENUM)
+#undef X86_OP_ENUM
+    XOP_COUNT
+};
+
+const char *x86_op_name(unsigned op);
+
+#endif

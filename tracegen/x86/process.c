@@ -1,0 +1,179 @@
+/* The guest process and its run loop. */
+#include "tracegen/x86/process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracegen/x86/decode.h"
+#include "tracegen/x86/fault.h"
+#include "tracegen/x86/interp.h"
+
+struct x86_process *x86_process_create(const struct x86_options *opt)
+{
+    struct x86_process *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->opt = *opt;
+    if (!p->opt.quantum)
+        p->opt.quantum = 100000;
+    p->mem = gmem_create();
+    p->code = p->mem ? x86_code_cache_create(p->mem) : NULL;
+    p->main_thread = calloc(1, sizeof *p->main_thread);
+    if (!p->mem || !p->code || !p->main_thread) {
+        x86_process_destroy(p);
+        return NULL;
+    }
+    for (int i = 0; i < X86_MAX_FDS; i++)
+        p->fds[i] = -1;
+    p->fds[0] = 0;
+    p->fds[1] = 1;
+    p->fds[2] = 2;
+    if (opt->stdin_path) {
+        int fd = open(opt->stdin_path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            x86_process_destroy(p);
+            return NULL;
+        }
+        p->fds[0] = fd;
+    }
+    p->rng = opt->seed * 0x9E3779B97F4A7C15ull + 0x1234567887654321ull;
+    if (!p->rng)
+        p->rng = 1;
+    struct x86_thread *t = p->main_thread;
+    t->tid = 1000;
+    t->cpu.mem = p->mem;
+    t->cpu.code = p->code;
+    t->cpu.thread = t;
+    x86_fpu_reset(&t->cpu);
+    x86_tlb_flush(&t->cpu);
+    return p;
+}
+
+void x86_process_destroy(struct x86_process *p)
+{
+    if (!p)
+        return;
+    for (int i = 3; i < X86_MAX_FDS; i++)
+        if (p->fds[i] > 2)
+            close(p->fds[i]);
+    if (p->fds[0] > 2)
+        close(p->fds[0]);
+    x86_code_cache_destroy(p->code);
+    gmem_destroy(p->mem);
+    free(p->main_thread);
+    free(p);
+}
+
+uint64_t x86_random(struct x86_process *p)
+{
+    uint64_t x = p->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    p->rng = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Describes a stop other than exit in p->message. */
+static void describe_fault(struct x86_process *p, struct x86_cpu *c)
+{
+    uint64_t pc = c->cur ? c->cur->next - c->cur->len : c->rip;
+    uint8_t bytes[15];
+    size_t n = 0;
+    while (n < sizeof bytes) {
+        int prot;
+        uint8_t *pg = gmem_page(p->mem, pc + n, &prot);
+        if (!pg)
+            break;
+        bytes[n] = pg[(pc + n) & GPAGE_MASK];
+        n++;
+    }
+    char line[256];
+    if (p->stop_kind == XF_EXEC)
+        snprintf(line, sizeof line, "0x%llx", (unsigned long long)c->fault_addr);
+    else
+        x86_disasm_line(x86_code_cache_capstone(p->code), bytes, n, pc, line, sizeof line);
+    switch (p->stop_kind) {
+    case XF_READ: case XF_WRITE: case XF_EXEC:
+        snprintf(p->message, sizeof p->message, "%s at address 0x%llx by instruction %s",
+                 x86_fault_name(p->stop_kind), (unsigned long long)c->fault_addr, line);
+        break;
+    default:
+        snprintf(p->message, sizeof p->message, "%s: %s", x86_fault_name(p->stop_kind), line);
+        break;
+    }
+}
+
+/* Runs blocks until exit or a stop; faults leave through longjmp. */
+static void run_loop(struct x86_process *p, struct x86_thread *t,
+                     const struct x86_block **cur_block)
+{
+    struct x86_cpu *c = &t->cpu;
+    double start = seconds_now(), last_progress = start;
+    uint64_t next_check = 1u << 24;
+    for (;;) {
+        if (c->tlb_gen != gmem_generation(p->mem))
+            x86_tlb_flush(c);
+        c->cur = NULL;
+        const struct x86_block *b = x86_block_get(c, c->rip);
+        *cur_block = b;
+        c->icount = p->icount;
+        int r = x86_exec_block(c, b);
+        p->icount += b->ninsn;
+        if (r == EXEC_SYSCALL && x86_syscall(p, t))
+            return;
+        if (p->opt.max_insts && p->icount >= p->opt.max_insts) {
+            p->stop_kind = XF_LIMIT;
+            snprintf(p->message, sizeof p->message, "instruction limit %llu reached",
+                     (unsigned long long)p->opt.max_insts);
+            return;
+        }
+        if (p->icount >= next_check) {
+            next_check = p->icount + (1u << 24);
+            if (p->opt.progress) {
+                double now = seconds_now();
+                if (now - last_progress >= 1.0) {
+                    last_progress = now;
+                    fprintf(stderr, "\rtracegen: %llu instructions, %.1f MIPS   ",
+                            (unsigned long long)p->icount, p->icount / (now - start) / 1e6);
+                }
+            }
+        }
+    }
+}
+
+int x86_process_run(struct x86_process *p)
+{
+    struct x86_thread *t = p->main_thread;
+    struct x86_cpu *c = &t->cpu;
+    jmp_buf jb;
+    const struct x86_block *cur_block = NULL;
+
+    c->fault_jmp = &jb;
+    if (setjmp(jb)) {
+        /* instructions of the block before the faulting one retired */
+        if (cur_block && c->cur)
+            p->icount += (uint64_t)(c->cur - cur_block->insn);
+        p->stop_kind = c->fault_kind;
+        p->stop_addr = c->fault_addr;
+        describe_fault(p, c);
+    } else {
+        run_loop(p, t, &cur_block);
+    }
+    if (p->opt.progress && p->icount >= (1u << 24))
+        fputs("\n", stderr);
+    if (p->stop_kind == XF_EXIT)
+        return p->exit_status;
+    int sig = x86_fault_signal(p->stop_kind);
+    return sig ? 128 + sig : 70;
+}

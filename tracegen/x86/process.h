@@ -1,0 +1,75 @@
+/* A guest process: its memory, decoded code, file descriptors, threads and
+ * the options that confine it. */
+#ifndef TRACEGEN_X86_PROCESS_H
+#define TRACEGEN_X86_PROCESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracegen/x86/cpu.h"
+#include "tracegen/x86/decode_cache.h"
+
+#define X86_MAX_FDS 256
+#define X86_MAX_WRITE_DIRS 16
+
+struct x86_options {
+    uint64_t max_insts;          /* 0: no limit */
+    uint64_t quantum;            /* instructions per scheduling slice */
+    const char *stdin_path;      /* NULL: inherit */
+    const char *allow_write[X86_MAX_WRITE_DIRS];
+    int nallow_write;
+    int strict;                  /* unknown syscalls stop the run */
+    int quiet;                   /* no warnings */
+    int progress;                /* progress line on stderr */
+    uint64_t seed;               /* AT_RANDOM and getrandom */
+};
+
+struct x86_thread {
+    struct x86_cpu cpu;
+    uint64_t tid;
+    uint64_t clear_child_tid;
+};
+
+struct x86_process {
+    struct x86_options opt;
+    struct gmem *mem;
+    struct x86_code_cache *code;
+    struct x86_thread *main_thread;
+    char exe_path[4096];
+
+    uint64_t brk_start, brk_cur;
+    uint64_t mmap_top;           /* next anonymous mapping ends here */
+
+    int fds[X86_MAX_FDS];        /* guest fd -> host fd, -1 when closed */
+    uint64_t rng;                /* xorshift state for getrandom */
+    uint64_t sigmask;
+    uint64_t sigactions[65][4];  /* stored and given back, never delivered */
+
+    int exited;
+    int exit_status;
+    int stop_kind;               /* enum x86_fault when the run stopped */
+    uint64_t stop_addr;
+    uint64_t icount;             /* retired instructions, all threads */
+    uint32_t warned[8];          /* unknown syscalls already reported (bitmap) */
+    char message[512];           /* why the run stopped, for the user */
+};
+
+struct x86_process *x86_process_create(const struct x86_options *opt);
+void x86_process_destroy(struct x86_process *p);
+
+/* Loads PATH and builds the initial stack. Returns 0, or -1 with ERR. */
+int x86_load_program(struct x86_process *p, const char *path, int argc, char **argv,
+                     char **envp, char *err, size_t errlen);
+
+/* Runs until the guest exits or stops. Returns the status tracegen exits
+ * with: the guest's exit status, 128+signal when it died of a fault. */
+int x86_process_run(struct x86_process *p);
+
+/* Deterministic pseudo-random numbers (xorshift64*, seeded by --seed). */
+uint64_t x86_random(struct x86_process *p);
+
+/* Handles the system call of thread T (registers per the Linux ABI).
+ * Returns 0 to go on, 1 when the process has stopped. */
+int x86_syscall(struct x86_process *p, struct x86_thread *t);
+
+#endif
