@@ -156,7 +156,8 @@ endef
 $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
 
 # ---- fuzzing ---------------------------------------------------------------
-FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1 \
+              -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_LIB_SRC := $(FORMATS_SRC)
 fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
@@ -171,6 +172,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 # header in traces/include/ stands in for the ROCm device libraries.
 # traces/kernels/NAME.cl -> $(BUILD)/kernels/NAME.co (workloads);
 # tests/data/si/kernels/NAME.cl -> $(BUILD)/kernels/test/NAME.co (unit tests).
+# NAME.s, LLVM's own listing, lets the tests compare the disassembler with it.
 KERNEL_CLANG  ?= clang
 # The code-object loader reads the kernel metadata note (MessagePack) with msgpack-c.
 DEB_PACKAGES += libmsgpack-dev
@@ -183,6 +185,7 @@ KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard tr
 define kernel_link
 	@mkdir -p $(dir $@)
 	$(KERNEL_CLANG) $(KERNEL_FLAGS) -c $< -o $(@:.co=.o)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) -S $< -o $(@:.co=.s)
 	ld.lld -shared $(@:.co=.o) -o $@
 endef
 $(BUILD)/kernels/%.co: traces/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)

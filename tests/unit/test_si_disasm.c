@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cgm/si_isa.h"
+#include "cgm/si_program.h"
 
 static FILE *open_corpus(void)
 {
@@ -74,6 +75,82 @@ static void corpus_round_trip(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Real compiler output: each kernel of basic.co, disassembled from its entry,
+ * against LLVM's own listing basic.s of the same source (branch targets are
+ * labels there, so branches compare by mnemonic). */
+static int next_listing_inst(FILE *f, char *out, size_t n)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, ".Lfunc_end", 10) == 0)
+            return 0;
+        if (line[0] != '\t' || line[1] < 'a' || line[1] > 'z')
+            continue;
+        line[strcspn(line, ";\n")] = '\0';
+        size_t len = strlen(line);
+        while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        for (char *t = line + 1; *t; t++)
+            if (*t == '\t')
+                *t = ' ';
+        snprintf(out, n, "%s", line + 1);
+        return 1;
+    }
+    return 0;
+}
+
+static void compiled_kernels_match_llvm_listing(void **state)
+{
+    (void)state;
+    const char *b = getenv("CGM_BUILD");
+    char co[1024], lst[1024], err[512];
+    snprintf(co, sizeof co, "%s/kernels/test/basic.co", b ? b : "build");
+    snprintf(lst, sizeof lst, "%s/kernels/test/basic.s", b ? b : "build");
+    struct si_program prog;
+    if (si_program_load(co, &prog, err, sizeof err))
+        fail_msg("%s", err);
+    FILE *f = fopen(lst, "r");
+    assert_non_null(f);
+    unsigned kernels = 0, insts = 0, bad = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strstr(line, ":");
+        if (!colon || line[0] == '.' || line[0] == '\t' || line[0] == ';' || colon[1] == ':')
+            continue;
+        *colon = '\0';
+        const struct si_kernel *k = si_program_kernel(&prog, line);
+        if (!k)
+            continue;
+        kernels++;
+        uint64_t pc = k->entry;
+        char want[512], got[512];
+        while (next_listing_inst(f, want, sizeof want)) {
+            struct si_inst in;
+            size_t n = si_decode(prog.image + pc, prog.image_size - pc, &in);
+            if (n)
+                si_disasm(&in, got, sizeof got);
+            else
+                snprintf(got, sizeof got, "<decode failed>");
+            pc += n ? n : 4;
+            insts++;
+            int branch = strncmp(want, "s_branch", 8) == 0 || strncmp(want, "s_cbranch", 9) == 0;
+            size_t cmp = branch ? strcspn(want, " ") + 1 : sizeof want;
+            if (strncmp(want, got, cmp) != 0) {
+                if (bad++ < 20)
+                    print_message("%s+0x%llx: want \"%s\" got \"%s\"\n", k->name,
+                                  (unsigned long long)(pc - k->entry), want, got);
+            }
+        }
+    }
+    fclose(f);
+    size_t nkernels = prog.nkernels;
+    si_program_free(&prog);
+    print_message("%u kernels, %u instructions, %u mismatches\n", kernels, insts, bad);
+    assert_int_equal(kernels, nkernels);
+    assert_true(insts > 500);
+    assert_int_equal(bad, 0);
+}
+
 /* Truncated input and words of no format decode to nothing, never read past
  * the end. */
 static void rejects_short_and_invalid(void **state)
@@ -97,6 +174,34 @@ static void rejects_short_and_invalid(void **state)
     assert_int_equal(si_decode(noop, 4, &in), 0);
 }
 
+/* Any bytes either decode to an instruction of the size the format implies,
+ * whose text is non-empty, or are refused; nothing reads out of bounds. */
+static void random_words_are_safe(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    unsigned decoded = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint8_t b[12];
+        for (int k = 0; k < 12; k++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            b[k] = (uint8_t)x;
+        }
+        struct si_inst in;
+        size_t avail = 4 + (size_t)(x % 9);
+        size_t n = si_decode(b, avail, &in);
+        if (!n)
+            continue;
+        decoded++;
+        assert_true(n <= avail && (n == 4 || n == 8 || n == 12));
+        assert_int_equal(n, in.size);
+        char text[256];
+        assert_true(si_disasm(&in, text, sizeof text) > 0);
+        assert_true(text[0] >= 'a' && text[0] <= 'z');
+    }
+    assert_true(decoded > 50000);
+}
+
 /* A tiny buffer gets a truncated, terminated string and the full length. */
 static void disasm_truncates(void **state)
 {
@@ -114,8 +219,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_round_trip),
+        cmocka_unit_test(compiled_kernels_match_llvm_listing),
         cmocka_unit_test(rejects_short_and_invalid),
         cmocka_unit_test(disasm_truncates),
+        cmocka_unit_test(random_words_are_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -296,8 +296,10 @@ static struct si_widths scalar_widths(const struct si_inst *in, const char *name
         return make(0, 1, 1, 0);
     case SI_FMT_SMRD: {
         static const uint8_t dwords[] = { 1, 2, 4, 8, 16 };
-        if (in->op == 30)
+        if (in->op == 30)            /* s_memtime */
             return make(2, 0, 0, 0);
+        if ((in->op & 7) > 4)        /* s_dcache_inv */
+            return make(0, 0, 0, 0);
         return make(dwords[in->op & 7], 0, 0, 0);
     }
     default:
