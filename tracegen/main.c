@@ -10,6 +10,7 @@
 
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/process.h"
+#include "tracegen/x86/recorder.h"
 
 extern char **environ;
 
@@ -47,8 +48,10 @@ static void usage(FILE *out)
           "two runs with the same inputs behave the same. A progress line (instructions,\n"
           "rate) is shown on stderr when it is a terminal.\n"
           "\n"
-          "Status: recording is not implemented yet; -o is accepted and ignored\n"
-          "(use --no-trace). Threads (clone) are not supported yet.\n",
+          "The trace holds one stream per guest thread (block records with every memory\n"
+          "access, and events: system calls, memory map changes, ROI markers, exit) and\n"
+          "the static code table (section x86.static); see include/cgm/x86rec.h.\n"
+          "Status: threads (clone) are not supported yet.\n",
           out);
 }
 
@@ -85,13 +88,13 @@ int main(int argc, char **argv)
     struct x86_options opt;
     memset(&opt, 0, sizeof opt);
     const char *output = NULL;
-    int no_trace = 0, stats = 0, ch;
+    int no_trace = 0, stats = 0, roi_only = 0, ch;
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'o': output = optarg; break;
         case O_NOTRACE: no_trace = 1; break;
-        case O_ROI: break;
+        case O_ROI: roi_only = 1; break;
         case O_MAX:
             if (parse_u64(optarg, &opt.max_insts) < 0) {
                 fprintf(stderr, "tracegen: --max-insts: '%s' is not a number\n", optarg);
@@ -148,6 +151,15 @@ int main(int argc, char **argv)
         x86_process_destroy(p);
         return 2;
     }
+    if (!no_trace) {
+        p->rec = x86_rec_create(output, roi_only, err, sizeof err);
+        if (!p->rec || x86_rec_attach(p->rec, &p->main_thread->cpu, p->main_thread->tid) < 0) {
+            fprintf(stderr, "tracegen: %s: cannot create the trace: %s\n", output,
+                    p->rec ? "cannot open the thread stream" : err);
+            x86_process_destroy(p);
+            return 2;
+        }
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int status = x86_process_run(p);
@@ -160,6 +172,14 @@ int main(int argc, char **argv)
                     p->message);
         else
             fprintf(stderr, "tracegen: guest stopped: %s\n", p->message);
+    }
+    if (p->rec) {
+        if (x86_rec_finish(p->rec, p->code, p->mem, err, sizeof err) != 0) {
+            fprintf(stderr, "tracegen: %s: finishing the trace failed: %s\n", output, err);
+            if (status == 0)
+                status = 2;
+        }
+        p->rec = NULL;
     }
     if (stats) {
         double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;

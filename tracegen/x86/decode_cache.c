@@ -197,3 +197,11 @@ struct x86_block *x86_block_get(struct x86_cpu *c, uint64_t rip)
     cc->jump[rip & (JUMP_CACHE - 1)] = b;
     return b;
 }
+
+void x86_code_cache_foreach(struct x86_code_cache *cc,
+                            void (*fn)(void *ctx, const struct x86_block *b), void *ctx)
+{
+    for (unsigned i = 0; i < HASH_SIZE; i++)
+        for (const struct x86_block *b = cc->hash[i]; b; b = b->hash_next)
+            fn(ctx, b);
+}

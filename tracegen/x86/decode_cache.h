@@ -37,6 +37,10 @@ void x86_code_cache_flush(struct x86_code_cache *cc);
 
 csh x86_code_cache_capstone(struct x86_code_cache *cc);
 
+/* Calls FN for every cached block. */
+void x86_code_cache_foreach(struct x86_code_cache *cc,
+                            void (*fn)(void *ctx, const struct x86_block *b), void *ctx);
+
 /* Statistics. */
 uint64_t x86_code_cache_decoded(const struct x86_code_cache *cc);
 

@@ -2,6 +2,7 @@
 #include "tracegen/x86/process.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -10,6 +11,8 @@
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
+#include "tracegen/x86/recorder.h"
+#include "cgm/guest.h"
 
 struct x86_process *x86_process_create(const struct x86_options *opt)
 {
@@ -114,6 +117,60 @@ static void describe_fault(struct x86_process *p, struct x86_cpu *c)
     }
 }
 
+static void record_event(struct x86_process *p, uint8_t type, uint64_t f0, uint64_t f1,
+                         uint64_t f2, uint64_t f3)
+{
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.f[0] = f0;
+    ev.f[1] = f1;
+    ev.f[2] = f2;
+    ev.f[3] = f3;
+    x86_rec_event(p->rec, &ev);
+}
+
+/* Runs the system call and records what replay needs to know of it. */
+static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
+{
+    struct x86_cpu *c = &t->cpu;
+    uint64_t nr = c->r[R_RAX], a0 = c->r[R_RDI], a1 = c->r[R_RSI], a2 = c->r[R_RDX];
+    uint64_t a3 = c->r[R_R10], old_brk = p->brk_cur;
+    int stop = x86_syscall(p, t);
+    if (!p->rec)
+        return stop;
+    int64_t rc = (int64_t)c->r[R_RAX];
+    if (stop) {
+        if (p->stop_kind == XF_EXIT)
+            record_event(p, CGM_EV_THREAD_EXIT, x86_rec_next_seq(p->rec), t->tid,
+                         (uint64_t)p->exit_status, 0);
+        return stop;
+    }
+    if (nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN || nr == (uint64_t)CGM_SYSCALL_ROI_END) {
+        x86_rec_roi(p->rec, nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN);
+        return 0;
+    }
+    record_event(p, CGM_EV_SYSCALL, nr, (uint64_t)rc, 0, 0);
+    if (rc < 0 && rc > -4096)
+        return 0;
+    switch (nr) {
+    case 9: record_event(p, CGM_EV_MMAP, (uint64_t)rc, a1, a2, a3); break;
+    case 10: record_event(p, CGM_EV_MPROTECT, a0, a1, a2, 0); break;
+    case 11: record_event(p, CGM_EV_MUNMAP, a0, a1, 0, 0); break;
+    case 12:
+        if (p->brk_cur != old_brk)
+            record_event(p, CGM_EV_BRK, old_brk, p->brk_cur, 0, 0);
+        break;
+    case 25:
+        record_event(p, CGM_EV_MUNMAP, a0, a1, 0, 0);
+        record_event(p, CGM_EV_MMAP, (uint64_t)rc, a2, 3, 0x22);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
 /* Runs blocks until exit or a stop; faults leave through longjmp. */
 static void run_loop(struct x86_process *p, struct x86_thread *t,
                      const struct x86_block **cur_block)
@@ -128,9 +185,13 @@ static void run_loop(struct x86_process *p, struct x86_thread *t,
         const struct x86_block *b = x86_block_get(c, c->rip);
         *cur_block = b;
         c->icount = p->icount;
+        if (p->rec)
+            x86_rec_block_begin(p->rec, b);
         int r = x86_exec_block(c, b);
         p->icount += b->ninsn;
-        if (r == EXEC_SYSCALL && x86_syscall(p, t))
+        if (p->rec)
+            x86_rec_block_end(p->rec, b->ninsn);
+        if (r == EXEC_SYSCALL && syscall_and_record(p, t))
             return;
         if (p->opt.max_insts && p->icount >= p->opt.max_insts) {
             p->stop_kind = XF_LIMIT;
@@ -162,8 +223,11 @@ int x86_process_run(struct x86_process *p)
     c->fault_jmp = &jb;
     if (setjmp(jb)) {
         /* instructions of the block before the faulting one retired */
-        if (cur_block && c->cur)
+        if (cur_block && c->cur) {
             p->icount += (uint64_t)(c->cur - cur_block->insn);
+            if (p->rec)
+                x86_rec_block_end(p->rec, (uint32_t)(c->cur - cur_block->insn));
+        }
         p->stop_kind = c->fault_kind;
         p->stop_addr = c->fault_addr;
         describe_fault(p, c);

@@ -9,6 +9,8 @@
 #include "tracegen/x86/cpu.h"
 #include "tracegen/x86/decode_cache.h"
 
+struct x86_recorder;
+
 #define X86_MAX_FDS 256
 #define X86_MAX_WRITE_DIRS 16
 
@@ -35,6 +37,7 @@ struct x86_process {
     struct gmem *mem;
     struct x86_code_cache *code;
     struct x86_thread *main_thread;
+    struct x86_recorder *rec;    /* NULL: --no-trace */
     char exe_path[4096];
 
     uint64_t brk_start, brk_cur;

@@ -1,0 +1,242 @@
+/* The recorder: see recorder.h. */
+#include "tracegen/x86/recorder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgm/trace.h"
+#include "cgm/x86rec.h"
+#include "tracegen/x86/ops.h"
+
+#define STATIC_SECTION_ID 0x7fff0001u
+
+struct x86_recorder {
+    struct cgm_writer *w;
+    struct cgm_wstream *s;
+    struct cgm_x86_codec codec;
+    struct x86_cpu *cpu;
+    const struct x86_block *block;
+    struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];
+    uint32_t nacc;
+    uint8_t *buf;
+    int roi_only;
+    int enabled;
+    uint64_t seq;
+    int failed;
+};
+
+struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen)
+{
+    struct x86_recorder *r = calloc(1, sizeof *r);
+    if (!r || !(r->buf = malloc(CGM_X86_RECORD_BYTES_MAX))) {
+        free(r);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->w = cgm_writer_create(path, NULL, err, errlen);
+    if (!r->w) {
+        free(r->buf);
+        free(r);
+        return NULL;
+    }
+    r->roi_only = roi_only;
+    r->enabled = !roi_only;
+    return r;
+}
+
+static void on_access(void *ctx, uint64_t addr, unsigned size, int write);
+
+int x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid)
+{
+    struct cgm_stream_info info;
+    memset(&info, 0, sizeof info);
+    info.id = (uint32_t)tid;
+    info.kind = CGM_STREAM_X86_THREAD;
+    info.thread_id = tid;
+    snprintf(info.name, sizeof info.name, "thread %llu", (unsigned long long)tid);
+    r->s = cgm_writer_open_stream(r->w, &info);
+    if (!r->s)
+        return -1;
+    r->cpu = c;
+    c->access_ctx = r;
+    c->on_access = r->enabled ? on_access : NULL;
+    return 0;
+}
+
+static void append(struct x86_recorder *r, const void *rec, size_t len, uint32_t insts)
+{
+    if (!r->failed && cgm_wstream_append(r->s, rec, len, insts) != 0) {
+        r->failed = 1;
+        fprintf(stderr, "tracegen: writing the trace failed: %s\n", cgm_writer_error(r->w));
+    }
+}
+
+static void flush_accesses(struct x86_recorder *r, uint8_t type, uint32_t ninsn)
+{
+    size_t n = cgm_x86_block_encode(&r->codec, r->buf, type, r->block->start, ninsn, r->acc,
+                                    r->nacc);
+    append(r, r->buf, n, ninsn);
+    r->nacc = 0;
+}
+
+static void on_access(void *ctx, uint64_t addr, unsigned size, int write)
+{
+    struct x86_recorder *r = ctx;
+    if (!r->block || !r->cpu->cur)
+        return;
+    if (r->nacc == CGM_X86_ACCESS_MAX)
+        flush_accesses(r, CGM_X86_REC_PARTIAL, 0);
+    struct cgm_x86_access *a = &r->acc[r->nacc++];
+    a->addr = addr;
+    a->size = size;
+    a->insn = (uint8_t)(r->cpu->cur - r->block->insn);
+    a->write = (uint8_t)(write != 0);
+}
+
+void x86_rec_block_begin(struct x86_recorder *r, const struct x86_block *b)
+{
+    r->block = r->enabled ? b : NULL;
+    r->nacc = 0;
+}
+
+void x86_rec_block_end(struct x86_recorder *r, uint32_t retired)
+{
+    if (!r->block)
+        return;
+    flush_accesses(r, CGM_X86_REC_BLOCK, retired);
+    r->block = NULL;
+}
+
+void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev)
+{
+    uint8_t buf[CGM_EVENT_BYTES_MAX];
+    size_t n = cgm_event_encode(buf, ev);
+    if (n && (r->enabled || ev->type == CGM_EV_ROI_BEGIN || ev->type == CGM_EV_ROI_END ||
+              ev->type == CGM_EV_MMAP || ev->type == CGM_EV_MUNMAP || ev->type == CGM_EV_BRK ||
+              ev->type == CGM_EV_MPROTECT))
+        append(r, buf, n, 0);
+}
+
+uint64_t x86_rec_next_seq(struct x86_recorder *r)
+{
+    return ++r->seq;
+}
+
+void x86_rec_roi(struct x86_recorder *r, int begin)
+{
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = begin ? CGM_EV_ROI_BEGIN : CGM_EV_ROI_END;
+    ev.f[0] = x86_rec_next_seq(r);
+    x86_rec_event(r, &ev);
+    if (r->roi_only) {
+        r->enabled = begin;
+        if (r->cpu)
+            r->cpu->on_access = begin ? on_access : NULL;
+    }
+}
+
+unsigned x86_insn_class(const struct x86_dinsn *in)
+{
+    int mem = 0;
+    for (int i = 0; i < in->nops; i++)
+        if (in->o[i].kind == OPK_MEM)
+            mem = 1;
+    switch (in->op) {
+    case XOP_NOP: return CGM_X86_NOP;
+    case XOP_MUL: case XOP_IMUL1: case XOP_IMUL: return CGM_X86_MUL;
+    case XOP_DIV: case XOP_IDIV: return CGM_X86_DIV;
+    case XOP_X87: return CGM_X86_FP;
+    case XOP_SSE: return CGM_X86_SIMD;
+    case XOP_JCC: case XOP_JRCXZ: case XOP_LOOP: return CGM_X86_BRANCH_COND;
+    case XOP_JMP: return in->o[0].kind == OPK_IMM ? CGM_X86_JUMP : CGM_X86_JUMP_INDIRECT;
+    case XOP_CALL: return in->o[0].kind == OPK_IMM ? CGM_X86_CALL : CGM_X86_CALL_INDIRECT;
+    case XOP_RET: return CGM_X86_RET;
+    case XOP_SYSCALL: return CGM_X86_SYSCALL;
+    case XOP_FENCE: return CGM_X86_FENCE;
+    case XOP_CMPXCHG: case XOP_CMPXCHG16B: case XOP_XADD: return CGM_X86_ATOMIC;
+    case XOP_XCHG: return mem ? CGM_X86_ATOMIC : CGM_X86_INT;
+    case XOP_MOVS: case XOP_STOS: case XOP_LODS: case XOP_CMPS: case XOP_SCAS:
+        return CGM_X86_STRING;
+    case XOP_UNIMPL: case XOP_UD2: case XOP_HLT: case XOP_INT3: case XOP_CPUID:
+    case XOP_RDTSC:
+        return CGM_X86_OTHER;
+    default:
+        return CGM_X86_INT;
+    }
+}
+
+struct static_list {
+    struct cgm_x86_static *v;
+    size_t n, cap;
+};
+
+static void collect(void *ctx, const struct x86_block *b)
+{
+    struct static_list *l = ctx;
+    for (uint32_t i = 0; i < b->ninsn; i++) {
+        const struct x86_dinsn *in = &b->insn[i];
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 4096;
+            struct cgm_x86_static *v = realloc(l->v, cap * sizeof *v);
+            if (!v)
+                return;
+            l->v = v;
+            l->cap = cap;
+        }
+        struct cgm_x86_static *s = &l->v[l->n++];
+        memset(s, 0, sizeof *s);
+        s->addr = in->next - in->len;
+        s->len = in->len;
+        s->cls = (uint8_t)x86_insn_class(in);
+        s->op = in->op;
+        for (int k = 0; k < in->nops; k++)
+            if (in->o[k].kind == OPK_MEM && in->op != XOP_LEA && in->op != XOP_NOP)
+                s->nmem++;
+    }
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    uint64_t x = ((const struct cgm_x86_static *)a)->addr;
+    uint64_t y = ((const struct cgm_x86_static *)b)->addr;
+    return (x > y) - (x < y);
+}
+
+int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,
+                   char *err, size_t errlen)
+{
+    struct static_list l = { NULL, 0, 0 };
+    x86_code_cache_foreach(cc, collect, &l);
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, by_addr);
+    uint8_t *sec = malloc(l.n * CGM_X86_STATIC_BYTES_MAX + 1);
+    size_t len = 0;
+    uint64_t prev = 0, last = ~0ull;
+    for (size_t i = 0; sec && i < l.n; i++) {
+        struct cgm_x86_static *s = &l.v[i];
+        if (s->addr == last)
+            continue;
+        last = s->addr;
+        gmem_copy_in(m, s->bytes, s->addr, s->len, NULL);
+        len += cgm_x86_static_encode(sec + len, &prev, s);
+    }
+    int rc = 0;
+    if (sec && len && cgm_writer_add_section(r->w, STATIC_SECTION_ID, CGM_X86_STATIC_SECTION,
+                                             sec, len) != 0)
+        rc = -1;
+    free(sec);
+    free(l.v);
+    if (r->cpu) {
+        r->cpu->on_access = NULL;
+        r->cpu->access_ctx = NULL;
+    }
+    if (cgm_writer_finalize(r->w, err, errlen) != 0)
+        rc = -1;
+    if (r->failed)
+        rc = -1;
+    free(r->buf);
+    free(r);
+    return rc;
+}

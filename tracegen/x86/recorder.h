@@ -1,0 +1,39 @@
+/* The recorder: turns executed blocks, memory accesses and events into
+ * the records of cgm/x86rec.h and cgm/events.h in a .cgt trace. */
+#ifndef TRACEGEN_X86_RECORDER_H
+#define TRACEGEN_X86_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgm/events.h"
+#include "tracegen/x86/cpu.h"
+#include "tracegen/x86/decode_cache.h"
+
+struct x86_recorder;
+
+/* Creates the trace PATH. ROI_ONLY: record only inside ROI markers. */
+struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen);
+
+/* Opens the stream of a guest thread and attaches the access hook to its CPU. */
+int x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid);
+
+/* Around each block: BEGIN before it runs, END with the instructions it
+ * retired (fewer than its length when it faulted). */
+void x86_rec_block_begin(struct x86_recorder *r, const struct x86_block *b);
+void x86_rec_block_end(struct x86_recorder *r, uint32_t retired);
+
+void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev);
+/* Region-of-interest markers: recording starts/stops here with --roi-only. */
+void x86_rec_roi(struct x86_recorder *r, int begin);
+uint64_t x86_rec_next_seq(struct x86_recorder *r);
+
+/* Writes the static code table (every instruction decoded so far, bytes
+ * read from guest memory) and finalizes the file. Frees R. Returns 0. */
+int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,
+                   char *err, size_t errlen);
+
+/* Class of a decoded instruction for the static table. */
+unsigned x86_insn_class(const struct x86_dinsn *in);
+
+#endif
