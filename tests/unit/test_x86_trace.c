@@ -1,0 +1,243 @@
+/* x86 recording: the record codec inverts itself, tracegen's traces verify,
+ * decode completely, account for every instruction, and repeat byte for
+ * byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgm/events.h"
+#include "cgm/trace.h"
+#include "cgm/x86rec.h"
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void test_block_codec_round_trip(void **state)
+{
+    (void)state;
+    static struct cgm_x86_access in[CGM_X86_ACCESS_MAX], out[CGM_X86_ACCESS_MAX];
+    static const uint32_t sizes[] = { 1, 2, 4, 8, 16, 10, 3, 512 };
+    struct cgm_x86_codec *enc = calloc(1, sizeof *enc), *dec = calloc(1, sizeof *dec);
+    uint8_t *buf = malloc(CGM_X86_RECORD_BYTES_MAX);
+    assert_non_null(enc);
+    assert_non_null(dec);
+    assert_non_null(buf);
+    for (int round = 0; round < 2000; round++) {
+        uint32_t n = (uint32_t)(next_rand() % (round % 100 == 0 ? CGM_X86_ACCESS_MAX + 1 : 40));
+        uint64_t start = 0x400000 + (next_rand() % 4096) * 16;
+        if (round % 7 == 0)
+            start = next_rand(); /* anywhere in the 64-bit space */
+        uint32_t ninsn = (uint32_t)(next_rand() % (CGM_X86_BLOCK_INSNS_MAX + 1));
+        for (uint32_t i = 0; i < n; i++) {
+            in[i].insn = (uint8_t)(next_rand() % CGM_X86_BLOCK_INSNS_MAX);
+            in[i].write = (uint8_t)(next_rand() & 1);
+            in[i].size = sizes[next_rand() % 8];
+            in[i].addr = (next_rand() & 1) ? 0x7ffffffde000 + next_rand() % 65536 : next_rand();
+        }
+        uint8_t type = (round & 1) ? CGM_X86_REC_BLOCK : CGM_X86_REC_PARTIAL;
+        size_t len = cgm_x86_block_encode(enc, buf, type, start, ninsn, in, n);
+        assert_true(len <= CGM_X86_RECORD_BYTES_MAX);
+        struct cgm_x86_block_rec r;
+        assert_int_equal(cgm_x86_block_decode(dec, buf, len, &r, out), 0);
+        assert_int_equal(r.type, type);
+        assert_true(r.start == start);
+        assert_int_equal(r.ninsn, ninsn);
+        assert_int_equal(r.naccess, n);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_true(out[i].addr == in[i].addr);
+            assert_int_equal(out[i].size, in[i].size);
+            assert_int_equal(out[i].insn, in[i].insn);
+            assert_int_equal(out[i].write, in[i].write);
+        }
+        /* a truncated record is rejected, never read past its end */
+        if (len > 1) {
+            struct cgm_x86_codec copy = *dec;
+            assert_int_equal(cgm_x86_block_decode(&copy, buf, len - 1, &r, out), -1);
+        }
+    }
+    free(enc);
+    free(dec);
+    free(buf);
+}
+
+static void test_static_codec_round_trip(void **state)
+{
+    (void)state;
+    uint8_t buf[64 * CGM_X86_STATIC_BYTES_MAX];
+    struct cgm_x86_static s[64];
+    uint64_t prev = 0, addr = 0x401000;
+    size_t len = 0;
+    for (int i = 0; i < 64; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].addr = addr;
+        s[i].len = (uint8_t)(1 + next_rand() % 15);
+        s[i].cls = (uint8_t)(next_rand() % CGM_X86_CLASS_COUNT);
+        s[i].op = (uint16_t)(next_rand() % 200);
+        s[i].nmem = (uint8_t)(next_rand() % 3);
+        for (int k = 0; k < s[i].len; k++)
+            s[i].bytes[k] = (uint8_t)next_rand();
+        addr += s[i].len;
+        len += cgm_x86_static_encode(buf + len, &prev, &s[i]);
+    }
+    const uint8_t *p = buf;
+    prev = 0;
+    for (int i = 0; i < 64; i++) {
+        struct cgm_x86_static d;
+        assert_int_equal(cgm_x86_static_decode(&p, buf + len, &prev, &d), 0);
+        assert_memory_equal(&d, &s[i], sizeof d);
+    }
+    assert_ptr_equal(p, buf + len);
+}
+
+static char *build_path(const char *env, const char *rel)
+{
+    char *p = malloc(4096);
+    assert_non_null(p);
+    assert_non_null(getenv(env));
+    snprintf(p, 4096, "%s/%s", getenv(env), rel);
+    return p;
+}
+
+/* Runs tracegen -o OUT on a guest; returns its exit status. */
+static int record(const char *guest, const char *out)
+{
+    char *tracegen = build_path("CGM_BIN", "tracegen");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen("/dev/null", "w", stdout);
+        (void)f;
+        execl(tracegen, tracegen, "--quiet", "-o", out, "--", guest, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    free(tracegen);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int files_equal(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int eq = fa && fb;
+    while (eq) {
+        int x = fgetc(fa), y = fgetc(fb);
+        if (x != y)
+            eq = 0;
+        if (x == EOF || y == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return eq;
+}
+
+static void test_recorded_trace_is_whole_and_repeatable(void **state)
+{
+    (void)state;
+    char *guest = build_path("CGM_BUILD", "traces/x86/musl/hello");
+    char t1[] = "/tmp/cgm_x86_trace_a_XXXXXX", t2[] = "/tmp/cgm_x86_trace_b_XXXXXX";
+    int fd1 = mkstemp(t1), fd2 = mkstemp(t2);
+    assert_true(fd1 >= 0 && fd2 >= 0);
+    close(fd1);
+    close(fd2);
+    /* hello exits with status 3 */
+    assert_int_equal(record(guest, t1), 3);
+    assert_int_equal(record(guest, t2), 3);
+    assert_true(files_equal(t1, t2));
+
+    char err[512];
+    assert_int_equal(cgm_trace_verify(t1, err, sizeof err), 0);
+    struct cgm_reader *r = cgm_reader_open(t1, err, sizeof err);
+    assert_non_null(r);
+    assert_true(cgm_reader_complete(r));
+
+    /* static table: addresses ascend, classes are known */
+    uint8_t *sec;
+    size_t seclen;
+    assert_int_equal(cgm_reader_read_section(r, CGM_X86_STATIC_SECTION, 64u << 20, &sec,
+                                             &seclen, err, sizeof err), 0);
+    const uint8_t *p = sec;
+    uint64_t prev = 0, last = 0, nstatic = 0;
+    while (p < sec + seclen) {
+        struct cgm_x86_static s;
+        assert_int_equal(cgm_x86_static_decode(&p, sec + seclen, &prev, &s), 0);
+        assert_true(s.addr > last || nstatic == 0);
+        last = s.addr;
+        nstatic++;
+    }
+    assert_true(nstatic > 100);
+
+    long idx = -1;
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
+        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_X86_THREAD)
+            idx = (long)i;
+    assert_true(idx >= 0);
+    const struct cgm_reader_stream *rs = cgm_reader_stream(r, (size_t)idx);
+    struct cgm_riter *it = cgm_riter_open(r, (size_t)idx);
+    assert_non_null(it);
+    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    static struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];
+    const uint8_t *rec;
+    size_t len;
+    uint64_t insts = 0, writes = 0, syscalls = 0;
+    int exit_seen = 0, rc;
+    while ((rc = cgm_riter_next(it, &rec, &len)) == 1) {
+        assert_true(len >= 1);
+        if (rec[0] == CGM_X86_REC_BLOCK || rec[0] == CGM_X86_REC_PARTIAL) {
+            struct cgm_x86_block_rec b;
+            assert_int_equal(cgm_x86_block_decode(codec, rec, len, &b, acc), 0);
+            insts += b.ninsn;
+            for (uint32_t i = 0; i < b.naccess; i++)
+                writes += acc[i].write;
+        } else {
+            struct cgm_event ev;
+            assert_int_equal(cgm_event_decode(rec, len, &ev), 0);
+            if (ev.type == CGM_EV_SYSCALL)
+                syscalls++;
+            if (ev.type == CGM_EV_THREAD_EXIT) {
+                exit_seen = 1;
+                assert_int_equal(ev.f[2], 3);
+            }
+        }
+    }
+    assert_int_equal(rc, 0);
+    assert_true(exit_seen);
+    assert_true(syscalls >= 2); /* at least the TLS setup and the write */
+    assert_true(writes > 0);
+    /* every retired instruction is in a block record */
+    assert_true(insts == rs->totals.instructions);
+    assert_true(insts > 1000);
+    cgm_riter_close(it);
+    free(codec);
+    free(sec);
+    cgm_reader_close(r);
+    unlink(t1);
+    unlink(t2);
+    free(guest);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_block_codec_round_trip),
+        cmocka_unit_test(test_static_codec_round_trip),
+        cmocka_unit_test(test_recorded_trace_is_whole_and_repeatable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
