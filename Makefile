@@ -155,6 +155,15 @@ bench-$(subst _,-,$(1)): $(BUILD)/bench/bench_$(1) $(PROGRAMS)
 endef
 $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
 
+# ---- KnightSim (issue 3): the SystemC baseline of bench-knightsim is a C++
+# helper program (SystemC elaborates once per process; the sweep needs many).
+KS_SYSTEMC_HELPER := $(BUILD)/bench/bench_knightsim_systemc
+$(KS_SYSTEMC_HELPER): tests/bench/bench_knightsim_systemc.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g $(WARN) $(shell pkg-config --cflags systemc) -o $@ $< \
+	  $(shell pkg-config --libs systemc)
+bench-knightsim: $(KS_SYSTEMC_HELPER)
+
 # ---- fuzzing ---------------------------------------------------------------
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1 \
               -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION

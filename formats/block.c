@@ -32,7 +32,7 @@ const char *cgm_file_header_decode(const uint8_t in[CGM_FILE_HEADER_BYTES],
 {
     if (memcmp(in, CGM_FILE_MAGIC, 8))
         return "not a cgmtrace file (bad magic)";
-    if (cgm_get_le32(in + 60) != cgm_hash32(in, 60))
+    if (CGM_HASH_DIFFERS(cgm_get_le32(in + 60), cgm_hash32(in, 60)))
         return "file header checksum mismatch";
     h->version = cgm_get_le32(in + 8);
     if (h->version == 0 || h->version > CGM_TRACE_VERSION)
@@ -68,7 +68,7 @@ const char *cgm_block_decode(const uint8_t in[CGM_BLOCK_HEADER_BYTES],
 {
     if (cgm_get_le32(in) != CGM_BLOCK_MAGIC)
         return "bad block magic";
-    if (cgm_get_le32(in + 60) != cgm_hash32(in, 60))
+    if (CGM_HASH_DIFFERS(cgm_get_le32(in + 60), cgm_hash32(in, 60)))
         return "block header checksum mismatch";
     b->type = in[4];
     b->codec = in[5];
@@ -108,7 +108,7 @@ const char *cgm_trailer_decode(const uint8_t in[CGM_TRAILER_BYTES],
 {
     if (memcmp(in, CGM_TRAILER_MAGIC, 8))
         return "no trailer";
-    if (cgm_get_le32(in + 28) != cgm_hash32(in, 28))
+    if (CGM_HASH_DIFFERS(cgm_get_le32(in + 28), cgm_hash32(in, 28)))
         return "trailer checksum mismatch";
     t->index_offset = cgm_get_le64(in + 8);
     t->index_bytes = cgm_get_le64(in + 16);

@@ -152,7 +152,7 @@ const char *block_read_checked(const struct trace_file *f, uint64_t off,
         pos += n;
         left -= n;
     }
-    if (!e && XXH3_64bits_digest(st) != b->payload_hash)
+    if (!e && CGM_HASH_DIFFERS(XXH3_64bits_digest(st), b->payload_hash))
         e = "block payload checksum mismatch";
     XXH3_freeState(st);
     return e;
@@ -183,7 +183,7 @@ const char *block_load_payload(const struct trace_file *f, uint64_t off,
         return "out of memory";
     if (file_read_at(f, off + CGM_BLOCK_HEADER_BYTES, *dst, b->stored_bytes))
         return "read error";
-    if (cgm_hash64(*dst, b->stored_bytes) != b->payload_hash)
+    if (CGM_HASH_DIFFERS(cgm_hash64(*dst, b->stored_bytes), b->payload_hash))
         return "block payload checksum mismatch";
     if (b->codec == CGM_CODEC_LZ4) {
         int n = LZ4_decompress_safe((const char *)*tmp, (char *)*out,
