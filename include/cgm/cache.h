@@ -1,0 +1,80 @@
+/* Generic cache structures shared by every cache level (CPU L1/L2/L3, and
+ * later the GPU caches): a set-associative array with LRU replacement whose
+ * lines carry a protocol state, a data token and directory fields, and an
+ * MSHR file whose entries coalesce the requests waiting on one block. */
+#ifndef CGM_CACHE_H
+#define CGM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cgm_cache_line {
+    uint64_t block;      /* block number (address / block size) */
+    uint64_t data;       /* functional data token, for checking coherence */
+    uint64_t sharers;    /* directory: cores holding the block (bit per core) */
+    uint64_t lru;        /* larger is more recent */
+    int32_t owner;       /* directory: exclusive holder, or -1 */
+    int32_t requester;   /* directory: the request being served while pending */
+    uint16_t acks;       /* acknowledgements still expected */
+    uint8_t state;       /* protocol-defined; 0 means invalid */
+    uint8_t pending;     /* protocol-defined transient operation; 0 none */
+    uint8_t req;         /* protocol-defined request type being served */
+    bool dirty;
+};
+
+struct cgm_cache_array {
+    unsigned sets, ways, block_bytes;
+    unsigned set_shift;  /* block-number bits skipped before the set index */
+    struct cgm_cache_line *lines; /* [set][way] */
+    uint64_t clock;
+};
+
+/* set_shift: low block-number bits used elsewhere (for example the slice
+ * index of a striped cache). Returns 0 or -1 (sets not a power of two, or
+ * out of memory). */
+int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways,
+                         unsigned block_bytes, unsigned set_shift);
+void cgm_cache_array_free(struct cgm_cache_array *a);
+unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block);
+/* The valid line holding block, or NULL. */
+struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block);
+/* The line to replace for block: an invalid way if any, else the least
+ * recently used way that may_evict accepts; NULL if none may go. */
+struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
+                                        bool (*may_evict)(const struct cgm_cache_line *, void *),
+                                        void *ctx);
+void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l);
+
+/* ---- MSHR with coalescer ------------------------------------------------ */
+struct cgm_mshr_waiter {
+    uint64_t tag;
+    uint64_t value;
+    uint8_t op;
+};
+
+struct cgm_mshr_entry {
+    uint64_t block;
+    bool used;
+    uint8_t kind;        /* caller-defined (which array, which request was sent) */
+    unsigned n;          /* waiters */
+    struct cgm_mshr_waiter *w;
+};
+
+struct cgm_mshr {
+    unsigned entries, coalesce;
+    unsigned used;
+    uint64_t peak_used;
+    struct cgm_mshr_entry *e;
+};
+
+int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce);
+void cgm_mshr_free(struct cgm_mshr *m);
+struct cgm_mshr_entry *cgm_mshr_find(struct cgm_mshr *m, uint64_t block, uint8_t kind);
+/* NULL when every entry is in use. */
+struct cgm_mshr_entry *cgm_mshr_alloc(struct cgm_mshr *m, uint64_t block, uint8_t kind);
+/* false when the entry's coalescer is full. */
+bool cgm_mshr_push(struct cgm_mshr_entry *e, unsigned coalesce, const struct cgm_mshr_waiter *w);
+void cgm_mshr_release(struct cgm_mshr *m, struct cgm_mshr_entry *e);
+
+#endif

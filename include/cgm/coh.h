@@ -1,0 +1,136 @@
+/* The CPU MESI directory protocol of seed 000 Tables 3.1-3.5: per core an
+ * instruction cache (S/I) and a data cache with a write-back queue, and L3
+ * slices striped by block number that hold the directory (core holders,
+ * pending bit, forwards, invalidations with acknowledgements, NACKs,
+ * write-back conflicts), inclusive of the cores' caches.
+ *
+ * The protocol is written as message handlers over an environment that
+ * delivers messages and timed wake-ups; it knows nothing of the engine that
+ * drives it (the coherence tester drives it with random delays; the timed
+ * hierarchy wraps the same handlers in KnightSim contexts). Channels between
+ * two nodes must be FIFO. Every state-table row the handlers take is counted
+ * (cgm_mesi_row_counts) so tests can show each row is reached.
+ *
+ * Deviations from the seed, on purpose: the private L2 is folded into the
+ * core's data cache (its forward, flush and join duties live there); the
+ * directory collects invalidation acknowledgements before it replies, so a
+ * writer never coexists with readers; a request from a core the directory
+ * is forwarding to (the *_Pending_Owned rows) is NACKed and retried instead
+ * of joined; a requester that receives a block forwarded by another core
+ * sends the directory an Unblock, and the directory keeps the block pending
+ * until it has both that and the owner's acknowledgement (without it a
+ * later forward could overtake the forwarded data). */
+#ifndef CGM_COH_H
+#define CGM_COH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cgm/cache.h"
+
+enum cgm_mesi_state { MESI_I = 0, MESI_S, MESI_E, MESI_M,
+                      MESI_IS, MESI_IM, MESI_SM /* transient: waiting for data / upgrade */ };
+
+enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH };
+
+enum cgm_coh_msg_type {
+    /* core -> directory */
+    COH_GETS, COH_GET, COH_GETX, COH_UPGRADE, COH_WB, COH_FWD_ACK, COH_FWD_NACK, COH_INV_ACK,
+    COH_UNBLOCK, /* a requester got a forwarded block; the directory may move on */
+    /* directory (or a forwarding core) -> core */
+    COH_PUTS, COH_PUTCLNX, COH_PUTX, COH_UPGRADE_ACK, COH_NACK, COH_GET_FWD, COH_GETX_FWD,
+    COH_INVAL, COH_FLUSH, COH_WB_ACK,
+    COH_NTYPES
+};
+extern const char *const cgm_coh_msg_names[COH_NTYPES];
+
+struct cgm_coh_msg {
+    uint8_t type;
+    bool instr;        /* for the instruction cache */
+    bool dirty;
+    bool has_data;
+    int src, dst;      /* node ids: cores 0..cores-1, slices after them */
+    int requester;     /* forwards: the core to send the block to */
+    uint64_t block;
+    uint64_t data;
+    uint8_t req;       /* NACK: the request type refused */
+    bool absent;       /* NACK of an upgrade: the slice no longer has the block */
+};
+
+/* ---- state-table rows -------------------------------------------------- */
+enum cgm_mesi_row {
+#define ROW(id, table, text) id,
+#include "cgm/coh_rows.def"
+#undef ROW
+    MESI_NROWS
+};
+struct cgm_mesi_row_info {
+    const char *table;  /* "3.1" ... "3.5" */
+    const char *text;   /* state, substate, event and actions as the table reads */
+};
+extern const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS];
+/* false for the rows this model replaces (see above). */
+bool cgm_mesi_row_implemented(enum cgm_mesi_row r);
+
+/* ---- the system -------------------------------------------------------- */
+struct cgm_coh_env {
+    void *ctx;
+    /* Deliver m to m->dst (FIFO per source-destination pair). */
+    void (*send)(void *ctx, const struct cgm_coh_msg *m);
+    /* Call cgm_coh_wake(sys, node, block, what) after some delay. */
+    void (*later)(void *ctx, int node, uint64_t block, int what);
+    /* A core request completed: loads and fetches return the value read,
+     * stores the value written. */
+    void (*done)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
+};
+
+/* Wake-up reasons passed through env->later. */
+enum { COH_WAKE_RETRY = 1, COH_WAKE_WB_DRAIN, COH_WAKE_MEM_READ, COH_WAKE_MEM_WRITE, COH_WAKE_STALLED };
+
+struct cgm_coh_config {
+    unsigned cores, slices;
+    unsigned l1_sets, l1_ways, l1i_sets, l1i_ways;
+    unsigned l3_sets, l3_ways;        /* per slice */
+    unsigned mshr, coalesce, wb_entries;
+    unsigned l3_wb_entries;
+    uint64_t blocks;                  /* memory size in blocks (functional values) */
+};
+
+struct cgm_coh_core_stats {
+    uint64_t accesses, hits, misses, upgrades, coalesced, stalls, nacks_received, retries;
+    uint64_t evictions, writebacks, wb_hits;
+};
+struct cgm_coh_slice_stats {
+    uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,
+             back_invalidations, mem_reads, mem_writes, wb_hits, joins;
+};
+
+struct cgm_coh_sys;
+
+struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env);
+void cgm_coh_destroy(struct cgm_coh_sys *s);
+
+/* A core request. Returns 1 if it completed at once (env->done was
+ * called), 0 if it is in flight, -1 if the core cannot take it now (MSHR,
+ * coalescer, victim or write-back queue full): try again later. */
+int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
+                   uint64_t store_value);
+void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
+void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
+
+const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s);
+const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s);
+const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core);
+const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice);
+int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
+
+/* For checkers: what core c can read of block now. Returns the state
+ * (MESI_I if no readable copy) and the data through *data. A write-back
+ * queue entry not yet sent counts as readable (E or M). */
+enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
+                                      uint64_t *data);
+/* Prints every controller's view of block (for deadlock reports). */
+void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out);
+
+#endif

@@ -1,0 +1,132 @@
+/* Set-associative cache array with LRU replacement by access stamps. */
+#include "cgm/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways,
+                         unsigned block_bytes, unsigned set_shift)
+{
+    memset(a, 0, sizeof *a);
+    if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32)
+        return -1;
+    a->lines = calloc((size_t)sets * ways, sizeof *a->lines);
+    if (!a->lines)
+        return -1;
+    a->sets = sets;
+    a->ways = ways;
+    a->block_bytes = block_bytes;
+    a->set_shift = set_shift;
+    return 0;
+}
+
+void cgm_cache_array_free(struct cgm_cache_array *a)
+{
+    free(a->lines);
+    a->lines = NULL;
+}
+
+unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
+{
+    return (unsigned)((block >> a->set_shift) & (a->sets - 1));
+}
+
+struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
+{
+    struct cgm_cache_line *set = &a->lines[(size_t)cgm_cache_set_of(a, block) * a->ways];
+    for (unsigned w = 0; w < a->ways; w++)
+        if (set[w].state && set[w].block == block)
+            return &set[w];
+    return NULL;
+}
+
+struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
+                                        bool (*may_evict)(const struct cgm_cache_line *, void *),
+                                        void *ctx)
+{
+    struct cgm_cache_line *set = &a->lines[(size_t)cgm_cache_set_of(a, block) * a->ways];
+    struct cgm_cache_line *best = NULL;
+    for (unsigned w = 0; w < a->ways; w++) {
+        if (!set[w].state)
+            return &set[w];
+        if (may_evict && !may_evict(&set[w], ctx))
+            continue;
+        if (!best || set[w].lru < best->lru)
+            best = &set[w];
+    }
+    return best;
+}
+
+void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l)
+{
+    l->lru = ++a->clock;
+}
+
+int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce)
+{
+    memset(m, 0, sizeof *m);
+    if (!entries || !coalesce)
+        return -1;
+    m->e = calloc(entries, sizeof *m->e);
+    if (!m->e)
+        return -1;
+    m->entries = entries;
+    m->coalesce = coalesce;
+    for (unsigned i = 0; i < entries; i++) {
+        m->e[i].w = calloc(coalesce, sizeof *m->e[i].w);
+        if (!m->e[i].w) {
+            cgm_mshr_free(m);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void cgm_mshr_free(struct cgm_mshr *m)
+{
+    for (unsigned i = 0; m->e && i < m->entries; i++)
+        free(m->e[i].w);
+    free(m->e);
+    m->e = NULL;
+}
+
+struct cgm_mshr_entry *cgm_mshr_find(struct cgm_mshr *m, uint64_t block, uint8_t kind)
+{
+    for (unsigned i = 0; i < m->entries; i++)
+        if (m->e[i].used && m->e[i].block == block && m->e[i].kind == kind)
+            return &m->e[i];
+    return NULL;
+}
+
+struct cgm_mshr_entry *cgm_mshr_alloc(struct cgm_mshr *m, uint64_t block, uint8_t kind)
+{
+    for (unsigned i = 0; i < m->entries; i++) {
+        if (!m->e[i].used) {
+            struct cgm_mshr_entry *e = &m->e[i];
+            e->used = true;
+            e->block = block;
+            e->kind = kind;
+            e->n = 0;
+            m->used++;
+            if (m->used > m->peak_used)
+                m->peak_used = m->used;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+bool cgm_mshr_push(struct cgm_mshr_entry *e, unsigned coalesce, const struct cgm_mshr_waiter *w)
+{
+    if (e->n >= coalesce)
+        return false;
+    e->w[e->n++] = *w;
+    return true;
+}
+
+void cgm_mshr_release(struct cgm_mshr *m, struct cgm_mshr_entry *e)
+{
+    e->used = false;
+    e->n = 0;
+    m->used--;
+}

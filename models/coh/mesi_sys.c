@@ -1,0 +1,207 @@
+/* The MESI system: construction, message and wake-up dispatch, statistics
+ * and the views checkers use. */
+#include "mesi_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned log2u(unsigned v)
+{
+    unsigned n = 0;
+    while ((1u << n) < v)
+        n++;
+    return n;
+}
+
+struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env)
+{
+    if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
+        !cfg->blocks || !cfg->wb_entries || !cfg->l3_wb_entries)
+        return NULL;
+    struct cgm_coh_sys *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->cfg = *cfg;
+    s->env = *env;
+    s->cores = calloc(cfg->cores, sizeof *s->cores);
+    s->slices = calloc(cfg->slices, sizeof *s->slices);
+    s->mem = calloc(cfg->blocks, sizeof *s->mem);
+    if (!s->cores || !s->slices || !s->mem)
+        goto fail;
+    for (unsigned i = 0; i < cfg->cores; i++) {
+        struct core *c = &s->cores[i];
+        c->id = (int)i;
+        c->wb = calloc(cfg->wb_entries, sizeof *c->wb);
+        if (!c->wb || cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
+            cgm_cache_array_init(&c->l1i, cfg->l1i_sets, cfg->l1i_ways, 64, 0) ||
+            cgm_mshr_init(&c->mshr, cfg->mshr, cfg->coalesce))
+            goto fail;
+    }
+    for (unsigned i = 0; i < cfg->slices; i++) {
+        struct slice *sl = &s->slices[i];
+        sl->id = (int)i;
+        sl->wb = calloc(cfg->l3_wb_entries, sizeof *sl->wb);
+        if (!sl->wb || cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)))
+            goto fail;
+        for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
+            /* Each core has at most one data and one fetch request per block. */
+            sl->wb[w].join = calloc(2 * cfg->cores, sizeof *sl->wb[w].join);
+            if (!sl->wb[w].join)
+                goto fail;
+        }
+        for (size_t k = 0; k < (size_t)cfg->l3_sets * cfg->l3_ways; k++)
+            sl->l3.lines[k].owner = -1;
+    }
+    return s;
+fail:
+    cgm_coh_destroy(s);
+    return NULL;
+}
+
+void cgm_coh_destroy(struct cgm_coh_sys *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; s->cores && i < s->cfg.cores; i++) {
+        struct core *c = &s->cores[i];
+        cgm_cache_array_free(&c->l1d);
+        cgm_cache_array_free(&c->l1i);
+        cgm_mshr_free(&c->mshr);
+        free(c->wb);
+        free(c->stall);
+    }
+    for (unsigned i = 0; s->slices && i < s->cfg.slices; i++) {
+        struct slice *sl = &s->slices[i];
+        cgm_cache_array_free(&sl->l3);
+        for (unsigned w = 0; sl->wb && w < s->cfg.l3_wb_entries; w++)
+            free(sl->wb[w].join);
+        free(sl->wb);
+    }
+    free(s->cores);
+    free(s->slices);
+    free(s->mem);
+    free(s);
+}
+
+int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block)
+{
+    return (int)(block & (s->cfg.slices - 1));
+}
+
+int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block)
+{
+    return (int)s->cfg.cores + cgm_coh_slice_of(s, block);
+}
+
+void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
+{
+    s->msgs[m.type]++;
+    s->env.send(s->env.ctx, &m);
+}
+
+int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
+                   uint64_t store_value)
+{
+    struct core *c = &s->cores[core];
+    if (block >= s->cfg.blocks)
+        return -1;
+    c->st.accesses++;
+    int r = core_access(s, c, op, block, tag, store_value);
+    if (r < 0) {
+        c->st.accesses--;
+        c->st.stalls++;
+    }
+    return r;
+}
+
+void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
+{
+    if (m->dst < (int)s->cfg.cores)
+        core_deliver(s, &s->cores[m->dst], m);
+    else
+        dir_deliver(s, &s->slices[m->dst - (int)s->cfg.cores], m);
+}
+
+void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
+{
+    if (node < (int)s->cfg.cores)
+        core_wake(s, &s->cores[node], block, what);
+    else
+        dir_wake(s, &s->slices[node - (int)s->cfg.cores], block, what);
+}
+
+const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s) { return s->rows; }
+const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s) { return s->msgs; }
+const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core)
+{
+    return &s->cores[core].st;
+}
+const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice)
+{
+    return &s->slices[slice].st;
+}
+
+enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
+                                      uint64_t *data)
+{
+    struct core *c = &s->cores[core];
+    struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
+    if (l && (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M || l->state == MESI_SM)) {
+        *data = l->data;
+        return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
+    }
+    for (unsigned i = 0; i < s->cfg.wb_entries; i++)
+        if (c->wb[i].used && !c->wb[i].sent && c->wb[i].block == block) {
+            *data = c->wb[i].data;
+            return c->wb[i].dirty ? MESI_M : MESI_E;
+        }
+    l = cgm_cache_find(&c->l1i, block);
+    if (l && l->state == MESI_S) {
+        *data = l->data;
+        return MESI_S;
+    }
+    return MESI_I;
+}
+
+static const char *state_name(unsigned st)
+{
+    static const char *const n[] = { "I", "S", "E", "M", "IS", "IM", "SM" };
+    return st < 7 ? n[st] : "?";
+}
+
+void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
+{
+    fprintf(out, "block %llu (slice %d, memory value %llu):\n", (unsigned long long)block,
+            cgm_coh_slice_of(s, block), (unsigned long long)(block < s->cfg.blocks ? s->mem[block] : 0));
+    for (unsigned i = 0; i < s->cfg.cores; i++) {
+        struct core *c = &s->cores[i];
+        struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
+        struct cgm_cache_line *li = cgm_cache_find(&c->l1i, block);
+        fprintf(out, "  core %u: L1D %s", i, l ? state_name(l->state) : "-");
+        if (l)
+            fprintf(out, " data %llu%s", (unsigned long long)l->data, l->dirty ? " dirty" : "");
+        fprintf(out, ", L1I %s", li ? state_name(li->state) : "-");
+        for (unsigned w = 0; w < s->cfg.wb_entries; w++)
+            if (c->wb[w].used && c->wb[w].block == block)
+                fprintf(out, ", write-back %s data %llu", c->wb[w].sent ? "sent" : "queued",
+                        (unsigned long long)c->wb[w].data);
+        for (unsigned e = 0; e < c->mshr.entries; e++)
+            if (c->mshr.e[e].used && c->mshr.e[e].block == block)
+                fprintf(out, ", MSHR kind %u with %u waiting", c->mshr.e[e].kind, c->mshr.e[e].n);
+        fprintf(out, ", %u stalled requests\n", c->nstall);
+    }
+    struct slice *sl = &s->slices[cgm_coh_slice_of(s, block)];
+    struct cgm_cache_line *l = cgm_cache_find((struct cgm_cache_array *)&sl->l3, block);
+    if (l)
+        fprintf(out, "  L3: %s owner %d sharers %#llx pending %u (requester %d, %s, %u acks) data %llu%s\n",
+                state_name(l->state), l->owner, (unsigned long long)l->sharers, l->pending,
+                l->requester, cgm_coh_msg_names[l->req < COH_NTYPES ? l->req : 0], l->acks,
+                (unsigned long long)l->data, l->dirty ? " dirty" : "");
+    else
+        fprintf(out, "  L3: not present\n");
+    for (unsigned w = 0; w < s->cfg.l3_wb_entries; w++)
+        if (sl->wb[w].state && sl->wb[w].block == block)
+            fprintf(out, "  L3 write-back: state %u, %u acks, %u joined, data %llu%s\n", sl->wb[w].state,
+                    sl->wb[w].acks, sl->wb[w].njoin, (unsigned long long)sl->wb[w].data,
+                    sl->wb[w].dirty ? " dirty" : "");
+}

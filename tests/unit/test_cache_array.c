@@ -1,0 +1,149 @@
+/* Cache array and MSHR: LRU replacement against a brute-force model of a
+ * fully ordered recency list, victim filtering, MSHR allocation limits and
+ * coalescer capacity. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cgm/cache.h"
+
+/* Reference: per set, a list of blocks from most to least recently used. */
+#define SETS 4
+#define WAYS 3
+
+static bool any(const struct cgm_cache_line *l, void *ctx)
+{
+    (void)l;
+    (void)ctx;
+    return true;
+}
+
+static void test_lru_matches_reference(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, SETS, WAYS, 64, 0), 0);
+    uint64_t ref[SETS][WAYS];
+    unsigned n[SETS] = { 0 };
+    uint64_t rng = 12345;
+    uint64_t hits = 0, misses = 0;
+    for (int i = 0; i < 200000; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t block = (rng >> 33) % 24;
+        unsigned s = (unsigned)(block % SETS);
+        /* Reference lookup. */
+        int pos = -1;
+        for (unsigned k = 0; k < n[s]; k++)
+            if (ref[s][k] == block)
+                pos = (int)k;
+        struct cgm_cache_line *l = cgm_cache_find(&a, block);
+        assert_int_equal(l != NULL, pos >= 0);
+        if (pos >= 0) {
+            hits++;
+            memmove(&ref[s][1], &ref[s][0], (size_t)pos * sizeof ref[s][0]);
+            ref[s][0] = block;
+            cgm_cache_touch(&a, l);
+            continue;
+        }
+        misses++;
+        struct cgm_cache_line *v = cgm_cache_victim(&a, block, any, NULL);
+        assert_non_null(v);
+        if (n[s] == WAYS) {
+            /* The victim is the reference's least recently used block. */
+            assert_int_equal(v->state, 1);
+            assert_int_equal(v->block, ref[s][WAYS - 1]);
+            n[s]--;
+        } else {
+            assert_int_equal(v->state, 0);
+        }
+        memmove(&ref[s][1], &ref[s][0], n[s] * sizeof ref[s][0]);
+        ref[s][0] = block;
+        n[s]++;
+        v->block = block;
+        v->state = 1;
+        cgm_cache_touch(&a, v);
+        assert_int_equal(cgm_cache_set_of(&a, block), s);
+    }
+    assert_true(hits > 10000 && misses > 10000);
+    cgm_cache_array_free(&a);
+}
+
+static bool not_pinned(const struct cgm_cache_line *l, void *ctx)
+{
+    (void)ctx;
+    return l->pending == 0;
+}
+
+static void test_victim_skips_transient_lines(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, 1, 2, 64, 0), 0);
+    for (uint64_t b = 0; b < 2; b++) {
+        struct cgm_cache_line *v = cgm_cache_victim(&a, b, not_pinned, NULL);
+        v->block = b;
+        v->state = 1;
+        cgm_cache_touch(&a, v);
+    }
+    cgm_cache_find(&a, 0)->pending = 1; /* the LRU line is transient */
+    assert_int_equal(cgm_cache_victim(&a, 9, not_pinned, NULL)->block, 1);
+    cgm_cache_find(&a, 1)->pending = 1;
+    assert_null(cgm_cache_victim(&a, 9, not_pinned, NULL));
+    cgm_cache_array_free(&a);
+    assert_int_equal(cgm_cache_array_init(&a, 3, 2, 64, 0), -1); /* sets must be a power of two */
+}
+
+static void test_set_shift_for_striped_slices(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, 8, 1, 64, 2), 0);
+    /* With four slices taking the low two bits, blocks 0..3 share set 0. */
+    for (uint64_t b = 0; b < 4; b++)
+        assert_int_equal(cgm_cache_set_of(&a, b), 0);
+    assert_int_equal(cgm_cache_set_of(&a, 4), 1);
+    assert_int_equal(cgm_cache_set_of(&a, 4 * 8), 0);
+    cgm_cache_array_free(&a);
+}
+
+static void test_mshr_limits(void **state)
+{
+    (void)state;
+    struct cgm_mshr m;
+    assert_int_equal(cgm_mshr_init(&m, 2, 3), 0);
+    struct cgm_mshr_entry *a = cgm_mshr_alloc(&m, 10, 0);
+    struct cgm_mshr_entry *b = cgm_mshr_alloc(&m, 11, 0);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_null(cgm_mshr_alloc(&m, 12, 0));
+    assert_ptr_equal(cgm_mshr_find(&m, 10, 0), a);
+    assert_null(cgm_mshr_find(&m, 10, 1));
+    struct cgm_mshr_waiter w = { .tag = 1 };
+    for (int i = 0; i < 3; i++) {
+        w.tag = (uint64_t)i;
+        assert_true(cgm_mshr_push(a, m.coalesce, &w));
+    }
+    assert_false(cgm_mshr_push(a, m.coalesce, &w));
+    assert_int_equal(a->n, 3);
+    assert_int_equal(a->w[2].tag, 2);
+    cgm_mshr_release(&m, a);
+    assert_null(cgm_mshr_find(&m, 10, 0));
+    assert_non_null(cgm_mshr_alloc(&m, 12, 0));
+    assert_int_equal(m.peak_used, 2);
+    cgm_mshr_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lru_matches_reference),
+        cmocka_unit_test(test_victim_skips_transient_lines),
+        cmocka_unit_test(test_set_shift_for_striped_slices),
+        cmocka_unit_test(test_mshr_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
