@@ -1,0 +1,73 @@
+/* On-die network of seed 000 Sec. 3.2.5.2 and Alg. 2.9-2.10: a ring of
+ * switches built from their number, each switch a KnightSim context with
+ * West and East ring ports and local ports for the components attached to
+ * it; every input port has request, reply and coherence virtual lanes; a
+ * crossbar with one wire set per output port (one packet per output per
+ * cycle); round-robin port and lane selection; link bandwidth from the
+ * packet size over the flit size; shortest-path routing.
+ *
+ * A packet bound onto the ring from a local port needs two free slots in
+ * the next switch's lane (one for packets already on the ring): the bubble
+ * rule that keeps a ring with finite buffers free of deadlock. */
+#ifndef CGM_NET_H
+#define CGM_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgm/knightsim.h"
+
+enum cgm_lane { CGM_LANE_REQUEST, CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_NLANES };
+
+struct cgm_net_packet {
+    uint64_t id;
+    uint64_t ready;      /* cycle from which the packet may leave its queue */
+    uint64_t injected;   /* cycle it entered the network */
+    int src, dst;        /* endpoints */
+    unsigned bytes;
+    uint16_t hops;
+    uint8_t lane;
+};
+
+struct cgm_net_config {
+    unsigned switches;
+    unsigned local_ports;  /* endpoints per switch */
+    unsigned queue_size;   /* packets per lane per input port */
+    unsigned flit_bytes;   /* link width: bytes per cycle */
+    unsigned latency;      /* switch traversal cycles */
+};
+
+/* Called by a switch to hand p to its endpoint; false if the endpoint
+ * cannot take it this cycle (the switch retries the next cycle). */
+typedef bool (*cgm_net_deliver_fn)(void *ctx, int endpoint, struct cgm_net_packet *p);
+
+struct cgm_net_switch_stats {
+    uint64_t packets;          /* crossbar traversals */
+    uint64_t blocked;          /* ready head packets that could not move in a cycle */
+    uint64_t lane_packets[CGM_NLANES];
+    uint64_t port_busy[8];     /* cycles each output link was transferring */
+    uint64_t active_cycles;    /* cycles the switch ran */
+};
+
+struct cgm_net;
+
+/* Creates the switches as contexts of domain d. NULL on a bad
+ * configuration (at least 2 switches, 1..6 local ports). */
+struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
+                               cgm_net_deliver_fn deliver, void *ctx);
+void cgm_net_destroy(struct cgm_net *n);
+unsigned cgm_net_endpoints(const struct cgm_net *n);
+/* Endpoint `port` of switch `sw`. */
+int cgm_net_endpoint(const struct cgm_net *n, unsigned sw, unsigned port);
+/* Queues p at its source endpoint's switch (p->src, p->dst, p->bytes and
+ * p->lane set by the caller). false if that lane's input queue is full.
+ * Call from a context. */
+bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p);
+/* Whether the endpoint's input lane has room. */
+bool cgm_net_can_inject(const struct cgm_net *n, int endpoint, unsigned lane);
+/* Ring hops on the shortest path between two switches. */
+unsigned cgm_net_distance(const struct cgm_net *n, unsigned from_sw, unsigned to_sw);
+const struct cgm_net_switch_stats *cgm_net_switch_stats(const struct cgm_net *n, unsigned sw);
+uint64_t cgm_net_packets_in_flight(const struct cgm_net *n);
+
+#endif

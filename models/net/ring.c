@@ -1,0 +1,257 @@
+/* The ring of switches. Each switch runs while any of its input queues
+ * holds a packet and otherwise awaits its eventcount, which injections and
+ * neighbours advance. */
+#include "cgm/net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WEST = 0, EAST = 1, LOCAL0 = 2 };
+
+struct lane_q {
+    struct cgm_net_packet **buf;
+    unsigned head, n;
+};
+
+struct sw {
+    struct cgm_net *net;
+    unsigned id;
+    struct lane_q *in;          /* [port][lane] */
+    uint64_t *out_busy_until;   /* per output port */
+    unsigned rr;
+    ks_eventcount ec;
+    struct cgm_net_switch_stats st;
+};
+
+struct cgm_net {
+    struct cgm_net_config cfg;
+    unsigned ports;
+    struct sw *sw;
+    cgm_net_deliver_fn deliver;
+    void *ctx;
+    uint64_t in_flight;
+    uint64_t next_id;
+};
+
+static struct lane_q *q_of(struct sw *s, unsigned port, unsigned lane)
+{
+    return &s->in[port * CGM_NLANES + lane];
+}
+
+static unsigned q_free(const struct cgm_net *n, const struct lane_q *q) { return n->cfg.queue_size - q->n; }
+
+static void q_push(const struct cgm_net *n, struct lane_q *q, struct cgm_net_packet *p)
+{
+    q->buf[(q->head + q->n) % n->cfg.queue_size] = p;
+    q->n++;
+}
+
+static struct cgm_net_packet *q_pop(const struct cgm_net *n, struct lane_q *q)
+{
+    struct cgm_net_packet *p = q->buf[q->head];
+    q->head = (q->head + 1) % n->cfg.queue_size;
+    q->n--;
+    return p;
+}
+
+unsigned cgm_net_distance(const struct cgm_net *n, unsigned from, unsigned to)
+{
+    unsigned k = n->cfg.switches;
+    unsigned cw = (to + k - from) % k;
+    return cw <= k - cw ? cw : k - cw;
+}
+
+/* Output port for p at switch s: local if it is home, else the shorter way
+ * round (East on a tie). */
+static unsigned route(const struct cgm_net *n, const struct sw *s, const struct cgm_net_packet *p)
+{
+    unsigned k = n->cfg.switches;
+    unsigned dsw = (unsigned)p->dst / n->cfg.local_ports;
+    if (dsw == s->id)
+        return LOCAL0 + (unsigned)p->dst % n->cfg.local_ports;
+    unsigned cw = (dsw + k - s->id) % k;
+    return cw <= k - cw ? EAST : WEST;
+}
+
+static unsigned transfer_cycles(const struct cgm_net *n, const struct cgm_net_packet *p)
+{
+    unsigned c = (p->bytes + n->cfg.flit_bytes - 1) / n->cfg.flit_bytes;
+    return c ? c : 1;
+}
+
+static bool switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
+{
+    unsigned total = n->ports * CGM_NLANES;
+    uint32_t used = 0;
+    bool any = false;
+    for (unsigned k = 0; k < total; k++) {
+        unsigned idx = (s->rr + k) % total;
+        unsigned port = idx / CGM_NLANES, lane = idx % CGM_NLANES;
+        struct lane_q *q = q_of(s, port, lane);
+        if (!q->n)
+            continue;
+        any = true;
+        struct cgm_net_packet *p = q->buf[q->head];
+        if (p->ready > now)
+            continue;
+        unsigned out = route(n, s, p);
+        if ((used & (1u << out)) || now < s->out_busy_until[out]) {
+            s->st.blocked++;
+            continue;
+        }
+        unsigned x = transfer_cycles(n, p);
+        if (out == WEST || out == EAST) {
+            unsigned nid = out == EAST ? (s->id + 1) % n->cfg.switches
+                                       : (s->id + n->cfg.switches - 1) % n->cfg.switches;
+            struct sw *nb = &n->sw[nid];
+            struct lane_q *nq = q_of(nb, out == EAST ? WEST : EAST, lane);
+            unsigned need = port >= LOCAL0 ? 2 : 1;
+            if (q_free(n, nq) < need) {
+                s->st.blocked++;
+                continue;
+            }
+            q_pop(n, q);
+            p->ready = now + x + n->cfg.latency;
+            p->hops++;
+            q_push(n, nq, p);
+            ks_advance(&nb->ec);
+        } else {
+            int ep = (int)(s->id * n->cfg.local_ports + (out - LOCAL0));
+            if (!n->deliver(n->ctx, ep, p)) {
+                s->st.blocked++;
+                continue;
+            }
+            q_pop(n, q);
+            n->in_flight--;
+        }
+        used |= 1u << out;
+        s->out_busy_until[out] = now + x;
+        s->st.port_busy[out] += x;
+        s->st.packets++;
+        s->st.lane_packets[lane]++;
+    }
+    s->rr = (s->rr + 1) % total;
+    return any;
+}
+
+static void switch_main(void *arg)
+{
+    struct sw *s = arg;
+    struct cgm_net *n = s->net;
+    for (;;) {
+        uint64_t seen = ks_ec_count(&s->ec);
+        s->st.active_cycles++;
+        if (switch_cycle(n, s, ks_cycle())) {
+            ks_pause(1);
+            continue;
+        }
+        /* Nothing queued (the cycle may have emptied the queues): sleep
+         * until an injection or a neighbour advances us. */
+        bool empty = true;
+        for (unsigned i = 0; i < n->ports * CGM_NLANES && empty; i++)
+            empty = s->in[i].n == 0;
+        if (empty)
+            ks_await(&s->ec, seen + 1);
+        else
+            ks_pause(1);
+    }
+}
+
+struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
+                               cgm_net_deliver_fn deliver, void *ctx)
+{
+    if (cfg->switches < 2 || cfg->switches > 4096 || !cfg->local_ports || cfg->local_ports > 6 ||
+        cfg->queue_size < 2 || !cfg->flit_bytes)
+        return NULL;
+    struct cgm_net *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->cfg = *cfg;
+    n->ports = LOCAL0 + cfg->local_ports;
+    n->deliver = deliver;
+    n->ctx = ctx;
+    n->sw = calloc(cfg->switches, sizeof *n->sw);
+    if (!n->sw)
+        goto fail;
+    for (unsigned i = 0; i < cfg->switches; i++) {
+        struct sw *s = &n->sw[i];
+        s->net = n;
+        s->id = i;
+        ks_ec_init(&s->ec, "switch", 0);
+        s->in = calloc((size_t)n->ports * CGM_NLANES, sizeof *s->in);
+        s->out_busy_until = calloc(n->ports, sizeof *s->out_busy_until);
+        if (!s->in || !s->out_busy_until)
+            goto fail;
+        for (unsigned q = 0; q < n->ports * CGM_NLANES; q++) {
+            s->in[q].buf = calloc(cfg->queue_size, sizeof *s->in[q].buf);
+            if (!s->in[q].buf)
+                goto fail;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "switch%u", i);
+        ks_context_opts o = { .name = name, .domain = d };
+        if (!ks_context_create_opts(eng, switch_main, s, &o))
+            goto fail;
+    }
+    return n;
+fail:
+    cgm_net_destroy(n);
+    return NULL;
+}
+
+void cgm_net_destroy(struct cgm_net *n)
+{
+    if (!n)
+        return;
+    for (unsigned i = 0; n->sw && i < n->cfg.switches; i++) {
+        struct sw *s = &n->sw[i];
+        for (unsigned q = 0; s->in && q < n->ports * CGM_NLANES; q++)
+            free(s->in[q].buf);
+        free(s->in);
+        free(s->out_busy_until);
+    }
+    free(n->sw);
+    free(n);
+}
+
+unsigned cgm_net_endpoints(const struct cgm_net *n) { return n->cfg.switches * n->cfg.local_ports; }
+
+int cgm_net_endpoint(const struct cgm_net *n, unsigned sw, unsigned port)
+{
+    return (int)(sw * n->cfg.local_ports + port);
+}
+
+bool cgm_net_can_inject(const struct cgm_net *n, int ep, unsigned lane)
+{
+    struct sw *s = &n->sw[(unsigned)ep / n->cfg.local_ports];
+    return q_free(n, &s->in[(LOCAL0 + (unsigned)ep % n->cfg.local_ports) * CGM_NLANES + lane]) > 0;
+}
+
+bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p)
+{
+    if (p->src < 0 || p->dst < 0 || (unsigned)p->src >= cgm_net_endpoints(n) ||
+        (unsigned)p->dst >= cgm_net_endpoints(n) || p->lane >= CGM_NLANES)
+        return false;
+    if (!cgm_net_can_inject(n, p->src, p->lane))
+        return false;
+    struct sw *s = &n->sw[(unsigned)p->src / n->cfg.local_ports];
+    uint64_t now = ks_cycle();
+    p->id = n->next_id++;
+    p->injected = now;
+    p->hops = 0;
+    /* The endpoint's output controller moves the packet in flit-sized
+     * pieces; the switch adds its traversal latency. */
+    p->ready = now + transfer_cycles(n, p) + n->cfg.latency;
+    q_push(n, q_of(s, LOCAL0 + (unsigned)p->src % n->cfg.local_ports, p->lane), p);
+    n->in_flight++;
+    ks_advance(&s->ec);
+    return true;
+}
+
+const struct cgm_net_switch_stats *cgm_net_switch_stats(const struct cgm_net *n, unsigned sw)
+{
+    return &n->sw[sw].st;
+}
+
+uint64_t cgm_net_packets_in_flight(const struct cgm_net *n) { return n->in_flight; }
