@@ -223,7 +223,7 @@ all: x86-guests
 test: x86-guests
 
 # ---- demo, validation, install ---------------------------------------------
-demo: $(PROGRAMS)
+demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)
 
 validate: $(PROGRAMS)
@@ -234,6 +234,9 @@ install: $(PROGRAMS) $(ALL_LIBS)
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/cgm/*.h $(DESTDIR)$(PREFIX)/include/cgm
 	install -m 644 $(ALL_LIBS) $(DESTDIR)$(PREFIX)/lib
+
+# Keep intermediate objects so a second make rebuilds nothing.
+.SECONDARY:
 
 clean:
 	rm -rf build bin

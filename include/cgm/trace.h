@@ -13,7 +13,12 @@
  * whole block before the cut is read and the file is reported incomplete.
  *
  * Records are opaque to the container. By convention the first byte of a
- * record is its type (see cgm/events.h for the ranges). */
+ * record is its type (see cgm/events.h for the ranges).
+ *
+ * Section streams carry metadata. Names in use:
+ *   "program"     text lines "key=value": argv, exit_status, instructions,
+ *                 tracegen's options; tracetool info prints them
+ *   "x86.static"  the x86 static code table (cgm/x86rec.h) */
 #ifndef CGM_TRACE_H
 #define CGM_TRACE_H
 
