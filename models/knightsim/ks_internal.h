@@ -30,22 +30,24 @@ typedef struct ks_stack {
 struct ks_worker;
 
 struct ks_context {
+    /* first cache line: everything a pause and a resumption touch */
     void *sp;                    /* saved stack pointer while switched out */
     struct ks_context *next;     /* batch, row, waiter or outbox list link */
     ks_tick when;                /* tick it is scheduled for */
+    ks_domain *domain;
+    struct ks_worker *worker;
+    enum ks_where where;
+    ks_eventcount *awaiting;
+    ks_engine *eng;
+    /* the rest */
     uint64_t await_value;
     uint64_t seq;                /* scheduling order, for the overflow heap */
     size_t heap_index;
-    struct ks_worker *worker;
-    ks_domain *domain;
-    ks_eventcount *awaiting;
-    ks_engine *eng;
     ks_entry_fn entry;
     void *arg;
     ks_stack stack;
     struct ks_context *all_prev, *all_next;
     void *asan_fake;             /* ASan fake-stack save slot */
-    enum ks_where where;
     char name[48];
 };
 
@@ -71,7 +73,7 @@ typedef struct ks_heap {
 } ks_heap;
 
 typedef struct ks_worker {
-    ks_engine *eng;
+    _Alignas(64) ks_engine *eng;
     unsigned index;
     ks_context home;             /* the thread's own stack while contexts run */
     ks_context *cur;             /* running context, NULL at home */
@@ -95,7 +97,6 @@ typedef struct ks_worker {
     ks_tick next_tick;
     bool has_next;
     pthread_t thread;
-    char pad[64];
 } ks_worker;
 
 struct ks_engine {
@@ -119,6 +120,7 @@ struct ks_engine {
     /* parallel barrier */
     atomic_uint arrived;
     atomic_uint generation;
+    atomic_uint sleepers;         /* workers asleep in the barrier */
     atomic_int start_gate;       /* 0 wait, 1 go, 2 abort (a thread failed to start) */
     bool round_again;
     bool finished;

@@ -11,13 +11,17 @@
  */
 #include "ks_internal.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-/* Spins before yielding: the barrier is usually short, but the machine may
- * have fewer cores than workers. */
-#define KS_SPINS_BEFORE_YIELD 4000
+/* Spins before sleeping: the barrier is usually short, but the machine may
+ * have fewer free cores than workers. */
+#define KS_SPINS_BEFORE_SLEEP 4000
 
 void ks_outbox_put(ks_worker *from, ks_context *c)
 {
@@ -101,22 +105,38 @@ static void serial_section(ks_engine *eng)
         eng->now = t;
 }
 
+static void futex_wait(atomic_uint *addr, unsigned expected)
+{
+    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake_all(atomic_uint *addr)
+{
+    syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The cycle barrier: spin briefly (the usual case on idle cores), then sleep
+ * on the generation word so a loaded machine is not burnt by spinning. */
 static void barrier(ks_engine *eng)
 {
     unsigned gen = atomic_load_explicit(&eng->generation, memory_order_acquire);
     if (atomic_fetch_add_explicit(&eng->arrived, 1, memory_order_acq_rel) + 1 == eng->nworkers) {
         atomic_store_explicit(&eng->arrived, 0, memory_order_relaxed);
         serial_section(eng);
-        atomic_store_explicit(&eng->generation, gen + 1, memory_order_release);
+        atomic_store_explicit(&eng->generation, gen + 1, memory_order_seq_cst);
+        if (atomic_load_explicit(&eng->sleepers, memory_order_seq_cst))
+            futex_wake_all(&eng->generation);
         return;
     }
-    for (unsigned spins = 0;
-         atomic_load_explicit(&eng->generation, memory_order_acquire) == gen; spins++) {
-        if (spins < KS_SPINS_BEFORE_YIELD)
-            __builtin_ia32_pause();
-        else
-            sched_yield();
+    for (unsigned spins = 0; spins < KS_SPINS_BEFORE_SLEEP; spins++) {
+        if (atomic_load_explicit(&eng->generation, memory_order_acquire) != gen)
+            return;
+        __builtin_ia32_pause();
     }
+    atomic_fetch_add_explicit(&eng->sleepers, 1, memory_order_seq_cst);
+    while (atomic_load_explicit(&eng->generation, memory_order_seq_cst) == gen)
+        futex_wait(&eng->generation, gen);
+    atomic_fetch_sub_explicit(&eng->sleepers, 1, memory_order_relaxed);
 }
 
 static void *worker_main(void *arg)
