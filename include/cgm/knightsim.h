@@ -135,7 +135,8 @@ ks_context *ks_context_create(ks_engine *eng, ks_entry_fn entry, void *arg,
 ks_context *ks_context_create_opts(ks_engine *eng, ks_entry_fn entry, void *arg,
                                    const ks_context_opts *opts);
 /* Removes a context that is not running (paused, awaiting, or ready) and frees
- * it. To end the running context, return from its entry or call ks_exit. */
+ * it. To end the running context, return from its entry or call ks_exit.
+ * During a parallel run, only from a context of the same worker. */
 void ks_context_destroy(ks_context *ctx);
 const char *ks_context_name(const ks_context *ctx);
 ks_domain *ks_context_domain(const ks_context *ctx);

@@ -257,6 +257,9 @@ void ks_context_destroy(ks_context *c)
         ks_fail("context '%s' destroyed itself; return from its entry or call ks_exit", c->name);
     if (c->where == KS_DEAD)
         ks_fail("context '%s' destroyed after it ended", c->name);
+    if (eng->running && eng->parallel && ks_tls_worker != w)
+        ks_fail("context '%s' (worker %u) destroyed from another worker during a parallel run",
+                c->name, w->index);
     bool removed = true;
     switch (c->where) {
     case KS_IN_ROW:

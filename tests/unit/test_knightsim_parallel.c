@@ -307,6 +307,40 @@ static void test_unmarked_cross_thread_wake_is_reported(void **state)
         fail_msg("message does not name the eventcount and context: %s", buf);
 }
 
+/* Created by a context of worker 0 for worker 1 during the run: it starts in
+ * the creator's cycle (in the round after the barrier). */
+static uint64_t created_at[8], started_at[8];
+static void remote_child(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    started_at[k] = ks_cycle();
+}
+static void remote_creator(void *arg)
+{
+    ks_engine *e = arg;
+    for (int k = 0; k < 8; k++) {
+        ks_pause(1 + (uint64_t)k);
+        created_at[k] = ks_cycle();
+        ks_context_opts o = { .name = "remote", .thread = 1 };
+        assert_non_null(ks_context_create_opts(e, remote_child, (void *)(intptr_t)k, &o));
+    }
+}
+
+static void test_create_on_another_worker(void **state)
+{
+    (void)state;
+    ks_config cfg = { .threads = 2 };
+    ks_engine *e = ks_engine_create(&cfg);
+    ks_context_opts o = { .thread = 0 };
+    ks_context_create_opts(e, remote_creator, e, &o);
+    memset(started_at, 0xff, sizeof started_at);
+    assert_int_equal(ks_run(e), KS_STOP_IDLE);
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(started_at[k], created_at[k]);
+    assert_int_equal(ks_engine_contexts(e), 0);
+    ks_engine_destroy(e);
+}
+
 static void test_parallel_limits_and_resume(void **state)
 {
     (void)state;
@@ -339,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_parallel_equals_sequential),
         cmocka_unit_test(test_hazardous_eventcounts_across_threads),
         cmocka_unit_test(test_unmarked_cross_thread_wake_is_reported),
+        cmocka_unit_test(test_create_on_another_worker),
         cmocka_unit_test(test_parallel_limits_and_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
