@@ -80,6 +80,9 @@ struct si_inst {
     uint8_t  exp_en, exp_tgt, exp_compr, exp_done, exp_vm;
     uint8_t  vsrc[4];
     uint8_t  attr, attrchan;
+
+    /* Register widths in dwords of dst and src[0..2] (see si_inst_widths). */
+    uint8_t  width[4];
 };
 
 /* Register widths (in dwords) of an instruction's operands. */

@@ -272,5 +272,9 @@ size_t si_decode(const uint8_t *bytes, size_t avail, struct si_inst *out)
     }
     if (!si_opcode_name(fmt, out->op))
         return 0;
+    struct si_widths wd = si_inst_widths(out);
+    out->width[0] = wd.dst;
+    for (int i = 0; i < 3; i++)
+        out->width[i + 1] = wd.src[i];
     return out->size;
 }

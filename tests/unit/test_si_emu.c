@@ -1,0 +1,500 @@
+/* The Southern Islands emulator runs kernels compiled from
+ * tests/data/si/kernels/basic.cl on data set up here; every result is checked
+ * against the same computation done on the CPU in this file.  Integer results
+ * must match exactly; float results exactly where IEEE arithmetic fixes them,
+ * else within the stated relative tolerance (hardware-style approximations
+ * and fused multiply-add). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgm/si_emu.h"
+
+/* ---- a flat guest memory --------------------------------------------------- */
+
+enum { ARENA = 32 << 20 };
+static const uint64_t BASE = 0x100000000ull;   /* above 4 GiB: 64-bit addresses */
+
+struct arena {
+    uint8_t *mem;
+    uint64_t used;
+};
+
+static uint8_t *arena_map(void *ctx, uint64_t addr, size_t len, int write)
+{
+    struct arena *a = ctx;
+    (void)write;
+    if (addr < BASE || addr - BASE > a->used || a->used - (addr - BASE) < len)
+        return NULL;
+    return a->mem + (addr - BASE);
+}
+
+static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
+{
+    uint64_t at = (a->used + 255) & ~255ull;
+    assert_true(at + bytes <= ARENA);
+    a->used = at + bytes;
+    memset(a->mem + at, 0, bytes);
+    return BASE + at;
+}
+
+static void *host(struct arena *a, uint64_t guest) { return a->mem + (guest - BASE); }
+
+struct fixture {
+    struct si_program prog;
+    struct arena arena;
+    struct si_memory mem;
+    uint64_t code;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    char path[1024], err[512];
+    const char *b = getenv("CGM_BUILD");
+    snprintf(path, sizeof path, "%s/kernels/test/basic.co", b ? b : "build");
+    if (si_program_load(path, &f.prog, err, sizeof err)) {
+        print_error("%s\n", err);
+        return -1;
+    }
+    f.arena.mem = malloc(ARENA);
+    f.mem.ctx = &f.arena;
+    f.mem.map = arena_map;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    si_program_free(&f->prog);
+    free(f->arena.mem);
+    return 0;
+}
+
+/* Fresh memory per test: the code object image first (for s_getpc users). */
+static void reset(struct fixture *f)
+{
+    f->arena.used = 0;
+    f->code = arena_alloc(&f->arena, f->prog.image_size);
+    memcpy(host(&f->arena, f->code), f->prog.image, f->prog.image_size);
+}
+
+struct launch_args {
+    const char *kernel;
+    unsigned dims;
+    uint32_t grid[3], group[3];
+    const void *args;
+    size_t args_bytes;
+    uint32_t dynamic_lds;
+};
+
+static int launch(struct fixture *f, const struct launch_args *a, struct si_run_stats *stats,
+                  const struct si_observer *obs, char *err, size_t errlen)
+{
+    struct si_launch l;
+    memset(&l, 0, sizeof l);
+    l.program = &f->prog;
+    l.kernel = si_program_kernel(&f->prog, a->kernel);
+    assert_non_null(l.kernel);
+    l.code_address = f->code;
+    l.dims = a->dims;
+    for (int d = 0; d < 3; d++) {
+        l.grid[d] = a->grid[d] ? a->grid[d] : 1;
+        l.group[d] = a->group[d] ? a->group[d] : 1;
+    }
+    l.dynamic_lds = a->dynamic_lds;
+    l.kernarg_address = arena_alloc(&f->arena, l.kernel->kernarg_segment_size);
+    assert_int_equal(si_build_kernarg(l.kernel, a->args, a->args_bytes,
+                                      host(&f->arena, l.kernarg_address),
+                                      l.kernel->kernarg_segment_size),
+                     l.kernel->kernarg_segment_size);
+    l.packet_address = arena_alloc(&f->arena, 64);
+    si_fill_packet(&l, host(&f->arena, l.packet_address));
+    uint64_t scratch = si_scratch_bytes(&l);
+    l.scratch_address = arena_alloc(&f->arena, scratch ? scratch : 4);
+    return si_run(&l, &f->mem, obs, stats, err, errlen);
+}
+
+static void run_ok(struct fixture *f, const struct launch_args *a, struct si_run_stats *stats)
+{
+    char err[512];
+    if (launch(f, a, stats, NULL, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static uint32_t rng_state = 12345;
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+static float rngf(float lo, float hi) { return lo + (hi - lo) * (float)(rng() >> 8) / 16777216.0f; }
+
+static void assert_close(double got, double want, double rel, const char *what, size_t i)
+{
+    double tol = rel * fmax(fabs(want), 1e-30);
+    if (!(fabs(got - want) <= tol))
+        fail_msg("%s[%zu]: got %.9g want %.9g (tolerance %.3g)", what, i, got, want, tol);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void vector_add(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 1000, GRID = 1024 };
+    uint64_t a = arena_alloc(&f->arena, GRID * 4), b = arena_alloc(&f->arena, GRID * 4),
+             c = arena_alloc(&f->arena, GRID * 4);
+    float *ha = host(&f->arena, a), *hb = host(&f->arena, b), *hc = host(&f->arena, c);
+    for (int i = 0; i < GRID; i++) {
+        ha[i] = rngf(-100, 100);
+        hb[i] = rngf(-100, 100);
+        hc[i] = -7.0f;
+    }
+    struct { uint64_t a, b, c; uint32_t n; } args = { a, b, c, N };
+    struct launch_args la = { "vector_add", 1, { GRID }, { 256 }, &args, 28, 0 };
+    struct si_run_stats st;
+    run_ok(f, &la, &st);
+    for (int i = 0; i < N; i++)
+        if (hc[i] != ha[i] + hb[i])
+            fail_msg("c[%d] = %g, want %g", i, hc[i], ha[i] + hb[i]);
+    for (int i = N; i < GRID; i++)
+        assert_true(hc[i] == -7.0f);       /* the if (i < n) guard held */
+    assert_int_equal(st.groups, GRID / 256);
+    assert_int_equal(st.waves, GRID / 64);
+    assert_true(st.wave_instructions > 0);
+}
+
+static void saxpy_and_daxpy(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 512 };
+    uint64_t x = arena_alloc(&f->arena, N * 4), y = arena_alloc(&f->arena, N * 4);
+    float *hx = host(&f->arena, x), *hy = host(&f->arena, y), y0[N];
+    for (int i = 0; i < N; i++) {
+        hx[i] = rngf(-10, 10);
+        hy[i] = y0[i] = rngf(-10, 10);
+    }
+    struct { float alpha; uint32_t pad; uint64_t x, y; } sa = { 1.75f, 0, x, y };
+    struct launch_args la = { "saxpy", 1, { N }, { 64 }, &sa, sizeof sa, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        double mag = fabs(1.75 * hx[i]) + fabs(y0[i]);
+        if (fabs(hy[i] - (1.75 * hx[i] + y0[i])) > 1.2e-7 * mag)
+            fail_msg("saxpy[%d]: got %.9g want %.9g", i, hy[i], 1.75 * hx[i] + y0[i]);
+    }
+
+    uint64_t dx = arena_alloc(&f->arena, N * 8), dy = arena_alloc(&f->arena, N * 8);
+    double *hdx = host(&f->arena, dx), *hdy = host(&f->arena, dy), dy0[N];
+    for (int i = 0; i < N; i++) {
+        hdx[i] = rngf(-10, 10) / 3.0;
+        hdy[i] = dy0[i] = rngf(-10, 10) / 7.0;
+    }
+    struct { double alpha; uint64_t x, y; } da = { -2.5 / 3.0, dx, dy };
+    struct launch_args ld = { "daxpy", 1, { N }, { 128 }, &da, sizeof da, 0 };
+    run_ok(f, &ld, NULL);
+    /* Fused or not, the result is within an ulp or two of the terms' magnitude. */
+    for (int i = 0; i < N; i++) {
+        double mag = fabs(da.alpha * hdx[i]) + fabs(dy0[i]);
+        if (fabs(hdy[i] - (da.alpha * hdx[i] + dy0[i])) > 4.5e-16 * mag)
+            fail_msg("daxpy[%d]: got %.17g want %.17g", i, hdy[i], da.alpha * hdx[i] + dy0[i]);
+    }
+}
+
+static void reduce_sum_lds_barrier_atomic(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 4096, WG = 256 };
+    uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, 4);
+    int32_t *hin = host(&f->arena, in), *hout = host(&f->arena, out);
+    int64_t want = 0;
+    for (int i = 0; i < N; i++) {
+        hin[i] = (int32_t)(rng() % 2001) - 1000;
+        want += hin[i];
+    }
+    *hout = 0;
+    struct { uint64_t in, out, tmp; } args = { in, out, 0 };
+    struct launch_args la = { "reduce_sum", 1, { N }, { WG }, &args, sizeof args, WG * 4 };
+    run_ok(f, &la, NULL);
+    assert_int_equal(*hout, (int32_t)want);
+}
+
+static void collatz_divergence(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 256 };
+    uint64_t s = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 4);
+    uint32_t *hs = host(&f->arena, s), *ho = host(&f->arena, o);
+    for (int i = 0; i < N; i++)
+        hs[i] = 1 + (uint32_t)i * 37u;
+    struct { uint64_t s, o; } args = { s, o };
+    struct launch_args la = { "collatz_steps", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        uint32_t x = hs[i], n = 0;
+        while (x != 1u && n < 1000u) {
+            x = (x & 1u) ? 3u * x + 1u : x / 2u;
+            n++;
+        }
+        assert_int_equal(ho[i], n);
+    }
+}
+
+static void integer_mix(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 320 };   /* 5 waves of a 64-item group: partial last group not needed */
+    uint64_t a = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, N * 4),
+             o = arena_alloc(&f->arena, N * 32);
+    int32_t *ha = host(&f->arena, a), *hb = host(&f->arena, b), *ho = host(&f->arena, o);
+    for (int i = 0; i < N; i++) {
+        ha[i] = (int32_t)rng();
+        hb[i] = (int32_t)(rng() >> (rng() % 31));
+        if (i % 7 == 0) hb[i] = -hb[i];
+        if (ha[i] == INT32_MIN) ha[i] = 5;
+    }
+    struct { uint64_t a, b, o; } args = { a, b, o };
+    struct launch_args la = { "int_mix", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        int32_t x = ha[i], y = hb[i] | 1;
+        uint32_t ux = (uint32_t)x;
+        int32_t want[8] = { x / y, x % y, x >> (y & 31), (int32_t)(ux >> (y & 31)),
+                            (int32_t)(((int64_t)x * y) >> 32), __builtin_popcount(ux),
+                            ux ? __builtin_clz(ux) : 32, (x < y ? x : y) ^ (x > y ? x : y) };
+        for (int k = 0; k < 8; k++)
+            if (ho[8 * i + k] != want[k])
+                fail_msg("int_mix item %d result %d: got %d want %d (a=%d b=%d)", i, k,
+                         ho[8 * i + k], want[k], x, y);
+    }
+}
+
+static void private_memory(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 192 };
+    uint64_t s = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 4);
+    uint32_t *hs = host(&f->arena, s), *ho = host(&f->arena, o);
+    for (int i = 0; i < N; i++)
+        hs[i] = rng() % 1000;
+    struct { uint64_t s, o; } args = { s, o };
+    struct launch_args la = { "private_array", 1, { N }, { 192 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        uint32_t v[32], acc = 0;
+        for (int k = 0; k < 32; k++) v[k] = hs[i] * (uint32_t)(k + 1);
+        for (int k = 0; k < 32; k++) acc += v[(hs[i] + (uint32_t)k * 7u) & 31u];
+        assert_int_equal(ho[i], acc);
+    }
+}
+
+static void matmul_2d(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { S = 32 };
+    uint64_t A = arena_alloc(&f->arena, S * S * 4), B = arena_alloc(&f->arena, S * S * 4),
+             C = arena_alloc(&f->arena, S * S * 4);
+    float *ha = host(&f->arena, A), *hb = host(&f->arena, B), *hc = host(&f->arena, C);
+    for (int i = 0; i < S * S; i++) {
+        ha[i] = rngf(-1, 1);
+        hb[i] = rngf(-1, 1);
+    }
+    struct { uint64_t a, b, c; int32_t n; } args = { A, B, C, S };
+    struct launch_args la = { "matmul", 2, { S, S }, { 8, 8 }, &args, 28, 0 };
+    run_ok(f, &la, NULL);
+    for (int r = 0; r < S; r++)
+        for (int col = 0; col < S; col++) {
+            double acc = 0, mag = 0;
+            for (int k = 0; k < S; k++) {
+                acc += (double)ha[r * S + k] * hb[k * S + col];
+                mag += fabs((double)ha[r * S + k] * hb[k * S + col]);
+            }
+            /* float accumulation of 32 terms: error bounded by 32 ulps of the magnitude */
+            if (fabs(hc[r * S + col] - acc) > 32 * 6e-8 * mag)
+                fail_msg("C[%d][%d] = %g want %g", r, col, hc[r * S + col], acc);
+        }
+}
+
+static void work_item_functions(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { GX = 16, GY = 8, LX = 4, LY = 4 };
+    uint64_t o = arena_alloc(&f->arena, GX * GY * 6 * 4);
+    uint32_t *ho = host(&f->arena, o);
+    struct { uint64_t o; } args = { o };
+    struct launch_args la = { "ids", 2, { GX, GY }, { LX, LY }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (uint32_t y = 0; y < GY; y++)
+        for (uint32_t x = 0; x < GX; x++) {
+            uint32_t *r = &ho[6 * (y * GX + x)];
+            assert_int_equal(r[0], x % LX);
+            assert_int_equal(r[1], y % LY);
+            assert_int_equal(r[2], x / LX);
+            assert_int_equal(r[3], y / LY);
+            assert_int_equal(r[4], GX / LX);
+            assert_int_equal(r[5], 2);
+        }
+}
+
+static void float_functions(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 256 };
+    uint64_t x = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 16);
+    float *hx = host(&f->arena, x), *ho = host(&f->arena, o);
+    for (int i = 0; i < N; i++)
+        hx[i] = rngf(0.001f, 50.0f);
+    struct { uint64_t x, o; } args = { x, o };
+    struct launch_args la = { "float_math", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        float v = hx[i];
+        assert_close(ho[4 * i + 0], sqrtf(v), 2e-7, "sqrt", (size_t)i);
+        assert_close(ho[4 * i + 1], expf(-v), 4e-6, "exp", (size_t)i);
+        assert_close(ho[4 * i + 2], v / (v + 1.0f), 2e-7, "div", (size_t)i);
+        assert_true(ho[4 * i + 3] == floorf(v * 3.5f));
+    }
+}
+
+static void unmapped_access_is_reported(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    uint64_t a = arena_alloc(&f->arena, 256 * 4), c = arena_alloc(&f->arena, 256 * 4);
+    struct { uint64_t a, b, c; uint32_t n; } args = { a, 0x40000000ull, c, 256 };
+    struct launch_args la = { "vector_add", 1, { 256 }, { 64 }, &args, 28, 0 };
+    char err[512];
+    assert_int_equal(launch(f, &la, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "kernel vector_add"));
+    assert_non_null(strstr(err, "unmapped address 0x40000000"));
+    assert_non_null(strstr(err, "work-item (0,0,0)"));
+    assert_non_null(strstr(err, "buffer_load_dword"));
+    assert_non_null(strstr(err, "pc 0x"));
+}
+
+static void bad_launches_are_refused(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    struct { uint64_t a, b, c; uint32_t n; } args = { 0, 0, 0, 0 };
+    char err[512];
+    struct launch_args la = { "vector_add", 1, { 100 }, { 64 }, &args, 28, 0 };
+    assert_int_equal(launch(f, &la, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a positive multiple"));
+    struct launch_args big = { "vector_add", 1, { 2048 }, { 1024 }, &args, 28, 0 };
+    assert_int_equal(launch(f, &big, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "exceeds"));
+}
+
+struct recorder {
+    uint64_t steps, stores, store_lanes;
+    int addresses_ok;
+    uint64_t c_base;
+};
+
+static void on_step(void *ctx, const struct si_step *s)
+{
+    struct recorder *r = ctx;
+    r->steps++;
+    if (s->access == SI_ACCESS_STORE && !s->lds) {
+        r->stores++;
+        for (int l = 0; l < 64; l++) {
+            if (!(s->exec >> l & 1))
+                continue;
+            r->store_lanes++;
+            uint64_t item = s->group_id[0] * 128 + s->wave * 64 + (unsigned)l;
+            if (s->addr[l] != r->c_base + 4 * item || s->access_size != 4)
+                r->addresses_ok = 0;
+        }
+    }
+}
+
+static void observer_sees_every_step_and_address(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 512 };
+    uint64_t a = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, N * 4),
+             c = arena_alloc(&f->arena, N * 4);
+    struct { uint64_t a, b, c; uint32_t n; } args = { a, b, c, N };
+    struct launch_args la = { "vector_add", 1, { N }, { 128 }, &args, 28, 0 };
+    struct recorder rec = { 0, 0, 0, 1, c };
+    struct si_observer obs = { &rec, on_step, NULL, NULL };
+    struct si_run_stats st;
+    char err[512];
+    if (launch(f, &la, &st, &obs, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(rec.steps, st.wave_instructions);
+    assert_int_equal(rec.stores, N / 64);        /* one store per wavefront */
+    assert_int_equal(rec.store_lanes, N);
+    assert_true(rec.addresses_ok);
+}
+
+static void runs_are_deterministic(void **state)
+{
+    struct fixture *f = *state;
+    uint8_t *first = malloc(ARENA);
+    struct si_run_stats s1, s2;
+    uint64_t used = 0;
+    for (int run = 0; run < 2; run++) {
+        reset(f);
+        rng_state = 99;
+        enum { N = 2048 };
+        uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, 4);
+        int32_t *hin = host(&f->arena, in);
+        for (int i = 0; i < N; i++)
+            hin[i] = (int32_t)(rng() % 100);
+        struct { uint64_t in, out, tmp; } args = { in, out, 0 };
+        struct launch_args la = { "reduce_sum", 1, { N }, { 128 }, &args, sizeof args, 512 };
+        run_ok(f, &la, run ? &s2 : &s1);
+        if (!run) {
+            memcpy(first, f->arena.mem, f->arena.used);
+            used = f->arena.used;
+        }
+    }
+    assert_int_equal(used, f->arena.used);
+    assert_memory_equal(first, f->arena.mem, used);
+    assert_int_equal(s1.wave_instructions, s2.wave_instructions);
+    assert_int_equal(s1.lane_operations, s2.lane_operations);
+    free(first);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vector_add),
+        cmocka_unit_test(saxpy_and_daxpy),
+        cmocka_unit_test(reduce_sum_lds_barrier_atomic),
+        cmocka_unit_test(collatz_divergence),
+        cmocka_unit_test(integer_mix),
+        cmocka_unit_test(private_memory),
+        cmocka_unit_test(matmul_2d),
+        cmocka_unit_test(work_item_functions),
+        cmocka_unit_test(float_functions),
+        cmocka_unit_test(unmapped_access_is_reported),
+        cmocka_unit_test(bad_launches_are_refused),
+        cmocka_unit_test(observer_sees_every_step_and_address),
+        cmocka_unit_test(runs_are_deterministic),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,636 @@
+/* Vector ALU: VOP2, VOP1, VOPC and VOP3 (SI ISA chapter 6 and 12).  Every
+ * encoding is brought to the VOP3 opcode numbering (VOPC 0.., VOP2 256..,
+ * VOP3-only 320.., VOP1 384..), sources are fetched per lane with the VOP3
+ * abs/neg modifiers, and results get omod/clamp.  f32 denormals are flushed
+ * unless the kernel descriptor keeps them; rounding is to nearest even. */
+#include "tracegen/si/si_wave.h"
+
+#include <math.h>
+
+#define PI2 6.283185307179586476925286766559
+
+/* Sources of one instruction: a VGPR row (stride 1) or a scalar (stride 0). */
+struct vsrc {
+    const uint32_t *lo, *hi;
+    unsigned step;
+    uint32_t k[2];
+};
+
+struct valu {
+    struct si_ctx *c;
+    struct si_wave *w;
+    const struct si_inst *in;
+    unsigned op;               /* VOP3 numbering */
+    struct vsrc s[3];
+    uint64_t exec;
+    int flush32;
+};
+
+static int fetch(struct valu *v, unsigned i, unsigned width, int is_f64)
+{
+    struct vsrc *s = &v->s[i];
+    unsigned code = v->in->src[i];
+    if (code >= SI_OP_VGPR0) {
+        unsigned r = code - SI_OP_VGPR0;
+        unsigned wd = width ? width : 1;
+        if (r + wd > v->w->vgprs)
+            return si_fault(v->c, v->w, v->in, -1, "source v%u beyond the %u allocated VGPRs", r,
+                            v->w->vgprs);
+        s->lo = v->w->v + (size_t)r * SI_LANES;
+        s->hi = wd > 1 ? s->lo + SI_LANES : s->lo;
+        s->step = 1;
+        return 0;
+    }
+    if (code == SI_OP_LDS_DIRECT)
+        return si_fault(v->c, v->w, v->in, -1, "lds_direct operand is not supported");
+    uint64_t k = width == 2 ? si_read_scalar64(v->c, v->w, v->in, code, is_f64)
+                            : si_read_scalar(v->c, v->w, v->in, code);
+    s->k[0] = (uint32_t)k;
+    s->k[1] = (uint32_t)(k >> 32);
+    s->lo = &s->k[0];
+    s->hi = &s->k[1];
+    s->step = 0;
+    return 0;
+}
+
+static inline uint32_t mods32(const struct valu *v, unsigned i, uint32_t x)
+{
+    if (v->in->abs >> i & 1) x &= 0x7fffffffu;
+    if (v->in->neg >> i & 1) x ^= 0x80000000u;
+    return x;
+}
+
+static inline uint32_t get32(const struct valu *v, unsigned i, int lane)
+{
+    const struct vsrc *s = &v->s[i];
+    return mods32(v, i, s->lo[s->step * (unsigned)lane]);
+}
+
+static inline uint64_t get64(const struct valu *v, unsigned i, int lane)
+{
+    const struct vsrc *s = &v->s[i];
+    uint64_t x = s->lo[s->step * (unsigned)lane] | (uint64_t)s->hi[s->step * (unsigned)lane] << 32;
+    if (v->in->abs >> i & 1) x &= ~(1ull << 63);
+    if (v->in->neg >> i & 1) x ^= 1ull << 63;
+    return x;
+}
+
+static inline float flush(const struct valu *v, float f)
+{
+    if (v->flush32 && fpclassify(f) == FP_SUBNORMAL)
+        return copysignf(0.0f, f);
+    return f;
+}
+
+static inline float getf(const struct valu *v, unsigned i, int lane)
+{
+    return flush(v, si_u2f(get32(v, i, lane)));
+}
+
+static inline double getd(const struct valu *v, unsigned i, int lane)
+{
+    return si_u2d(get64(v, i, lane));
+}
+
+static int exponent32(float f) { return (int)((si_f2u(f) >> 23) & 0xff); }
+static int exponent64(double d) { return (int)((si_d2u(d) >> 52) & 0x7ff); }
+
+static uint32_t ffbh(uint32_t x) { return x ? (uint32_t)__builtin_clz(x) : ~0u; }
+
+static uint32_t cvt_i32(double x)
+{
+    if (isnan(x)) return 0;
+    if (x >= 2147483647.0) return 0x7fffffffu;
+    if (x <= -2147483648.0) return 0x80000000u;
+    return (uint32_t)(int32_t)x;
+}
+
+static uint32_t cvt_u32(double x)
+{
+    if (isnan(x) || x <= 0) return 0;
+    if (x >= 4294967295.0) return 0xffffffffu;
+    return (uint32_t)x;
+}
+
+static uint32_t med3u(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return c > mx ? mx : c < mn ? mn : c;
+}
+
+static int32_t med3i(int32_t a, int32_t b, int32_t c)
+{
+    int32_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return c > mx ? mx : c < mn ? mn : c;
+}
+
+/* ---- compares ------------------------------------------------------------- */
+
+static int fcmp(unsigned cond, double a, double b)
+{
+    switch (cond) {
+    case 0: return 0;
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a < b || a > b;
+    case 6: return a >= b;
+    case 7: return !isnan(a) && !isnan(b);
+    case 8: return isnan(a) || isnan(b);
+    case 9: return !(a >= b);
+    case 10: return !(a < b || a > b);
+    case 11: return !(a > b);
+    case 12: return !(a <= b);
+    case 13: return !(a == b);
+    case 14: return !(a < b);
+    default: return 1;
+    }
+}
+
+static int icmp(unsigned cond, int lt, int eq)
+{
+    switch (cond) {
+    case 0: return 0;
+    case 1: return lt;
+    case 2: return eq;
+    case 3: return lt || eq;
+    case 4: return !lt && !eq;
+    case 5: return !eq;
+    case 6: return !lt;
+    default: return 1;
+    }
+}
+
+static int fclass(double x, uint32_t mask)
+{
+    int neg = signbit(x) != 0;
+    unsigned bit;
+    switch (fpclassify(x)) {
+    case FP_NAN: bit = 1; break;   /* quiet; signaling NaNs are not told apart here */
+    case FP_INFINITE: bit = neg ? 2 : 9; break;
+    case FP_NORMAL: bit = neg ? 3 : 8; break;
+    case FP_SUBNORMAL: bit = neg ? 4 : 7; break;
+    default: bit = neg ? 5 : 6; break;
+    }
+    if (bit == 1 && (mask & 1))
+        return 1;
+    return (mask >> bit) & 1;
+}
+
+static int vopc(struct valu *v)
+{
+    unsigned op = v->op;
+    uint64_t result = 0;
+    int x = (op >> 4) & 1;
+    for (int l = 0; l < SI_LANES; l++) {
+        if (!(v->exec >> l & 1))
+            continue;
+        int r;
+        if (op < 0x80) {
+            unsigned cond = op & 15;
+            if ((op >> 5) & 1)
+                r = fcmp(cond, getd(v, 0, l), getd(v, 1, l));
+            else
+                r = fcmp(cond, getf(v, 0, l), getf(v, 1, l));
+        } else if (op & 8) {
+            double a = (op & 0x20) ? getd(v, 0, l) : (double)si_u2f(get32(v, 0, l));
+            r = fclass(a, get32(v, 1, l));
+        } else {
+            unsigned group = op >> 5, cond = op & 7;
+            if (group == 4) {
+                int32_t a = (int32_t)get32(v, 0, l), b = (int32_t)get32(v, 1, l);
+                r = icmp(cond, a < b, a == b);
+            } else if (group == 5) {
+                int64_t a = (int64_t)get64(v, 0, l), b = (int64_t)get64(v, 1, l);
+                r = icmp(cond, a < b, a == b);
+            } else if (group == 6) {
+                uint32_t a = get32(v, 0, l), b = get32(v, 1, l);
+                r = icmp(cond, a < b, a == b);
+            } else {
+                uint64_t a = get64(v, 0, l), b = get64(v, 1, l);
+                r = icmp(cond, a < b, a == b);
+            }
+        }
+        result |= (uint64_t)(r != 0) << l;
+    }
+    unsigned dst = v->in->fmt == SI_FMT_VOP3 ? v->in->dst : SI_OP_VCC_LO;
+    if (si_write_scalar(v->c, v->w, v->in, dst, (uint32_t)result) ||
+        si_write_scalar(v->c, v->w, v->in, dst + 1, (uint32_t)(result >> 32)))
+        return -1;
+    if (x)
+        si_set_exec(v->w, result);
+    return 0;
+}
+
+/* ---- the rest ------------------------------------------------------------- */
+
+static uint64_t lane_mask_of(struct valu *v, unsigned src_index)
+{
+    if (v->in->fmt != SI_FMT_VOP3)
+        return si_vcc(v->w);
+    return si_read_scalar64(v->c, v->w, v->in, v->in->src[src_index], 0);
+}
+
+static float div_scale32(float s0, float s1, float s2, int *vcc)
+{
+    *vcc = 0;
+    if (s2 == 0.0f || s1 == 0.0f)
+        return NAN;
+    int e1 = exponent32(s1), e2 = exponent32(s2);
+    if (e2 - e1 >= 96) {
+        *vcc = 1;
+        return s0 == s1 ? ldexpf(s0, 64) : s0;
+    }
+    if (fpclassify(s1) == FP_SUBNORMAL)
+        return ldexpf(s0, 64);
+    if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_NORMAL) {
+        *vcc = 1;
+        return s0 == s1 ? ldexpf(s0, 64) : s0;
+    }
+    if (fpclassify(1.0f / s1) == FP_SUBNORMAL)
+        return ldexpf(s0, -64);
+    if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        *vcc = 1;
+        return s0 == s2 ? ldexpf(s0, 64) : s0;
+    }
+    if (e2 <= 23)
+        return ldexpf(s0, 64);
+    return s0;
+}
+
+static double div_scale64(double s0, double s1, double s2, int *vcc)
+{
+    *vcc = 0;
+    if (s2 == 0.0 || s1 == 0.0)
+        return NAN;
+    int e1 = exponent64(s1), e2 = exponent64(s2);
+    if (e2 - e1 >= 768) {
+        *vcc = 1;
+        return s0 == s1 ? ldexp(s0, 128) : s0;
+    }
+    if (fpclassify(s1) == FP_SUBNORMAL)
+        return ldexp(s0, 128);
+    if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_NORMAL) {
+        *vcc = 1;
+        return s0 == s1 ? ldexp(s0, 128) : s0;
+    }
+    if (fpclassify(1.0 / s1) == FP_SUBNORMAL)
+        return ldexp(s0, -128);
+    if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        *vcc = 1;
+        return s0 == s2 ? ldexp(s0, 128) : s0;
+    }
+    if (e2 <= 53)
+        return ldexp(s0, 128);
+    return s0;
+}
+
+static double div_fixup(double q, double den, double num)
+{
+    int neg = (signbit(den) != 0) ^ (signbit(num) != 0);
+    if (isnan(num)) return num;
+    if (isnan(den)) return den;
+    if ((den == 0 && num == 0) || (isinf(den) && isinf(num))) return NAN;
+    if (den == 0 || isinf(num)) return neg ? -INFINITY : INFINITY;
+    if (isinf(den) || num == 0) return neg ? -0.0 : 0.0;
+    return neg ? -fabs(q) : fabs(q);
+}
+
+/* Results of 32-bit-result operations for one lane.  *ok = 0: not handled. */
+static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t mask)
+{
+    unsigned op = v->op;
+    uint32_t a = get32(v, 0, l), b, cc;
+    float fa, fb, fc;
+    switch (op) {
+    /* VOP2 */
+    case 256: return (mask >> l & 1) ? get32(v, 1, l) : a;                  /* cndmask */
+    case 259: return si_f2u(flush(v, getf(v, 0, l) + getf(v, 1, l)));
+    case 260: return si_f2u(flush(v, getf(v, 0, l) - getf(v, 1, l)));
+    case 261: return si_f2u(flush(v, getf(v, 1, l) - getf(v, 0, l)));
+    case 262: case 263: {                                                    /* mac/mul legacy */
+        fa = getf(v, 0, l); fb = getf(v, 1, l);
+        float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
+        if (op == 262) {
+            float d = si_u2f(v->w->v[(size_t)(v->in->dst - SI_OP_VGPR0) * SI_LANES + l]);
+            p = p + d;
+        }
+        return si_f2u(flush(v, p));
+    }
+    case 264: return si_f2u(flush(v, getf(v, 0, l) * getf(v, 1, l)));
+    case 265: return (uint32_t)((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(get32(v, 1, l) << 8) >> 8));
+    case 266: return (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) *
+                                 ((int32_t)(get32(v, 1, l) << 8) >> 8)) >> 32);
+    case 267: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff);
+    case 268: return (uint32_t)(((uint64_t)(a & 0xffffff) * (get32(v, 1, l) & 0xffffff)) >> 32);
+    case 269: fa = getf(v, 0, l); fb = getf(v, 1, l); return si_f2u(fa < fb ? fa : fb);
+    case 270: fa = getf(v, 0, l); fb = getf(v, 1, l); return si_f2u(fa > fb ? fa : fb);
+    case 271: return si_f2u(fminf(getf(v, 0, l), getf(v, 1, l)));
+    case 272: return si_f2u(fmaxf(getf(v, 0, l), getf(v, 1, l)));
+    case 273: b = get32(v, 1, l); return (int32_t)a < (int32_t)b ? a : b;
+    case 274: b = get32(v, 1, l); return (int32_t)a > (int32_t)b ? a : b;
+    case 275: b = get32(v, 1, l); return a < b ? a : b;
+    case 276: b = get32(v, 1, l); return a > b ? a : b;
+    case 277: return a >> (get32(v, 1, l) & 31);
+    case 278: return get32(v, 1, l) >> (a & 31);
+    case 279: return (uint32_t)((int32_t)a >> (get32(v, 1, l) & 31));
+    case 280: return (uint32_t)((int32_t)get32(v, 1, l) >> (a & 31));
+    case 281: return a << (get32(v, 1, l) & 31);
+    case 282: return get32(v, 1, l) << (a & 31);
+    case 283: return a & get32(v, 1, l);
+    case 284: return a | get32(v, 1, l);
+    case 285: return a ^ get32(v, 1, l);
+    case 286: return (uint32_t)(((1ull << (a & 31)) - 1) << (get32(v, 1, l) & 31));
+    case 287: {                                                              /* mac_f32 */
+        float d = si_u2f(v->w->v[(size_t)(v->in->dst - SI_OP_VGPR0) * SI_LANES + l]);
+        float p = getf(v, 0, l) * getf(v, 1, l);
+        return si_f2u(flush(v, p + d));
+    }
+    case 288: { float p = getf(v, 0, l) * si_u2f(v->in->literal);            /* madmk */
+                return si_f2u(flush(v, p + getf(v, 1, l))); }
+    case 289: { float p = getf(v, 0, l) * getf(v, 1, l);                     /* madak */
+                return si_f2u(flush(v, p + si_u2f(v->in->literal))); }
+    case 290: return (uint32_t)__builtin_popcount(a) + get32(v, 1, l);
+    case 291: return (uint32_t)__builtin_popcount(a & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) +
+                     get32(v, 1, l);
+    case 292: return (uint32_t)__builtin_popcount(a & (uint32_t)(l <= 32 ? 0 : ((1ull << (l - 32)) - 1))) +
+                     get32(v, 1, l);
+    case 293: { uint64_t t = (uint64_t)a + get32(v, 1, l);                   /* add_i32 */
+                *carry |= (t >> 32) << l; return (uint32_t)t; }
+    case 294: b = get32(v, 1, l); *carry |= (uint64_t)(b > a) << l; return a - b;
+    case 295: b = get32(v, 1, l); *carry |= (uint64_t)(a > b) << l; return b - a;
+    case 296: { uint64_t t = (uint64_t)a + get32(v, 1, l) + (mask >> l & 1);   /* addc */
+                *carry |= (t >> 32) << l; return (uint32_t)t; }
+    case 297: { uint64_t t = (uint64_t)get32(v, 1, l) + (mask >> l & 1);       /* subb */
+                *carry |= (uint64_t)(t > a) << l; return a - (uint32_t)t; }
+    case 298: { uint64_t t = (uint64_t)a + (mask >> l & 1); b = get32(v, 1, l);
+                *carry |= (uint64_t)(t > b) << l; return b - (uint32_t)t; }
+    case 299: return si_f2u(flush(v, ldexpf(getf(v, 0, l), (int32_t)get32(v, 1, l))));
+    case 304: return (get32(v, 1, l) << 16) | (a & 0xffff);                    /* cvt_pk_u16_u32 */
+    case 305: return (get32(v, 1, l) << 16) | (a & 0xffff);
+    /* VOP3 only */
+    case 320: { fa = getf(v, 0, l); fb = getf(v, 1, l);
+                float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
+                return si_f2u(flush(v, p + getf(v, 2, l))); }
+    case 321: { float p = getf(v, 0, l) * getf(v, 1, l);
+                return si_f2u(flush(v, p + getf(v, 2, l))); }
+    case 322: return (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(get32(v, 1, l) << 8) >> 8) +
+                                (int32_t)get32(v, 2, l));
+    case 323: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff) + get32(v, 2, l);
+    case 328: case 329: {                                                    /* bfe */
+        unsigned off = get32(v, 1, l) & 31, width = get32(v, 2, l) & 31;
+        if (width == 0) return 0;
+        uint32_t x = (a >> off) & (uint32_t)((1ull << width) - 1);
+        if (op == 329 && (x >> (width - 1) & 1)) x |= (uint32_t)(~0ull << width);
+        return x;
+    }
+    case 330: return (a & get32(v, 1, l)) | (~a & get32(v, 2, l));
+    case 331: return si_f2u(flush(v, fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l))));
+    case 334: { uint64_t t = (uint64_t)a << 32 | get32(v, 1, l);
+                return (uint32_t)(t >> (get32(v, 2, l) & 31)); }
+    case 335: { uint64_t t = (uint64_t)a << 32 | get32(v, 1, l);
+                return (uint32_t)(t >> (8 * (get32(v, 2, l) & 3))); }
+    case 337: return si_f2u(fminf(fminf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
+    case 338: { int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
+                int32_t m = x < y ? x : y; return (uint32_t)(m < z ? m : z); }
+    case 339: { uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a < y ? a : y;
+                return m < z ? m : z; }
+    case 340: return si_f2u(fmaxf(fmaxf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
+    case 341: { int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
+                int32_t m = x > y ? x : y; return (uint32_t)(m > z ? m : z); }
+    case 342: { uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a > y ? a : y;
+                return m > z ? m : z; }
+    case 343: { fa = getf(v, 0, l); fb = getf(v, 1, l); fc = getf(v, 2, l);
+                float mx = fmaxf(fa, fb), mn = fminf(fa, fb);
+                return si_f2u(fc > mx ? mx : fc < mn ? mn : fc); }
+    case 344: return (uint32_t)med3i((int32_t)a, (int32_t)get32(v, 1, l), (int32_t)get32(v, 2, l));
+    case 345: return med3u(a, get32(v, 1, l), get32(v, 2, l));
+    case 346: { b = get32(v, 1, l); cc = get32(v, 2, l);                     /* sad_u8 */
+                for (int k = 0; k < 32; k += 8) {
+                    int x = (int)((a >> k) & 0xff), y = (int)((b >> k) & 0xff);
+                    cc += (uint32_t)(x > y ? x - y : y - x);
+                }
+                return cc; }
+    case 348: { b = get32(v, 1, l); cc = get32(v, 2, l);                     /* sad_u16 */
+                for (int k = 0; k < 32; k += 16) {
+                    int x = (int)((a >> k) & 0xffff), y = (int)((b >> k) & 0xffff);
+                    cc += (uint32_t)(x > y ? x - y : y - x);
+                }
+                return cc; }
+    case 349: b = get32(v, 1, l); return (a > b ? a - b : b - a) + get32(v, 2, l);
+    case 351: return si_f2u((float)div_fixup(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l)));
+    case 361: case 363: return a * get32(v, 1, l);
+    case 362: return (uint32_t)(((uint64_t)a * get32(v, 1, l)) >> 32);
+    case 364: return (uint32_t)(((int64_t)(int32_t)a * (int32_t)get32(v, 1, l)) >> 32);
+    case 365: { int s; float r = div_scale32(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), &s);
+                *carry |= (uint64_t)s << l; return si_f2u(r); }
+    case 367: { float r = fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l));
+                if (si_vcc(v->w) >> l & 1)
+                    r = ldexpf(r, exponent32(getf(v, 2, l)) > 127 ? 64 : -64);
+                return si_f2u(flush(v, r)); }
+    /* VOP1 */
+    case 385: return a;                                                      /* mov */
+    case 387: return cvt_i32(getd(v, 0, l));
+    case 389: return si_f2u((float)(int32_t)a);
+    case 390: return si_f2u((float)a);
+    case 391: return cvt_u32(getf(v, 0, l));
+    case 392: return cvt_i32(getf(v, 0, l));
+    case 396: return cvt_i32(floorf(getf(v, 0, l) + 0.5f));
+    case 397: return cvt_i32(floorf(getf(v, 0, l)));
+    case 399: return si_f2u(flush(v, (float)getd(v, 0, l)));
+    case 401: case 402: case 403: case 404:
+        return si_f2u((float)((a >> (8 * (op - 401))) & 0xff));
+    case 405: return cvt_u32(getd(v, 0, l));
+    case 416: { fa = getf(v, 0, l); float f = fa - floorf(fa);
+                return si_f2u(f >= 1.0f ? 0x1.fffffep-1f : f); }
+    case 417: return si_f2u(truncf(getf(v, 0, l)));
+    case 418: return si_f2u(ceilf(getf(v, 0, l)));
+    case 419: return si_f2u(rintf(getf(v, 0, l)));
+    case 420: return si_f2u(floorf(getf(v, 0, l)));
+    case 421: return si_f2u(flush(v, exp2f(getf(v, 0, l))));
+    case 422: case 423: return si_f2u(log2f(getf(v, 0, l)));
+    case 424: case 425: case 426: case 427: return si_f2u(flush(v, 1.0f / getf(v, 0, l)));
+    case 428: case 429: case 430: return si_f2u(flush(v, 1.0f / sqrtf(getf(v, 0, l))));
+    case 435: return si_f2u(sqrtf(getf(v, 0, l)));
+    case 437: return si_f2u((float)sin((double)getf(v, 0, l) * PI2));
+    case 438: return si_f2u((float)cos((double)getf(v, 0, l) * PI2));
+    case 439: return ~a;
+    case 440: { uint32_t r = 0; for (int i = 0; i < 32; i++) r |= ((a >> i) & 1) << (31 - i);
+                return r; }
+    case 441: return ffbh(a);
+    case 442: return a ? (uint32_t)__builtin_ctz(a) : ~0u;
+    case 443: return (a == 0 || a == ~0u) ? ~0u : ffbh((int32_t)a < 0 ? ~a : a);
+    case 444: { double d = getd(v, 0, l); int e = 0;
+                if (isnan(d) || isinf(d)) return 0;
+                frexp(d, &e); return (uint32_t)e; }
+    case 447: { fa = getf(v, 0, l); int e = 0;
+                if (isnan(fa) || isinf(fa)) return 0;
+                frexpf(fa, &e); return (uint32_t)e; }
+    case 448: { fa = getf(v, 0, l); int e;
+                if (isnan(fa) || isinf(fa)) return si_f2u(fa);
+                return si_f2u(frexpf(fa, &e)); }
+    default:
+        *ok = 0;
+        return 0;
+    }
+}
+
+/* Results of 64-bit-result operations for one lane. */
+static uint64_t op64(struct valu *v, int l, int *ok, uint64_t *carry)
+{
+    switch (v->op) {
+    case 332: return si_d2u(fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
+    case 352: return si_d2u(div_fixup(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
+    case 353: return get64(v, 0, l) << (get32(v, 1, l) & 63);
+    case 354: return get64(v, 0, l) >> (get32(v, 1, l) & 63);
+    case 355: return (uint64_t)((int64_t)get64(v, 0, l) >> (get32(v, 1, l) & 63));
+    case 356: return si_d2u(getd(v, 0, l) + getd(v, 1, l));
+    case 357: return si_d2u(getd(v, 0, l) * getd(v, 1, l));
+    case 358: return si_d2u(fmin(getd(v, 0, l), getd(v, 1, l)));
+    case 359: return si_d2u(fmax(getd(v, 0, l), getd(v, 1, l)));
+    case 360: return si_d2u(ldexp(getd(v, 0, l), (int32_t)get32(v, 1, l)));
+    case 366: { int s; double r = div_scale64(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), &s);
+                *carry |= (uint64_t)s << l; return si_d2u(r); }
+    case 368: { double r = fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l));
+                if (si_vcc(v->w) >> l & 1)
+                    r = ldexp(r, exponent64(getd(v, 2, l)) > 1023 ? 128 : -128);
+                return si_d2u(r); }
+    case 388: return si_d2u((double)(int32_t)get32(v, 0, l));
+    case 400: return si_d2u((double)getf(v, 0, l));
+    case 406: return si_d2u((double)get32(v, 0, l));
+    case 431: case 432: return si_d2u(1.0 / getd(v, 0, l));
+    case 433: case 434: return si_d2u(1.0 / sqrt(getd(v, 0, l)));
+    case 436: return si_d2u(sqrt(getd(v, 0, l)));
+    case 445: { double d = getd(v, 0, l); int e;
+                if (isnan(d) || isinf(d)) return si_d2u(d);
+                return si_d2u(frexp(d, &e)); }
+    case 446: { double d = getd(v, 0, l), f = d - floor(d);
+                return si_d2u(f >= 1.0 ? 0x1.fffffffffffffp-1 : f); }
+    default:
+        *ok = 0;
+        return 0;
+    }
+}
+
+static uint32_t output_mods32(const struct si_inst *in, uint32_t x)
+{
+    float f = si_u2f(x);
+    if (in->omod == 1) f *= 2.0f;
+    else if (in->omod == 2) f *= 4.0f;
+    else if (in->omod == 3) f *= 0.5f;
+    if (in->clamp) f = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : isnan(f) ? 0.0f : f;
+    return si_f2u(f);
+}
+
+static uint64_t output_mods64(const struct si_inst *in, uint64_t x)
+{
+    double f = si_u2d(x);
+    if (in->omod == 1) f *= 2.0;
+    else if (in->omod == 2) f *= 4.0;
+    else if (in->omod == 3) f *= 0.5;
+    if (in->clamp) f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : isnan(f) ? 0.0 : f;
+    return si_d2u(f);
+}
+
+static int lane_moves(struct valu *v)
+{
+    struct si_wave *w = v->w;
+    const struct si_inst *in = v->in;
+    switch (v->op) {
+    case 257: {                                                              /* readlane */
+        unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
+        return si_write_scalar(v->c, w, in, in->dst, v->s[0].lo[v->s[0].step * lane]);
+    }
+    case 258: {                                                              /* writelane */
+        unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
+        unsigned r = in->dst - SI_OP_VGPR0;
+        w->v[(size_t)r * SI_LANES + lane] = v->s[0].lo[0];
+        return 0;
+    }
+    case 386: {                                                              /* readfirstlane */
+        unsigned lane = v->exec ? (unsigned)__builtin_ctzll(v->exec) : 0;
+        return si_write_scalar(v->c, w, in, in->dst, v->s[0].lo[v->s[0].step * lane]);
+    }
+    default: {                                                               /* movrel */
+        unsigned m0 = w->s[SI_OP_M0];
+        unsigned src = in->src[0] - SI_OP_VGPR0 + (v->op == 450 ? 0 : m0);
+        unsigned dst = in->dst - SI_OP_VGPR0 + (v->op == 451 ? 0 : m0);
+        if (in->src[0] < SI_OP_VGPR0 || src >= w->vgprs || dst >= w->vgprs)
+            return si_fault(v->c, w, in, -1, "relative VGPR index out of range (m0 = %u)", m0);
+        for (int l = 0; l < SI_LANES; l++)
+            if (v->exec >> l & 1)
+                w->v[(size_t)dst * SI_LANES + l] = w->v[(size_t)src * SI_LANES + l];
+        return 0;
+    }
+    }
+}
+
+int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+{
+    struct valu v;
+    v.c = c;
+    v.w = w;
+    v.in = in;
+    v.exec = si_exec(w);
+    v.flush32 = !c->denorm32;
+    switch (in->fmt) {
+    case SI_FMT_VOP2: v.op = SI_VOP3_FROM_VOP2 + in->op; break;
+    case SI_FMT_VOP1: v.op = SI_VOP3_FROM_VOP1 + in->op; break;
+    default: v.op = in->op; break;
+    }
+    if (v.op == 384 || v.op == 449)                                          /* nop, clrexcp */
+        return 0;
+    unsigned nsrc = in->fmt == SI_FMT_VOP3 ? 3 : (in->fmt == SI_FMT_VOP1 ? 1 : 2);
+    /* 64-bit sources read float constants as doubles (integer 64-bit ops
+     * with float constants do not occur in compiled code). */
+    for (unsigned i = 0; i < nsrc; i++)
+        if (fetch(&v, i, in->width[i + 1], in->width[i + 1] == 2))
+            return -1;
+    if (v.op < SI_VOP3_FROM_VOP2)
+        return vopc(&v);
+    if (v.op == 257 || v.op == 258 || v.op == 386 || (v.op >= 450 && v.op <= 452))
+        return lane_moves(&v);
+
+    unsigned dwidth = in->width[0] ? in->width[0] : 1;
+    unsigned dreg = in->dst - SI_OP_VGPR0;
+    if (in->dst < SI_OP_VGPR0 || dreg + dwidth > w->vgprs)
+        return si_fault(c, w, in, -1, "destination beyond the %u allocated VGPRs", w->vgprs);
+    uint32_t *dlo = w->v + (size_t)dreg * SI_LANES, *dhi = dlo + SI_LANES;
+    uint64_t mask = 0, carry = 0;
+    if (v.op == 256)
+        mask = lane_mask_of(&v, 2);
+    else if (v.op >= 296 && v.op <= 298)
+        mask = lane_mask_of(&v, 2);
+    int ok = 1, mods = in->fmt == SI_FMT_VOP3 && (in->omod || in->clamp);
+    for (int l = 0; l < SI_LANES; l++) {
+        if (!(v.exec >> l & 1))
+            continue;
+        if (dwidth == 2) {
+            uint64_t r = op64(&v, l, &ok, &carry);
+            if (!ok)
+                break;
+            if (mods)
+                r = output_mods64(in, r);
+            dlo[l] = (uint32_t)r;
+            dhi[l] = (uint32_t)(r >> 32);
+        } else {
+            uint32_t r = op32(&v, l, &ok, &carry, mask);
+            if (!ok)
+                break;
+            if (mods)
+                r = output_mods32(in, r);
+            dlo[l] = r;
+        }
+    }
+    if (!ok)
+        return si_fault(c, w, in, -1, "unimplemented vector instruction");
+    /* Carry/borrow and div_scale flags: VCC for VOP2, SDST for VOP3b. */
+    if ((v.op >= 293 && v.op <= 298) || v.op == 365 || v.op == 366) {
+        unsigned sd = in->fmt == SI_FMT_VOP3 ? in->sdst : SI_OP_VCC_LO;
+        if (si_write_scalar(c, w, in, sd, (uint32_t)carry) ||
+            si_write_scalar(c, w, in, sd + 1, (uint32_t)(carry >> 32)))
+            return -1;
+    }
+    return 0;
+}
