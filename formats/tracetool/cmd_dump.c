@@ -6,9 +6,13 @@
 #include "cgm/events.h"
 #include "formats/tracetool/tracetool.h"
 
-static void print_record(const uint8_t *rec, size_t len)
+static void print_record(uint16_t kind, const uint8_t *rec, size_t len)
 {
     struct cgm_event ev;
+    if (kind == CGM_STREAM_SECTION) {
+        printf("section_data len=%zu", len);
+        return;
+    }
     if (cgm_event_decode(rec, len, &ev) == 0) {
         cgm_event_print(stdout, &ev);
         return;
@@ -45,7 +49,7 @@ static int dump_stream(struct cgm_reader *r, size_t si, uint64_t from, uint64_t 
             break;
         }
         printf("%u:%" PRIu64 " ", s->info.id, at);
-        print_record(rec, len);
+        print_record(s->info.kind, rec, len);
         putchar('\n');
     }
     if (rc < 0)

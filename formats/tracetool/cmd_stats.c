@@ -19,9 +19,12 @@ static const char *type_name(unsigned t, char *buf, size_t len)
     return tool_record_kind(&b, 1, buf, len);
 }
 
-/* Counts stream SI's records into TC; returns -1 on damage. */
+/* Counts stream SI's records into TC; returns -1 on damage. Section
+ * records are metadata, not typed records: they are not counted by type. */
 static int count_stream(struct cgm_reader *r, size_t si, struct type_counts *tc)
 {
+    if (cgm_reader_stream(r, si)->info.kind == CGM_STREAM_SECTION)
+        return 0;
     struct cgm_riter *it = cgm_riter_open(r, si);
     if (!it)
         return -1;
