@@ -91,7 +91,8 @@ help:
 deps:
 	@if [ "$$(id -u)" = 0 ]; then \
 	  echo "apt-get update && apt-get install -y $(DEB_PACKAGES)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PACKAGES); \
+	  apt-get -o DPkg::Lock::Timeout=300 update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $(DEB_PACKAGES); \
 	else \
 	  echo "cgmtrace needs these Debian packages; run as root:"; \
 	  echo "  apt-get update && apt-get install -y $(DEB_PACKAGES)"; \
