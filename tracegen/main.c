@@ -40,7 +40,9 @@ static void usage(FILE *out)
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
           "      --quiet           no warnings, no progress line\n"
-          "      --stats           print instruction count and rate on stderr at the end\n"
+          "      --stats           print on stderr at the end: instructions, rate, the\n"
+          "                        count with every rep-string iteration counted (as\n"
+          "                        valgrind does) and, when recording, data accesses\n"
           "  -h, --help            this text\n"
           "\n"
           "The guest sees a baseline x86-64 processor (SSE2, no AVX), virtual time\n"
@@ -173,6 +175,19 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "tracegen: guest stopped: %s\n", p->message);
     }
+    if (stats) {
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        fprintf(stderr, "tracegen: %llu instructions in %.3f s (%.1f MIPS)\n",
+                (unsigned long long)p->icount, s, s > 0 ? p->icount / s / 1e6 : 0.0);
+        fprintf(stderr, "tracegen: %llu instructions counting each rep-string iteration\n",
+                (unsigned long long)(p->icount + p->main_thread->cpu.rep_extra));
+        if (p->rec) {
+            uint64_t l, st, m;
+            x86_rec_counts(p->rec, &l, &st, &m);
+            fprintf(stderr, "tracegen: data accesses: %llu loads, %llu stores, %llu modifies\n",
+                    (unsigned long long)l, (unsigned long long)st, (unsigned long long)m);
+        }
+    }
     if (p->rec) {
         if (x86_rec_finish(p->rec, p->code, p->mem, err, sizeof err) != 0) {
             fprintf(stderr, "tracegen: %s: finishing the trace failed: %s\n", output, err);
@@ -180,11 +195,6 @@ int main(int argc, char **argv)
                 status = 2;
         }
         p->rec = NULL;
-    }
-    if (stats) {
-        double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        fprintf(stderr, "tracegen: %llu instructions in %.3f s (%.1f MIPS)\n",
-                (unsigned long long)p->icount, s, s > 0 ? p->icount / s / 1e6 : 0.0);
     }
     x86_process_destroy(p);
     return status;

@@ -117,6 +117,7 @@ struct x86_cpu {
 
     const struct x86_dinsn *cur; /* instruction being executed */
     uint64_t icount;            /* instructions retired (at block granularity) */
+    uint64_t rep_extra;         /* rep-string iterations beyond the first, all runs */
     struct x86_code_cache *code;
     struct x86_thread *thread;
 };

@@ -388,13 +388,18 @@ static void exec_string(struct x86_cpu *c, const struct x86_dinsn *in)
         return;
     }
     int compares = in->op == XOP_CMPS || in->op == XOP_SCAS;
+    /* counted per iteration too, as valgrind does, for comparisons */
+    if (c->r[R_RCX] > 1)
+        c->rep_extra += c->r[R_RCX] - 1;
     while (c->r[R_RCX]) {
         string_step(c, in);
         c->r[R_RCX]--;
         if (compares) {
             int zf = c->lz_a == c->lz_b;
-            if ((in->rep == 1 && !zf) || (in->rep == 2 && zf))
+            if ((in->rep == 1 && !zf) || (in->rep == 2 && zf)) {
+                c->rep_extra -= c->r[R_RCX] ? c->r[R_RCX] : 0;
                 break;
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ struct x86_recorder {
     uint8_t *buf;
     int roi_only;
     int enabled;
+    uint64_t loads, stores, modifies;   /* counted as valgrind's lackey does */
     uint64_t seq;
     int failed;
 };
@@ -87,6 +88,16 @@ static void on_access(void *ctx, uint64_t addr, unsigned size, int write)
         return;
     if (r->nacc == CGM_X86_ACCESS_MAX)
         flush_accesses(r, CGM_X86_REC_PARTIAL, 0);
+    if (write && r->nacc && !r->acc[r->nacc - 1].write &&
+        r->acc[r->nacc - 1].addr == addr && r->acc[r->nacc - 1].size == size &&
+        r->acc[r->nacc - 1].insn == (uint8_t)(r->cpu->cur - r->block->insn)) {
+        r->loads--;
+        r->modifies++;
+    } else if (write) {
+        r->stores++;
+    } else {
+        r->loads++;
+    }
     struct cgm_x86_access *a = &r->acc[r->nacc++];
     a->addr = addr;
     a->size = size;
@@ -116,6 +127,14 @@ void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev)
               ev->type == CGM_EV_MMAP || ev->type == CGM_EV_MUNMAP || ev->type == CGM_EV_BRK ||
               ev->type == CGM_EV_MPROTECT))
         append(r, buf, n, 0);
+}
+
+void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
+                    uint64_t *modifies)
+{
+    *loads = r->loads;
+    *stores = r->stores;
+    *modifies = r->modifies;
 }
 
 uint64_t x86_rec_next_seq(struct x86_recorder *r)

@@ -27,6 +27,11 @@ void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev);
 /* Region-of-interest markers: recording starts/stops here with --roi-only. */
 void x86_rec_roi(struct x86_recorder *r, int begin);
 uint64_t x86_rec_next_seq(struct x86_recorder *r);
+/* Data accesses recorded so far, counted as valgrind's lackey counts them:
+ * a write right after a read of the same address and size by the same
+ * instruction is one "modify". */
+void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
+                    uint64_t *modifies);
 
 /* Writes the static code table (every instruction decoded so far, bytes
  * read from guest memory) and finalizes the file. Frees R. Returns 0. */
