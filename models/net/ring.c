@@ -26,6 +26,7 @@ struct sw {
 
 struct cgm_net {
     struct cgm_net_config cfg;
+    ks_domain *domain;
     unsigned ports;
     struct sw *sw;
     cgm_net_deliver_fn deliver;
@@ -168,6 +169,7 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
     if (!n)
         return NULL;
     n->cfg = *cfg;
+    n->domain = d ? d : ks_domain_default(eng);
     n->ports = LOCAL0 + cfg->local_ports;
     n->deliver = deliver;
     n->ctx = ctx;
@@ -190,7 +192,7 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
         }
         char name[32];
         snprintf(name, sizeof name, "switch%u", i);
-        ks_context_opts o = { .name = name, .domain = d };
+        ks_context_opts o = { .name = name, .domain = n->domain };
         if (!ks_context_create_opts(eng, switch_main, s, &o))
             goto fail;
     }
@@ -236,7 +238,8 @@ bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p)
     if (!cgm_net_can_inject(n, p->src, p->lane))
         return false;
     struct sw *s = &n->sw[(unsigned)p->src / n->cfg.local_ports];
-    uint64_t now = ks_cycle();
+    /* The caller may run in another clock domain: count in the network's. */
+    uint64_t now = ks_domain_cycle(n->domain);
     p->id = n->next_id++;
     p->injected = now;
     p->hops = 0;

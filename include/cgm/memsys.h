@@ -1,0 +1,79 @@
+/* The timed CPU memory system: per core a data and instruction cache
+ * controller, L3 slices holding the directory (the MESI protocol of
+ * cgm/coh.h), a ring of switches (cgm/net.h), the system agent with the
+ * memory controller, and DRAM (cgm/dram.h), every element a KnightSim
+ * context. Cores and caches run in the CPU clock domain, the ring and the
+ * system agent in the system domain, DRAM in its own.
+ *
+ * Lanes: messages to a directory travel on the request lane, from a
+ * directory on the reply lane, blocks forwarded core to core on the
+ * coherence lane; each source-destination pair thus uses one lane and
+ * stays in order, which the protocol needs. */
+#ifndef CGM_MEMSYS_H
+#define CGM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cgm/coh.h"
+#include "cgm/dram.h"
+#include "cgm/knightsim.h"
+#include "cgm/net.h"
+
+struct cgm_memsys_config {
+    unsigned cores, slices;
+    uint64_t cpu_hz, sys_hz;          /* DRAM runs at 1 / tCK */
+    struct cgm_coh_config coh;        /* cache geometry, MSHR, queues */
+    unsigned l1_latency, l3_latency;  /* CPU cycles */
+    unsigned rx_queue;                /* a controller's input queue per lane */
+    unsigned cpu_queue;               /* a core's request queue into its L1 */
+    unsigned retry_cycles;            /* NACK back-off */
+    struct cgm_net_config net;
+    unsigned sa_latency;              /* system cycles through the system agent */
+    unsigned mc_queue;                /* memory controller requests in flight */
+    struct cgm_dram_config dram;
+    uint64_t mem_bytes;               /* physical memory modelled (functional values) */
+    bool check_dram;                  /* run the DRAM timing checker on every command */
+};
+
+/* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1): 4 GHz
+ * quad-core, 32 KB 8-way L1s, 2 MB 16-way L3 slices, 2 GHz ring, dual
+ * channel DDR3-1600, 256 MB of modelled memory. */
+void cgm_memsys_default_config(struct cgm_memsys_config *c);
+
+/* A completed request: cycle in the CPU domain. */
+typedef void (*cgm_memsys_done_fn)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr,
+                                   uint64_t value, uint64_t cycle);
+
+struct cgm_memsys;
+
+/* Builds every context in eng. NULL on a bad configuration (reason in err). */
+struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_config *cfg,
+                                     cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen);
+void cgm_memsys_destroy(struct cgm_memsys *m);
+ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m);
+const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m);
+
+/* Queues a load, store or fetch of physical address addr at core's L1
+ * (call from a context). false if the core's request queue is full; try
+ * again next cycle. */
+bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
+                       uint64_t store_value);
+
+struct cgm_memsys_stats {
+    uint64_t completed, latency_sum, latency_max;
+    uint64_t latency_hist[24];        /* CPU cycles, buckets [2^(i-1), 2^i) */
+    uint64_t mem_reads, mem_writes;
+    uint64_t dram_violations;         /* with check_dram */
+};
+const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m);
+const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);
+const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m);
+const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);
+/* Statistics of every component as JSON. */
+int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out);
+/* With check_dram: the first timing violation found, or "". */
+const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m);
+
+#endif

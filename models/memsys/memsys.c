@@ -1,0 +1,613 @@
+/* The timed memory system: the MESI handlers of models/coh wrapped in
+ * KnightSim contexts, joined by the ring and backed by the system agent,
+ * memory controller and DRAM. */
+#include "cgm/memsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { PK_COH, PK_MEM_READ, PK_MEM_WRITE, PK_MEM_READ_DONE, PK_MEM_WRITE_DONE };
+
+struct pkt {
+    struct cgm_net_packet p;   /* first: the network sees only this */
+    struct cgm_coh_msg m;
+    uint64_t due;              /* cycle (of the sender's domain) it may be injected */
+    uint64_t block;
+    int slice;                 /* memory packets: the slice's coherence node */
+    uint8_t kind;
+    struct pkt *next_free;
+};
+
+/* A growable FIFO of pointers. */
+struct fifo {
+    void **buf;
+    unsigned head, n, cap;
+};
+
+static bool fifo_push(struct fifo *f, void *p)
+{
+    if (f->n == f->cap) {
+        unsigned cap = f->cap ? 2 * f->cap : 16;
+        void **b = malloc(cap * sizeof *b);
+        if (!b)
+            return false;
+        for (unsigned i = 0; i < f->n; i++)
+            b[i] = f->buf[(f->head + i) % f->cap];
+        free(f->buf);
+        f->buf = b;
+        f->head = 0;
+        f->cap = cap;
+    }
+    f->buf[(f->head + f->n++) % f->cap] = p;
+    return true;
+}
+
+static void *fifo_peek(const struct fifo *f) { return f->n ? f->buf[f->head] : NULL; }
+
+static void *fifo_pop(struct fifo *f)
+{
+    void *p = f->buf[f->head];
+    f->head = (f->head + 1) % f->cap;
+    f->n--;
+    return p;
+}
+
+struct timer {
+    uint64_t due, block;
+    int what;
+};
+
+struct cpu_req {
+    uint64_t addr, tag, value, issued;
+    uint8_t op;
+    bool used;
+};
+
+struct completion {
+    uint64_t due, value;
+    unsigned req;
+};
+
+struct node {
+    struct cgm_memsys *ms;
+    int coh;                   /* coherence node id */
+    int ep;                    /* network endpoint */
+    bool is_core;
+    unsigned latency;
+    ks_eventcount ec;
+    struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
+    struct timer *timers;
+    unsigned ntimers, captimers;
+    /* cores: requests from the CPU, their records, completions due */
+    struct fifo cpu;
+    struct cpu_req *reqs;
+    unsigned nreqs;
+    struct completion *done;
+    unsigned done_head, done_n, done_cap;
+};
+
+struct cgm_memsys {
+    struct cgm_memsys_config cfg;
+    ks_engine *eng;
+    ks_domain *cpu, *sys, *dram_dom;
+    struct cgm_coh_sys *coh;
+    struct cgm_net *net;
+    struct cgm_dram *dram;
+    struct cgm_dram_checker *checker;
+    struct node *nodes;        /* cores then slices */
+    unsigned nnodes;
+    int *ep_node;              /* endpoint -> node index, -1 for the system agent, -2 unused */
+    int sa_ep;
+    /* system agent */
+    ks_eventcount sa_ec, dram_ec;
+    struct fifo sa_rx, sa_tx;
+    unsigned mc_inflight;
+    struct pkt *free_pkts;
+    cgm_memsys_done_fn done;
+    void *ctx;
+    struct cgm_memsys_stats st;
+    bool failed;
+};
+
+void cgm_memsys_default_config(struct cgm_memsys_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cores = 4;
+    c->slices = 4;
+    c->cpu_hz = 4000000000ull;
+    c->sys_hz = 2000000000ull;
+    c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
+                                      .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
+                                      .wb_entries = 8, .l3_wb_entries = 16 };
+    c->l1_latency = 4;
+    c->l3_latency = 20;
+    c->rx_queue = 8;
+    c->cpu_queue = 16;
+    c->retry_cycles = 8;
+    c->net = (struct cgm_net_config){ .switches = 0 /* derived */, .local_ports = 2, .queue_size = 8,
+                                      .flit_bytes = 32, .latency = 1 };
+    c->sa_latency = 4;
+    c->mc_queue = 64;
+    cgm_dram_preset("DDR3-1600", &c->dram);
+    c->mem_bytes = 256ull << 20;
+}
+
+ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m) { return m->cpu; }
+const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m) { return &m->cfg; }
+const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m)
+{
+    struct cgm_memsys *w = (struct cgm_memsys *)m; /* refresh the derived count */
+    w->st.dram_violations = m->checker ? cgm_dram_checker_violations(m->checker) : 0;
+    return &m->st;
+}
+
+const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m)
+{
+    return m->checker ? cgm_dram_checker_first_error(m->checker) : "";
+}
+const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m) { return m->coh; }
+const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m) { return m->dram; }
+const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m) { return m->net; }
+
+static struct pkt *pkt_new(struct cgm_memsys *m)
+{
+    struct pkt *p = m->free_pkts;
+    if (p)
+        m->free_pkts = p->next_free;
+    else if (!(p = malloc(sizeof *p)))
+        abort(); /* packets in flight are bounded by the queues and MSHRs */
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static void pkt_free(struct cgm_memsys *m, struct pkt *p)
+{
+    p->next_free = m->free_pkts;
+    m->free_pkts = p;
+}
+
+static void push_or_die(struct fifo *f, void *p)
+{
+    if (!fifo_push(f, p))
+        abort();
+}
+
+/* ---- the coherence environment ------------------------------------------ */
+
+static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
+{
+    if (msg->dst >= (int)m->cfg.cores)
+        return CGM_LANE_REQUEST;
+    if (msg->src >= (int)m->cfg.cores)
+        return CGM_LANE_REPLY;
+    return CGM_LANE_COHERENCE;
+}
+
+static void env_send(void *ctx, const struct cgm_coh_msg *msg)
+{
+    struct cgm_memsys *m = ctx;
+    struct node *src = &m->nodes[msg->src], *dst = &m->nodes[msg->dst];
+    struct pkt *p = pkt_new(m);
+    p->kind = PK_COH;
+    p->m = *msg;
+    p->p.src = src->ep;
+    p->p.dst = dst->ep;
+    p->p.bytes = msg->has_data ? 72 : 8;
+    p->p.lane = lane_of(m, msg);
+    p->due = ks_cycle() + src->latency;
+    push_or_die(&src->tx[p->p.lane], p);
+}
+
+static void timer_add(struct node *n, uint64_t due, uint64_t block, int what)
+{
+    if (n->ntimers == n->captimers) {
+        unsigned cap = n->captimers ? 2 * n->captimers : 16;
+        struct timer *t = realloc(n->timers, cap * sizeof *t);
+        if (!t)
+            abort();
+        n->timers = t;
+        n->captimers = cap;
+    }
+    n->timers[n->ntimers++] = (struct timer){ due, block, what };
+}
+
+static void env_later(void *ctx, int node, uint64_t block, int what)
+{
+    struct cgm_memsys *m = ctx;
+    struct node *n = &m->nodes[node];
+    if (what == COH_WAKE_MEM_READ || what == COH_WAKE_MEM_WRITE) {
+        struct pkt *p = pkt_new(m);
+        p->kind = what == COH_WAKE_MEM_READ ? PK_MEM_READ : PK_MEM_WRITE;
+        p->block = block;
+        p->slice = node;
+        p->p.src = n->ep;
+        p->p.dst = m->sa_ep;
+        p->p.bytes = what == COH_WAKE_MEM_READ ? 8 : 72;
+        p->p.lane = CGM_LANE_REQUEST;
+        p->due = ks_cycle() + n->latency;
+        push_or_die(&n->tx[CGM_LANE_REQUEST], p);
+        return;
+    }
+    unsigned delay = (what & 15) == COH_WAKE_RETRY ? m->cfg.retry_cycles : 1;
+    timer_add(n, ks_cycle() + delay, block, what);
+}
+
+static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+{
+    struct cgm_memsys *m = ctx;
+    (void)op;
+    (void)block;
+    struct node *n = &m->nodes[core];
+    if (n->done_n == n->done_cap) {
+        unsigned cap = n->done_cap ? 2 * n->done_cap : 16;
+        struct completion *c = malloc(cap * sizeof *c);
+        if (!c)
+            abort();
+        for (unsigned i = 0; i < n->done_n; i++)
+            c[i] = n->done[(n->done_head + i) % n->done_cap];
+        free(n->done);
+        n->done = c;
+        n->done_head = 0;
+        n->done_cap = cap;
+    }
+    /* The L1 latency is constant, so completions stay in order. */
+    n->done[(n->done_head + n->done_n++) % n->done_cap] =
+        (struct completion){ .due = ks_cycle() + n->latency, .value = value, .req = (unsigned)tag };
+}
+
+/* ---- delivery from the ring ------------------------------------------- */
+
+static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
+{
+    struct cgm_memsys *m = ctx;
+    struct pkt *p = (struct pkt *)np;
+    if (ep == m->sa_ep) {
+        if (m->sa_rx.n >= m->cfg.rx_queue)
+            return false;
+        p->due = ks_domain_cycle(m->sys) + m->cfg.sa_latency;
+        push_or_die(&m->sa_rx, p);
+        ks_advance(&m->sa_ec);
+        return true;
+    }
+    struct node *n = &m->nodes[m->ep_node[ep]];
+    struct fifo *q = &n->rx[np->lane];
+    if (q->n >= m->cfg.rx_queue)
+        return false;
+    push_or_die(q, p);
+    ks_advance(&n->ec);
+    return true;
+}
+
+/* ---- cache controller contexts ------------------------------------------ */
+
+static unsigned bucket(uint64_t v)
+{
+    unsigned b = 0;
+    while (v && b < 23) {
+        v >>= 1;
+        b++;
+    }
+    return b;
+}
+
+static bool node_idle(const struct node *n)
+{
+    if (n->ntimers || n->cpu.n || n->done_n)
+        return false;
+    for (int l = 0; l < CGM_NLANES; l++)
+        if (n->rx[l].n || n->tx[l].n)
+            return false;
+    return true;
+}
+
+static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
+{
+    /* Completions due go back to the CPU. */
+    while (n->done_n && n->done[n->done_head].due <= now) {
+        struct completion c = n->done[n->done_head];
+        n->done_head = (n->done_head + 1) % n->done_cap;
+        n->done_n--;
+        struct cpu_req *r = &n->reqs[c.req];
+        uint64_t lat = now - r->issued;
+        m->st.completed++;
+        m->st.latency_sum += lat;
+        if (lat > m->st.latency_max)
+            m->st.latency_max = lat;
+        m->st.latency_hist[bucket(lat)]++;
+        r->used = false;
+        if (m->done)
+            m->done(m->ctx, n->coh, r->tag, r->op, r->addr, c.value, now);
+    }
+    /* Timers (NACK retries, write-back drains, stalled replays). */
+    for (unsigned i = 0; i < n->ntimers;) {
+        if (n->timers[i].due > now) {
+            i++;
+            continue;
+        }
+        struct timer t = n->timers[i];
+        n->timers[i] = n->timers[--n->ntimers];
+        cgm_coh_wake(m->coh, n->coh, t.block, t.what);
+    }
+    /* The scheduler: a new CPU request first, then one message from the
+     * network (replies before coherence before requests). */
+    if (n->is_core && n->cpu.n) {
+        unsigned idx = (unsigned)(uintptr_t)fifo_peek(&n->cpu);
+        struct cpu_req *r = &n->reqs[idx];
+        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr / 64, idx, r->value) >= 0)
+            fifo_pop(&n->cpu);
+    }
+    static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };
+    for (int k = 0; k < CGM_NLANES; k++) {
+        struct fifo *q = &n->rx[order[k]];
+        if (!q->n)
+            continue;
+        struct pkt *p = fifo_pop(q);
+        if (p->kind == PK_COH)
+            cgm_coh_deliver(m->coh, &p->m);
+        else if (p->kind == PK_MEM_READ_DONE)
+            cgm_coh_wake(m->coh, n->coh, p->block, COH_WAKE_MEM_READ);
+        else if (p->kind == PK_MEM_WRITE_DONE)
+            cgm_coh_wake(m->coh, n->coh, p->block, COH_WAKE_MEM_WRITE);
+        pkt_free(m, p);
+        break;
+    }
+    /* The output controller: each lane's head once it is due. */
+    for (int l = 0; l < CGM_NLANES; l++) {
+        struct pkt *p = fifo_peek(&n->tx[l]);
+        if (p && p->due <= now && cgm_net_inject(m->net, &p->p))
+            fifo_pop(&n->tx[l]);
+    }
+}
+
+static void node_main(void *arg)
+{
+    struct node *n = arg;
+    struct cgm_memsys *m = n->ms;
+    for (;;) {
+        uint64_t seen = ks_ec_count(&n->ec);
+        node_cycle(m, n, ks_cycle());
+        if (node_idle(n))
+            ks_await(&n->ec, seen + 1);
+        else
+            ks_pause(1);
+    }
+}
+
+bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
+                       uint64_t store_value)
+{
+    if (core < 0 || (unsigned)core >= m->cfg.cores || addr / 64 >= m->cfg.mem_bytes / 64)
+        return false;
+    struct node *n = &m->nodes[core];
+    if (n->cpu.n >= m->cfg.cpu_queue)
+        return false;
+    unsigned idx = 0;
+    while (idx < n->nreqs && n->reqs[idx].used)
+        idx++;
+    if (idx == n->nreqs)
+        return false; /* every record in use: as good as a full queue */
+    n->reqs[idx] = (struct cpu_req){ .addr = addr, .tag = tag, .value = store_value,
+                                     .issued = ks_domain_cycle(m->cpu), .op = op, .used = true };
+    push_or_die(&n->cpu, (void *)(uintptr_t)idx);
+    ks_advance(&n->ec);
+    return true;
+}
+
+/* ---- system agent, memory controller and DRAM --------------------------- */
+
+static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done)
+{
+    struct cgm_memsys *m = ctx;
+    (void)done;
+    struct pkt *p = r->tag;
+    p->kind = p->kind == PK_MEM_READ ? PK_MEM_READ_DONE : PK_MEM_WRITE_DONE;
+    int slice_ep = p->p.src;
+    p->p.src = m->sa_ep;
+    p->p.dst = slice_ep;
+    p->p.bytes = p->kind == PK_MEM_READ_DONE ? 72 : 8;
+    p->p.lane = CGM_LANE_REPLY;
+    p->due = 0;
+    m->mc_inflight--;
+    push_or_die(&m->sa_tx, p);
+    ks_advance(&m->sa_ec);
+}
+
+static void sa_main(void *arg)
+{
+    struct cgm_memsys *m = arg;
+    for (;;) {
+        uint64_t seen = ks_ec_count(&m->sa_ec);
+        uint64_t now = ks_cycle();
+        struct pkt *p = fifo_peek(&m->sa_rx);
+        uint64_t addr = p ? p->block * 64 : 0;
+        if (p && p->due <= now && m->mc_inflight < m->cfg.mc_queue && cgm_dram_can_accept(m->dram, addr)) {
+            fifo_pop(&m->sa_rx);
+            uint64_t dnow = ks_domain_cycle(m->dram_dom);
+            if (!cgm_dram_pending(m->dram) && cgm_dram_now(m->dram) < dnow)
+                cgm_dram_skip_idle(m->dram, dnow);
+            struct cgm_dram_request r = { .addr = addr, .write = p->kind == PK_MEM_WRITE,
+                                          .arrival = cgm_dram_now(m->dram), .tag = p };
+            cgm_dram_enqueue(m->dram, &r);
+            m->mc_inflight++;
+            if (p->kind == PK_MEM_WRITE)
+                m->st.mem_writes++;
+            else
+                m->st.mem_reads++;
+            ks_advance(&m->dram_ec);
+        }
+        struct pkt *o = fifo_peek(&m->sa_tx);
+        if (o && cgm_net_inject(m->net, &o->p))
+            fifo_pop(&m->sa_tx);
+        if (!m->sa_rx.n && !m->sa_tx.n)
+            ks_await(&m->sa_ec, seen + 1);
+        else
+            ks_pause(1);
+    }
+}
+
+static void dram_main(void *arg)
+{
+    struct cgm_memsys *m = arg;
+    for (;;) {
+        uint64_t seen = ks_ec_count(&m->dram_ec);
+        uint64_t now = ks_cycle();
+        if (cgm_dram_now(m->dram) < now && !cgm_dram_pending(m->dram))
+            cgm_dram_skip_idle(m->dram, now);
+        if (cgm_dram_pending(m->dram)) {
+            cgm_dram_tick(m->dram);
+            ks_pause(1);
+        } else {
+            ks_await(&m->dram_ec, seen + 1);
+        }
+    }
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_config *cfg,
+                                     cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen)
+{
+    if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
+        !cfg->cpu_hz || !cfg->sys_hz || !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue ||
+        cfg->mem_bytes < 64 || cfg->net.local_ports < 2) {
+        snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices a power of two, "
+                 "queues and frequencies non-zero, two local ports per switch)");
+        return NULL;
+    }
+    struct cgm_memsys *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->cfg = *cfg;
+    m->eng = eng;
+    m->done = done;
+    m->ctx = ctx;
+    m->cpu = ks_domain_create(eng, "cpu", cfg->cpu_hz);
+    m->sys = ks_domain_create(eng, "system", cfg->sys_hz);
+    uint64_t dram_hz = (uint64_t)(1e9 / cfg->dram.t.tck_ns + 0.5);
+    m->dram_dom = ks_domain_create(eng, "dram", dram_hz);
+    if (!m->cpu || !m->sys || !m->dram_dom) {
+        snprintf(err, errlen, "memsys: clock domains refused: %s", ks_engine_error(eng));
+        goto fail;
+    }
+    m->dram = cgm_dram_create(&cfg->dram, err, errlen);
+    if (!m->dram)
+        goto fail;
+    cgm_dram_set_done(m->dram, dram_done, m);
+    if (cfg->check_dram) {
+        m->checker = cgm_dram_checker_create(&cfg->dram);
+        if (!m->checker) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        cgm_dram_set_observer(m->dram, cgm_dram_checker_observe, m->checker);
+    }
+
+    struct cgm_coh_config cc = cfg->coh;
+    cc.cores = cfg->cores;
+    cc.slices = cfg->slices;
+    cc.blocks = cfg->mem_bytes / 64;
+    struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done };
+    m->coh = cgm_coh_create(&cc, &env);
+    if (!m->coh) {
+        snprintf(err, errlen, "memsys: bad cache configuration");
+        goto fail;
+    }
+
+    /* Switch i carries core i on port 0 and slice i on port 1; one more
+     * switch carries the system agent. */
+    struct cgm_net_config nc = cfg->net;
+    nc.switches = (cfg->cores > cfg->slices ? cfg->cores : cfg->slices) + 1;
+    m->net = cgm_net_create(eng, m->sys, &nc, net_deliver, m);
+    if (!m->net) {
+        snprintf(err, errlen, "memsys: bad network configuration");
+        goto fail;
+    }
+    m->sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
+    m->ep_node = malloc(cgm_net_endpoints(m->net) * sizeof *m->ep_node);
+    m->nnodes = cfg->cores + cfg->slices;
+    m->nodes = calloc(m->nnodes, sizeof *m->nodes);
+    if (!m->ep_node || !m->nodes) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    for (unsigned e = 0; e < cgm_net_endpoints(m->net); e++)
+        m->ep_node[e] = -2;
+    m->ep_node[m->sa_ep] = -1;
+    for (unsigned i = 0; i < m->nnodes; i++) {
+        struct node *n = &m->nodes[i];
+        n->ms = m;
+        n->coh = (int)i;
+        n->is_core = i < cfg->cores;
+        n->latency = n->is_core ? cfg->l1_latency : cfg->l3_latency;
+        n->ep = n->is_core ? cgm_net_endpoint(m->net, i, 0) : cgm_net_endpoint(m->net, i - cfg->cores, 1);
+        m->ep_node[n->ep] = (int)i;
+        ks_ec_init(&n->ec, "cache", 0);
+        if (n->is_core) {
+            n->nreqs = cfg->cpu_queue + cfg->coh.mshr * cfg->coh.coalesce + 64;
+            n->reqs = calloc(n->nreqs, sizeof *n->reqs);
+            if (!n->reqs) {
+                snprintf(err, errlen, "out of memory");
+                goto fail;
+            }
+        }
+        char name[32];
+        snprintf(name, sizeof name, n->is_core ? "l1.%u" : "l3.%u", n->is_core ? i : i - cfg->cores);
+        ks_context_opts o = { .name = name, .domain = m->cpu };
+        if (!ks_context_create_opts(eng, node_main, n, &o)) {
+            snprintf(err, errlen, "memsys: %s", ks_engine_error(eng));
+            goto fail;
+        }
+    }
+    ks_ec_init(&m->sa_ec, "system-agent", 0);
+    ks_ec_init(&m->dram_ec, "dram", 0);
+    ks_context_opts so = { .name = "system-agent", .domain = m->sys };
+    ks_context_opts dopt = { .name = "dram", .domain = m->dram_dom };
+    if (!ks_context_create_opts(eng, sa_main, m, &so) || !ks_context_create_opts(eng, dram_main, m, &dopt)) {
+        snprintf(err, errlen, "memsys: %s", ks_engine_error(eng));
+        goto fail;
+    }
+    return m;
+fail:
+    cgm_memsys_destroy(m);
+    return NULL;
+}
+
+static void fifo_free_pkts(struct fifo *f)
+{
+    while (f->n)
+        free(fifo_pop(f));
+    free(f->buf);
+}
+
+void cgm_memsys_destroy(struct cgm_memsys *m)
+{
+    if (!m)
+        return;
+    for (unsigned i = 0; m->nodes && i < m->nnodes; i++) {
+        struct node *n = &m->nodes[i];
+        for (int l = 0; l < CGM_NLANES; l++) {
+            fifo_free_pkts(&n->rx[l]);
+            fifo_free_pkts(&n->tx[l]);
+        }
+        free(n->cpu.buf);
+        free(n->timers);
+        free(n->reqs);
+        free(n->done);
+    }
+    fifo_free_pkts(&m->sa_rx);
+    fifo_free_pkts(&m->sa_tx);
+    while (m->free_pkts) {
+        struct pkt *p = m->free_pkts;
+        m->free_pkts = p->next_free;
+        free(p);
+    }
+    free(m->nodes);
+    free(m->ep_node);
+    cgm_net_destroy(m->net);
+    cgm_coh_destroy(m->coh);
+    cgm_dram_destroy(m->dram);
+    cgm_dram_checker_destroy(m->checker);
+    free(m);
+}

@@ -1,0 +1,93 @@
+/* Statistics of the timed memory system as one JSON object. */
+#include "cgm/memsys.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+
+static void add_u(cJSON *o, const char *k, uint64_t v) { cJSON_AddNumberToObject(o, k, (double)v); }
+
+int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
+{
+    const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return -1;
+    add_u(o, "requests", st->completed);
+    cJSON_AddNumberToObject(o, "avg_latency_cpu_cycles",
+                            st->completed ? (double)st->latency_sum / (double)st->completed : 0.0);
+    add_u(o, "max_latency_cpu_cycles", st->latency_max);
+    cJSON *h = cJSON_AddArrayToObject(o, "latency_histogram");
+    for (unsigned i = 0; h && i < 24; i++)
+        if (st->latency_hist[i]) {
+            cJSON *b = cJSON_CreateObject();
+            add_u(b, "from", i ? 1ull << (i - 1) : 0);
+            add_u(b, "below", 1ull << i);
+            add_u(b, "count", st->latency_hist[i]);
+            cJSON_AddItemToArray(h, b);
+        }
+    add_u(o, "memory_reads", st->mem_reads);
+    add_u(o, "memory_writes", st->mem_writes);
+
+    const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
+    cJSON *cores = cJSON_AddArrayToObject(o, "cores");
+    for (int c = 0; cores && c < (int)cfg->cores; c++) {
+        const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(coh, c);
+        cJSON *x = cJSON_CreateObject();
+        add_u(x, "accesses", cs->accesses);
+        add_u(x, "hits", cs->hits);
+        add_u(x, "misses", cs->misses);
+        add_u(x, "upgrades", cs->upgrades);
+        add_u(x, "coalesced", cs->coalesced);
+        add_u(x, "stalls", cs->stalls);
+        add_u(x, "nacks", cs->nacks_received);
+        add_u(x, "retries", cs->retries);
+        add_u(x, "evictions", cs->evictions);
+        add_u(x, "writebacks", cs->writebacks);
+        cJSON_AddItemToArray(cores, x);
+    }
+    cJSON *msgs = cJSON_AddObjectToObject(o, "coherence_messages");
+    const uint64_t *mc = cgm_coh_msg_counts(coh);
+    for (int t = 0; msgs && t < COH_NTYPES; t++)
+        add_u(msgs, cgm_coh_msg_names[t], mc[t]);
+    cJSON *rows = cJSON_AddObjectToObject(o, "protocol_rows");
+    const uint64_t *rc = cgm_mesi_row_counts(coh);
+    for (int r = 0; rows && r < MESI_NROWS; r++) {
+        char key[160];
+        snprintf(key, sizeof key, "%s %s", cgm_mesi_rows[r].table, cgm_mesi_rows[r].text);
+        add_u(rows, key, rc[r]);
+    }
+    cJSON *sw = cJSON_AddArrayToObject(o, "switches");
+    const struct cgm_net *net = cgm_memsys_net(m);
+    for (unsigned i = 0; sw && i < cgm_net_endpoints(net) / cfg->net.local_ports; i++) {
+        const struct cgm_net_switch_stats *ss = cgm_net_switch_stats(net, i);
+        cJSON *x = cJSON_CreateObject();
+        add_u(x, "packets", ss->packets);
+        add_u(x, "blocked", ss->blocked);
+        add_u(x, "request_lane", ss->lane_packets[CGM_LANE_REQUEST]);
+        add_u(x, "reply_lane", ss->lane_packets[CGM_LANE_REPLY]);
+        add_u(x, "coherence_lane", ss->lane_packets[CGM_LANE_COHERENCE]);
+        add_u(x, "west_link_busy", ss->port_busy[0]);
+        add_u(x, "east_link_busy", ss->port_busy[1]);
+        cJSON_AddItemToArray(sw, x);
+    }
+    const struct cgm_dram_stats *ds = cgm_dram_stats(cgm_memsys_dram(m));
+    cJSON *d = cJSON_AddObjectToObject(o, "dram");
+    if (d) {
+        add_u(d, "reads", ds->reads);
+        add_u(d, "writes", ds->writes);
+        add_u(d, "row_hits", ds->row_hits);
+        add_u(d, "row_misses", ds->row_misses);
+        add_u(d, "refreshes", ds->refreshes);
+        cJSON_AddNumberToObject(d, "avg_read_latency_cycles",
+                                ds->reads ? (double)ds->read_latency_sum / (double)ds->reads : 0.0);
+        add_u(d, "timing_violations", st->dram_violations);
+    }
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    int rc2 = fprintf(out, "%s\n", text) < 0 ? -1 : 0;
+    free(text);
+    return rc2;
+}

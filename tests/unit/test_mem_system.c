@@ -1,0 +1,235 @@
+/* The timed memory system: an L1 hit takes the configured L1 latency, a
+ * miss costs more and a DRAM miss more still; multi-core random traffic
+ * over a small hierarchy completes every request, returns only values
+ * stored to the same address, drives DRAM without a timing violation, and
+ * repeats exactly with the same seed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cgm/memsys.h"
+
+struct drv {
+    struct cgm_memsys *ms;
+    int core;
+    unsigned n, issued, done, outstanding, k;
+    uint64_t rng, span;
+    uint64_t last_latency;
+    unsigned bad_values;
+};
+
+struct world {
+    struct drv d[8];
+    uint64_t issue_cycle[8][64];
+};
+
+static struct world *W;
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void on_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                    uint64_t cycle)
+{
+    struct world *w = ctx;
+    struct drv *d = &w->d[core];
+    d->done++;
+    d->outstanding--;
+    d->last_latency = cycle - w->issue_cycle[core][tag % 64];
+    /* Stored values carry their block number in the upper half. */
+    if (op != CGM_OP_STORE && value && (value >> 32) != addr / 64)
+        d->bad_values++;
+}
+
+static void driver(void *arg)
+{
+    struct drv *d = arg;
+    while (d->issued < d->n) {
+        if (d->outstanding < d->k) {
+            uint64_t r = rnd(&d->rng);
+            uint64_t addr = (r >> 16) % d->span * 64;
+            uint8_t op = r % 4 == 0 ? CGM_OP_STORE : CGM_OP_LOAD;
+            uint64_t value = ((addr / 64) << 32) | (d->issued + 1);
+            uint64_t tag = d->issued;
+            W->issue_cycle[d->core][tag % 64] = ks_cycle();
+            if (cgm_memsys_access(d->ms, d->core, op, addr, tag, value)) {
+                d->issued++;
+                d->outstanding++;
+            }
+        }
+        ks_pause(1 + rnd(&d->rng) % 3);
+    }
+}
+
+static struct cgm_memsys_config small_cfg(void)
+{
+    struct cgm_memsys_config c;
+    cgm_memsys_default_config(&c);
+    c.coh.l1_sets = 4;
+    c.coh.l1_ways = 2;
+    c.coh.l3_sets = 8;
+    c.coh.l3_ways = 4;
+    c.coh.mshr = 4;
+    c.coh.coalesce = 4;
+    c.coh.wb_entries = 2;
+    c.coh.l3_wb_entries = 4;
+    c.mem_bytes = 1 << 20;
+    c.check_dram = true;
+    return c;
+}
+
+/* One request at a time from core 0; returns its latency in CPU cycles. */
+struct single {
+    struct cgm_memsys *ms;
+    uint64_t addr;
+    uint8_t op;
+    uint64_t latency;
+    bool done;
+};
+
+static void single_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                        uint64_t cycle)
+{
+    (void)core;
+    (void)op;
+    (void)addr;
+    (void)value;
+    struct single *s = ctx;
+    s->latency = cycle - tag;
+    s->done = true;
+}
+
+static void single_main(void *arg)
+{
+    struct single *s = arg;
+    s->done = false;
+    assert_true(cgm_memsys_access(s->ms, 0, s->op, s->addr, ks_cycle(), 7));
+}
+
+static uint64_t one_access(ks_engine *eng, struct single *s, uint64_t addr, uint8_t op)
+{
+    s->addr = addr;
+    s->op = op;
+    ks_context_opts o = { .name = "cpu", .domain = cgm_memsys_cpu_domain(s->ms) };
+    assert_non_null(ks_context_create_opts(eng, single_main, s, &o));
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    assert_true(s->done);
+    return s->latency;
+}
+
+static void test_hit_and_miss_latency(void **state)
+{
+    (void)state;
+    ks_engine *eng = ks_engine_create(NULL);
+    struct cgm_memsys_config c;
+    cgm_memsys_default_config(&c);
+    c.check_dram = true;
+    struct single s = { 0 };
+    char err[200];
+    s.ms = cgm_memsys_create(eng, &c, single_done, &s, err, sizeof err);
+    assert_non_null(s.ms);
+    uint64_t cold = one_access(eng, &s, 4096, CGM_OP_LOAD);
+    uint64_t hit = one_access(eng, &s, 4096 + 8, CGM_OP_LOAD);
+    uint64_t store_hit = one_access(eng, &s, 4096, CGM_OP_STORE); /* E -> M, silently */
+    assert_int_equal(hit, c.l1_latency);
+    assert_int_equal(store_hit, c.l1_latency);
+    /* A miss crosses the ring to the slice and DRAM and back: more than
+     * both cache latencies and the DRAM's idle closed-row read time
+     * (tRCD + CL + BL/2 at 1.25 ns = 32.5 ns = 130 CPU cycles at 4 GHz). */
+    assert_true(cold > c.l1_latency + c.l3_latency + 130);
+    assert_int_equal(cgm_memsys_stats(s.ms)->dram_violations, 0);
+    assert_int_equal(cgm_memsys_stats(s.ms)->mem_reads, 1);
+    printf("latency: L1 hit %llu, cold miss %llu CPU cycles\n", (unsigned long long)hit,
+           (unsigned long long)cold);
+    cgm_memsys_destroy(s.ms);
+    ks_engine_destroy(eng);
+}
+
+static uint64_t random_run(const struct cgm_memsys_config *c, unsigned cores, unsigned n,
+                           uint64_t seed, uint64_t span, struct cgm_memsys_stats *out, bool print)
+{
+    ks_engine *eng = ks_engine_create(NULL);
+    struct world *w = calloc(1, sizeof *w);
+    W = w;
+    char err[200];
+    struct cgm_memsys_config cc = *c;
+    cc.cores = cores;
+    struct cgm_memsys *ms = cgm_memsys_create(eng, &cc, on_done, w, err, sizeof err);
+    if (!ms)
+        fail_msg("%s", err);
+    for (unsigned i = 0; i < cores; i++) {
+        w->d[i] = (struct drv){ .ms = ms, .core = (int)i, .n = n, .k = 6, .rng = seed * 977 + i + 1,
+                                .span = span };
+        ks_context_opts o = { .name = "driver", .domain = cgm_memsys_cpu_domain(ms) };
+        assert_non_null(ks_context_create_opts(eng, driver, &w->d[i], &o));
+    }
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    for (unsigned i = 0; i < cores; i++) {
+        assert_int_equal(w->d[i].done, n);
+        assert_int_equal(w->d[i].bad_values, 0);
+    }
+    const struct cgm_memsys_stats *st = cgm_memsys_stats(ms);
+    if (st->dram_violations)
+        fail_msg("DRAM timing: %s", cgm_memsys_dram_check_error(ms));
+    assert_int_equal(st->completed, (uint64_t)n * cores);
+    *out = *st;
+    uint64_t now = ks_now(eng);
+    if (print) {
+        FILE *f = fopen("/dev/null", "w");
+        assert_int_equal(cgm_memsys_write_json(ms, f), 0);
+        fclose(f);
+    }
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+    free(w);
+    return now;
+}
+
+static void test_random_traffic_small_hierarchy(void **state)
+{
+    (void)state;
+    struct cgm_memsys_config c = small_cfg();
+    struct cgm_memsys_stats st;
+    random_run(&c, 8, 20000, 1, 256, &st, true);
+    assert_true(st.mem_reads > 1000 && st.mem_writes > 100);
+    printf("small hierarchy: %llu requests, average latency %.1f CPU cycles, %llu DRAM reads, %llu writes\n",
+           (unsigned long long)st.completed, (double)st.latency_sum / (double)st.completed,
+           (unsigned long long)st.mem_reads, (unsigned long long)st.mem_writes);
+    c.slices = 2;
+    c.net.queue_size = 2;
+    c.rx_queue = 1;
+    c.mc_queue = 2;
+    c.dram.queue_size = 2;
+    random_run(&c, 4, 10000, 2, 64, &st, false);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    struct cgm_memsys_config c = small_cfg();
+    struct cgm_memsys_stats a, b;
+    uint64_t ta = random_run(&c, 4, 5000, 9, 128, &a, false);
+    uint64_t tb = random_run(&c, 4, 5000, 9, 128, &b, false);
+    assert_int_equal(ta, tb);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hit_and_miss_latency),
+        cmocka_unit_test(test_random_traffic_small_hierarchy),
+        cmocka_unit_test(test_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
