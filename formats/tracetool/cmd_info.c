@@ -1,6 +1,5 @@
 /* tracetool info [--json] FILE */
 #include <cJSON.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,37 +147,25 @@ static void print_text(struct cgm_reader *r, const char *file)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, 0, 'h' }, { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 },
-    };
-    int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
-        if (c == 'h') {
-            puts("usage: tracetool info [--json] FILE.cgt\n\n"
-                 "Prints the header, the version, whether the file is complete, the program\n"
-                 "information recorded by tracegen and a table of streams (id, kind, records,\n"
-                 "instructions, raw and compressed bytes, compression ratio).\n\n"
-                 "  --json  the same as JSON: version, complete, file_bytes, program, streams[]");
-            return 0;
-        }
-        if (c == 'j')
-            json = 1;
-        else
-            return 2;
-    }
-    if (optind != argc - 1) {
-        fputs("tracetool info: expected one FILE (see --help)\n", stderr);
-        return 2;
-    }
-    struct cgm_reader *r = tool_open("info", argv[optind]);
+    int json = 0;
+    const char *file;
+    int rc = tool_simple_args(argc, argv, "info",
+        "usage: tracetool info [--json] FILE.cgt\n\n"
+        "Prints the header, the version, whether the file is complete, the program\n"
+        "information recorded by tracegen and a table of streams (id, kind, records,\n"
+        "instructions, raw and compressed bytes, compression ratio).\n\n"
+        "  --json  the same as JSON: version, complete, file_bytes, program, streams[]\n",
+        "json", &json, &file);
+    if (rc >= 0)
+        return rc;
+    struct cgm_reader *r = tool_open("info", file);
     if (!r)
         return 1;
-    int rc = 0;
+    rc = 0;
     if (json)
         rc = print_json(r);
     else
-        print_text(r, argv[optind]);
+        print_text(r, file);
     cgm_reader_close(r);
     return rc;
 }

@@ -1,6 +1,5 @@
 /* tracetool stats [--json] FILE: record counts by type, per stream. */
 #include <cJSON.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,33 +61,21 @@ static void counts_text(const struct type_counts *tc)
 
 int cmd_stats(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, 0, 'h' }, { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 },
-    };
-    int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
-        if (c == 'h') {
-            puts("usage: tracetool stats [--json] FILE.cgt\n\n"
-                 "Counts records by type (events by name) in every stream and in all.\n\n"
-                 "  --json  the same as JSON: streams[] with id, kind and counts, and totals");
-            return 0;
-        }
-        if (c == 'j')
-            json = 1;
-        else
-            return 2;
-    }
-    if (optind != argc - 1) {
-        fputs("tracetool stats: expected one FILE (see --help)\n", stderr);
-        return 2;
-    }
-    struct cgm_reader *r = tool_open("stats", argv[optind]);
+    int json = 0;
+    const char *file;
+    int rc = tool_simple_args(argc, argv, "stats",
+        "usage: tracetool stats [--json] FILE.cgt\n\n"
+        "Counts records by type (events by name) in every stream and in all.\n\n"
+        "  --json  the same as JSON: streams[] with id, kind and counts, and totals\n",
+        "json", &json, &file);
+    if (rc >= 0)
+        return rc;
+    struct cgm_reader *r = tool_open("stats", file);
     if (!r)
         return 1;
     struct type_counts *all = calloc(1, sizeof *all), *one = calloc(1, sizeof *one);
     cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
-    int rc = all && one ? 0 : 1;
+    rc = all && one ? 0 : 1;
     for (size_t i = 0; i < cgm_reader_stream_count(r) && !rc; i++) {
         const struct cgm_reader_stream *s = cgm_reader_stream(r, i);
         memset(one, 0, sizeof *one);

@@ -1,5 +1,6 @@
 /* tracetool: inspects cgmtrace traces. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,37 @@ struct cgm_reader *tool_open(const char *cmd, const char *file)
     if (!cgm_reader_complete(r))
         fprintf(stderr, "tracetool %s: warning: %s: %s\n", cmd, file, cgm_reader_damage(r));
     return r;
+}
+
+int tool_simple_args(int argc, char **argv, const char *cmd, const char *help,
+                     const char *flag, int *flag_set, const char **file)
+{
+    const struct option opts[] = {
+        { "help", no_argument, 0, 'h' },
+        { flag ? flag : "help", no_argument, 0, 'f' },
+        { 0, 0, 0, 0 },
+    };
+    char shorts[4] = "hf";
+    if (flag)
+        shorts[1] = flag[0];
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, flag ? shorts : "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(help, stdout);
+            return 0;
+        }
+        if (flag && (c == 'f' || c == flag[0]))
+            *flag_set = 1;
+        else
+            return 2;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "tracetool %s: expected one FILE (see --help)\n", cmd);
+        return 2;
+    }
+    *file = argv[optind];
+    return -1;
 }
 
 int tool_parse_u64(const char *s, unsigned long long *out)
