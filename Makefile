@@ -188,6 +188,9 @@ KERNEL_CLANG  ?= clang
 DEB_PACKAGES += libmsgpack-dev
 CPPFLAGS += $(shell pkg-config --cflags msgpack 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs msgpack 2>/dev/null)
+# test_si_pocl compares the emulator with PoCL (Debian's CPU OpenCL) on the same .cl.
+DEB_PACKAGES += pocl-opencl-icd ocl-icd-opencl-dev
+$(BUILD)/tests/test_si_pocl: LDLIBS += -lOpenCL
 KERNEL_FLAGS  := -target amdgcn-amd-amdhsa -mcpu=tahiti -nogpulib -O2 \
                  -Itraces/include -include cgm_device.h
 KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard traces/kernels/*.cl)) \

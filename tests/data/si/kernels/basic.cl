@@ -1,3 +1,5 @@
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
 /* Small kernels for the Southern Islands emulator's unit tests; each test
  * computes the same result on the CPU and compares. */
 

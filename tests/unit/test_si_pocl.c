@@ -1,0 +1,364 @@
+/* The emulator against an outside reference: each case runs one kernel on
+ * PoCL (Debian's CPU OpenCL, compiling the same .cl source with its own
+ * builtins) and on the Southern Islands emulator (the gfx600 code object),
+ * with the same inputs; integer outputs must be bit-exact, float outputs
+ * within the case's relative tolerance. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgm/si_emu.h"
+
+#ifdef CGM_ASAN
+/* PoCL's own allocations are not ours to account for. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_leaks=0"; }
+#endif
+
+enum arg_kind { ARG_BUF, ARG_SCALAR, ARG_LOCAL };
+enum check { CHECK_NONE, CHECK_EXACT, CHECK_F32, CHECK_F64 };
+
+struct arg {
+    enum arg_kind kind;
+    size_t bytes;                 /* buffer/local size, or scalar size */
+    void (*init)(void *p, size_t bytes, uint64_t scalar);
+    uint64_t scalar;              /* scalar value bits, or init parameter */
+    enum check check;
+};
+
+struct kcase {
+    const char *source;           /* under tests/data/si/kernels or traces/kernels */
+    const char *kernel;
+    unsigned dims;
+    size_t grid[3], group[3];
+    double tol, atol;             /* |PoCL - emulator| <= tol * |PoCL| + atol */
+    int nargs;
+    struct arg args[8];
+};
+
+/* ---- input generators (deterministic) ------------------------------------- */
+
+static uint32_t next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+static void fill_f32(void *p, size_t n, uint64_t seed)
+{
+    float *f = p;
+    for (size_t i = 0; i < n / 4; i++)
+        f[i] = (float)(next(&seed) % 20000) / 100.0f - 100.0f;
+}
+
+static void fill_f32_pos(void *p, size_t n, uint64_t seed)
+{
+    float *f = p;
+    for (size_t i = 0; i < n / 4; i++)
+        f[i] = 0.01f + (float)(next(&seed) % 5000) / 100.0f;
+}
+
+static void fill_f64(void *p, size_t n, uint64_t seed)
+{
+    double *d = p;
+    for (size_t i = 0; i < n / 8; i++)
+        d[i] = (double)(next(&seed) % 1000000) / 3333.0 - 150.0;
+}
+
+static void fill_i32(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    for (size_t i = 0; i < n / 4; i++) {
+        v[i] = (int32_t)next(&seed) >> (next(&seed) % 31);
+        if (v[i] == INT32_MIN) v[i] = 3;
+    }
+}
+
+static void fill_small(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = (int32_t)(next(&seed) % 1000) + 1;
+}
+
+static void fill_zero(void *p, size_t n, uint64_t seed) { (void)seed; memset(p, 0, n); }
+
+/* ---- the emulator side ------------------------------------------------------- */
+
+enum { ARENA = 64 << 20 };
+static const uint64_t BASE = 0x200000000ull;
+
+struct arena { uint8_t *mem; uint64_t used; };
+
+static uint8_t *arena_map(void *ctx, uint64_t addr, size_t len, int write)
+{
+    struct arena *a = ctx;
+    (void)write;
+    if (addr < BASE || addr - BASE > a->used || a->used - (addr - BASE) < len)
+        return NULL;
+    return a->mem + (addr - BASE);
+}
+
+static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
+{
+    uint64_t at = (a->used + 255) & ~255ull;
+    assert_true(at + bytes <= ARENA);
+    a->used = at + bytes;
+    memset(a->mem + at, 0, bytes);
+    return BASE + at;
+}
+
+static void run_emulator(const struct kcase *kc, const char *co_path, void **inputs,
+                         void **outputs)
+{
+    struct si_program prog;
+    char err[512];
+    if (si_program_load(co_path, &prog, err, sizeof err))
+        fail_msg("%s", err);
+    const struct si_kernel *k = si_program_kernel(&prog, kc->kernel);
+    if (!k)
+        fail_msg("%s: no kernel %s", co_path, kc->kernel);
+    struct arena ar = { malloc(ARENA), 0 };
+    struct si_memory mem = { &ar, arena_map };
+    struct si_launch l;
+    memset(&l, 0, sizeof l);
+    l.program = &prog;
+    l.kernel = k;
+    l.code_address = arena_alloc(&ar, prog.image_size);
+    memcpy(ar.mem + (l.code_address - BASE), prog.image, prog.image_size);
+    l.dims = kc->dims;
+    for (int d = 0; d < 3; d++) {
+        l.grid[d] = (uint32_t)(kc->grid[d] ? kc->grid[d] : 1);
+        l.group[d] = (uint32_t)(kc->group[d] ? kc->group[d] : 1);
+    }
+    uint8_t kernarg[512];
+    memset(kernarg, 0, sizeof kernarg);
+    uint64_t guest[8] = { 0 };
+    uint32_t lds_offset = (k->kd.group_segment_fixed_size + 15u) & ~15u;
+    int explicit_index = 0;
+    for (size_t i = 0; i < k->nargs && explicit_index < kc->nargs; i++) {
+        const struct si_kernel_arg *ka = &k->args[i];
+        if (ka->is_hidden)
+            continue;
+        const struct arg *a = &kc->args[explicit_index];
+        assert_true(ka->offset + ka->size <= sizeof kernarg);
+        if (a->kind == ARG_BUF) {
+            guest[explicit_index] = arena_alloc(&ar, a->bytes);
+            memcpy(ar.mem + (guest[explicit_index] - BASE), inputs[explicit_index], a->bytes);
+            memcpy(kernarg + ka->offset, &guest[explicit_index], 8);
+        } else if (a->kind == ARG_SCALAR) {
+            memcpy(kernarg + ka->offset, &a->scalar, a->bytes);
+        } else {
+            memcpy(kernarg + ka->offset, &lds_offset, 4);
+            lds_offset += (uint32_t)((a->bytes + 15) & ~(size_t)15);
+        }
+        explicit_index++;
+    }
+    assert_int_equal(explicit_index, kc->nargs);
+    l.dynamic_lds = lds_offset - k->kd.group_segment_fixed_size;
+    l.kernarg_address = arena_alloc(&ar, k->kernarg_segment_size);
+    memcpy(ar.mem + (l.kernarg_address - BASE), kernarg, k->kernarg_segment_size);
+    l.packet_address = arena_alloc(&ar, 64);
+    si_fill_packet(&l, ar.mem + (l.packet_address - BASE));
+    uint64_t scratch = si_scratch_bytes(&l);
+    l.scratch_address = arena_alloc(&ar, scratch ? scratch : 4);
+    if (si_run(&l, &mem, NULL, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    for (int i = 0; i < kc->nargs; i++)
+        if (kc->args[i].kind == ARG_BUF)
+            memcpy(outputs[i], ar.mem + (guest[i] - BASE), kc->args[i].bytes);
+    free(ar.mem);
+    si_program_free(&prog);
+}
+
+/* ---- the PoCL side ----------------------------------------------------------- */
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+#define CL_OK(call) do { cl_int e_ = (call); if (e_ != CL_SUCCESS) fail_msg("%s: %d", #call, e_); } while (0)
+
+static void run_pocl(const struct kcase *kc, const char *cl_path, void **inputs, void **outputs)
+{
+    cl_platform_id plat;
+    cl_device_id dev;
+    cl_int e;
+    CL_OK(clGetPlatformIDs(1, &plat, NULL));
+    CL_OK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_CPU, 1, &dev, NULL));
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    CL_OK(e);
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
+    CL_OK(e);
+    char *src = read_text(cl_path);
+    assert_non_null(src);
+    const char *srcs[1] = { src };
+    cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &e);
+    CL_OK(e);
+    if (clBuildProgram(prog, 1, &dev, "-cl-std=CL1.2", NULL, NULL) != CL_SUCCESS) {
+        char log[4096] = "";
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("PoCL build of %s failed: %s", cl_path, log);
+    }
+    cl_kernel k = clCreateKernel(prog, kc->kernel, &e);
+    CL_OK(e);
+    cl_mem bufs[8] = { 0 };
+    for (int i = 0; i < kc->nargs; i++) {
+        const struct arg *a = &kc->args[i];
+        if (a->kind == ARG_BUF) {
+            bufs[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a->bytes,
+                                     inputs[i], &e);
+            CL_OK(e);
+            CL_OK(clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &bufs[i]));
+        } else if (a->kind == ARG_SCALAR) {
+            CL_OK(clSetKernelArg(k, (cl_uint)i, a->bytes, &a->scalar));
+        } else {
+            CL_OK(clSetKernelArg(k, (cl_uint)i, a->bytes, NULL));
+        }
+    }
+    CL_OK(clEnqueueNDRangeKernel(q, k, kc->dims, NULL, kc->grid, kc->group, 0, NULL, NULL));
+    for (int i = 0; i < kc->nargs; i++)
+        if (kc->args[i].kind == ARG_BUF)
+            CL_OK(clEnqueueReadBuffer(q, bufs[i], CL_TRUE, 0, kc->args[i].bytes, outputs[i], 0,
+                                      NULL, NULL));
+    CL_OK(clFinish(q));
+    for (int i = 0; i < kc->nargs; i++)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    free(src);
+}
+
+/* ---- comparison ---------------------------------------------------------------- */
+
+static void compare(const struct kcase *kc, int i, const void *ref, const void *got)
+{
+    const struct arg *a = &kc->args[i];
+    size_t n = a->bytes;
+    if (a->check == CHECK_EXACT) {
+        const int32_t *r = ref, *g = got;
+        for (size_t j = 0; j < n / 4; j++)
+            if (r[j] != g[j])
+                fail_msg("%s arg %d [%zu]: PoCL %d (0x%x), emulator %d (0x%x)", kc->kernel, i, j,
+                         r[j], (unsigned)r[j], g[j], (unsigned)g[j]);
+    } else if (a->check == CHECK_F32 || a->check == CHECK_F64) {
+        size_t step = a->check == CHECK_F32 ? 4 : 8;
+        for (size_t j = 0; j < n / step; j++) {
+            double r = step == 4 ? ((const float *)ref)[j] : ((const double *)ref)[j];
+            double g = step == 4 ? ((const float *)got)[j] : ((const double *)got)[j];
+            if (isnan(r) && isnan(g))
+                continue;
+            if (!(fabs(r - g) <= kc->tol * fabs(r) + kc->atol))
+                fail_msg("%s arg %d [%zu]: PoCL %.17g, emulator %.17g (tolerance %g rel + %g)",
+                         kc->kernel, i, j, r, g, kc->tol, kc->atol);
+        }
+    }
+}
+
+static void run_case(const struct kcase *kc)
+{
+    const char *root = getenv("CGM_ROOT"), *build = getenv("CGM_BUILD");
+    char cl[1024], co[1024];
+    const char *name = strrchr(kc->source, '/') ? strrchr(kc->source, '/') + 1 : kc->source;
+    int is_test = strncmp(kc->source, "tests/", 6) == 0;
+    snprintf(cl, sizeof cl, "%s/%s", root ? root : ".", kc->source);
+    snprintf(co, sizeof co, "%s/kernels/%s%.*s.co", build ? build : "build",
+             is_test ? "test/" : "", (int)(strlen(name) - 3), name);
+    void *in[8] = { 0 }, *ref[8] = { 0 }, *got[8] = { 0 };
+    for (int i = 0; i < kc->nargs; i++) {
+        const struct arg *a = &kc->args[i];
+        if (a->kind != ARG_BUF)
+            continue;
+        in[i] = calloc(1, a->bytes);
+        ref[i] = calloc(1, a->bytes);
+        got[i] = calloc(1, a->bytes);
+        if (a->init)
+            a->init(in[i], a->bytes, a->scalar + (uint64_t)i * 7919);
+    }
+    run_pocl(kc, cl, in, ref);
+    run_emulator(kc, co, in, got);
+    for (int i = 0; i < kc->nargs; i++)
+        if (kc->args[i].kind == ARG_BUF)
+            compare(kc, i, ref[i], got[i]);
+    for (int i = 0; i < kc->nargs; i++) {
+        free(in[i]);
+        free(ref[i]);
+        free(got[i]);
+    }
+}
+
+#define BUF(bytes, init, seed, check) { ARG_BUF, (bytes), (init), (seed), (check) }
+#define SCALAR(size, bits) { ARG_SCALAR, (size), NULL, (bits), CHECK_NONE }
+#define LOCAL(bytes) { ARG_LOCAL, (bytes), NULL, 0, CHECK_NONE }
+#define F32BITS(x) ((uint64_t)(union { float f; uint32_t u; }){ (x) }.u)
+#define F64BITS(x) ((union { double d; uint64_t u; }){ (x) }.u)
+
+static const char BASIC[] = "tests/data/si/kernels/basic.cl";
+
+static void basic_kernels(void **state)
+{
+    (void)state;
+    const struct kcase cases[] = {
+        { BASIC, "vector_add", 1, { 1024 }, { 256 }, 0, 0, 4,
+          { BUF(4096, fill_f32, 1, CHECK_NONE), BUF(4096, fill_f32, 2, CHECK_NONE),
+            BUF(4096, fill_zero, 0, CHECK_F32), SCALAR(4, 1000) } },
+        { BASIC, "saxpy", 1, { 512 }, { 64 }, 1e-6, 2e-5, 3,
+          { SCALAR(4, F32BITS(0.37f)), BUF(2048, fill_f32, 3, CHECK_NONE),
+            BUF(2048, fill_f32, 4, CHECK_F32) } },
+        { BASIC, "reduce_sum", 1, { 2048 }, { 256 }, 0, 0, 3,
+          { BUF(8192, fill_small, 5, CHECK_NONE), BUF(4, fill_zero, 0, CHECK_EXACT),
+            LOCAL(1024) } },
+        { BASIC, "collatz_steps", 1, { 512 }, { 128 }, 0, 0, 2,
+          { BUF(2048, fill_small, 6, CHECK_NONE), BUF(2048, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "int_mix", 1, { 256 }, { 64 }, 0, 0, 3,
+          { BUF(1024, fill_i32, 7, CHECK_NONE), BUF(1024, fill_i32, 8, CHECK_NONE),
+            BUF(8192, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "daxpy", 1, { 256 }, { 64 }, 1e-14, 1e-13, 3,
+          { SCALAR(8, F64BITS(-1.25)), BUF(2048, fill_f64, 9, CHECK_NONE),
+            BUF(2048, fill_f64, 10, CHECK_F64) } },
+        { BASIC, "private_array", 1, { 128 }, { 64 }, 0, 0, 2,
+          { BUF(512, fill_small, 11, CHECK_NONE), BUF(512, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "matmul", 2, { 32, 32 }, { 8, 8 }, 1e-5, 0.5, 4,
+          { BUF(4096, fill_f32, 12, CHECK_NONE), BUF(4096, fill_f32, 13, CHECK_NONE),
+            BUF(4096, fill_zero, 0, CHECK_F32), SCALAR(4, 32) } },
+        { BASIC, "ids", 2, { 16, 8 }, { 4, 4 }, 0, 0, 1,
+          { BUF(16 * 8 * 24, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "float_math", 1, { 256 }, { 64 }, 2e-6, 1e-6, 2,
+          { BUF(1024, fill_f32_pos, 14, CHECK_NONE), BUF(4096, fill_zero, 0, CHECK_F32) } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
+int main(void)
+{
+    setenv("POCL_MAX_PTHREAD_COUNT", "2", 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(basic_kernels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
