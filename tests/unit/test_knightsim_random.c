@@ -2,7 +2,8 @@
  * the engine and on a reference interpreter written here from the order rules
  * stated in knightsim.h (no stacks, no table: plain lists and a scan for the
  * least (tick, pause order)). Every operation each context performs, and the
- * tick it performs it in, must agree. */
+ * tick it performs it in, must agree, for the sequential engine and for the
+ * parallel engine with one worker. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,9 +89,10 @@ static void runner(void *arg)
     got[ngot++] = (struct step){ c, NOPS, ks_now(eng) };
 }
 
-static void run_engine(void)
+/* parallel: the pthread engine with one worker, which must agree too */
+static void run_engine(bool parallel)
 {
-    ks_config cfg = { .table_rows = 64 };
+    ks_config cfg = { .table_rows = 64, .parallel = parallel };
     eng = ks_engine_create(&cfg);
     for (int e = 0; e < NE; e++)
         ks_ec_init(&ecs[e], "ec", 0);
@@ -249,16 +251,18 @@ static void test_random_programs_match_reference(void **state)
     for (uint32_t seed = 1; seed <= SEEDS; seed++) {
         rng_state = seed;
         generate();
-        run_engine();
         run_reference();
-        size_t n = ngot < nwant ? ngot : nwant;
-        for (size_t i = 0; i < n; i++)
-            if (got[i].c != want[i].c || got[i].k != want[i].k || got[i].tick != want[i].tick)
-                fail_msg("seed %u step %zu: engine ctx %d op %d tick %llu, reference ctx %d op "
-                         "%d tick %llu", seed, i, got[i].c, got[i].k,
-                         (unsigned long long)got[i].tick, want[i].c, want[i].k,
-                         (unsigned long long)want[i].tick);
-        assert_int_equal(ngot, nwant);
+        for (int parallel = 0; parallel < 2; parallel++) {
+            run_engine(parallel);
+            size_t n = ngot < nwant ? ngot : nwant;
+            for (size_t i = 0; i < n; i++)
+                if (got[i].c != want[i].c || got[i].k != want[i].k || got[i].tick != want[i].tick)
+                    fail_msg("seed %u (%s) step %zu: engine ctx %d op %d tick %llu, reference "
+                             "ctx %d op %d tick %llu", seed, parallel ? "parallel" : "sequential",
+                             i, got[i].c, got[i].k, (unsigned long long)got[i].tick, want[i].c,
+                             want[i].k, (unsigned long long)want[i].tick);
+            assert_int_equal(ngot, nwant);
+        }
     }
 }
 
