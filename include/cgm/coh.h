@@ -100,6 +100,8 @@ struct cgm_coh_config {
 struct cgm_coh_core_stats {
     uint64_t accesses, hits, misses, upgrades, coalesced, stalls, nacks_received, retries;
     uint64_t evictions, writebacks, wb_hits;
+    /* the instruction cache's share of accesses, hits, misses, evictions */
+    uint64_t fetch_accesses, fetch_hits, fetch_misses, fetch_evictions;
 };
 struct cgm_coh_slice_stats {
     uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,

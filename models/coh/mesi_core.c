@@ -109,8 +109,10 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
     struct cgm_cache_line *l = cgm_cache_find(&c->l1i, block);
     if (l && l->state == MESI_S) {
         coh_row(s, R31_S_FETCH);
-        if (!c->replaying)
+        if (!c->replaying) {
             c->st.hits++;
+            c->st.fetch_hits++;
+        }
         cgm_cache_touch(&c->l1i, l);
         finish(s, c, CGM_OP_FETCH, block, tag, l->data);
         return 1;
@@ -119,10 +121,14 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
     if (!v || !(e = cgm_mshr_alloc(&c->mshr, block, KIND_INSTR)))
         return -1;
     coh_row(s, R31_I_FETCH);
-    if (!c->replaying)
+    if (!c->replaying) {
         c->st.misses++;
-    if (v->state)
+        c->st.fetch_misses++;
+    }
+    if (v->state) {
         c->st.evictions++;
+        c->st.fetch_evictions++;
+    }
     v->block = block;
     v->state = MESI_IS;
     v->dirty = false;

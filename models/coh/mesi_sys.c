@@ -110,6 +110,8 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, 
     if (r < 0) {
         c->st.accesses--;
         c->st.stalls++;
+    } else if (op == CGM_OP_FETCH) {
+        c->st.fetch_accesses++;
     }
     return r;
 }
