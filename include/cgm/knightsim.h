@@ -85,7 +85,9 @@ size_t ks_ec_waiters(const ks_eventcount *ec);
 /* ---- engine --------------------------------------------------------------- */
 
 typedef struct ks_config {
-    unsigned table_rows;       /* batch table rows per worker, power of two; 0: 512 */
+    unsigned table_rows;       /* batch table rows per worker, power of two >= 64;
+                                * 0: enough for 512 cycles of the slowest domain
+                                * (512..65536 rows, fixed with the time base) */
     size_t default_stack_size; /* bytes; 0: 64 KiB (rounded up to pages) */
     unsigned threads;          /* workers; 0 or 1: one */
     bool parallel;             /* use the pthread engine even with one worker */

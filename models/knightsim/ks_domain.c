@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KS_AUTO_ROWS_MAX 65536u
+
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -66,8 +68,24 @@ bool ks_timebase_fix(ks_engine *eng)
         l *= step;
     }
     eng->tick_hz = l;
-    for (ks_domain *d = eng->domains; d; d = d->next)
+    ks_tick slowest = 1;
+    for (ks_domain *d = eng->domains; d; d = d->next) {
         d->period = l / d->freq_hz;
+        slowest = d->period > slowest ? d->period : slowest;
+    }
+    /* The seed's table covers 512 cycles; with a fine time base that takes
+     * more rows (up to KS_AUTO_ROWS_MAX), so common pauses of the slowest
+     * domain stay off the overflow heap. */
+    if (eng->rows_auto) {
+        size_t rows = eng->cfg.table_rows;
+        while (rows < KS_AUTO_ROWS_MAX && rows < (size_t)slowest * eng->cfg.table_rows)
+            rows *= 2;
+        if (rows != eng->cfg.table_rows && !ks_tables_resize(eng, rows)) {
+            ks_set_error(eng, "clock domains: out of memory for a %zu-row batch table", rows);
+            eng->timebase_bad = true;
+            return false;
+        }
+    }
     return true;
 }
 

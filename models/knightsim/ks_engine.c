@@ -37,13 +37,39 @@ static void worker_free(ks_worker *w)
     ks_heap_free(&w->heap);
 }
 
+/* Gives every worker a table of `rows` rows. Only before the first run, when
+ * everything scheduled is due at tick 0 (row 0). */
+bool ks_tables_resize(ks_engine *eng, size_t rows)
+{
+    for (unsigned i = 0; i < eng->nworkers; i++) {
+        ks_worker *w = &eng->workers[i];
+        ks_row *r = calloc(rows, sizeof *r);
+        uint64_t *occ = calloc(rows / 64, sizeof *occ);
+        if (!r || !occ) {
+            free(r);
+            free(occ);
+            return false;
+        }
+        r[0] = w->rows[0];
+        occ[0] = w->occ[0] & 1u;
+        free(w->rows);
+        free(w->occ);
+        w->rows = r;
+        w->occ = occ;
+        w->mask = rows - 1;
+    }
+    eng->cfg.table_rows = (unsigned)rows;
+    return true;
+}
+
 ks_engine *ks_engine_create(const ks_config *cfg)
 {
     ks_config c;
     memset(&c, 0, sizeof c);
     if (cfg)
         c = *cfg;
-    if (!c.table_rows)
+    bool rows_auto = !c.table_rows;
+    if (rows_auto)
         c.table_rows = KS_DEFAULT_ROWS;
     if (!c.default_stack_size)
         c.default_stack_size = KS_DEFAULT_STACK;
@@ -64,6 +90,7 @@ ks_engine *ks_engine_create(const ks_config *cfg)
     if (!eng)
         return NULL;
     eng->cfg = c;
+    eng->rows_auto = rows_auto;
     eng->nworkers = c.threads;
     eng->parallel = c.parallel || c.threads > 1;
     /* one worker per cache-line-aligned slot: workers write their own state

@@ -106,6 +106,7 @@ struct ks_engine {
     ks_worker *workers;
     ks_domain *domains;          /* creation order, default first */
     ks_domain *default_domain;
+    bool rows_auto;              /* table_rows was left to the engine */
     bool timebase_fixed;
     bool timebase_bad;
     uint64_t tick_hz;
@@ -139,6 +140,9 @@ void ks_stack_free(ks_stack *st);
 void *ks_stack_initial_sp(ks_context *ctx);
 void ks_overflow_guard_thread(void);
 void ks_overflow_guard_release(void);
+
+/* ks_engine.c */
+bool ks_tables_resize(ks_engine *eng, size_t rows);
 
 /* ks_domain.c */
 bool ks_timebase_fix(ks_engine *eng);

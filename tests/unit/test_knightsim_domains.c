@@ -211,6 +211,28 @@ static void test_run_cycles_of_a_domain(void **state)
     ks_engine_destroy(eng);
 }
 
+static void gpu_pauses(void *arg)
+{
+    (void)arg;
+    ks_pause(500); /* 24,000 ticks: inside a table sized for 512 GPU cycles */
+    ks_pause(700); /* 33,600 ticks: beyond the largest table (32,768 rows) */
+}
+
+static void test_table_grows_with_the_time_base(void **state)
+{
+    (void)state;
+    ks_domain *d[ND];
+    eng = make_engine(d);
+    ks_context_opts o = { .domain = d[1] };
+    ks_context_create_opts(eng, gpu_pauses, NULL, &o);
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    ks_stats st;
+    ks_engine_stats(eng, &st);
+    assert_int_equal(st.overflow_pauses, 1);
+    assert_int_equal(ks_now(eng), 1200 * 48 + 1);
+    ks_engine_destroy(eng);
+}
+
 static void test_refused_frequencies(void **state)
 {
     (void)state;
@@ -233,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_domains_interleave_exactly),
         cmocka_unit_test(test_wake_across_domains_runs_at_next_edge),
         cmocka_unit_test(test_run_cycles_of_a_domain),
+        cmocka_unit_test(test_table_grows_with_the_time_base),
         cmocka_unit_test(test_refused_frequencies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
