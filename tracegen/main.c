@@ -53,7 +53,9 @@ static void usage(FILE *out)
           "The trace holds one stream per guest thread (block records with every memory\n"
           "access, and events: system calls, memory map changes, ROI markers, exit) and\n"
           "the static code table (section x86.static); see include/cgm/x86rec.h.\n"
-          "Status: threads (clone) are not supported yet.\n",
+          "Guest threads (clone with CLONE_VM|CLONE_THREAD, futex) run one at a time\n"
+          "under a deterministic round-robin scheduler (--quantum); fork and exec are\n"
+          "refused (EPERM).\n",
           out);
 }
 
@@ -155,7 +157,10 @@ int main(int argc, char **argv)
     }
     if (!no_trace) {
         p->rec = x86_rec_create(output, roi_only, err, sizeof err);
-        if (!p->rec || x86_rec_attach(p->rec, &p->main_thread->cpu, p->main_thread->tid) < 0) {
+        if (p->rec)
+            p->main_thread->rec = x86_rec_attach(p->rec, &p->main_thread->cpu,
+                                                 p->main_thread->tid);
+        if (!p->rec || !p->main_thread->rec) {
             fprintf(stderr, "tracegen: %s: cannot create the trace: %s\n", output,
                     p->rec ? "cannot open the thread stream" : err);
             x86_process_destroy(p);

@@ -1,18 +1,35 @@
-/* The guest process and its run loop. */
+/* The guest process, its threads and the run loop with a deterministic
+ * round-robin scheduler. */
 #include "tracegen/x86/process.h"
 
 #include <fcntl.h>
-#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgm/guest.h"
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/recorder.h"
-#include "cgm/guest.h"
+
+#define MAX_THREADS 4096
+
+static int add_thread(struct x86_process *p, struct x86_thread *t)
+{
+    if (p->nthreads == p->threads_cap) {
+        size_t cap = p->threads_cap ? 2 * p->threads_cap : 8;
+        struct x86_thread **v = realloc(p->threads, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->threads = v;
+        p->threads_cap = cap;
+    }
+    p->threads[p->nthreads++] = t;
+    return 0;
+}
 
 struct x86_process *x86_process_create(const struct x86_options *opt)
 {
@@ -25,7 +42,10 @@ struct x86_process *x86_process_create(const struct x86_options *opt)
     p->mem = gmem_create();
     p->code = p->mem ? x86_code_cache_create(p->mem) : NULL;
     p->main_thread = calloc(1, sizeof *p->main_thread);
-    if (!p->mem || !p->code || !p->main_thread) {
+    if (!p->mem || !p->code || !p->main_thread || add_thread(p, p->main_thread) < 0) {
+        if (p->main_thread && !p->nthreads)
+            free(p->main_thread);
+        p->main_thread = NULL;
         x86_process_destroy(p);
         return NULL;
     }
@@ -47,6 +67,7 @@ struct x86_process *x86_process_create(const struct x86_options *opt)
         p->rng = 1;
     struct x86_thread *t = p->main_thread;
     t->tid = 1000;
+    p->next_tid = 1001;
     t->cpu.mem = p->mem;
     t->cpu.code = p->code;
     t->cpu.thread = t;
@@ -66,8 +87,57 @@ void x86_process_destroy(struct x86_process *p)
         close(p->fds[0]);
     x86_code_cache_destroy(p->code);
     gmem_destroy(p->mem);
-    free(p->main_thread);
+    for (size_t i = 0; i < p->nthreads; i++)
+        free(p->threads[i]);
+    free(p->threads);
     free(p);
+}
+
+struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thread *parent)
+{
+    if (p->nthreads >= MAX_THREADS)
+        return NULL;
+    struct x86_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cpu = parent->cpu;
+    t->cpu.thread = t;
+    t->cpu.on_access = NULL;
+    t->cpu.access_ctx = NULL;
+    t->tid = p->next_tid++;
+    t->state = THREAD_RUNNABLE;
+    x86_tlb_flush(&t->cpu);
+    if (add_thread(p, t) < 0) {
+        free(t);
+        return NULL;
+    }
+    if (p->rec && !(t->rec = x86_rec_attach(p->rec, &t->cpu, t->tid))) {
+        p->nthreads--;
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitset, uint64_t seq)
+{
+    long woken = 0;
+    while (woken < n) {
+        struct x86_thread *best = NULL;
+        for (size_t i = 0; i < p->nthreads; i++) {
+            struct x86_thread *t = p->threads[i];
+            if (t->state == THREAD_FUTEX_WAIT && t->futex_addr == addr &&
+                (t->futex_bitset & bitset) && (!best || t->wait_order < best->wait_order))
+                best = t;
+        }
+        if (!best)
+            break;
+        best->state = THREAD_RUNNABLE;
+        best->woken_by = seq;
+        best->cpu.r[R_RAX] = 0;
+        woken++;
+    }
+    return woken;
 }
 
 uint64_t x86_random(struct x86_process *p)
@@ -88,8 +158,9 @@ static double seconds_now(void)
 }
 
 /* Describes a stop other than exit in p->message. */
-static void describe_fault(struct x86_process *p, struct x86_cpu *c)
+static void describe_fault(struct x86_process *p, struct x86_thread *t)
 {
+    struct x86_cpu *c = &t->cpu;
     uint64_t pc = c->cur ? c->cur->next - c->cur->len : c->rip;
     uint8_t bytes[15];
     size_t n = 0;
@@ -108,16 +179,19 @@ static void describe_fault(struct x86_process *p, struct x86_cpu *c)
         x86_disasm_line(x86_code_cache_capstone(p->code), bytes, n, pc, line, sizeof line);
     switch (p->stop_kind) {
     case XF_READ: case XF_WRITE: case XF_EXEC:
-        snprintf(p->message, sizeof p->message, "%s at address 0x%llx by instruction %s",
-                 x86_fault_name(p->stop_kind), (unsigned long long)c->fault_addr, line);
+        snprintf(p->message, sizeof p->message,
+                 "thread %llu: %s at address 0x%llx by instruction %s",
+                 (unsigned long long)t->tid, x86_fault_name(p->stop_kind),
+                 (unsigned long long)c->fault_addr, line);
         break;
     default:
-        snprintf(p->message, sizeof p->message, "%s: %s", x86_fault_name(p->stop_kind), line);
+        snprintf(p->message, sizeof p->message, "thread %llu: %s: %s",
+                 (unsigned long long)t->tid, x86_fault_name(p->stop_kind), line);
         break;
     }
 }
 
-static void record_event(struct x86_process *p, uint8_t type, uint64_t f0, uint64_t f1,
+static void record_event(struct x86_thread *t, uint8_t type, uint64_t f0, uint64_t f1,
                          uint64_t f2, uint64_t f3)
 {
     struct cgm_event ev;
@@ -127,7 +201,7 @@ static void record_event(struct x86_process *p, uint8_t type, uint64_t f0, uint6
     ev.f[1] = f1;
     ev.f[2] = f2;
     ev.f[3] = f3;
-    x86_rec_event(p->rec, &ev);
+    x86_rec_event(t->rec, &ev);
 }
 
 /* Runs the system call and records what replay needs to know of it. */
@@ -136,68 +210,128 @@ static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
     struct x86_cpu *c = &t->cpu;
     uint64_t nr = c->r[R_RAX], a0 = c->r[R_RDI], a1 = c->r[R_RSI], a2 = c->r[R_RDX];
     uint64_t a3 = c->r[R_R10], old_brk = p->brk_cur;
-    int stop = x86_syscall(p, t);
-    if (!p->rec)
-        return stop;
+    size_t nthreads = p->nthreads;
+    int out = x86_syscall(p, t);
+    if (!p->rec || !t->rec)
+        return out;
     int64_t rc = (int64_t)c->r[R_RAX];
-    if (stop) {
-        if (p->stop_kind == XF_EXIT)
-            record_event(p, CGM_EV_THREAD_EXIT, x86_rec_next_seq(p->rec), t->tid,
-                         (uint64_t)p->exit_status, 0);
-        return stop;
+    if (out == SC_STOP || t->state == THREAD_EXITED) {
+        /* exit events are written by the thread-exit path */
+        return out;
     }
     if (nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN || nr == (uint64_t)CGM_SYSCALL_ROI_END) {
-        x86_rec_roi(p->rec, nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN);
-        return 0;
+        x86_rec_roi(t->rec, nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN, ++p->seq);
+        return out;
     }
-    record_event(p, CGM_EV_SYSCALL, nr, (uint64_t)rc, 0, 0);
+    if (nr == 202 || nr == 56)
+        return out; /* futex and clone events are written where they happen */
+    (void)nthreads;
+    record_event(t, CGM_EV_SYSCALL, nr, (uint64_t)rc, 0, 0);
     if (rc < 0 && rc > -4096)
-        return 0;
+        return out;
     switch (nr) {
-    case 9: record_event(p, CGM_EV_MMAP, (uint64_t)rc, a1, a2, a3); break;
-    case 10: record_event(p, CGM_EV_MPROTECT, a0, a1, a2, 0); break;
-    case 11: record_event(p, CGM_EV_MUNMAP, a0, a1, 0, 0); break;
+    case 9: record_event(t, CGM_EV_MMAP, (uint64_t)rc, a1, a2, a3); break;
+    case 10: record_event(t, CGM_EV_MPROTECT, a0, a1, a2, 0); break;
+    case 11: record_event(t, CGM_EV_MUNMAP, a0, a1, 0, 0); break;
     case 12:
         if (p->brk_cur != old_brk)
-            record_event(p, CGM_EV_BRK, old_brk, p->brk_cur, 0, 0);
+            record_event(t, CGM_EV_BRK, old_brk, p->brk_cur, 0, 0);
         break;
     case 25:
-        record_event(p, CGM_EV_MUNMAP, a0, a1, 0, 0);
-        record_event(p, CGM_EV_MMAP, (uint64_t)rc, a2, 3, 0x22);
+        record_event(t, CGM_EV_MUNMAP, a0, a1, 0, 0);
+        record_event(t, CGM_EV_MMAP, (uint64_t)rc, a2, 3, 0x22);
         break;
     default:
         break;
     }
-    return 0;
+    return out;
 }
 
-/* Runs blocks until exit or a stop; faults leave through longjmp. */
-static void run_loop(struct x86_process *p, struct x86_thread *t,
-                     const struct x86_block **cur_block)
+/* Picks the next runnable thread after the current one (round robin).
+ * Returns 0, or -1 when none can run (deadlock; p->message says why). */
+static int schedule(struct x86_process *p)
 {
-    struct x86_cpu *c = &t->cpu;
+    for (size_t k = 1; k <= p->nthreads; k++) {
+        size_t i = (p->cur + k) % p->nthreads;
+        if (p->threads[i]->state == THREAD_RUNNABLE) {
+            p->cur = i;
+            return 0;
+        }
+    }
+    /* nothing runnable: a timed wait times out (oldest first) */
+    struct x86_thread *timed = NULL;
+    for (size_t i = 0; i < p->nthreads; i++) {
+        struct x86_thread *t = p->threads[i];
+        if (t->state == THREAD_FUTEX_WAIT && t->futex_timed &&
+            (!timed || t->wait_order < timed->wait_order))
+            timed = t;
+    }
+    if (timed) {
+        timed->state = THREAD_RUNNABLE;
+        timed->woken_by = 0;
+        timed->cpu.r[R_RAX] = (uint64_t)-110; /* ETIMEDOUT */
+        for (size_t i = 0; i < p->nthreads; i++)
+            if (p->threads[i] == timed)
+                p->cur = i;
+        return 0;
+    }
+    size_t n = (size_t)snprintf(p->message, sizeof p->message,
+                                "deadlock: every thread is blocked:");
+    for (size_t i = 0; i < p->nthreads && n < sizeof p->message; i++) {
+        struct x86_thread *t = p->threads[i];
+        if (t->state == THREAD_FUTEX_WAIT)
+            n += (size_t)snprintf(p->message + n, sizeof p->message - n,
+                                  " thread %llu waits on futex 0x%llx;",
+                                  (unsigned long long)t->tid, (unsigned long long)t->futex_addr);
+        else
+            n += (size_t)snprintf(p->message + n, sizeof p->message - n, " thread %llu %s;",
+                                  (unsigned long long)t->tid,
+                                  t->state == THREAD_EXITED ? "exited" : "runnable");
+    }
+    p->stop_kind = XF_SYSCALL;
+    return -1;
+}
+
+/* Runs threads until exit or a stop; faults leave through longjmp. */
+static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
+{
     double start = seconds_now(), last_progress = start;
     uint64_t next_check = 1u << 24;
     for (;;) {
-        if (c->tlb_gen != gmem_generation(p->mem))
-            x86_tlb_flush(c);
-        c->cur = NULL;
-        const struct x86_block *b = x86_block_get(c, c->rip);
-        *cur_block = b;
-        c->icount = p->icount;
-        if (p->rec)
-            x86_rec_block_begin(p->rec, b);
-        int r = x86_exec_block(c, b);
-        p->icount += b->ninsn;
-        if (p->rec)
-            x86_rec_block_end(p->rec, b->ninsn);
-        if (r == EXEC_SYSCALL && syscall_and_record(p, t))
-            return;
-        if (p->opt.max_insts && p->icount >= p->opt.max_insts) {
-            p->stop_kind = XF_LIMIT;
-            snprintf(p->message, sizeof p->message, "instruction limit %llu reached",
-                     (unsigned long long)p->opt.max_insts);
-            return;
+        struct x86_thread *t = p->threads[p->cur];
+        if (t->state != THREAD_RUNNABLE) {
+            if (schedule(p) < 0)
+                return;
+            continue;
+        }
+        struct x86_cpu *c = &t->cpu;
+        uint64_t slice_end = p->icount + p->opt.quantum;
+        while (p->icount < slice_end) {
+            if (c->tlb_gen != gmem_generation(p->mem))
+                x86_tlb_flush(c);
+            c->cur = NULL;
+            const struct x86_block *b = x86_block_get(c, c->rip);
+            *cur_block = b;
+            c->icount = p->icount;
+            if (t->rec)
+                x86_rec_block_begin(t->rec, b);
+            int r = x86_exec_block(c, b);
+            p->icount += b->ninsn;
+            if (t->rec)
+                x86_rec_block_end(t->rec, b->ninsn);
+            if (r == EXEC_SYSCALL) {
+                int out = syscall_and_record(p, t);
+                if (out == SC_STOP)
+                    return;
+                if (out == SC_SWITCH || t->state != THREAD_RUNNABLE)
+                    break;
+            }
+            if (p->opt.max_insts && p->icount >= p->opt.max_insts) {
+                p->stop_kind = XF_LIMIT;
+                snprintf(p->message, sizeof p->message, "instruction limit %llu reached",
+                         (unsigned long long)p->opt.max_insts);
+                return;
+            }
         }
         if (p->icount >= next_check) {
             next_check = p->icount + (1u << 24);
@@ -210,29 +344,35 @@ static void run_loop(struct x86_process *p, struct x86_thread *t,
                 }
             }
         }
+        if (schedule(p) < 0)
+            return;
     }
 }
 
 int x86_process_run(struct x86_process *p)
 {
-    struct x86_thread *t = p->main_thread;
-    struct x86_cpu *c = &t->cpu;
     jmp_buf jb;
     const struct x86_block *cur_block = NULL;
 
-    c->fault_jmp = &jb;
+    for (size_t i = 0; i < p->nthreads; i++)
+        p->threads[i]->cpu.fault_jmp = &jb;
+    p->main_thread->state = THREAD_RUNNABLE;
+    if (p->rec && !p->main_thread->rec)
+        p->main_thread->rec = x86_rec_attach(p->rec, &p->main_thread->cpu, p->main_thread->tid);
     if (setjmp(jb)) {
+        struct x86_thread *t = p->threads[p->cur];
+        struct x86_cpu *c = &t->cpu;
         /* instructions of the block before the faulting one retired */
         if (cur_block && c->cur) {
             p->icount += (uint64_t)(c->cur - cur_block->insn);
-            if (p->rec)
-                x86_rec_block_end(p->rec, (uint32_t)(c->cur - cur_block->insn));
+            if (t->rec)
+                x86_rec_block_end(t->rec, (uint32_t)(c->cur - cur_block->insn));
         }
         p->stop_kind = c->fault_kind;
         p->stop_addr = c->fault_addr;
-        describe_fault(p, c);
+        describe_fault(p, t);
     } else {
-        run_loop(p, t, &cur_block);
+        run_loop(p, &cur_block);
     }
     if (p->opt.progress && p->icount >= (1u << 24))
         fputs("\n", stderr);

@@ -10,6 +10,7 @@
 #include "tracegen/x86/decode_cache.h"
 
 struct x86_recorder;
+struct x86_rec_thread;
 
 #define X86_MAX_FDS 256
 #define X86_MAX_WRITE_DIRS 16
@@ -26,17 +27,36 @@ struct x86_options {
     uint64_t seed;               /* AT_RANDOM and getrandom */
 };
 
+enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };
+
 struct x86_thread {
     struct x86_cpu cpu;
     uint64_t tid;
     uint64_t clear_child_tid;
+    int state;                   /* enum x86_thread_state */
+    uint64_t futex_addr;         /* while waiting */
+    uint32_t futex_bitset;
+    int futex_timed;             /* the wait has a timeout */
+    uint64_t wait_order;         /* FIFO order among waiters */
+    uint64_t woken_by;           /* seq of the wake that ended the wait */
+    int exit_status;
+    struct x86_rec_thread *rec;
 };
+
+/* What the run loop does after a system call. */
+enum x86_syscall_outcome { SC_CONTINUE, SC_STOP, SC_SWITCH };
 
 struct x86_process {
     struct x86_options opt;
     struct gmem *mem;
     struct x86_code_cache *code;
     struct x86_thread *main_thread;
+    struct x86_thread **threads;  /* by creation order; main thread first */
+    size_t nthreads, threads_cap;
+    size_t cur;                   /* index of the running thread */
+    uint64_t next_tid;
+    uint64_t wait_counter;
+    uint64_t seq;                 /* last number given to a synchronizing event */
     struct x86_recorder *rec;    /* NULL: --no-trace */
     char exe_path[4096];
 
@@ -68,11 +88,19 @@ int x86_load_program(struct x86_process *p, const char *path, int argc, char **a
  * with: the guest's exit status, 128+signal when it died of a fault. */
 int x86_process_run(struct x86_process *p);
 
+/* Creates a thread as a copy of PARENT's registers (clone). NULL when out
+ * of memory. */
+struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thread *parent);
+
+/* Wakes up to N threads waiting on futex ADDR whose bitset meets BITSET,
+ * oldest first, recording SEQ as what woke them. Returns how many. */
+long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitset, uint64_t seq);
+
 /* Deterministic pseudo-random numbers (xorshift64*, seeded by --seed). */
 uint64_t x86_random(struct x86_process *p);
 
 /* Handles the system call of thread T (registers per the Linux ABI).
- * Returns 0 to go on, 1 when the process has stopped. */
+ * Returns an enum x86_syscall_outcome. */
 int x86_syscall(struct x86_process *p, struct x86_thread *t);
 
 #endif

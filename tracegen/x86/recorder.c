@@ -11,20 +11,25 @@
 
 #define STATIC_SECTION_ID 0x7fff0001u
 
-struct x86_recorder {
-    struct cgm_writer *w;
+struct x86_rec_thread {
+    struct x86_recorder *r;
     struct cgm_wstream *s;
     struct cgm_x86_codec codec;
     struct x86_cpu *cpu;
     const struct x86_block *block;
     struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];
     uint32_t nacc;
+    struct x86_rec_thread *next;
+};
+
+struct x86_recorder {
+    struct cgm_writer *w;
+    struct x86_rec_thread *threads;
     uint8_t *buf;
     int roi_only;
     int enabled;
-    uint64_t loads, stores, modifies;   /* counted as valgrind's lackey does */
-    uint64_t seq;
     int failed;
+    uint64_t loads, stores, modifies;   /* counted as valgrind's lackey does */
 };
 
 struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen)
@@ -48,49 +53,69 @@ struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, s
 
 static void on_access(void *ctx, uint64_t addr, unsigned size, int write);
 
-int x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid)
+struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid)
 {
+    struct x86_rec_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
     struct cgm_stream_info info;
     memset(&info, 0, sizeof info);
     info.id = (uint32_t)tid;
     info.kind = CGM_STREAM_X86_THREAD;
     info.thread_id = tid;
     snprintf(info.name, sizeof info.name, "thread %llu", (unsigned long long)tid);
-    r->s = cgm_writer_open_stream(r->w, &info);
-    if (!r->s)
-        return -1;
-    r->cpu = c;
-    c->access_ctx = r;
+    t->s = cgm_writer_open_stream(r->w, &info);
+    if (!t->s) {
+        free(t);
+        return NULL;
+    }
+    t->r = r;
+    t->cpu = c;
+    c->access_ctx = t;
     c->on_access = r->enabled ? on_access : NULL;
-    return 0;
+    t->next = r->threads;
+    r->threads = t;
+    return t;
 }
 
-static void append(struct x86_recorder *r, const void *rec, size_t len, uint32_t insts)
+void x86_rec_detach(struct x86_rec_thread *t)
 {
-    if (!r->failed && cgm_wstream_append(r->s, rec, len, insts) != 0) {
+    if (t->s) {
+        cgm_wstream_close(t->s);
+        t->s = NULL;
+    }
+    t->cpu->on_access = NULL;
+}
+
+static void append(struct x86_rec_thread *t, const void *rec, size_t len, uint32_t insts)
+{
+    struct x86_recorder *r = t->r;
+    if (!r->failed && t->s && cgm_wstream_append(t->s, rec, len, insts) != 0) {
         r->failed = 1;
         fprintf(stderr, "tracegen: writing the trace failed: %s\n", cgm_writer_error(r->w));
     }
 }
 
-static void flush_accesses(struct x86_recorder *r, uint8_t type, uint32_t ninsn)
+static void flush_accesses(struct x86_rec_thread *t, uint8_t type, uint32_t ninsn)
 {
-    size_t n = cgm_x86_block_encode(&r->codec, r->buf, type, r->block->start, ninsn, r->acc,
-                                    r->nacc);
-    append(r, r->buf, n, ninsn);
-    r->nacc = 0;
+    uint8_t *buf = t->r->buf;
+    size_t n = cgm_x86_block_encode(&t->codec, buf, type, t->block->start, ninsn, t->acc,
+                                    t->nacc);
+    append(t, buf, n, ninsn);
+    t->nacc = 0;
 }
 
 static void on_access(void *ctx, uint64_t addr, unsigned size, int write)
 {
-    struct x86_recorder *r = ctx;
-    if (!r->block || !r->cpu->cur)
+    struct x86_rec_thread *t = ctx;
+    struct x86_recorder *r = t->r;
+    if (!t->block || !t->cpu->cur)
         return;
-    if (r->nacc == CGM_X86_ACCESS_MAX)
-        flush_accesses(r, CGM_X86_REC_PARTIAL, 0);
-    if (write && r->nacc && !r->acc[r->nacc - 1].write &&
-        r->acc[r->nacc - 1].addr == addr && r->acc[r->nacc - 1].size == size &&
-        r->acc[r->nacc - 1].insn == (uint8_t)(r->cpu->cur - r->block->insn)) {
+    if (t->nacc == CGM_X86_ACCESS_MAX)
+        flush_accesses(t, CGM_X86_REC_PARTIAL, 0);
+    uint8_t idx = (uint8_t)(t->cpu->cur - t->block->insn);
+    if (write && t->nacc && !t->acc[t->nacc - 1].write && t->acc[t->nacc - 1].addr == addr &&
+        t->acc[t->nacc - 1].size == size && t->acc[t->nacc - 1].insn == idx) {
         r->loads--;
         r->modifies++;
     } else if (write) {
@@ -98,35 +123,36 @@ static void on_access(void *ctx, uint64_t addr, unsigned size, int write)
     } else {
         r->loads++;
     }
-    struct cgm_x86_access *a = &r->acc[r->nacc++];
+    struct cgm_x86_access *a = &t->acc[t->nacc++];
     a->addr = addr;
     a->size = size;
-    a->insn = (uint8_t)(r->cpu->cur - r->block->insn);
+    a->insn = idx;
     a->write = (uint8_t)(write != 0);
 }
 
-void x86_rec_block_begin(struct x86_recorder *r, const struct x86_block *b)
+void x86_rec_block_begin(struct x86_rec_thread *t, const struct x86_block *b)
 {
-    r->block = r->enabled ? b : NULL;
-    r->nacc = 0;
+    t->block = t->r->enabled ? b : NULL;
+    t->nacc = 0;
 }
 
-void x86_rec_block_end(struct x86_recorder *r, uint32_t retired)
+void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired)
 {
-    if (!r->block)
+    if (!t->block)
         return;
-    flush_accesses(r, CGM_X86_REC_BLOCK, retired);
-    r->block = NULL;
+    flush_accesses(t, CGM_X86_REC_BLOCK, retired);
+    t->block = NULL;
 }
 
-void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev)
+void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev)
 {
     uint8_t buf[CGM_EVENT_BYTES_MAX];
     size_t n = cgm_event_encode(buf, ev);
-    if (n && (r->enabled || ev->type == CGM_EV_ROI_BEGIN || ev->type == CGM_EV_ROI_END ||
-              ev->type == CGM_EV_MMAP || ev->type == CGM_EV_MUNMAP || ev->type == CGM_EV_BRK ||
-              ev->type == CGM_EV_MPROTECT))
-        append(r, buf, n, 0);
+    /* map changes, threads and synchronization are kept outside the ROI
+     * too: replay needs them to stay consistent */
+    int always = ev->type != CGM_EV_SYSCALL;
+    if (n && (t->r->enabled || always))
+        append(t, buf, n, 0);
 }
 
 void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
@@ -137,22 +163,19 @@ void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *sto
     *modifies = r->modifies;
 }
 
-uint64_t x86_rec_next_seq(struct x86_recorder *r)
+void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq)
 {
-    return ++r->seq;
-}
-
-void x86_rec_roi(struct x86_recorder *r, int begin)
-{
+    struct x86_recorder *r = t->r;
     struct cgm_event ev;
     memset(&ev, 0, sizeof ev);
     ev.type = begin ? CGM_EV_ROI_BEGIN : CGM_EV_ROI_END;
-    ev.f[0] = x86_rec_next_seq(r);
-    x86_rec_event(r, &ev);
+    ev.f[0] = seq;
+    x86_rec_event(t, &ev);
     if (r->roi_only) {
         r->enabled = begin;
-        if (r->cpu)
-            r->cpu->on_access = begin ? on_access : NULL;
+        for (struct x86_rec_thread *o = r->threads; o; o = o->next)
+            if (o->s)
+                o->cpu->on_access = begin ? on_access : NULL;
     }
 }
 
@@ -247,9 +270,12 @@ int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gme
         rc = -1;
     free(sec);
     free(l.v);
-    if (r->cpu) {
-        r->cpu->on_access = NULL;
-        r->cpu->access_ctx = NULL;
+    while (r->threads) {
+        struct x86_rec_thread *t = r->threads;
+        r->threads = t->next;
+        if (t->s)
+            t->cpu->on_access = NULL;
+        free(t);
     }
     if (cgm_writer_finalize(r->w, err, errlen) != 0)
         rc = -1;

@@ -1,5 +1,6 @@
 /* The recorder: turns executed blocks, memory accesses and events into
- * the records of cgm/x86rec.h and cgm/events.h in a .cgt trace. */
+ * the records of cgm/x86rec.h and cgm/events.h in a .cgt trace, one stream
+ * per guest thread. */
 #ifndef TRACEGEN_X86_RECORDER_H
 #define TRACEGEN_X86_RECORDER_H
 
@@ -11,22 +12,26 @@
 #include "tracegen/x86/decode_cache.h"
 
 struct x86_recorder;
+struct x86_rec_thread;
 
 /* Creates the trace PATH. ROI_ONLY: record only inside ROI markers. */
 struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen);
 
-/* Opens the stream of a guest thread and attaches the access hook to its CPU. */
-int x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid);
+/* Opens the stream of a guest thread and attaches the access hook to its
+ * CPU. Returns NULL when the stream cannot be opened. */
+struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid);
+/* Closes a thread's stream (when the thread exits). */
+void x86_rec_detach(struct x86_rec_thread *t);
 
 /* Around each block: BEGIN before it runs, END with the instructions it
  * retired (fewer than its length when it faulted). */
-void x86_rec_block_begin(struct x86_recorder *r, const struct x86_block *b);
-void x86_rec_block_end(struct x86_recorder *r, uint32_t retired);
+void x86_rec_block_begin(struct x86_rec_thread *t, const struct x86_block *b);
+void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired);
 
-void x86_rec_event(struct x86_recorder *r, const struct cgm_event *ev);
-/* Region-of-interest markers: recording starts/stops here with --roi-only. */
-void x86_rec_roi(struct x86_recorder *r, int begin);
-uint64_t x86_rec_next_seq(struct x86_recorder *r);
+void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev);
+/* Region-of-interest markers: recording starts/stops here with --roi-only
+ * (for every thread). */
+void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq);
 /* Data accesses recorded so far, counted as valgrind's lackey counts them:
  * a write right after a read of the same address and size by the same
  * instruction is one "modify". */
@@ -34,7 +39,8 @@ void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *sto
                     uint64_t *modifies);
 
 /* Writes the static code table (every instruction decoded so far, bytes
- * read from guest memory) and finalizes the file. Frees R. Returns 0. */
+ * read from guest memory) and finalizes the file. Frees R and its threads.
+ * Returns 0. */
 int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,
                    char *err, size_t errlen);
 

@@ -17,6 +17,7 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/flags.h"
 #include "tracegen/x86/process.h"
+#include "tracegen/x86/sys_thread.h"
 
 #define IO_CHUNK (1u << 20)
 /* Virtual time: 1 ns per instruction from 2026-01-01T00:00:00Z. */
@@ -547,6 +548,12 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
     uint64_t a0 = c->r[R_RDI], a1 = c->r[R_RSI], a2 = c->r[R_RDX];
     uint64_t a3 = c->r[R_R10], a4 = c->r[R_R8], a5 = c->r[R_R9];
     long rc;
+    int out = x86_sys_thread(p, t, nr, &rc);
+    if (out >= 0) {
+        if (out == SC_CONTINUE || (out == SC_SWITCH && t->state == THREAD_RUNNABLE))
+            c->r[R_RAX] = (uint64_t)rc;
+        return out;
+    }
     switch (nr) {
     case 0: rc = sys_read(p, a0, a1, a2, 0, 0); break;
     case 1: rc = sys_write(p, a0, a1, a2); break;
@@ -597,18 +604,12 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
             rc = access(path, (int)(nr == 21 ? a1 : a2) & R_OK) < 0 ? -errno : 0;
         break;
     }
-    case 24: rc = 0; break;                      /* sched_yield */
     case 25: rc = sys_mremap(p, a0, a1, a2, a3); break;
     case 28: rc = sys_madvise(p, a0, a1, a2); break;
     case 32: rc = sys_dup(p, a0, -1); break;
     case 33: case 292: rc = a0 == a1 ? (long)a1 : sys_dup(p, a0, (int64_t)a1); break;
     case 35: case 230: rc = 0; break;            /* nanosleep: time is virtual */
     case 39: rc = GUEST_PID; break;              /* getpid */
-    case 60: case 231:                           /* exit, exit_group */
-        p->exited = 1;
-        p->exit_status = (int)(a0 & 0xff);
-        p->stop_kind = XF_EXIT;
-        return 1;
     case 63: rc = sys_uname(p, a0); break;
     case 72: rc = sys_fcntl(p, a0, a1, a2); break;
     case 79: {
@@ -666,28 +667,8 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
         rc = a0 && gmem_copy_out(p->mem, a0, &s, 8, 0, NULL) < 0 ? -EFAULT : s;
         break;
     }
-    case 202: {                                  /* futex, single thread */
-        unsigned op = (unsigned)a1 & 0x7f;
-        if (op == 0 || op == 9) {
-            uint32_t v;
-            if (gmem_copy_in(p->mem, &v, a0, 4, NULL) < 0) {
-                rc = -EFAULT;
-            } else if (v != (uint32_t)a2) {
-                rc = -EAGAIN;
-            } else {
-                snprintf(p->message, sizeof p->message,
-                         "deadlock: thread %llu waits on futex 0x%llx and no other thread can wake it",
-                         (unsigned long long)t->tid, (unsigned long long)a0);
-                p->stop_kind = XF_SYSCALL;
-                return 1;
-            }
-        } else {
-            rc = 0;
-        }
-        break;
-    }
-    case 204: {                                  /* sched_getaffinity: one CPU */
-        uint64_t mask = 1;
+    case 204: {                                  /* sched_getaffinity */
+        uint64_t mask = 0xf; /* four CPUs, whatever the host has */
         rc = a1 < 8 ? -EINVAL : gmem_copy_out(p->mem, a2, &mask, 8, 0, NULL) < 0 ? -EFAULT : 8;
         break;
     }
@@ -718,10 +699,8 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
     case 302: rc = sys_prlimit(p, a0, a1, a2, a3); break;
     case 318: rc = sys_getrandom(p, a0, a1); break;
     case 334: rc = -ENOSYS; break;               /* rseq: the C library copes */
-    case 56: case 57: case 58: case 59: case 322: /* clone/fork/vfork/execve(at) */
-        rc = nr == 56 ? -ENOSYS : -EPERM;
-        if (nr == 56 && !p->opt.quiet)
-            fprintf(stderr, "tracegen: warning: clone (threads) is not supported yet\n");
+    case 57: case 58: case 59: case 322:         /* fork/vfork/execve(at): sandbox */
+        rc = -EPERM;
         break;
     case 41: case 42: case 43: case 49: case 50: case 53: /* sockets */
         rc = -EACCES;
@@ -734,12 +713,12 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
             snprintf(p->message, sizeof p->message,
                      "unsupported system call %llu (--strict)", (unsigned long long)nr);
             p->stop_kind = XF_SYSCALL;
-            return 1;
+            return SC_STOP;
         }
         warn_unknown(p, nr);
         rc = -ENOSYS;
         break;
     }
     c->r[R_RAX] = (uint64_t)rc;
-    return 0;
+    return SC_CONTINUE;
 }
