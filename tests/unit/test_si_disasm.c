@@ -99,19 +99,17 @@ static int next_listing_inst(FILE *f, char *out, size_t n)
     return 0;
 }
 
-static void compiled_kernels_match_llvm_listing(void **state)
+/* Checks one code object against its listing; returns the instruction count. */
+static unsigned check_listing(const char *co, const char *lst, unsigned *bad)
 {
-    (void)state;
-    const char *b = getenv("CGM_BUILD");
-    char co[1024], lst[1024], err[512];
-    snprintf(co, sizeof co, "%s/kernels/test/basic.co", b ? b : "build");
-    snprintf(lst, sizeof lst, "%s/kernels/test/basic.s", b ? b : "build");
+    char err[512];
     struct si_program prog;
     if (si_program_load(co, &prog, err, sizeof err))
         fail_msg("%s", err);
     FILE *f = fopen(lst, "r");
-    assert_non_null(f);
-    unsigned kernels = 0, insts = 0, bad = 0;
+    if (!f)
+        fail_msg("cannot open %s", lst);
+    unsigned kernels = 0, insts = 0;
     char line[512];
     while (fgets(line, sizeof line, f)) {
         char *colon = strstr(line, ":");
@@ -135,19 +133,34 @@ static void compiled_kernels_match_llvm_listing(void **state)
             insts++;
             int branch = strncmp(want, "s_branch", 8) == 0 || strncmp(want, "s_cbranch", 9) == 0;
             size_t cmp = branch ? strcspn(want, " ") + 1 : sizeof want;
-            if (strncmp(want, got, cmp) != 0) {
-                if (bad++ < 20)
-                    print_message("%s+0x%llx: want \"%s\" got \"%s\"\n", k->name,
-                                  (unsigned long long)(pc - k->entry), want, got);
-            }
+            if (strncmp(want, got, cmp) != 0 && (*bad)++ < 20)
+                print_message("%s %s+0x%llx: want \"%s\" got \"%s\"\n", co, k->name,
+                              (unsigned long long)(pc - k->entry), want, got);
         }
     }
     fclose(f);
-    size_t nkernels = prog.nkernels;
+    assert_int_equal(kernels, prog.nkernels);
     si_program_free(&prog);
-    print_message("%u kernels, %u instructions, %u mismatches\n", kernels, insts, bad);
-    assert_int_equal(kernels, nkernels);
-    assert_true(insts > 500);
+    return insts;
+}
+
+/* Every code object the build made (workloads and test kernels). */
+static void compiled_kernels_match_llvm_listing(void **state)
+{
+    (void)state;
+    const char *b = getenv("CGM_BUILD");
+    static const char *const objects[] = { "test/basic", "backprop", "bfs", "hotspot", "kmeans",
+                                           "lud", "nw" };
+    unsigned insts = 0, bad = 0;
+    for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
+        char co[1024], lst[1024];
+        snprintf(co, sizeof co, "%s/kernels/%s.co", b ? b : "build", objects[i]);
+        snprintf(lst, sizeof lst, "%s/kernels/%s.s", b ? b : "build", objects[i]);
+        insts += check_listing(co, lst, &bad);
+    }
+    print_message("%u instructions in %zu code objects, %u mismatches\n", insts,
+                  sizeof objects / sizeof objects[0], bad);
+    assert_true(insts > 1000);
     assert_int_equal(bad, 0);
 }
 

@@ -43,7 +43,7 @@ struct kcase {
     size_t grid[3], group[3];
     double tol, atol;             /* |PoCL - emulator| <= tol * |PoCL| + atol */
     int nargs;
-    struct arg args[8];
+    struct arg args[12];
 };
 
 /* ---- input generators (deterministic) ------------------------------------- */
@@ -92,6 +92,47 @@ static void fill_small(void *p, size_t n, uint64_t seed)
 }
 
 static void fill_zero(void *p, size_t n, uint64_t seed) { (void)seed; memset(p, 0, n); }
+
+static void fill_three(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    (void)seed;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = 3;
+}
+
+static void fill_bits(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = (int32_t)(next(&seed) % 3 == 0);
+}
+
+/* Every third node: used for both the frontier and the visited set, so
+ * frontier nodes are visited and their costs are not rewritten mid-launch. */
+static void fill_third(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    (void)seed;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = (int32_t)(i % 3 == 0);
+}
+
+/* CSR row starts with three edges per node; edge targets below 256. */
+static void fill_csr_start(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    (void)seed;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = 3 * (int32_t)i;
+}
+
+static void fill_node(void *p, size_t n, uint64_t seed)
+{
+    int32_t *v = p;
+    for (size_t i = 0; i < n / 4; i++)
+        v[i] = (int32_t)(next(&seed) % 256);
+}
 
 /* ---- the emulator side ------------------------------------------------------- */
 
@@ -143,7 +184,7 @@ static void run_emulator(const struct kcase *kc, const char *co_path, void **inp
     }
     uint8_t kernarg[512];
     memset(kernarg, 0, sizeof kernarg);
-    uint64_t guest[8] = { 0 };
+    uint64_t guest[12] = { 0 };
     uint32_t lds_offset = (k->kd.group_segment_fixed_size + 15u) & ~15u;
     int explicit_index = 0;
     for (size_t i = 0; i < k->nargs && explicit_index < kc->nargs; i++) {
@@ -223,7 +264,7 @@ static void run_pocl(const struct kcase *kc, const char *cl_path, void **inputs,
     }
     cl_kernel k = clCreateKernel(prog, kc->kernel, &e);
     CL_OK(e);
-    cl_mem bufs[8] = { 0 };
+    cl_mem bufs[12] = { 0 };
     for (int i = 0; i < kc->nargs; i++) {
         const struct arg *a = &kc->args[i];
         if (a->kind == ARG_BUF) {
@@ -288,7 +329,7 @@ static void run_case(const struct kcase *kc)
     snprintf(cl, sizeof cl, "%s/%s", root ? root : ".", kc->source);
     snprintf(co, sizeof co, "%s/kernels/%s%.*s.co", build ? build : "build",
              is_test ? "test/" : "", (int)(strlen(name) - 3), name);
-    void *in[8] = { 0 }, *ref[8] = { 0 }, *got[8] = { 0 };
+    void *in[12] = { 0 }, *ref[12] = { 0 }, *got[12] = { 0 };
     for (int i = 0; i < kc->nargs; i++) {
         const struct arg *a = &kc->args[i];
         if (a->kind != ARG_BUF)
@@ -354,11 +395,65 @@ static void basic_kernels(void **state)
         run_case(&cases[i]);
 }
 
+static const char BACKPROP[] = "traces/kernels/backprop.cl", LUD[] = "traces/kernels/lud.cl",
+                  KMEANS[] = "traces/kernels/kmeans.cl", HOTSPOT[] = "traces/kernels/hotspot.cl",
+                  NW[] = "traces/kernels/nw.cl", BFS[] = "traces/kernels/bfs.cl";
+
+/* The GPU-only workload kernels, one launch each on random state. */
+static void workload_kernels(void **state)
+{
+    (void)state;
+    enum { HID = 16, IN = 64, N = 64, NODES = 256 };
+    const struct kcase cases[] = {
+        { BACKPROP, "bp_layerforward", 2, { HID, IN }, { 16, 16 }, 1e-6, 1e-5, 6,
+          { BUF((IN + 1) * 4, fill_f32, 20, CHECK_NONE),
+            BUF((IN + 1) * (HID + 1) * 4, fill_f32, 21, CHECK_NONE),
+            BUF(IN / 16 * HID * 4, fill_zero, 0, CHECK_F32), LOCAL(16 * 4), LOCAL(256 * 4),
+            SCALAR(4, HID) } },
+        { BACKPROP, "bp_adjust_weights", 2, { HID, IN }, { 16, 16 }, 1e-6, 1e-4, 5,
+          { BUF((HID + 1) * 4, fill_f32, 22, CHECK_NONE), BUF((IN + 1) * 4, fill_f32, 23, CHECK_NONE),
+            BUF((IN + 1) * (HID + 1) * 4, fill_f32, 24, CHECK_F32),
+            BUF((IN + 1) * (HID + 1) * 4, fill_f32, 25, CHECK_F32), SCALAR(4, HID) } },
+        { LUD, "lud_scale", 1, { N }, { 64 }, 1e-6, 0, 3,
+          { BUF(N * N * 4, fill_f32_pos, 26, CHECK_F32), SCALAR(4, N), SCALAR(4, 3) } },
+        { LUD, "lud_update", 2, { N, N }, { 16, 16 }, 1e-6, 1e-3, 3,
+          { BUF(N * N * 4, fill_f32, 27, CHECK_F32), SCALAR(4, N), SCALAR(4, 3) } },
+        { KMEANS, "kmeans_swap", 1, { 256 }, { 64 }, 0, 0, 4,
+          { BUF(256 * 8 * 4, fill_f32, 28, CHECK_NONE), BUF(256 * 8 * 4, fill_zero, 0, CHECK_F32),
+            SCALAR(4, 256), SCALAR(4, 8) } },
+        { KMEANS, "kmeans_assign", 1, { 256 }, { 64 }, 0, 0, 6,
+          { BUF(256 * 8 * 4, fill_f32, 29, CHECK_NONE), BUF(5 * 8 * 4, fill_f32, 30, CHECK_NONE),
+            BUF(256 * 4, fill_zero, 0, CHECK_EXACT), SCALAR(4, 256), SCALAR(4, 5),
+            SCALAR(4, 8) } },
+        { HOTSPOT, "hotspot_step", 2, { N, N }, { 16, 16 }, 1e-6, 1e-4, 11,
+          { BUF(N * N * 4, fill_f32_pos, 31, CHECK_NONE), BUF(N * N * 4, fill_f32_pos, 32, CHECK_NONE),
+            BUF(N * N * 4, fill_zero, 0, CHECK_F32), SCALAR(4, N), SCALAR(4, N),
+            SCALAR(4, F32BITS(0.5f)), SCALAR(4, F32BITS(1.5f)), SCALAR(4, F32BITS(1.25f)),
+            SCALAR(4, F32BITS(30.0f)), SCALAR(4, F32BITS(0.01f)), SCALAR(4, F32BITS(80.0f)) } },
+        { NW, "nw_diagonal", 1, { N }, { 64 }, 0, 0, 5,
+          { BUF((N + 1) * (N + 1) * 4, fill_small, 33, CHECK_EXACT),
+            BUF((N + 1) * (N + 1) * 4, fill_i32, 34, CHECK_NONE), SCALAR(4, N), SCALAR(4, 40),
+            SCALAR(4, 10) } },
+        { BFS, "bfs_expand", 1, { NODES }, { 64 }, 0, 0, 7,
+          { BUF((NODES + 1) * 4, fill_csr_start, 0, CHECK_NONE),
+            BUF(NODES * 3 * 4, fill_node, 35, CHECK_NONE), BUF(NODES * 4, fill_third, 0, CHECK_EXACT),
+            BUF(NODES * 4, fill_zero, 0, CHECK_EXACT), BUF(NODES * 4, fill_third, 0, CHECK_NONE),
+            BUF(NODES * 4, fill_three, 0, CHECK_EXACT), SCALAR(4, NODES) } },
+        { BFS, "bfs_advance", 1, { NODES }, { 64 }, 0, 0, 5,
+          { BUF(NODES * 4, fill_bits, 38, CHECK_EXACT), BUF(NODES * 4, fill_bits, 39, CHECK_EXACT),
+            BUF(NODES * 4, fill_bits, 40, CHECK_EXACT), BUF(4, fill_zero, 0, CHECK_EXACT),
+            SCALAR(4, NODES) } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
 int main(void)
 {
     setenv("POCL_MAX_PTHREAD_COUNT", "2", 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(basic_kernels),
+        cmocka_unit_test(workload_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
