@@ -111,6 +111,50 @@ static void test_file_read_glibc(void **state)
     free(src);
 }
 
+static void test_matmul_mt_musl(void **state) { (void)state; compare("musl", "matmul_mt", NULL); }
+static void test_sync_mt_musl(void **state) { (void)state; compare("musl", "sync_mt", NULL); }
+static void test_matmul_mt_glibc(void **state) { (void)state; compare("glibc", "matmul_mt", NULL); }
+static void test_sync_mt_glibc(void **state) { (void)state; compare("glibc", "sync_mt", NULL); }
+
+/* The scheduler's slice length changes the interleaving, never the result. */
+static void test_sync_mt_any_quantum(void **state)
+{
+    (void)state;
+    char *guest = path_in("CGM_BUILD", "traces/x86/musl/%s", "sync_mt");
+    char *tracegen = path_in("CGM_BIN", "%s", "tracegen");
+    char *native_argv[] = { guest, NULL };
+    struct run n = run_argv(native_argv);
+    const char *quanta[] = { "1", "3", "997" };
+    for (int i = 0; i < 3; i++) {
+        char *emu_argv[] = { tracegen, "--no-trace", "--quiet", "--quantum", (char *)quanta[i],
+                             "--", guest, NULL };
+        struct run e = run_argv(emu_argv);
+        assert_int_equal(e.status, n.status);
+        assert_int_equal(e.len, n.len);
+        assert_memory_equal(e.out, n.out, n.len);
+        free(e.out);
+    }
+    free(n.out);
+    free(guest);
+    free(tracegen);
+}
+
+/* A program that is not a static x86-64 executable is refused clearly. */
+static void test_refuses_non_programs(void **state)
+{
+    (void)state;
+    char *tracegen = path_in("CGM_BIN", "%s", "tracegen");
+    char *src = source_file();
+    char *argv1[] = { tracegen, "--no-trace", "--", src, NULL };
+    assert_int_equal(run_argv(argv1).status, 2);
+    char *argv2[] = { tracegen, "--no-trace", "--", "/bin/sh", "-c", "true", NULL };
+    assert_int_equal(run_argv(argv2).status, 2); /* dynamically linked */
+    char *argv3[] = { tracegen, "--no-trace", "--", "/nonexistent/program", NULL };
+    assert_int_equal(run_argv(argv3).status, 2);
+    free(src);
+    free(tracegen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +168,12 @@ int main(void)
         cmocka_unit_test(test_malloc_qsort_glibc),
         cmocka_unit_test(test_printf_float_glibc),
         cmocka_unit_test(test_file_read_glibc),
+        cmocka_unit_test(test_matmul_mt_musl),
+        cmocka_unit_test(test_sync_mt_musl),
+        cmocka_unit_test(test_matmul_mt_glibc),
+        cmocka_unit_test(test_sync_mt_glibc),
+        cmocka_unit_test(test_sync_mt_any_quantum),
+        cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,7 +112,7 @@ static char *build_path(const char *env, const char *rel)
 }
 
 /* Runs tracegen -o OUT on a guest; returns its exit status. */
-static int record(const char *guest, const char *out)
+static int record_q(const char *guest, const char *out, const char *quantum)
 {
     char *tracegen = build_path("CGM_BIN", "tracegen");
     pid_t pid = fork();
@@ -120,13 +120,19 @@ static int record(const char *guest, const char *out)
     if (pid == 0) {
         FILE *f = freopen("/dev/null", "w", stdout);
         (void)f;
-        execl(tracegen, tracegen, "--quiet", "-o", out, "--", guest, (char *)NULL);
+        execl(tracegen, tracegen, "--quiet", "--quantum", quantum, "-o", out, "--", guest,
+              (char *)NULL);
         _exit(127);
     }
     int st;
     waitpid(pid, &st, 0);
     free(tracegen);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int record(const char *guest, const char *out)
+{
+    return record_q(guest, out, "100000");
 }
 
 static int files_equal(const char *a, const char *b)
@@ -232,12 +238,95 @@ static void test_recorded_trace_is_whole_and_repeatable(void **state)
     free(guest);
 }
 
+/* Threads: one stream each, every ended wait names a wake that happened
+ * before it, sequence numbers are unique across streams. */
+static void test_threaded_trace_events(void **state)
+{
+    (void)state;
+    char *guest = build_path("CGM_BUILD", "traces/x86/musl/sync_mt");
+    char t1[] = "/tmp/cgm_x86_trace_t_XXXXXX";
+    int fd = mkstemp(t1);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(record_q(guest, t1, "50"), 0);
+    char err[512];
+    assert_int_equal(cgm_trace_verify(t1, err, sizeof err), 0);
+    struct cgm_reader *r = cgm_reader_open(t1, err, sizeof err);
+    assert_non_null(r);
+    enum { MAXSEQ = 1 << 20 };
+    uint8_t *kind = calloc(MAXSEQ, 1); /* 1 wake, 2 other */
+    uint64_t (*waits)[2] = calloc(MAXSEQ, sizeof *waits);
+    size_t nwaits = 0, threads = 0, creates = 0, exits = 0;
+    assert_non_null(kind);
+    assert_non_null(waits);
+    struct cgm_x86_codec *codec = malloc(sizeof *codec);
+    static struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++) {
+        if (cgm_reader_stream(r, i)->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        threads++;
+        memset(codec, 0, sizeof *codec);
+        struct cgm_riter *it = cgm_riter_open(r, i);
+        const uint8_t *rec;
+        size_t len;
+        int last_was_exit = 0;
+        while (cgm_riter_next(it, &rec, &len) == 1) {
+            last_was_exit = 0;
+            if (rec[0] == CGM_X86_REC_BLOCK || rec[0] == CGM_X86_REC_PARTIAL) {
+                struct cgm_x86_block_rec b;
+                assert_int_equal(cgm_x86_block_decode(codec, rec, len, &b, acc), 0);
+                continue;
+            }
+            struct cgm_event ev;
+            assert_int_equal(cgm_event_decode(rec, len, &ev), 0);
+            uint64_t seq = ev.f[0];
+            switch (ev.type) {
+            case CGM_EV_FUTEX_WAKE: case CGM_EV_FUTEX_WAIT: case CGM_EV_THREAD_CREATE:
+            case CGM_EV_THREAD_EXIT:
+                assert_true(seq > 0 && seq < MAXSEQ);
+                assert_int_equal(kind[seq], 0); /* unique */
+                kind[seq] = ev.type == CGM_EV_FUTEX_WAKE ? 1 : 2;
+                break;
+            default:
+                break;
+            }
+            if (ev.type == CGM_EV_FUTEX_WAIT && ev.f[2]) {
+                waits[nwaits][0] = seq;
+                waits[nwaits][1] = ev.f[2];
+                nwaits++;
+            }
+            creates += ev.type == CGM_EV_THREAD_CREATE;
+            if (ev.type == CGM_EV_THREAD_EXIT) {
+                exits++;
+                last_was_exit = 1;
+            }
+        }
+        assert_true(last_was_exit);
+        cgm_riter_close(it);
+    }
+    assert_int_equal(threads, 7); /* main, 4 workers, producer, consumer */
+    assert_int_equal(creates, 6);
+    assert_int_equal(exits, 7);
+    assert_true(nwaits > 0); /* with a 50-instruction quantum someone sleeps */
+    for (size_t k = 0; k < nwaits; k++) {
+        assert_true(waits[k][1] < waits[k][0]);
+        assert_int_equal(kind[waits[k][1]], 1);
+    }
+    free(codec);
+    free(kind);
+    free(waits);
+    cgm_reader_close(r);
+    unlink(t1);
+    free(guest);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_block_codec_round_trip),
         cmocka_unit_test(test_static_codec_round_trip),
         cmocka_unit_test(test_recorded_trace_is_whole_and_repeatable),
+        cmocka_unit_test(test_threaded_trace_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
