@@ -65,8 +65,12 @@ struct cgm_reader *cgm_reader_open_fd(int fd, const char *name, char *err,
     uint8_t hdr[CGM_FILE_HEADER_BYTES];
     struct cgm_file_header fh;
     const char *e;
-    if (r->file.size < CGM_FILE_HEADER_BYTES || file_read_at(&r->file, 0, hdr, sizeof hdr))
+    if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+        e = "not a regular file";
+    else if (r->file.size < CGM_FILE_HEADER_BYTES)
         e = "file is shorter than a trace header";
+    else if (file_read_at(&r->file, 0, hdr, sizeof hdr))
+        e = "cannot read the trace header";
     else
         e = cgm_file_header_decode(hdr, &fh);
     if (e) {
