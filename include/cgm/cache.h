@@ -27,6 +27,7 @@ struct cgm_cache_array {
     unsigned sets, ways, block_bytes;
     unsigned set_shift;  /* block-number bits skipped before the set index */
     struct cgm_cache_line *lines; /* [set][way] */
+    uint64_t *tags;      /* lines[i].block, packed so a lookup reads few cache lines */
     uint64_t clock;
 };
 
@@ -45,6 +46,9 @@ struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t bloc
                                         bool (*may_evict)(const struct cgm_cache_line *, void *),
                                         void *ctx);
 void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l);
+/* Gives line l (of a) to block; always use this rather than writing
+ * l->block, so the packed tags stay right. */
+void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block);
 
 /* ---- MSHR with coalescer ------------------------------------------------ */
 struct cgm_mshr_waiter {

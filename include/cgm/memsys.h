@@ -26,6 +26,7 @@ struct cgm_memsys_config {
     uint64_t cpu_hz, sys_hz;          /* DRAM runs at 1 / tCK */
     struct cgm_coh_config coh;        /* cache geometry, MSHR, queues */
     unsigned l1_latency, l3_latency;  /* CPU cycles */
+    unsigned ports;                   /* requests a controller takes per cycle */
     unsigned rx_queue;                /* a controller's input queue per lane */
     unsigned cpu_queue;               /* a core's request queue into its L1 */
     unsigned retry_cycles;            /* NACK back-off */
@@ -42,7 +43,10 @@ struct cgm_memsys_config {
  * channel DDR3-1600, 256 MB of modelled memory. */
 void cgm_memsys_default_config(struct cgm_memsys_config *c);
 
-/* A completed request: cycle in the CPU domain. */
+/* A request is done: called when the L1 performs it, with the CPU cycle
+ * its result is available (that cycle plus the L1 latency), which may be
+ * in the future. Loads and fetches get the value read, stores the value
+ * written. */
 typedef void (*cgm_memsys_done_fn)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr,
                                    uint64_t value, uint64_t cycle);
 

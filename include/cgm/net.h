@@ -63,6 +63,10 @@ int cgm_net_endpoint(const struct cgm_net *n, unsigned sw, unsigned port);
  * p->lane set by the caller). false if that lane's input queue is full.
  * Call from a context. */
 bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p);
+/* As cgm_net_inject, but the packet may not leave its first queue before
+ * global tick not_before (its sender's latency, counted in the sender's
+ * clock domain): the packet waits in the endpoint's output controller. */
+bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_before);
 /* Whether the endpoint's input lane has room. */
 bool cgm_net_can_inject(const struct cgm_net *n, int endpoint, unsigned lane);
 /* Ring hops on the shortest path between two switches. */

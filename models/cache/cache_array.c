@@ -11,8 +11,11 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32)
         return -1;
     a->lines = calloc((size_t)sets * ways, sizeof *a->lines);
-    if (!a->lines)
+    a->tags = calloc((size_t)sets * ways, sizeof *a->tags);
+    if (!a->lines || !a->tags) {
+        cgm_cache_array_free(a);
         return -1;
+    }
     a->sets = sets;
     a->ways = ways;
     a->block_bytes = block_bytes;
@@ -23,7 +26,9 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
 void cgm_cache_array_free(struct cgm_cache_array *a)
 {
     free(a->lines);
+    free(a->tags);
     a->lines = NULL;
+    a->tags = NULL;
 }
 
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
@@ -33,11 +38,18 @@ unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
 
 struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
 {
-    struct cgm_cache_line *set = &a->lines[(size_t)cgm_cache_set_of(a, block) * a->ways];
+    size_t base = (size_t)cgm_cache_set_of(a, block) * a->ways;
+    const uint64_t *tags = &a->tags[base];
     for (unsigned w = 0; w < a->ways; w++)
-        if (set[w].state && set[w].block == block)
-            return &set[w];
+        if (tags[w] == block && a->lines[base + w].state)
+            return &a->lines[base + w];
     return NULL;
+}
+
+void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block)
+{
+    l->block = block;
+    a->tags[l - a->lines] = block;
 }
 
 struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,

@@ -129,7 +129,7 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
         c->st.evictions++;
         c->st.fetch_evictions++;
     }
-    v->block = block;
+    cgm_cache_set_block(&c->l1i, v, block);
     v->state = MESI_IS;
     v->dirty = false;
     cgm_cache_touch(&c->l1i, v);
@@ -146,8 +146,12 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         return fetch(s, c, block, tag);
     bool st = op == CGM_OP_STORE;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
+    struct cgm_mshr_entry *e;
+    /* A block in a stable state has no MSHR entry: skip the lookups. */
+    if (l && (l->state == MESI_M || l->state == MESI_E || l->state == MESI_S))
+        goto stable;
 
-    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
+    e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
     if (e) {
         if (l && l->state == MESI_SM)
             coh_row(s, st ? R32_SPU_STORE : R32_SPU_LOAD);
@@ -159,6 +163,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         return coalesce(c, s, e, op, tag, value) ? 0 : -1;
     }
 
+stable:
     if (l) {
         switch (l->state) {
         case MESI_M:
@@ -210,7 +215,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         c->st.wb_hits++;
         if (!c->replaying)
             c->st.hits++;
-        v->block = block;
+        cgm_cache_set_block(&c->l1d, v, block);
         v->state = dirty ? MESI_M : MESI_E;
         v->data = data;
         v->dirty = dirty;
@@ -236,7 +241,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
     evict(s, c, v, NULL);
     e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
     coh_row(s, st ? R32_I_STORE : R32_I_LOAD);
-    v->block = block;
+    cgm_cache_set_block(&c->l1d, v, block);
     v->state = st ? MESI_IM : MESI_IS;
     v->dirty = false;
     cgm_cache_touch(&c->l1d, v);

@@ -280,7 +280,7 @@ static void handle_request(struct cgm_coh_sys *s, struct slice *sl, int c, uint8
         if (!fetch)
             coh_row(s, load ? R34_WBW_LOAD : R35_WBW_STORE);
         sl->st.wb_hits++;
-        v->block = block;
+        cgm_cache_set_block(&sl->l3, v, block);
         v->data = data;
         v->dirty = dirty;
         v->state = dirty ? MESI_M : MESI_E;
@@ -303,7 +303,7 @@ static void handle_request(struct cgm_coh_sys *s, struct slice *sl, int c, uint8
         return;
     }
     coh_row(s, fetch ? R34_I_FETCH : load ? R34_I_LOAD : R35_I_STORE);
-    v->block = block;
+    cgm_cache_set_block(&sl->l3, v, block);
     v->state = fetch ? MESI_S : load ? MESI_E : MESI_M;
     v->owner = -1;
     v->sharers = 0;

@@ -11,7 +11,7 @@ enum { PK_COH, PK_MEM_READ, PK_MEM_WRITE, PK_MEM_READ_DONE, PK_MEM_WRITE_DONE };
 struct pkt {
     struct cgm_net_packet p;   /* first: the network sees only this */
     struct cgm_coh_msg m;
-    uint64_t due;              /* cycle (of the sender's domain) it may be injected */
+    ks_tick due;               /* global tick before which it may not leave its sender */
     uint64_t block;
     int slice;                 /* memory packets: the slice's coherence node */
     uint8_t kind;
@@ -63,11 +63,6 @@ struct cpu_req {
     bool used;
 };
 
-struct completion {
-    uint64_t due, value;
-    unsigned req;
-};
-
 struct node {
     struct cgm_memsys *ms;
     int coh;                   /* coherence node id */
@@ -78,12 +73,12 @@ struct node {
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
     struct timer *timers;
     unsigned ntimers, captimers;
-    /* cores: requests from the CPU, their records, completions due */
+    /* cores: requests from the CPU and their records */
+    uint64_t port_cycle;       /* the cycle ports_used counts */
+    unsigned ports_used;
     struct fifo cpu;
     struct cpu_req *reqs;
     unsigned nreqs;
-    struct completion *done;
-    unsigned done_head, done_n, done_cap;
 };
 
 struct cgm_memsys {
@@ -121,6 +116,7 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
                                       .wb_entries = 8, .l3_wb_entries = 16 };
     c->l1_latency = 4;
     c->l3_latency = 20;
+    c->ports = 2;
     c->rx_queue = 8;
     c->cpu_queue = 16;
     c->retry_cycles = 8;
@@ -172,6 +168,16 @@ static void push_or_die(struct fifo *f, void *p)
         abort();
 }
 
+static unsigned bucket(uint64_t v)
+{
+    unsigned b = 0;
+    while (v && b < 23) {
+        v >>= 1;
+        b++;
+    }
+    return b;
+}
+
 /* ---- the coherence environment ------------------------------------------ */
 
 static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
@@ -181,6 +187,17 @@ static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg
     if (msg->src >= (int)m->cfg.cores)
         return CGM_LANE_REPLY;
     return CGM_LANE_COHERENCE;
+}
+
+/* The cache's output controller: into the network at once (the packet
+ * waits there until its latency has passed), or behind the packets of its
+ * lane that the network could not take yet. */
+static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
+{
+    struct fifo *q = &n->tx[p->p.lane];
+    if (!q->n && cgm_net_inject_at(m->net, &p->p, p->due))
+        return;
+    push_or_die(q, p);
 }
 
 static void env_send(void *ctx, const struct cgm_coh_msg *msg)
@@ -194,8 +211,8 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->p.dst = dst->ep;
     p->p.bytes = msg->has_data ? 72 : 8;
     p->p.lane = lane_of(m, msg);
-    p->due = ks_cycle() + src->latency;
-    push_or_die(&src->tx[p->p.lane], p);
+    p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + src->latency);
+    send_packet(m, src, p);
 }
 
 static void timer_add(struct node *n, uint64_t due, uint64_t block, int what)
@@ -224,8 +241,8 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->p.dst = m->sa_ep;
         p->p.bytes = what == COH_WAKE_MEM_READ ? 8 : 72;
         p->p.lane = CGM_LANE_REQUEST;
-        p->due = ks_cycle() + n->latency;
-        push_or_die(&n->tx[CGM_LANE_REQUEST], p);
+        p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + n->latency);
+        send_packet(m, n, p);
         return;
     }
     unsigned delay = (what & 15) == COH_WAKE_RETRY ? m->cfg.retry_cycles : 1;
@@ -238,21 +255,17 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     (void)op;
     (void)block;
     struct node *n = &m->nodes[core];
-    if (n->done_n == n->done_cap) {
-        unsigned cap = n->done_cap ? 2 * n->done_cap : 16;
-        struct completion *c = malloc(cap * sizeof *c);
-        if (!c)
-            abort();
-        for (unsigned i = 0; i < n->done_n; i++)
-            c[i] = n->done[(n->done_head + i) % n->done_cap];
-        free(n->done);
-        n->done = c;
-        n->done_head = 0;
-        n->done_cap = cap;
-    }
-    /* The L1 latency is constant, so completions stay in order. */
-    n->done[(n->done_head + n->done_n++) % n->done_cap] =
-        (struct completion){ .due = ks_cycle() + n->latency, .value = value, .req = (unsigned)tag };
+    struct cpu_req *r = &n->reqs[tag];
+    uint64_t when = ks_cycle() + n->latency;
+    uint64_t lat = when - r->issued;
+    m->st.completed++;
+    m->st.latency_sum += lat;
+    if (lat > m->st.latency_max)
+        m->st.latency_max = lat;
+    m->st.latency_hist[bucket(lat)]++;
+    r->used = false;
+    if (m->done)
+        m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
 }
 
 /* ---- delivery from the ring ------------------------------------------- */
@@ -280,19 +293,9 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
 
 /* ---- cache controller contexts ------------------------------------------ */
 
-static unsigned bucket(uint64_t v)
-{
-    unsigned b = 0;
-    while (v && b < 23) {
-        v >>= 1;
-        b++;
-    }
-    return b;
-}
-
 static bool node_idle(const struct node *n)
 {
-    if (n->ntimers || n->cpu.n || n->done_n)
+    if (n->ntimers || n->cpu.n)
         return false;
     for (int l = 0; l < CGM_NLANES; l++)
         if (n->rx[l].n || n->tx[l].n)
@@ -302,22 +305,6 @@ static bool node_idle(const struct node *n)
 
 static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
 {
-    /* Completions due go back to the CPU. */
-    while (n->done_n && n->done[n->done_head].due <= now) {
-        struct completion c = n->done[n->done_head];
-        n->done_head = (n->done_head + 1) % n->done_cap;
-        n->done_n--;
-        struct cpu_req *r = &n->reqs[c.req];
-        uint64_t lat = now - r->issued;
-        m->st.completed++;
-        m->st.latency_sum += lat;
-        if (lat > m->st.latency_max)
-            m->st.latency_max = lat;
-        m->st.latency_hist[bucket(lat)]++;
-        r->used = false;
-        if (m->done)
-            m->done(m->ctx, n->coh, r->tag, r->op, r->addr, c.value, now);
-    }
     /* Timers (NACK retries, write-back drains, stalled replays). */
     for (unsigned i = 0; i < n->ntimers;) {
         if (n->timers[i].due > now) {
@@ -330,17 +317,26 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     }
     /* The scheduler: a new CPU request first, then one message from the
      * network (replies before coherence before requests). */
-    if (n->is_core && n->cpu.n) {
+    if (n->port_cycle != now) {
+        n->port_cycle = now;
+        n->ports_used = 0;
+    }
+    while (n->is_core && n->cpu.n && n->ports_used < m->cfg.ports) {
         unsigned idx = (unsigned)(uintptr_t)fifo_peek(&n->cpu);
         struct cpu_req *r = &n->reqs[idx];
-        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr / 64, idx, r->value) >= 0)
-            fifo_pop(&n->cpu);
+        n->ports_used++;
+        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr / 64, idx, r->value) < 0)
+            break;
+        fifo_pop(&n->cpu);
     }
     static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };
-    for (int k = 0; k < CGM_NLANES; k++) {
+    unsigned taken = 0;
+    for (int k = 0; k < CGM_NLANES && taken < m->cfg.ports;) {
         struct fifo *q = &n->rx[order[k]];
-        if (!q->n)
+        if (!q->n) {
+            k++;
             continue;
+        }
         struct pkt *p = fifo_pop(q);
         if (p->kind == PK_COH)
             cgm_coh_deliver(m->coh, &p->m);
@@ -349,12 +345,12 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         else if (p->kind == PK_MEM_WRITE_DONE)
             cgm_coh_wake(m->coh, n->coh, p->block, COH_WAKE_MEM_WRITE);
         pkt_free(m, p);
-        break;
+        taken++;
     }
     /* The output controller: each lane's head once it is due. */
     for (int l = 0; l < CGM_NLANES; l++) {
         struct pkt *p = fifo_peek(&n->tx[l]);
-        if (p && p->due <= now && cgm_net_inject(m->net, &p->p))
+        if (p && cgm_net_inject_at(m->net, &p->p, p->due))
             fifo_pop(&n->tx[l]);
     }
 }
@@ -386,8 +382,27 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
         idx++;
     if (idx == n->nreqs)
         return false; /* every record in use: as good as a full queue */
+    uint64_t now = ks_domain_cycle(m->cpu);
     n->reqs[idx] = (struct cpu_req){ .addr = addr, .tag = tag, .value = store_value,
-                                     .issued = ks_domain_cycle(m->cpu), .op = op, .used = true };
+                                     .issued = now, .op = op, .used = true };
+    /* The L1 takes the request this cycle if its queue is empty and a port
+     * is free: do it here rather than waking the controller (the same
+     * cycle, so the same timing), when the caller runs in the CPU domain. */
+    ks_context *self = ks_self();
+    if (!n->cpu.n && self && ks_context_domain(self) == m->cpu) {
+        if (n->port_cycle != now) {
+            n->port_cycle = now;
+            n->ports_used = 0;
+        }
+        if (n->ports_used < m->cfg.ports) {
+            n->ports_used++;
+            if (cgm_coh_access(m->coh, n->coh, op, addr / 64, idx, store_value) >= 0) {
+                if (!node_idle(n))
+                    ks_advance(&n->ec); /* timers or packets for the controller */
+                return true;
+            }
+        }
+    }
     push_or_die(&n->cpu, (void *)(uintptr_t)idx);
     ks_advance(&n->ec);
     return true;
@@ -468,7 +483,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
                                      cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen)
 {
     if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->cpu_hz || !cfg->sys_hz || !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue ||
+        !cfg->cpu_hz || !cfg->sys_hz || !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports ||
         cfg->mem_bytes < 64 || cfg->net.local_ports < 2) {
         snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices a power of two, "
                  "queues and frequencies non-zero, two local ports per switch)");
@@ -594,7 +609,6 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         free(n->cpu.buf);
         free(n->timers);
         free(n->reqs);
-        free(n->done);
     }
     fifo_free_pkts(&m->sa_rx);
     fifo_free_pkts(&m->sa_tx);

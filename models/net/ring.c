@@ -20,6 +20,7 @@ struct sw {
     struct lane_q *in;          /* [port][lane] */
     uint64_t *out_busy_until;   /* per output port */
     unsigned rr;
+    uint32_t nonempty;          /* bit per input queue holding a packet */
     ks_eventcount ec;
     struct cgm_net_switch_stats st;
 };
@@ -39,6 +40,8 @@ static struct lane_q *q_of(struct sw *s, unsigned port, unsigned lane)
 {
     return &s->in[port * CGM_NLANES + lane];
 }
+
+static unsigned q_index(const struct sw *s, const struct lane_q *q) { return (unsigned)(q - s->in); }
 
 static unsigned q_free(const struct cgm_net *n, const struct lane_q *q) { return n->cfg.queue_size - q->n; }
 
@@ -81,21 +84,29 @@ static unsigned transfer_cycles(const struct cgm_net *n, const struct cgm_net_pa
     return c ? c : 1;
 }
 
-static bool switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
+/* One cycle of switch s. Returns the cycle it next has something to do:
+ * now + 1 if a packet was ready (moved or blocked), the earliest head's
+ * ready cycle if none was, UINT64_MAX if every queue is empty. */
+static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
 {
     unsigned total = n->ports * CGM_NLANES;
     uint32_t used = 0;
-    bool any = false;
-    for (unsigned k = 0; k < total; k++) {
-        unsigned idx = (s->rr + k) % total;
+    uint64_t next = UINT64_MAX;
+    /* Visit the non-empty queues in round-robin order from rr. */
+    uint32_t pending = s->nonempty;
+    while (pending) {
+        uint32_t upper = pending & ~((1u << s->rr) - 1);
+        unsigned idx = (unsigned)__builtin_ctz(upper ? upper : pending);
+        pending &= ~(1u << idx);
         unsigned port = idx / CGM_NLANES, lane = idx % CGM_NLANES;
         struct lane_q *q = q_of(s, port, lane);
-        if (!q->n)
-            continue;
-        any = true;
         struct cgm_net_packet *p = q->buf[q->head];
-        if (p->ready > now)
+        if (p->ready > now) {
+            if (p->ready < next)
+                next = p->ready;
             continue;
+        }
+        next = now + 1;
         unsigned out = route(n, s, p);
         if ((used & (1u << out)) || now < s->out_busy_until[out]) {
             s->st.blocked++;
@@ -113,9 +124,12 @@ static bool switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
                 continue;
             }
             q_pop(n, q);
+            if (!q->n)
+                s->nonempty &= ~(1u << idx);
             p->ready = now + x + n->cfg.latency;
             p->hops++;
             q_push(n, nq, p);
+            nb->nonempty |= 1u << q_index(nb, nq);
             ks_advance(&nb->ec);
         } else {
             int ep = (int)(s->id * n->cfg.local_ports + (out - LOCAL0));
@@ -124,6 +138,8 @@ static bool switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
                 continue;
             }
             q_pop(n, q);
+            if (!q->n)
+                s->nonempty &= ~(1u << idx);
             n->in_flight--;
         }
         used |= 1u << out;
@@ -133,7 +149,9 @@ static bool switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
         s->st.lane_packets[lane]++;
     }
     s->rr = (s->rr + 1) % total;
-    return any;
+    if (s->nonempty && next == UINT64_MAX)
+        next = now + 1;
+    return next;
 }
 
 static void switch_main(void *arg)
@@ -143,25 +161,25 @@ static void switch_main(void *arg)
     for (;;) {
         uint64_t seen = ks_ec_count(&s->ec);
         s->st.active_cycles++;
-        if (switch_cycle(n, s, ks_cycle())) {
-            ks_pause(1);
+        uint64_t now = ks_cycle();
+        uint64_t next = switch_cycle(n, s, now);
+        if (!s->nonempty) {
+            /* Sleep until an injection or a neighbour advances us. */
+            ks_await(&s->ec, seen + 1);
             continue;
         }
-        /* Nothing queued (the cycle may have emptied the queues): sleep
-         * until an injection or a neighbour advances us. */
-        bool empty = true;
-        for (unsigned i = 0; i < n->ports * CGM_NLANES && empty; i++)
-            empty = s->in[i].n == 0;
-        if (empty)
-            ks_await(&s->ec, seen + 1);
-        else
-            ks_pause(1);
+        /* Only packets not yet ready: sleep until the first is. A packet
+         * that arrives meanwhile is ready no sooner than 1 + latency cycles
+         * after now, so never sleep past that. */
+        uint64_t cap = now + 1 + n->cfg.latency;
+        ks_pause((next < cap ? next : cap) - now);
     }
 }
 
 struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
                                cgm_net_deliver_fn deliver, void *ctx)
 {
+    /* (2 + 6 local ports) x 3 lanes = 24 queues fit the 32-bit mask. */
     if (cfg->switches < 2 || cfg->switches > 4096 || !cfg->local_ports || cfg->local_ports > 6 ||
         cfg->queue_size < 2 || !cfg->flit_bytes)
         return NULL;
@@ -232,6 +250,11 @@ bool cgm_net_can_inject(const struct cgm_net *n, int ep, unsigned lane)
 
 bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p)
 {
+    return cgm_net_inject_at(n, p, 0);
+}
+
+bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_before)
+{
     if (p->src < 0 || p->dst < 0 || (unsigned)p->src >= cgm_net_endpoints(n) ||
         (unsigned)p->dst >= cgm_net_endpoints(n) || p->lane >= CGM_NLANES)
         return false;
@@ -246,7 +269,15 @@ bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p)
     /* The endpoint's output controller moves the packet in flit-sized
      * pieces; the switch adds its traversal latency. */
     p->ready = now + transfer_cycles(n, p) + n->cfg.latency;
-    q_push(n, q_of(s, LOCAL0 + (unsigned)p->src % n->cfg.local_ports, p->lane), p);
+    ks_tick period = ks_domain_period(n->domain);
+    if (not_before && period) {
+        uint64_t first = (not_before + period - 1) / period; /* first edge at or after */
+        if (first + transfer_cycles(n, p) + n->cfg.latency > p->ready)
+            p->ready = first + transfer_cycles(n, p) + n->cfg.latency;
+    }
+    struct lane_q *q = q_of(s, LOCAL0 + (unsigned)p->src % n->cfg.local_ports, p->lane);
+    q_push(n, q, p);
+    s->nonempty |= 1u << q_index(s, q);
     n->in_flight++;
     ks_advance(&s->ec);
     return true;

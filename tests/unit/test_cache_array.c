@@ -63,7 +63,7 @@ static void test_lru_matches_reference(void **state)
         memmove(&ref[s][1], &ref[s][0], n[s] * sizeof ref[s][0]);
         ref[s][0] = block;
         n[s]++;
-        v->block = block;
+        cgm_cache_set_block(&a, v, block);
         v->state = 1;
         cgm_cache_touch(&a, v);
         assert_int_equal(cgm_cache_set_of(&a, block), s);
@@ -85,7 +85,7 @@ static void test_victim_skips_transient_lines(void **state)
     assert_int_equal(cgm_cache_array_init(&a, 1, 2, 64, 0), 0);
     for (uint64_t b = 0; b < 2; b++) {
         struct cgm_cache_line *v = cgm_cache_victim(&a, b, not_pinned, NULL);
-        v->block = b;
+        cgm_cache_set_block(&a, v, b);
         v->state = 1;
         cgm_cache_touch(&a, v);
     }

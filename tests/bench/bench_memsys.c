@@ -1,0 +1,273 @@
+/*
+ * Memory-system benchmark: requests completed per second of host time
+ * through the full default hierarchy (L1 controllers, ring, L3 slices with
+ * the directory, system agent, memory controller, DRAM; every element a
+ * KnightSim context) under a synthetic load from every core.
+ *
+ * Load per core, eight requests in flight: 90% to a private 16 KB region
+ * (L1 hits), 8% to a private 512 KB region (L3 hits and DRAM), 2% to a
+ * shared 64 KB region (coherence); 30% stores.
+ *
+ * Baseline, same run and same address streams: the MESI handlers alone with
+ * messages delivered at once (no timing, no network, no contexts), which
+ * bounds what the timed system can reach.
+ *   CGM_MEMSYS_BENCH_REQUESTS  requests per core (default 1000000)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgm/coh.h"
+#include "cgm/memsys.h"
+
+#define INFLIGHT 8
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t next_addr(uint64_t *rng, int core, uint8_t *op)
+{
+    uint64_t s = *rng;
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    *rng = s;
+    unsigned pick = (unsigned)(s % 100);
+    uint64_t base = (uint64_t)(core + 1) << 22; /* 4 MB apart */
+    uint64_t a;
+    if (pick < 90)
+        a = base + (s >> 8) % (16 << 10);
+    else if (pick < 98)
+        a = base + (1 << 20) + (s >> 8) % (512 << 10);
+    else
+        a = (s >> 8) % (64 << 10);
+    *op = (s >> 40) % 10 < 3 ? CGM_OP_STORE : CGM_OP_LOAD;
+    return a & ~7ull;
+}
+
+/* ---- the timed system ---------------------------------------------------- */
+struct driver {
+    struct cgm_memsys *ms;
+    int core;
+    uint64_t n, issued, done, rng;
+    ks_eventcount ec; /* advanced per completion */
+};
+
+static struct driver drivers[64];
+
+static void on_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                    uint64_t cycle)
+{
+    (void)ctx;
+    (void)tag;
+    (void)op;
+    (void)addr;
+    (void)value;
+    (void)cycle;
+    drivers[core].done++;
+    ks_advance(&drivers[core].ec);
+}
+
+static void driver_main(void *arg)
+{
+    struct driver *d = arg;
+    while (d->issued < d->n) {
+        while (d->issued < d->n && d->issued - d->done < INFLIGHT) {
+            uint64_t save = d->rng;
+            uint8_t op;
+            uint64_t a = next_addr(&d->rng, d->core, &op);
+            if (!cgm_memsys_access(d->ms, d->core, op, a, d->issued, d->issued)) {
+                d->rng = save;
+                break;
+            }
+            d->issued++;
+        }
+        if (d->issued - d->done >= INFLIGHT)
+            ks_await(&d->ec, ks_ec_count(&d->ec) + 1); /* the window is full */
+        else
+            ks_pause(1);
+    }
+}
+
+/* ---- the baseline: handlers with immediate delivery --------------------- */
+struct qmsg {
+    int kind; /* 0 message, 1 wake */
+    struct cgm_coh_msg m;
+    int node, what;
+    uint64_t block;
+};
+
+struct instant {
+    struct cgm_coh_sys *sys;
+    struct qmsg *q;
+    size_t head, n, cap;
+    uint64_t done[64];
+};
+
+static void iq_push(struct instant *w, const struct qmsg *x)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 4096;
+        struct qmsg *q = malloc(cap * sizeof *q);
+        if (!q)
+            abort();
+        for (size_t i = 0; i < w->n; i++)
+            q[i] = w->q[(w->head + i) % w->cap];
+        free(w->q);
+        w->q = q;
+        w->head = 0;
+        w->cap = cap;
+    }
+    w->q[(w->head + w->n++) % w->cap] = *x;
+}
+
+static void i_send(void *ctx, const struct cgm_coh_msg *m)
+{
+    struct qmsg x = { .kind = 0, .m = *m };
+    iq_push(ctx, &x);
+}
+
+static void i_later(void *ctx, int node, uint64_t block, int what)
+{
+    struct qmsg x = { .kind = 1, .node = node, .block = block, .what = what };
+    iq_push(ctx, &x);
+}
+
+static void i_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+{
+    (void)tag;
+    (void)op;
+    (void)block;
+    (void)value;
+    ((struct instant *)ctx)->done[core]++;
+}
+
+static double run_baseline(const struct cgm_memsys_config *mc, uint64_t per_core, uint64_t *completed)
+{
+    struct instant *w = calloc(1, sizeof *w);
+    struct cgm_coh_config c = mc->coh;
+    c.cores = mc->cores;
+    c.slices = mc->slices;
+    c.blocks = mc->mem_bytes / 64;
+    struct cgm_coh_env env = { .ctx = w, .send = i_send, .later = i_later, .done = i_done };
+    w->sys = cgm_coh_create(&c, &env);
+    uint64_t issued[64] = { 0 }, rng[64];
+    for (unsigned i = 0; i < mc->cores; i++)
+        rng[i] = 0x1234567ull * (i + 1);
+    double t0 = now_s();
+    bool more = true;
+    while (more) {
+        more = false;
+        for (unsigned i = 0; i < mc->cores; i++) {
+            if (issued[i] >= per_core)
+                continue;
+            more = true;
+            if (issued[i] - w->done[i] >= INFLIGHT)
+                continue;
+            uint64_t save = rng[i];
+            uint8_t op;
+            uint64_t a = next_addr(&rng[i], (int)i, &op);
+            if (cgm_coh_access(w->sys, (int)i, op, a / 64, issued[i], issued[i]) < 0)
+                rng[i] = save;
+            else
+                issued[i]++;
+        }
+        /* Deliver a slice of the queue between issue rounds. */
+        for (int k = 0; k < 64 && w->n; k++) {
+            struct qmsg x = w->q[w->head];
+            w->head = (w->head + 1) % w->cap;
+            w->n--;
+            if (x.kind == 0)
+                cgm_coh_deliver(w->sys, &x.m);
+            else
+                cgm_coh_wake(w->sys, x.node, x.block, x.what);
+        }
+        if (!more) {
+            while (w->n) {
+                struct qmsg x = w->q[w->head];
+                w->head = (w->head + 1) % w->cap;
+                w->n--;
+                if (x.kind == 0)
+                    cgm_coh_deliver(w->sys, &x.m);
+                else
+                    cgm_coh_wake(w->sys, x.node, x.block, x.what);
+            }
+        }
+    }
+    double t = now_s() - t0;
+    *completed = 0;
+    for (unsigned i = 0; i < mc->cores; i++)
+        *completed += w->done[i];
+    cgm_coh_destroy(w->sys);
+    free(w->q);
+    free(w);
+    return t;
+}
+
+int main(void)
+{
+    const char *e = getenv("CGM_MEMSYS_BENCH_REQUESTS");
+    uint64_t per_core = e ? strtoull(e, NULL, 10) : 1000000;
+    struct cgm_memsys_config cfg;
+    cgm_memsys_default_config(&cfg);
+
+    ks_engine *eng = ks_engine_create(NULL);
+    char err[256];
+    struct cgm_memsys *ms = cgm_memsys_create(eng, &cfg, on_done, NULL, err, sizeof err);
+    if (!ms) {
+        fprintf(stderr, "bench-memsys: %s\n", err);
+        return 1;
+    }
+    for (unsigned i = 0; i < cfg.cores; i++) {
+        drivers[i] = (struct driver){ .ms = ms, .core = (int)i, .n = per_core, .rng = 0x1234567ull * (i + 1) };
+        ks_ec_init(&drivers[i].ec, "driver", 0);
+        ks_context_opts o = { .name = "driver", .domain = cgm_memsys_cpu_domain(ms) };
+        ks_context_create_opts(eng, driver_main, &drivers[i], &o);
+    }
+    double t0 = now_s();
+    ks_stop stop = ks_run(eng);
+    double timed = now_s() - t0;
+    const struct cgm_memsys_stats *st = cgm_memsys_stats(ms);
+    if (stop != KS_STOP_IDLE || st->completed != per_core * cfg.cores) {
+        fprintf(stderr, "bench-memsys: run stopped with %llu of %llu requests done\n",
+                (unsigned long long)st->completed, (unsigned long long)(per_core * cfg.cores));
+        return 1;
+    }
+    uint64_t cycles = ks_domain_cycle(cgm_memsys_cpu_domain(ms));
+    ks_stats ks;
+    ks_engine_stats(eng, &ks);
+    uint64_t hits = 0, accesses = 0;
+    for (unsigned i = 0; i < cfg.cores; i++) {
+        hits += cgm_coh_core_stats(cgm_memsys_coh(ms), (int)i)->hits;
+        accesses += cgm_coh_core_stats(cgm_memsys_coh(ms), (int)i)->accesses;
+    }
+    double req_per_s = (double)st->completed / timed;
+    printf("timed hierarchy: %d cores, %llu requests in %.2f s of CPU time: %.0f requests/s\n",
+           (int)cfg.cores, (unsigned long long)st->completed, timed, req_per_s);
+    printf("  %llu CPU cycles simulated (%.2f requests per cycle), L1 hit rate %.3f, "
+           "average latency %.1f cycles, %llu DRAM reads, %llu writes\n",
+           (unsigned long long)cycles, (double)st->completed / (double)cycles,
+           accesses ? (double)hits / (double)accesses : 0.0,
+           (double)st->latency_sum / (double)st->completed, (unsigned long long)st->mem_reads,
+           (unsigned long long)st->mem_writes);
+    printf("  %llu context resumptions (%.1f per request)\n", (unsigned long long)ks.resumes,
+           (double)ks.resumes / (double)st->completed);
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+
+    uint64_t base_done = 0;
+    double base = run_baseline(&cfg, per_core, &base_done);
+    double base_rate = (double)base_done / base;
+    printf("baseline (protocol handlers, instant delivery): %llu requests in %.2f s: %.0f requests/s\n",
+           (unsigned long long)base_done, base, base_rate);
+    printf("timed / baseline: %.3f\n", req_per_s / base_rate);
+    printf("BENCH memsys req_per_s=%.0f baseline_req_per_s=%.0f ratio=%.3f cycles_per_req=%.2f\n",
+           req_per_s, base_rate, req_per_s / base_rate, (double)cycles / (double)st->completed);
+    return 0;
+}
