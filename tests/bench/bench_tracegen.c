@@ -73,9 +73,12 @@ int main(void)
     }
     struct { const char *name; const char *arg1; const char *arg2; } work[] = {
         { "matmul_mt", "256", "4" },
-        { "malloc_qsort", NULL, NULL },
-        { "strings", NULL, NULL },
-        { "sync_mt", NULL, NULL },
+        { "backprop", NULL, NULL },
+        { "lud", NULL, NULL },
+        { "kmeans", NULL, NULL },
+        { "hotspot", NULL, NULL },
+        { "nw", NULL, NULL },
+        { "bfs", NULL, NULL },
     };
     char tracegen[4096], guest[4096], trace[] = "/tmp/cgm_bench_trace_XXXXXX";
     int tfd = mkstemp(trace);

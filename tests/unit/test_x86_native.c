@@ -116,6 +116,16 @@ static void test_sync_mt_musl(void **state) { (void)state; compare("musl", "sync
 static void test_matmul_mt_glibc(void **state) { (void)state; compare("glibc", "matmul_mt", NULL); }
 static void test_sync_mt_glibc(void **state) { (void)state; compare("glibc", "sync_mt", NULL); }
 
+#define SEED_BENCH(name) \
+    static void test_##name##_musl(void **state) { (void)state; compare("musl", #name, NULL); } \
+    static void test_##name##_glibc(void **state) { (void)state; compare("glibc", #name, NULL); }
+SEED_BENCH(backprop)
+SEED_BENCH(lud)
+SEED_BENCH(kmeans)
+SEED_BENCH(hotspot)
+SEED_BENCH(nw)
+SEED_BENCH(bfs)
+
 /* The scheduler's slice length changes the interleaving, never the result. */
 static void test_sync_mt_any_quantum(void **state)
 {
@@ -173,6 +183,18 @@ int main(void)
         cmocka_unit_test(test_matmul_mt_glibc),
         cmocka_unit_test(test_sync_mt_glibc),
         cmocka_unit_test(test_sync_mt_any_quantum),
+        cmocka_unit_test(test_backprop_musl),
+        cmocka_unit_test(test_lud_musl),
+        cmocka_unit_test(test_kmeans_musl),
+        cmocka_unit_test(test_hotspot_musl),
+        cmocka_unit_test(test_nw_musl),
+        cmocka_unit_test(test_bfs_musl),
+        cmocka_unit_test(test_backprop_glibc),
+        cmocka_unit_test(test_lud_glibc),
+        cmocka_unit_test(test_kmeans_glibc),
+        cmocka_unit_test(test_hotspot_glibc),
+        cmocka_unit_test(test_nw_glibc),
+        cmocka_unit_test(test_bfs_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
