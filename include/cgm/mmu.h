@@ -1,0 +1,65 @@
+/* Virtual memory (seed 000 Sec. 3.2.7): a TLB per core (sets, ways, LRU),
+ * a page walk with a configurable latency, hard and soft page faults, and
+ * a deterministic physical page allocator shared by every core.
+ *
+ * A translation that hits the TLB costs the TLB latency. A miss walks the
+ * page table: if the page exists that is a soft fault (walk + soft fault
+ * latency) and the translation is cached; if not, a hard fault allocates a
+ * frame (walk + hard fault latency). Frames are handed out in first-touch
+ * order from frame_base, so the same access order always gives the same
+ * physical addresses. */
+#ifndef CGM_MMU_H
+#define CGM_MMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgm/cache.h"
+
+struct cgm_page_table_config {
+    unsigned page_bits;      /* 12 for 4 KB pages */
+    uint64_t frames;         /* physical frames available */
+    uint64_t frame_base;     /* first frame number handed out */
+};
+
+struct cgm_page_table;
+
+struct cgm_page_table *cgm_page_table_create(const struct cgm_page_table_config *cfg);
+void cgm_page_table_destroy(struct cgm_page_table *pt);
+/* The frame of (asid, vpn), if mapped. */
+bool cgm_page_table_lookup(const struct cgm_page_table *pt, uint32_t asid, uint64_t vpn, uint64_t *pfn);
+/* Maps (asid, vpn) to the next free frame. Returns false when physical
+ * memory is exhausted. */
+bool cgm_page_table_map(struct cgm_page_table *pt, uint32_t asid, uint64_t vpn, uint64_t *pfn);
+uint64_t cgm_page_table_mapped(const struct cgm_page_table *pt);
+unsigned cgm_page_table_page_bits(const struct cgm_page_table *pt);
+
+struct cgm_mmu_config {
+    unsigned tlb_sets, tlb_ways;
+    unsigned tlb_latency;    /* cycles for a hit */
+    unsigned walk_latency;   /* cycles for a page walk */
+    unsigned soft_fault_latency, hard_fault_latency;
+};
+
+struct cgm_mmu_stats {
+    uint64_t translations, hits, misses, soft_faults, hard_faults, evictions;
+};
+
+struct cgm_mmu {
+    struct cgm_mmu_config cfg;
+    struct cgm_page_table *pt;
+    struct cgm_cache_array tlb; /* block = asid:vpn key, data = pfn */
+    struct cgm_mmu_stats st;
+};
+
+/* Returns 0 or -1 (sets not a power of two, zero ways, out of memory). */
+int cgm_mmu_init(struct cgm_mmu *m, const struct cgm_mmu_config *cfg, struct cgm_page_table *pt);
+void cgm_mmu_free(struct cgm_mmu *m);
+/* Translates vaddr; writes the physical address and returns the latency
+ * in cycles, or -1 if physical memory is exhausted. */
+long cgm_mmu_translate(struct cgm_mmu *m, uint32_t asid, uint64_t vaddr, uint64_t *paddr);
+/* Drops every cached translation of asid (for example after munmap). */
+void cgm_mmu_flush(struct cgm_mmu *m, uint32_t asid);
+
+#endif
