@@ -61,6 +61,7 @@ struct si_program {
     char path[512];
     uint8_t *image;                   /* loadable segments at their virtual addresses */
     uint64_t image_size;
+    uint64_t text_start, text_end;    /* the executable segments' span */
     struct si_kernel *kernels;
     size_t nkernels;
 };

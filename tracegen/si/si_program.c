@@ -105,11 +105,21 @@ static int map_segments(Elf *elf, const char *name, const uint8_t *file, size_t 
         return fail(name, err, errlen, "out of memory for a %llu-byte image",
                     (unsigned long long)end);
     p->image_size = end;
+    p->text_start = end;
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
-        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-            memcpy(p->image + ph.p_vaddr, file + ph.p_offset, ph.p_filesz);
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+            continue;
+        memcpy(p->image + ph.p_vaddr, file + ph.p_offset, ph.p_filesz);
+        if (ph.p_flags & PF_X) {
+            if (ph.p_vaddr < p->text_start)
+                p->text_start = ph.p_vaddr;
+            if (ph.p_vaddr + ph.p_memsz > p->text_end)
+                p->text_end = ph.p_vaddr + ph.p_memsz;
+        }
     }
+    if (p->text_end == 0)
+        return fail(name, err, errlen, "no executable segment");
     return 0;
 }
 

@@ -1,0 +1,281 @@
+/* Southern Islands record codec (see cgm/sirec.h): the static instruction
+ * table entries and the per-work-group WAVE/BARRIER/END records.  Vector
+ * memory addresses are sent as one base plus a stride when the lanes are
+ * evenly spaced (the common coalesced case), else as per-lane deltas. */
+#include "cgm/sirec.h"
+#include "cgm/codec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *cgm_si_unit_name(unsigned unit)
+{
+    static const char *const names[CGM_SI_UNIT_COUNT] = {
+        "salu", "valu", "smem", "vmem", "lds", "branch", "barrier", "waitcnt", "end", "other"
+    };
+    return unit < CGM_SI_UNIT_COUNT ? names[unit] : "?";
+}
+
+size_t cgm_si_static_encode(uint8_t *out, uint32_t *prev, const struct cgm_si_static *s)
+{
+    size_t n = cgm_put_varint(out, (uint64_t)(s->offset - *prev));
+    *prev = s->offset;
+    out[n++] = s->size;
+    out[n++] = s->unit;
+    out[n++] = (uint8_t)(s->access | s->flags << 4);
+    out[n++] = s->access_size;
+    if (s->unit == CGM_SI_WAITCNT) {
+        out[n++] = s->vmcnt;
+        out[n++] = s->expcnt;
+        out[n++] = s->lgkmcnt;
+    }
+    memcpy(out + n, s->bytes, s->size);
+    return n + s->size;
+}
+
+int cgm_si_static_decode(const uint8_t **p, const uint8_t *end, uint32_t *prev,
+                         struct cgm_si_static *s)
+{
+    uint64_t delta;
+    memset(s, 0, sizeof *s);
+    if (cgm_get_varint(p, end, &delta) || delta > UINT32_MAX || end - *p < 4)
+        return -1;
+    s->offset = *prev + (uint32_t)delta;
+    *prev = s->offset;
+    const uint8_t *q = *p;
+    s->size = q[0];
+    s->unit = q[1];
+    s->access = q[2] & 0xf;
+    s->flags = q[2] >> 4;
+    s->access_size = q[3];
+    q += 4;
+    if ((s->size != 4 && s->size != 8 && s->size != 12) || s->unit >= CGM_SI_UNIT_COUNT ||
+        s->access > CGM_SI_ATOMIC)
+        return -1;
+    if (s->unit == CGM_SI_WAITCNT) {
+        if (end - q < 3)
+            return -1;
+        s->vmcnt = q[0];
+        s->expcnt = q[1];
+        s->lgkmcnt = q[2];
+        q += 3;
+    }
+    if (end - q < s->size)
+        return -1;
+    memcpy(s->bytes, q, s->size);
+    *p = q + s->size;
+    return 0;
+}
+
+int cgm_si_codec_init(struct cgm_si_codec *c, const struct cgm_si_static *table, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->table = table;
+    c->n = n;
+    c->slot = calloc(n ? n : 1, sizeof *c->slot);
+    return c->slot ? 0 : -1;
+}
+
+void cgm_si_codec_free(struct cgm_si_codec *c)
+{
+    free(c->slot);
+    memset(c, 0, sizeof *c);
+}
+
+long cgm_si_static_find(const struct cgm_si_codec *c, uint32_t offset)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->table[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->n && c->table[lo].offset == offset ? (long)lo : -1;
+}
+
+static int has_addresses(const struct cgm_si_static *s)
+{
+    return s->access != CGM_SI_NONE;
+}
+
+/* Chooses the address mode for the active lanes of one instruction. */
+static unsigned address_mode(const struct cgm_si_static *s, const struct cgm_si_dyn *d,
+                             uint64_t *base, uint64_t *stride)
+{
+    if (s->unit == CGM_SI_SMEM && has_addresses(s)) {   /* scalar loads ignore EXEC */
+        *base = d->addr[0];
+        return 1;
+    }
+    if (!has_addresses(s) || d->exec == 0)
+        return 0;
+    int first = __builtin_ctzll(d->exec), second = -1;
+    uint64_t rest = d->exec & (d->exec - 1);
+    if (rest)
+        second = __builtin_ctzll(rest);
+    if (second < 0) {
+        *stride = 0;
+        *base = d->addr[first];
+        return 2;
+    }
+    uint64_t diff = d->addr[second] - d->addr[first];
+    unsigned gap = (unsigned)(second - first);
+    if (diff % gap == 0) {
+        uint64_t st = diff / gap;
+        /* signed strides divide too: check every lane against base + l * stride */
+        uint64_t b = d->addr[first] - st * (uint64_t)first;
+        int ok = 1;
+        for (uint64_t m = d->exec; m && ok; m &= m - 1) {
+            int l = __builtin_ctzll(m);
+            ok = d->addr[l] == b + st * (uint64_t)l;
+        }
+        if (ok) {
+            *base = b;
+            *stride = st;
+            return 2;
+        }
+    }
+    int64_t sdiff = (int64_t)diff;
+    if (sdiff % (int64_t)gap == 0) {
+        uint64_t st = (uint64_t)(sdiff / (int64_t)gap);
+        uint64_t b = d->addr[first] - st * (uint64_t)first;
+        int ok = 1;
+        for (uint64_t m = d->exec; m && ok; m &= m - 1) {
+            int l = __builtin_ctzll(m);
+            ok = d->addr[l] == b + st * (uint64_t)l;
+        }
+        if (ok) {
+            *base = b;
+            *stride = st;
+            return 2;
+        }
+    }
+    *base = d->addr[first];
+    return 3;
+}
+
+size_t cgm_si_wave_encode(struct cgm_si_codec *c, uint8_t *out, unsigned wave,
+                          const struct cgm_si_dyn *insts, unsigned n)
+{
+    if (wave >= CGM_SI_WAVES_MAX || n == 0 || n > CGM_SI_RUN_MAX)
+        return 0;
+    size_t len = 0;
+    out[len++] = CGM_SI_REC_WAVE;
+    len += cgm_put_varint(out + len, wave);
+    len += cgm_put_varint(out + len, n);
+    for (unsigned i = 0; i < n; i++) {
+        const struct cgm_si_dyn *d = &insts[i];
+        long k = cgm_si_static_find(c, d->offset);
+        if (k < 0)
+            return 0;
+        const struct cgm_si_static *s = &c->table[k];
+        unsigned jump = d->offset != c->next[wave];
+        unsigned exec_mode = d->exec == c->exec[wave] ? 0 : d->exec == ~0ull ? 1
+                           : d->exec == 0 ? 3 : 2;
+        uint64_t base = 0, stride = 0;
+        unsigned amode = address_mode(s, d, &base, &stride);
+        len += cgm_put_varint(out + len, jump | exec_mode << 1 | amode << 3);
+        if (jump)
+            len += cgm_put_varint(out + len,
+                                  cgm_zigzag(((int64_t)d->offset - (int64_t)c->next[wave]) / 4));
+        if (exec_mode == 2) {
+            cgm_put_le64(out + len, d->exec);
+            len += 8;
+        }
+        if (amode)
+            len += cgm_put_delta(out + len, &c->slot[k], base);
+        if (amode == 2)
+            len += cgm_put_varint(out + len, cgm_zigzag((int64_t)stride));
+        if (amode == 3) {
+            uint64_t prev = base;
+            for (uint64_t m = d->exec & (d->exec - 1); m; m &= m - 1)
+                len += cgm_put_delta(out + len, &prev, d->addr[__builtin_ctzll(m)]);
+        }
+        c->exec[wave] = d->exec;
+        c->next[wave] = d->offset + s->size;
+    }
+    return len;
+}
+
+size_t cgm_si_mark_encode(uint8_t *out, uint8_t type, unsigned wave)
+{
+    out[0] = type;
+    return 1 + cgm_put_varint(out + 1, wave);
+}
+
+int cgm_si_record_decode(struct cgm_si_codec *c, const uint8_t *rec, size_t len,
+                         uint8_t *type, unsigned *wave, struct cgm_si_dyn *insts,
+                         unsigned *n)
+{
+    const uint8_t *p = rec + 1, *end = rec + len;
+    uint64_t w, count;
+    *n = 0;
+    if (len < 2)
+        return -1;
+    *type = rec[0];
+    if (cgm_get_varint(&p, end, &w) || w >= CGM_SI_WAVES_MAX)
+        return -1;
+    *wave = (unsigned)w;
+    if (*type == CGM_SI_REC_BARRIER || *type == CGM_SI_REC_END)
+        return p == end ? 0 : -1;
+    if (*type != CGM_SI_REC_WAVE || cgm_get_varint(&p, end, &count) || count == 0 ||
+        count > CGM_SI_RUN_MAX)
+        return -1;
+    for (unsigned i = 0; i < count; i++) {
+        struct cgm_si_dyn *d = &insts[i];
+        uint64_t h, v;
+        if (cgm_get_varint(&p, end, &h) || h >= 32)
+            return -1;
+        uint32_t offset = c->next[w];
+        if (h & 1) {
+            if (cgm_get_varint(&p, end, &v))
+                return -1;
+            offset = (uint32_t)((int64_t)offset + cgm_unzigzag(v) * 4);
+        }
+        long k = cgm_si_static_find(c, offset);
+        if (k < 0)
+            return -1;
+        const struct cgm_si_static *s = &c->table[k];
+        d->offset = offset;
+        switch ((h >> 1) & 3) {
+        case 0: d->exec = c->exec[w]; break;
+        case 1: d->exec = ~0ull; break;
+        case 2:
+            if (end - p < 8)
+                return -1;
+            d->exec = cgm_get_le64(p);
+            p += 8;
+            break;
+        default: d->exec = 0; break;
+        }
+        unsigned amode = (unsigned)(h >> 3) & 3;
+        unsigned want = !has_addresses(s) ? 0 : s->unit == CGM_SI_SMEM ? 1 : d->exec ? 2 : 0;
+        if (want == 2 ? amode < 2 : amode != want)
+            return -1;
+        uint64_t base = 0, stride = 0;
+        if (amode && cgm_get_delta(&p, end, &c->slot[k], &base))
+            return -1;
+        if (amode == 1) {
+            d->addr[0] = base;
+        } else if (amode == 2) {
+            if (cgm_get_varint(&p, end, &v))
+                return -1;
+            stride = (uint64_t)cgm_unzigzag(v);
+            for (uint64_t m = d->exec; m; m &= m - 1) {
+                int l = __builtin_ctzll(m);
+                d->addr[l] = base + stride * (uint64_t)l;
+            }
+        } else if (amode == 3) {
+            uint64_t prev = base;
+            d->addr[__builtin_ctzll(d->exec)] = base;
+            for (uint64_t m = d->exec & (d->exec - 1); m; m &= m - 1)
+                if (cgm_get_delta(&p, end, &prev, &d->addr[__builtin_ctzll(m)]))
+                    return -1;
+        }
+        c->exec[w] = d->exec;
+        c->next[w] = offset + s->size;
+    }
+    *n = (unsigned)count;
+    return p == end ? 0 : -1;
+}
