@@ -94,6 +94,8 @@ struct cgm_coh_config {
     unsigned l3_sets, l3_ways;        /* per slice */
     unsigned mshr, coalesce, wb_entries;
     unsigned l3_wb_entries;
+    unsigned l3_mshr;                 /* misses to memory in flight per slice; 0: unbounded.
+                                         A miss beyond it is NACKed (seed 001 Sec. 4.5.1) */
     uint64_t blocks;                  /* memory size in blocks (functional values) */
 };
 
@@ -105,7 +107,8 @@ struct cgm_coh_core_stats {
 };
 struct cgm_coh_slice_stats {
     uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,
-             back_invalidations, mem_reads, mem_writes, wb_hits, joins;
+             back_invalidations, mem_reads, mem_writes, wb_hits, joins, mshr_nacks;
+    uint64_t mshr_used, mshr_peak;
 };
 
 struct cgm_coh_sys;

@@ -296,7 +296,12 @@ static void handle_request(struct cgm_coh_sys *s, struct slice *sl, int c, uint8
         }
         return;
     }
-    /* A miss: victim, then SDRAM_Load. */
+    /* A miss: an MSHR entry, a victim, then SDRAM_Load. */
+    if (s->cfg.l3_mshr && sl->st.mshr_used >= s->cfg.l3_mshr) {
+        sl->st.mshr_nacks++;
+        nack(s, sl, c, type, block, instr);
+        return;
+    }
     struct cgm_cache_line *v = cgm_cache_victim(&sl->l3, block, not_pending, NULL);
     if (!v || !dir_evict(s, sl, v, NULL)) {
         nack(s, sl, c, type, block, instr);
@@ -313,6 +318,8 @@ static void handle_request(struct cgm_coh_sys *s, struct slice *sl, int c, uint8
     v->req = type;
     cgm_cache_touch(&sl->l3, v);
     sl->st.mem_reads++;
+    if (++sl->st.mshr_used > sl->st.mshr_peak)
+        sl->st.mshr_peak = sl->st.mshr_used;
     s->env.later(s->env.ctx, node(s, sl), block, COH_WAKE_MEM_READ);
 }
 
@@ -463,6 +470,7 @@ void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what)
             return;
         l->data = s->mem[block];
         l->pending = DP_NONE;
+        sl->st.mshr_used--;
         int c = l->requester;
         if (l->req == COH_GETS) {
             l->sharers = bit(c);

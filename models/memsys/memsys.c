@@ -113,7 +113,7 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->sys_hz = 2000000000ull;
     c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
                                       .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
-                                      .wb_entries = 8, .l3_wb_entries = 16 };
+                                      .wb_entries = 8, .l3_wb_entries = 16, .l3_mshr = 32 };
     c->l1_latency = 4;
     c->l3_latency = 20;
     c->ports = 2;

@@ -46,6 +46,24 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "writebacks", cs->writebacks);
         cJSON_AddItemToArray(cores, x);
     }
+    cJSON *slices = cJSON_AddArrayToObject(o, "l3_slices");
+    for (int i = 0; slices && i < (int)cfg->slices; i++) {
+        const struct cgm_coh_slice_stats *ss = cgm_coh_slice_stats(coh, i);
+        cJSON *x = cJSON_CreateObject();
+        add_u(x, "requests", ss->requests);
+        add_u(x, "hits", ss->hits);
+        add_u(x, "misses", ss->misses);
+        add_u(x, "nacks", ss->nacks_sent);
+        add_u(x, "mshr_nacks", ss->mshr_nacks);
+        add_u(x, "mshr_peak", ss->mshr_peak);
+        add_u(x, "forwards", ss->forwards);
+        add_u(x, "invalidations", ss->invalidations);
+        add_u(x, "evictions", ss->evictions);
+        add_u(x, "back_invalidations", ss->back_invalidations);
+        add_u(x, "joins", ss->joins);
+        add_u(x, "writeback_hits", ss->wb_hits);
+        cJSON_AddItemToArray(slices, x);
+    }
     cJSON *msgs = cJSON_AddObjectToObject(o, "coherence_messages");
     const uint64_t *mc = cgm_coh_msg_counts(coh);
     for (int t = 0; msgs && t < COH_NTYPES; t++)

@@ -303,7 +303,17 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
     sig = (sig ^ t->now) * 1099511628211ull;
     if (out_signature)
         *out_signature = sig;
-    uint64_t nacks = 0, evictions = 0, hits = 0;
+    uint64_t nacks = 0, evictions = 0, hits = 0, mshr_nacks = 0;
+    for (unsigned i = 0; i < rc->c.slices; i++) {
+        const struct cgm_coh_slice_stats *ss = cgm_coh_slice_stats(t->sys, (int)i);
+        mshr_nacks += ss->mshr_nacks;
+        /* The MSHR bound holds, and every entry was given back. */
+        if (rc->c.l3_mshr)
+            assert_true(ss->mshr_peak <= rc->c.l3_mshr);
+        assert_int_equal(ss->mshr_used, 0);
+    }
+    if (rc->c.l3_mshr)
+        assert_true(mshr_nacks > 0);
     for (unsigned i = 0; i < t->cores; i++) {
         nacks += cgm_coh_core_stats(t->sys, (int)i)->nacks_received;
         evictions += cgm_coh_core_stats(t->sys, (int)i)->evictions;
@@ -343,7 +353,7 @@ static void test_random_coherence(void **state)
         { "default", default_cfg, 8, 40, scale(4000000), 20, 60, 6, 1 },
         { "small caches", { .cores = 8, .slices = 2, .l1_sets = 2, .l1_ways = 2, .l1i_sets = 1,
                             .l1i_ways = 2, .l3_sets = 2, .l3_ways = 4, .mshr = 2, .coalesce = 2,
-                            .wb_entries = 1, .l3_wb_entries = 2 },
+                            .wb_entries = 1, .l3_wb_entries = 2, .l3_mshr = 2 },
           6, 30, scale(2500000), 12, 60, 4, 2 },
         { "tiny L3", { .cores = 8, .slices = 1, .l1_sets = 1, .l1_ways = 2, .l1i_sets = 1,
                        .l1i_ways = 1, .l3_sets = 1, .l3_ways = 6, .mshr = 3, .coalesce = 3,

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <cJSON.h>
+
 #include "cgm/memsys.h"
 
 struct drv {
@@ -185,9 +187,25 @@ static uint64_t random_run(const struct cgm_memsys_config *c, unsigned cores, un
     *out = *st;
     uint64_t now = ks_now(eng);
     if (print) {
-        FILE *f = fopen("/dev/null", "w");
+        /* The statistics parse as JSON and agree with the counts above. */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
         assert_int_equal(cgm_memsys_write_json(ms, f), 0);
         fclose(f);
+        cJSON *j = cJSON_Parse(buf);
+        assert_non_null(j);
+        assert_int_equal((uint64_t)cJSON_GetObjectItem(j, "requests")->valuedouble, st->completed);
+        assert_int_equal((uint64_t)cJSON_GetObjectItem(j, "memory_reads")->valuedouble, st->mem_reads);
+        cJSON *dram = cJSON_GetObjectItem(j, "dram");
+        assert_non_null(dram);
+        assert_int_equal((uint64_t)cJSON_GetObjectItem(dram, "reads")->valuedouble, st->mem_reads);
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "cores")), (int)cores);
+        assert_non_null(cJSON_GetObjectItem(j, "l3_slices"));
+        assert_non_null(cJSON_GetObjectItem(j, "switches"));
+        assert_non_null(cJSON_GetObjectItem(j, "coherence_messages"));
+        cJSON_Delete(j);
+        free(buf);
     }
     cgm_memsys_destroy(ms);
     ks_engine_destroy(eng);
