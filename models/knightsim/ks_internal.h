@@ -96,6 +96,7 @@ typedef struct ks_worker {
     ks_list inbox;
     ks_tick next_tick;
     bool has_next;
+    unsigned spin_limit;         /* barrier spins before sleeping */
     pthread_t thread;
 } ks_worker;
 

@@ -19,9 +19,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Spins before sleeping: the barrier is usually short, but the machine may
- * have fewer free cores than workers. */
-#define KS_SPINS_BEFORE_SLEEP 4000
+/* Spins before sleeping in the barrier, adapted per worker between these
+ * bounds: doubled when the wait ended while spinning, halved when it had to
+ * sleep. On free cores waits are short and spinning wins; when the machine has
+ * fewer free cores than workers, the partner is not running and spinning only
+ * delays it. (A pause is ~30 TSC cycles here.) */
+#define KS_SPIN_MIN 32u
+#define KS_SPIN_MAX 4096u
 
 void ks_outbox_put(ks_worker *from, ks_context *c)
 {
@@ -117,7 +121,7 @@ static void futex_wake_all(atomic_uint *addr)
 
 /* The cycle barrier: spin briefly (the usual case on idle cores), then sleep
  * on the generation word so a loaded machine is not burnt by spinning. */
-static void barrier(ks_engine *eng)
+static void barrier(ks_engine *eng, ks_worker *w)
 {
     unsigned gen = atomic_load_explicit(&eng->generation, memory_order_acquire);
     if (atomic_fetch_add_explicit(&eng->arrived, 1, memory_order_acq_rel) + 1 == eng->nworkers) {
@@ -128,11 +132,16 @@ static void barrier(ks_engine *eng)
             futex_wake_all(&eng->generation);
         return;
     }
-    for (unsigned spins = 0; spins < KS_SPINS_BEFORE_SLEEP; spins++) {
-        if (atomic_load_explicit(&eng->generation, memory_order_acquire) != gen)
+    for (unsigned spins = 0; spins < w->spin_limit; spins++) {
+        if (atomic_load_explicit(&eng->generation, memory_order_acquire) != gen) {
+            if (w->spin_limit < KS_SPIN_MAX)
+                w->spin_limit *= 2;
             return;
+        }
         __builtin_ia32_pause();
     }
+    if (w->spin_limit > KS_SPIN_MIN)
+        w->spin_limit /= 2;
     atomic_fetch_add_explicit(&eng->sleepers, 1, memory_order_seq_cst);
     while (atomic_load_explicit(&eng->generation, memory_order_seq_cst) == gen)
         futex_wait(&eng->generation, gen);
@@ -149,13 +158,14 @@ static void *worker_main(void *arg)
     if (gate != 1)
         return NULL;
     ks_worker_enter(w);
+    w->spin_limit = KS_SPIN_MAX;
     ks_context *batch = ks_take_row(w, eng->now);
     w->in_late = false;
     for (;;) {
         if (batch)
             ks_switch_to(w, &w->home, batch);
         w->has_next = ks_next_tick(w, eng->now + 1, &w->next_tick);
-        barrier(eng);
+        barrier(eng, w);
         if (eng->finished)
             break;
         w->in_late = false;
