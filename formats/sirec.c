@@ -73,17 +73,45 @@ int cgm_si_codec_init(struct cgm_si_codec *c, const struct cgm_si_static *table,
     c->table = table;
     c->n = n;
     c->slot = calloc(n ? n : 1, sizeof *c->slot);
-    return c->slot ? 0 : -1;
+    if (!c->slot)
+        return -1;
+    /* A direct index when the table is dense enough (it comes from a file:
+     * a sparse one falls back to binary search instead of a huge array). */
+    if (n) {
+        uint64_t words = ((uint64_t)table[n - 1].offset - table[0].offset) / 4 + 1;
+        if (table[n - 1].offset >= table[0].offset && words <= 4 * (uint64_t)n + 1024) {
+            c->index = malloc(words * sizeof *c->index);
+            if (c->index) {
+                c->index_words = (uint32_t)words;
+                for (uint64_t i = 0; i < words; i++)
+                    c->index[i] = -1;
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t wi = ((uint64_t)table[i].offset - table[0].offset) / 4;
+                    if (wi < words && (table[i].offset & 3) == (table[0].offset & 3))
+                        c->index[wi] = (int32_t)i;
+                }
+            }
+        }
+    }
+    return 0;
 }
 
 void cgm_si_codec_free(struct cgm_si_codec *c)
 {
     free(c->slot);
+    free(c->index);
     memset(c, 0, sizeof *c);
 }
 
 long cgm_si_static_find(const struct cgm_si_codec *c, uint32_t offset)
 {
+    if (c->index) {
+        uint32_t base = c->table[0].offset;
+        if (offset < base || ((offset - base) & 3) || (offset - base) / 4 >= c->index_words)
+            return -1;
+        int32_t k = c->index[(offset - base) / 4];
+        return k >= 0 && c->table[k].offset == offset ? k : -1;
+    }
     size_t lo = 0, hi = c->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgm/si_isa.h"
+
 enum { SI_NAME_MAX = 128, SI_KIND_MAX = 40 };
 
 /* One kernel argument from the metadata, hidden arguments included. */
@@ -62,6 +64,8 @@ struct si_program {
     uint8_t *image;                   /* loadable segments at their virtual addresses */
     uint64_t image_size;
     uint64_t text_start, text_end;    /* the executable segments' span */
+    struct si_inst *insts;            /* decoded at load, by (vaddr - text_start) / 4;
+                                         size 0 where no instruction starts */
     struct si_kernel *kernels;
     size_t nkernels;
 };

@@ -91,6 +91,8 @@ struct cgm_si_codec {
     const struct cgm_si_static *table;
     size_t n;
     uint64_t *slot;                      /* n entries */
+    int32_t *index;                      /* entry by (offset - table[0].offset) / 4, or NULL */
+    uint32_t index_words;
     uint32_t next[CGM_SI_WAVES_MAX];     /* expected offset per wave */
     uint64_t exec[CGM_SI_WAVES_MAX];
 };

@@ -65,12 +65,12 @@ static const struct si_inst *fetch_inst(struct si_ctx *c, struct si_wave *w)
 {
     const struct si_program *p = c->l->program;
     uint64_t off = w->pc - c->l->code_address;
-    if (w->pc < c->l->code_address || off >= p->image_size || (off & 3)) {
-        si_fault(c, w, NULL, -1, "program counter outside the code object");
+    if (w->pc < c->l->code_address || off < p->text_start || off >= p->text_end || (off & 3)) {
+        si_fault(c, w, NULL, -1, "program counter outside the code");
         return NULL;
     }
-    struct si_inst *in = &c->decoded[off / 4];
-    if (in->size == 0 && !si_decode(p->image + off, p->image_size - off, in)) {
+    const struct si_inst *in = &p->insts[(off - p->text_start) / 4];
+    if (in->size == 0) {
         si_fault(c, w, NULL, -1, "undecodable instruction word 0x%08x",
                  (uint32_t)p->image[off] | (uint32_t)p->image[off + 1] << 8 |
                  (uint32_t)p->image[off + 2] << 16 | (uint32_t)p->image[off + 3] << 24);
@@ -137,6 +137,15 @@ static int init_wave(struct si_ctx *c, struct si_wave *w, unsigned index, uint64
     return 0;
 }
 
+/* Bit count without relying on a POPCNT instruction being enabled. */
+static inline uint64_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (x * 0x0101010101010101ull) >> 56;
+}
+
 /* ---- execution ------------------------------------------------------------------ */
 
 static int step(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
@@ -172,7 +181,7 @@ static int run_wave(struct si_ctx *c, struct si_wave *w)
         if (step(c, w, in))
             return -1;
         c->stats->wave_instructions++;
-        c->stats->lane_operations += (uint64_t)__builtin_popcountll(exec);
+        c->stats->lane_operations += popcount64(exec);
         if (obs && obs->step) {
             c->step.wave = w->index;
             c->step.pc = w->pc;
@@ -277,13 +286,12 @@ int si_run(const struct si_launch *l, const struct si_memory *mem,
     c.denorm32 = l->kernel->setup.float_denorm_32 == 3;
     c.lds_size = l->kernel->kd.group_segment_fixed_size + l->dynamic_lds;
     c.lds = calloc(1, c.lds_size ? c.lds_size : 1);
-    c.decoded = calloc(l->program->image_size / 4 + 1, sizeof *c.decoded);
     unsigned nwaves = (group_items(l) + SI_LANES - 1) / SI_LANES;
     unsigned vgprs = l->kernel->setup.vgprs;
     struct si_wave waves[MAX_WAVES_PER_GROUP];
     uint32_t *vregs = calloc((size_t)nwaves * vgprs * SI_LANES, sizeof *vregs);
     int rc = -1;
-    if (!c.lds || !c.decoded || !vregs) {
+    if (!c.lds || !vregs) {
         snprintf(err, errlen, "kernel %s: out of memory", l->kernel->name);
         goto out;
     }
@@ -306,7 +314,6 @@ int si_run(const struct si_launch *l, const struct si_memory *mem,
     rc = 0;
 out:
     free(vregs);
-    free(c.decoded);
     free(c.lds);
     return rc;
 }

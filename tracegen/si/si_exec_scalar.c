@@ -24,7 +24,7 @@ static int write_dst(struct si_ctx *c, struct si_wave *w, const struct si_inst *
 
 static int sop2(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 {
-    struct si_widths wd = si_inst_widths(in);
+    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), b = read_src(c, w, in, 1, wd.src[1]);
     uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
     uint64_t d = 0, t;
@@ -139,7 +139,7 @@ static int sopk(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 
 static int sop1(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 {
-    struct si_widths wd = si_inst_widths(in);
+    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), d = 0, exec = si_exec(w);
     uint32_t a32 = (uint32_t)a;
     int scc = w->scc;
@@ -245,7 +245,7 @@ static int sop1(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 
 static int sopc(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 {
-    struct si_widths wd = si_inst_widths(in);
+    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), b = read_src(c, w, in, 1, wd.src[1]);
     int32_t ia = (int32_t)a, ib = (int32_t)b;
     uint32_t ua = (uint32_t)a, ub = (uint32_t)b;

@@ -60,7 +60,8 @@ static inline uint32_t mods32(const struct valu *v, unsigned i, uint32_t x)
     return x;
 }
 
-static inline uint32_t get32(const struct valu *v, unsigned i, int lane)
+static inline __attribute__((always_inline)) uint32_t get32(const struct valu *v, unsigned i,
+                                                            int lane)
 {
     const struct vsrc *s = &v->s[i];
     return mods32(v, i, s->lo[s->step * (unsigned)lane]);
@@ -77,12 +78,15 @@ static inline uint64_t get64(const struct valu *v, unsigned i, int lane)
 
 static inline float flush(const struct valu *v, float f)
 {
-    if (v->flush32 && fpclassify(f) == FP_SUBNORMAL)
-        return copysignf(0.0f, f);
+    if (v->flush32) {
+        uint32_t u = si_f2u(f);
+        if ((u & 0x7f800000u) == 0)
+            return si_u2f(u & 0x80000000u);
+    }
     return f;
 }
 
-static inline float getf(const struct valu *v, unsigned i, int lane)
+static inline __attribute__((always_inline)) float getf(const struct valu *v, unsigned i, int lane)
 {
     return flush(v, si_u2f(get32(v, i, lane)));
 }
@@ -178,12 +182,62 @@ static int fclass(double x, uint32_t mask)
     return (mask >> bit) & 1;
 }
 
+/* 32-bit integer and float compares without modifiers, a loop per
+ * condition; returns 1 with *out set when it handled the op. */
+#define CMP_EACH(expr)                                                   \
+    for (uint64_t m_ = v->exec; m_; m_ &= m_ - 1) {                      \
+        unsigned l = (unsigned)__builtin_ctzll(m_);                      \
+        r |= (uint64_t)((expr) != 0) << l;                               \
+    }
+#define CMP_CONDS(T, CVT)                                                 \
+    switch (cond) {                                                       \
+    case 1: CMP_EACH(CVT(T, a0[sa * l]) < CVT(T, b0[sb * l])); break;     \
+    case 2: CMP_EACH(CVT(T, a0[sa * l]) == CVT(T, b0[sb * l])); break;    \
+    case 3: CMP_EACH(CVT(T, a0[sa * l]) <= CVT(T, b0[sb * l])); break;    \
+    case 4: CMP_EACH(CVT(T, a0[sa * l]) > CVT(T, b0[sb * l])); break;     \
+    case 6: CMP_EACH(CVT(T, a0[sa * l]) >= CVT(T, b0[sb * l])); break;    \
+    default: return 0;                                                    \
+    }
+#define AS_INT(T, x) ((T)(x))
+#define AS_FLOAT(T, x) ((T)flush(v, si_u2f(x)))
+
+static int fast_compare(const struct valu *v, uint64_t *out)
+{
+    unsigned op = v->op, cond, group = op >> 4;
+    const uint32_t *a0 = v->s[0].lo, *b0 = v->s[1].lo;
+    unsigned sa = v->s[0].step, sb = v->s[1].step;
+    uint64_t r = 0;
+    if (v->in->abs || v->in->neg)
+        return 0;
+    if (group == 0x0 || group == 0x1) {             /* v_cmp(x)_*_f32 */
+        cond = op & 15;
+        CMP_CONDS(float, AS_FLOAT)
+    } else if (group == 0x8 || group == 0x9) {      /* i32 */
+        cond = op & 15;
+        if (cond == 5) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
+        else { CMP_CONDS(int32_t, AS_INT) }
+    } else if (group == 0xc || group == 0xd) {      /* u32 */
+        cond = op & 15;
+        if (cond == 5) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
+        else { CMP_CONDS(uint32_t, AS_INT) }
+    } else {
+        return 0;
+    }
+    *out = r;
+    return 1;
+}
+#undef CMP_EACH
+#undef CMP_CONDS
+#undef AS_INT
+#undef AS_FLOAT
+
 static int vopc(struct valu *v)
 {
     unsigned op = v->op;
     uint64_t result = 0;
     int x = (op >> 4) & 1;
-    for (int l = 0; l < SI_LANES; l++) {
+    int done = fast_compare(v, &result);
+    for (int l = 0; l < SI_LANES && !done; l++) {
         if (!(v->exec >> l & 1))
             continue;
         int r;
@@ -513,6 +567,83 @@ static uint64_t op64(struct valu *v, int l, int *ok, uint64_t *carry)
     }
 }
 
+/* Common operations without source or output modifiers, one loop each (the
+ * general path switches per lane).  Returns 1 when it handled the op. */
+#define EACH(...)                                                        \
+    for (uint64_t m_ = v->exec; m_; m_ &= m_ - 1) {                      \
+        unsigned l = (unsigned)__builtin_ctzll(m_);                      \
+        __VA_ARGS__;                                                     \
+    }
+#define A (a0[a_step * l])
+#define B (b0[b_step * l])
+#define C (c0[c_step * l])
+#define F(x) flush(v, si_u2f(x))
+#define OUTF(x) (dlo[l] = si_f2u(flush(v, (x))))
+
+static int fast_valu(struct valu *v, uint32_t *dlo, uint32_t *dhi, uint64_t *carry,
+                     uint64_t mask)
+{
+    const uint32_t *a0 = v->s[0].lo, *b0 = v->s[1].lo, *c0 = v->s[2].lo;
+    unsigned a_step = v->s[0].step, b_step = v->s[1].step, c_step = v->s[2].step;
+    uint64_t cy = 0;
+    switch (v->op) {
+    case 385: EACH(dlo[l] = A); break;                                       /* mov */
+    case 256: EACH(dlo[l] = (mask >> l & 1) ? B : A); break;                 /* cndmask */
+    case 259: EACH(OUTF(F(A) + F(B))); break;
+    case 260: EACH(OUTF(F(A) - F(B))); break;
+    case 261: EACH(OUTF(F(B) - F(A))); break;
+    case 264: EACH(OUTF(F(A) * F(B))); break;
+    case 271: EACH(dlo[l] = si_f2u(fminf(F(A), F(B)))); break;
+    case 272: EACH(dlo[l] = si_f2u(fmaxf(F(A), F(B)))); break;
+    case 287: EACH(float p = F(A) * F(B); OUTF(p + F(dlo[l]))); break;      /* mac */
+    case 321: EACH(float p = F(A) * F(B); OUTF(p + F(C))); break;           /* mad */
+    case 331: EACH(OUTF(fmaf(F(A), F(B), F(C)))); break;
+    case 273: EACH(dlo[l] = (int32_t)A < (int32_t)B ? A : B); break;
+    case 274: EACH(dlo[l] = (int32_t)A > (int32_t)B ? A : B); break;
+    case 275: EACH(dlo[l] = A < B ? A : B); break;
+    case 276: EACH(dlo[l] = A > B ? A : B); break;
+    case 277: EACH(dlo[l] = A >> (B & 31)); break;
+    case 278: EACH(dlo[l] = B >> (A & 31)); break;
+    case 279: EACH(dlo[l] = (uint32_t)((int32_t)A >> (B & 31))); break;
+    case 280: EACH(dlo[l] = (uint32_t)((int32_t)B >> (A & 31))); break;
+    case 281: EACH(dlo[l] = A << (B & 31)); break;
+    case 282: EACH(dlo[l] = B << (A & 31)); break;
+    case 283: EACH(dlo[l] = A & B); break;
+    case 284: EACH(dlo[l] = A | B); break;
+    case 285: EACH(dlo[l] = A ^ B); break;
+    case 293: EACH(uint64_t t = (uint64_t)A + B; cy |= (t >> 32) << l; dlo[l] = (uint32_t)t); break;
+    case 294: EACH(uint32_t a = A, b = B; cy |= (uint64_t)(b > a) << l; dlo[l] = a - b); break;
+    case 295: EACH(uint32_t a = A, b = B; cy |= (uint64_t)(a > b) << l; dlo[l] = b - a); break;
+    case 296: EACH(uint64_t t = (uint64_t)A + B + (mask >> l & 1); cy |= (t >> 32) << l;
+                   dlo[l] = (uint32_t)t); break;
+    case 297: EACH(uint32_t a = A; uint64_t t = (uint64_t)B + (mask >> l & 1);
+                   cy |= (uint64_t)(t > a) << l; dlo[l] = a - (uint32_t)t); break;
+    case 361: case 363: EACH(dlo[l] = A * B); break;
+    case 362: EACH(dlo[l] = (uint32_t)(((uint64_t)A * B) >> 32)); break;
+    case 328: EACH(unsigned off = B & 31, w = C & 31;
+                   dlo[l] = w ? (A >> off) & (uint32_t)((1ull << w) - 1) : 0); break;
+    case 330: EACH(dlo[l] = (A & B) | (~A & C)); break;
+    case 353: EACH(uint64_t x = (A | (uint64_t)v->s[0].hi[a_step * l] << 32) << (B & 63);
+                   dlo[l] = (uint32_t)x; dhi[l] = (uint32_t)(x >> 32)); break;
+    case 356: EACH(double x = si_u2d(A | (uint64_t)v->s[0].hi[a_step * l] << 32) +
+                              si_u2d(B | (uint64_t)v->s[1].hi[b_step * l] << 32);
+                   uint64_t u = si_d2u(x); dlo[l] = (uint32_t)u; dhi[l] = (uint32_t)(u >> 32)); break;
+    case 357: EACH(double x = si_u2d(A | (uint64_t)v->s[0].hi[a_step * l] << 32) *
+                              si_u2d(B | (uint64_t)v->s[1].hi[b_step * l] << 32);
+                   uint64_t u = si_d2u(x); dlo[l] = (uint32_t)u; dhi[l] = (uint32_t)(u >> 32)); break;
+    default:
+        return 0;
+    }
+    *carry = cy;
+    return 1;
+}
+#undef EACH
+#undef A
+#undef B
+#undef C
+#undef F
+#undef OUTF
+
 static uint32_t output_mods32(const struct si_inst *in, uint32_t x)
 {
     float f = si_u2f(x);
@@ -603,6 +734,8 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     else if (v.op >= 296 && v.op <= 298)
         mask = lane_mask_of(&v, 2);
     int ok = 1, mods = in->fmt == SI_FMT_VOP3 && (in->omod || in->clamp);
+    if (!mods && !in->abs && !in->neg && fast_valu(&v, dlo, dhi, &carry, mask))
+        goto carry_out;
     for (int l = 0; l < SI_LANES; l++) {
         if (!(v.exec >> l & 1))
             continue;
@@ -625,6 +758,7 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     }
     if (!ok)
         return si_fault(c, w, in, -1, "unimplemented vector instruction");
+carry_out:
     /* Carry/borrow and div_scale flags: VCC for VOP2, SDST for VOP3b. */
     if ((v.op >= 293 && v.op <= 298) || v.op == 365 || v.op == 366) {
         unsigned sd = in->fmt == SI_FMT_VOP3 ? in->sdst : SI_OP_VCC_LO;

@@ -161,6 +161,19 @@ static int add_kernel(struct si_program *p, const char *sym, uint64_t addr, cons
     return 0;
 }
 
+/* Decodes every instruction of the executable span once, for the emulator. */
+static int decode_text(struct si_program *p, const char *name, char *err, size_t errlen)
+{
+    uint64_t words = (p->text_end - p->text_start) / 4 + 1;
+    p->insts = calloc(words, sizeof *p->insts);
+    if (!p->insts)
+        return fail(name, err, errlen, "out of memory for %llu decoded words",
+                    (unsigned long long)words);
+    for (uint64_t off = p->text_start; off + 4 <= p->text_end; off += 4)
+        si_decode(p->image + off, p->text_end - off, &p->insts[(off - p->text_start) / 4]);
+    return 0;
+}
+
 static int find_kernels(Elf *elf, const char *name, struct si_program *p, char *err,
                         size_t errlen)
 {
@@ -237,6 +250,7 @@ int si_program_load_memory(const void *data, size_t size, const char *name,
     } else if (gelf_getclass(elf) != ELFCLASS64 || eh.e_machine != EM_AMDGPU) {
         fail(name, err, errlen, "not a 64-bit AMDGPU code object (e_machine %u)", eh.e_machine);
     } else if (!map_segments(elf, name, data, size, out, err, errlen) &&
+               !decode_text(out, name, err, errlen) &&
                !find_kernels(elf, name, out, err, errlen) &&
                !read_notes(elf, name, out, err, errlen)) {
         rc = 0;
@@ -279,6 +293,7 @@ void si_program_free(struct si_program *p)
     for (size_t i = 0; i < p->nkernels; i++)
         free(p->kernels[i].args);
     free(p->kernels);
+    free(p->insts);
     free(p->image);
     memset(p, 0, sizeof *p);
 }

@@ -32,7 +32,6 @@ struct si_ctx {
     struct si_run_stats *stats;
     char *err;
     size_t errlen;
-    struct si_inst *decoded;   /* per 4-byte slot of the code image; size 0 = not yet */
     uint8_t *lds;
     uint32_t lds_size;
     uint32_t group_id[3];
