@@ -1,0 +1,404 @@
+/* The configuration table and its INI reader and printer. */
+#include "replay/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cgm/dram.h"
+
+enum key_type { T_COUNT, T_BYTES, T_HZ, T_CYCLES, T_ENUM, T_PRESET };
+
+struct key {
+    const char *section, *name;
+    enum key_type type;
+    size_t offset;
+    const char *def;           /* default, as text */
+    uint64_t min, max;
+    const char *const *names;  /* T_ENUM: value names, index = value */
+    const char *doc;
+};
+
+static const char *const predictor_names[] = { "bimodal", "gshare", NULL };
+static const char *const page_policy_names[] = { "open", "closed", NULL };
+
+#define OFF(f) offsetof(struct rp_config, f)
+#define CACHE_KEYS(sec, fld, sz, w, lat, m)                                                        \
+    { sec, "size", T_BYTES, OFF(fld.size), sz, 1024, 1ull << 30, NULL, "capacity" },            \
+    { sec, "ways", T_COUNT, OFF(fld.ways), w, 1, 64, NULL, "associativity" },                    \
+    { sec, "block", T_BYTES, OFF(fld.block), "64", 64, 64, NULL,                                 \
+      "block size (the memory system moves 64-byte blocks)" },                                   \
+    { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL, "hit latency, CPU cycles" }, \
+    { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL, "outstanding misses" }
+
+static const struct key keys[] = {
+    { "cpu", "cores", T_COUNT, OFF(cores), "4", 1, 64, NULL, "cores" },
+    { "cpu", "frequency", T_HZ, OFF(frequency), "4GHz", 1000000, 20000000000ull, NULL, "core clock" },
+    { "cpu", "fetch_width", T_COUNT, OFF(fetch_width), "4", 1, 16, NULL, "instructions fetched per cycle" },
+    { "cpu", "dispatch_width", T_COUNT, OFF(dispatch_width), "4", 1, 16, NULL, "micro-ops dispatched per cycle" },
+    { "cpu", "issue_width", T_COUNT, OFF(issue_width), "6", 1, 16, NULL, "micro-ops issued per cycle" },
+    { "cpu", "commit_width", T_COUNT, OFF(commit_width), "4", 1, 16, NULL, "micro-ops committed per cycle" },
+    { "cpu", "fetch_queue", T_COUNT, OFF(fetch_queue), "32", 1, 1024, NULL, "micro-ops between fetch and dispatch" },
+    { "cpu", "rob_size", T_COUNT, OFF(rob_size), "128", 4, 4096, NULL, "reorder buffer entries" },
+    { "cpu", "iq_size", T_COUNT, OFF(iq_size), "48", 1, 4096, NULL, "issue queue entries" },
+    { "cpu", "lsq_size", T_COUNT, OFF(lsq_size), "48", 1, 4096, NULL, "load/store queue entries" },
+    { "cpu", "alus", T_COUNT, OFF(alus), "4", 1, 16, NULL, "integer/FP/SIMD units (one op per cycle each)" },
+    { "cpu", "mem_ports", T_COUNT, OFF(mem_ports), "2", 1, 16, NULL, "loads and stores issued per cycle" },
+    { "cpu", "latency_int", T_CYCLES, OFF(lat_int), "1", 1, 1000, NULL, "integer ALU latency" },
+    { "cpu", "latency_mul", T_CYCLES, OFF(lat_mul), "3", 1, 1000, NULL, "integer multiply latency" },
+    { "cpu", "latency_div", T_CYCLES, OFF(lat_div), "20", 1, 1000, NULL, "integer divide latency (unpipelined)" },
+    { "cpu", "latency_fp", T_CYCLES, OFF(lat_fp), "4", 1, 1000, NULL, "x87 latency" },
+    { "cpu", "latency_simd", T_CYCLES, OFF(lat_simd), "3", 1, 1000, NULL, "SSE latency" },
+    { "cpu", "latency_other", T_CYCLES, OFF(lat_other), "1", 1, 1000, NULL, "branches, nops, other" },
+    { "cpu", "predictor", T_ENUM, OFF(predictor), "gshare", 0, 1, predictor_names, "branch predictor" },
+    { "cpu", "predictor_entries", T_COUNT, OFF(predictor_entries), "4096", 2, 1u << 24, NULL,
+      "2-bit counters (power of two)" },
+    { "cpu", "history_bits", T_COUNT, OFF(history_bits), "12", 0, 24, NULL, "gshare global history" },
+    { "cpu", "mispredict_penalty", T_CYCLES, OFF(mispredict_penalty), "14", 0, 1000, NULL,
+      "cycles from a mispredicted branch's resolution to fetch" },
+    { "cpu", "syscall_latency", T_CYCLES, OFF(syscall_latency), "200", 0, 10000000, NULL,
+      "system-call trap and return" },
+    { "cpu", "quantum", T_CYCLES, OFF(quantum), "1000000", 1000, 1ull << 40, NULL,
+      "time slice when threads outnumber cores" },
+    CACHE_KEYS("cache.l1i", l1i, "32KiB", "8", "4", "16"),
+    CACHE_KEYS("cache.l1d", l1d, "32KiB", "8", "4", "16"),
+    CACHE_KEYS("cache.l2", l2, "256KiB", "8", "12", "16"),
+    CACHE_KEYS("cache.l3", l3, "2MiB", "16", "20", "16"),
+    { "cache.l3", "slices", T_COUNT, OFF(l3_slices), "4", 1, 64, NULL,
+      "slices striped by block address (power of two); size is per slice" },
+    { "network", "frequency", T_HZ, OFF(net_frequency), "2GHz", 1000000, 20000000000ull, NULL,
+      "ring and system agent clock" },
+    { "network", "queue_size", T_COUNT, OFF(net_queue), "8", 2, 1024, NULL, "packets per lane per input port" },
+    { "network", "flit_bytes", T_BYTES, OFF(net_flit_bytes), "32", 1, 4096, NULL, "link width per cycle" },
+    { "network", "latency", T_CYCLES, OFF(net_latency), "1", 1, 1000, NULL, "switch traversal, network cycles" },
+    { "memory", "sa_latency", T_CYCLES, OFF(sa_latency), "4", 0, 10000, NULL,
+      "system agent traversal, network cycles" },
+    { "memory", "mc_queue", T_COUNT, OFF(mc_queue), "64", 1, 4096, NULL, "memory requests in flight" },
+    { "memory", "size", T_BYTES, OFF(mem_size), "256MiB", 1ull << 20, 1ull << 36, NULL,
+      "physical memory modelled; guest pages are placed in it on first touch" },
+    { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,
+      "page size of the virtual-to-physical placement (power of two)" },
+    { "dram", "preset", T_PRESET, OFF(dram_preset), "DDR3-1600", 0, 0, NULL,
+      "DDR3-1600, DDR4-2400 or GDDR5" },
+    { "dram", "channels", T_COUNT, OFF(dram_channels), "2", 1, 16, NULL, "channels (power of two)" },
+    { "dram", "ranks", T_COUNT, OFF(dram_ranks), "0", 0, 16, NULL, "ranks per channel (0: the preset's)" },
+    { "dram", "queue_size", T_COUNT, OFF(dram_queue), "0", 0, 4096, NULL,
+      "transaction queue per channel (0: the preset's)" },
+    { "dram", "page_policy", T_ENUM, OFF(dram_page_policy), "open", 0, 1, page_policy_names, "row buffer policy" },
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const char *type_unit(const struct key *k)
+{
+    switch (k->type) {
+    case T_BYTES: return "bytes (KiB, MiB, GiB suffixes)";
+    case T_HZ: return "Hz (kHz, MHz, GHz suffixes)";
+    case T_CYCLES: return "cycles";
+    case T_ENUM: return "name";
+    case T_PRESET: return "name";
+    default: return "count";
+    }
+}
+
+static uint64_t *field(struct rp_config *c, const struct key *k)
+{
+    return (uint64_t *)((char *)c + k->offset);
+}
+
+static const uint64_t *cfield(const struct rp_config *c, const struct key *k)
+{
+    return (const uint64_t *)((const char *)c + k->offset);
+}
+
+static void where(char *buf, size_t len, const char *source, int line)
+{
+    if (line > 0)
+        snprintf(buf, len, "%s:%d", source, line);
+    else
+        snprintf(buf, len, "%s", source);
+}
+
+/* Parses a decimal number with an optional unit suffix. */
+static int parse_number(const char *text, enum key_type type, uint64_t *out)
+{
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (errno)
+        return -1;
+    while (isspace((unsigned char)*end))
+        end++;
+    uint64_t mult = 1;
+    if (*end) {
+        static const struct { const char *s; enum key_type t; uint64_t m; } sfx[] = {
+            { "KiB", T_BYTES, 1ull << 10 }, { "MiB", T_BYTES, 1ull << 20 }, { "GiB", T_BYTES, 1ull << 30 },
+            { "K", T_BYTES, 1ull << 10 }, { "M", T_BYTES, 1ull << 20 }, { "G", T_BYTES, 1ull << 30 },
+            { "B", T_BYTES, 1 },
+            { "Hz", T_HZ, 1 }, { "kHz", T_HZ, 1000 }, { "MHz", T_HZ, 1000000 }, { "GHz", T_HZ, 1000000000 },
+        };
+        size_t n = strlen(end);
+        while (n && isspace((unsigned char)end[n - 1]))
+            n--;
+        bool found = false;
+        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+            if (sfx[i].t == type && strlen(sfx[i].s) == n && !strncasecmp(end, sfx[i].s, n)) {
+                mult = sfx[i].m;
+                found = true;
+                break;
+            }
+        if (!found)
+            return -1;
+    }
+    if (v > UINT64_MAX / mult)
+        return -1;
+    *out = v * mult;
+    return 0;
+}
+
+int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
+                    const char *source, int line, char *err, size_t errlen)
+{
+    char at[512];
+    where(at, sizeof at, source, line);
+    bool section_known = false;
+    const struct key *k = NULL;
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (strcmp(keys[i].section, section))
+            continue;
+        section_known = true;
+        if (!strcmp(keys[i].name, key)) {
+            k = &keys[i];
+            break;
+        }
+    }
+    if (!section_known) {
+        snprintf(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
+        return -1;
+    }
+    if (!k) {
+        snprintf(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
+        return -1;
+    }
+    if (k->type == T_PRESET) {
+        struct cgm_dram_config d;
+        if (strlen(value) >= sizeof c->dram_preset || cgm_dram_preset(value, &d)) {
+            snprintf(err, errlen, "%s: %s.%s: unknown DRAM preset '%s' (DDR3-1600, DDR4-2400, GDDR5)", at,
+                     section, key, value);
+            return -1;
+        }
+        snprintf(c->dram_preset, sizeof c->dram_preset, "%s", value);
+        return 0;
+    }
+    if (k->type == T_ENUM) {
+        for (uint64_t i = 0; k->names[i]; i++)
+            if (!strcmp(k->names[i], value)) {
+                *field(c, k) = i;
+                return 0;
+            }
+        char list[128] = "";
+        for (size_t i = 0; k->names[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, k->names[i], sizeof list - strlen(list) - 1);
+        }
+        snprintf(err, errlen, "%s: %s.%s: '%s' is not one of %s", at, section, key, value, list);
+        return -1;
+    }
+    uint64_t v;
+    if (parse_number(value, k->type, &v)) {
+        snprintf(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, section, key, value,
+                 type_unit(k));
+        return -1;
+    }
+    if (v < k->min || v > k->max) {
+        snprintf(err, errlen, "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
+                 section, key, v, k->min, k->max);
+        return -1;
+    }
+    *field(c, k) = v;
+    return 0;
+}
+
+void rp_config_defaults(struct rp_config *c)
+{
+    memset(c, 0, sizeof *c);
+    char err[256];
+    for (size_t i = 0; i < NKEYS; i++)
+        if (rp_config_apply(c, keys[i].section, keys[i].name, keys[i].def, "default", 0, err, sizeof err))
+            abort(); /* a bad default is a programming error */
+}
+
+struct load_ctx {
+    struct rp_config *c;
+    const char *path;
+    char *err;
+    size_t errlen;
+    bool failed;
+};
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    struct load_ctx *l = user;
+    char msg[512];
+    /* The line is not known here; ini_parse returns it when we refuse. */
+    if (rp_config_apply(l->c, section, name, value, "", 0, msg, sizeof msg)) {
+        snprintf(l->err, l->errlen, "%s", msg + 2); /* drop the empty location ": " */
+        l->failed = true;
+        return 0;
+    }
+    return 1;
+}
+
+int rp_config_load(struct rp_config *c, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open configuration: %s", path, strerror(errno));
+        return -1;
+    }
+    char msg[512] = "";
+    struct load_ctx l = { c, path, msg, sizeof msg, false };
+    int rc = ini_parse_file(f, on_key, &l);
+    fclose(f);
+    if (rc == 0)
+        return 0;
+    if (l.failed)
+        snprintf(err, errlen, "%s:%d: %s", path, rc, msg);
+    else if (rc > 0)
+        snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", path, rc);
+    else
+        snprintf(err, errlen, "%s: cannot read configuration", path);
+    return -1;
+}
+
+int rp_config_set(struct rp_config *c, const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = NULL;
+    for (const char *p = assignment; eq && p < eq; p++)
+        if (*p == '.')
+            dot = p;
+    if (!eq || !dot || dot == assignment || dot + 1 == eq) {
+        snprintf(err, errlen, "--set %s: expected SECTION.KEY=VALUE", assignment);
+        return -1;
+    }
+    char section[64], key[64];
+    size_t sl = (size_t)(dot - assignment), kl = (size_t)(eq - dot - 1);
+    if (sl >= sizeof section || kl >= sizeof key) {
+        snprintf(err, errlen, "--set %s: name too long", assignment);
+        return -1;
+    }
+    memcpy(section, assignment, sl);
+    section[sl] = 0;
+    memcpy(key, dot + 1, kl);
+    key[kl] = 0;
+    return rp_config_apply(c, section, key, eq + 1, "--set", 0, err, errlen);
+}
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int check_cache(const char *name, const struct rp_cache_cfg *k, char *err, size_t errlen)
+{
+    uint64_t set_bytes = k->ways * k->block;
+    if (k->size % set_bytes || !pow2(k->size / set_bytes)) {
+        snprintf(err, errlen, "%s.size: %" PRIu64 " bytes is not a power-of-two number of sets of %" PRIu64
+                 " ways x %" PRIu64 " bytes", name, k->size, k->ways, k->block);
+        return -1;
+    }
+    return 0;
+}
+
+int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
+{
+    if (check_cache("cache.l1i", &c->l1i, err, errlen) || check_cache("cache.l1d", &c->l1d, err, errlen) ||
+        check_cache("cache.l2", &c->l2, err, errlen) || check_cache("cache.l3", &c->l3, err, errlen))
+        return -1;
+    if (!pow2(c->l3_slices)) {
+        snprintf(err, errlen, "cache.l3.slices: %" PRIu64 " is not a power of two", c->l3_slices);
+        return -1;
+    }
+    if (!pow2(c->predictor_entries)) {
+        snprintf(err, errlen, "cpu.predictor_entries: %" PRIu64 " is not a power of two", c->predictor_entries);
+        return -1;
+    }
+    if (!pow2(c->page_size) || c->mem_size % c->page_size) {
+        snprintf(err, errlen, "memory.page_size: %" PRIu64 " must be a power of two dividing memory.size",
+                 c->page_size);
+        return -1;
+    }
+    if (!pow2(c->dram_channels)) {
+        snprintf(err, errlen, "dram.channels: %" PRIu64 " is not a power of two", c->dram_channels);
+        return -1;
+    }
+    /* The memory system has one L1 latency and one MSHR file per core. */
+    if (c->l1i.latency != c->l1d.latency) {
+        snprintf(err, errlen, "cache.l1i.latency: must equal cache.l1d.latency (%" PRIu64
+                 "): the memory system has one L1 latency", c->l1d.latency);
+        return -1;
+    }
+    if (c->l1i.mshr != c->l1d.mshr) {
+        snprintf(err, errlen, "cache.l1i.mshr: must equal cache.l1d.mshr (%" PRIu64
+                 "): the instruction and data caches share one MSHR file", c->l1d.mshr);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_value(const struct rp_config *c, const struct key *k, FILE *out)
+{
+    uint64_t v = k->type == T_PRESET ? 0 : *cfield(c, k);
+    switch (k->type) {
+    case T_PRESET:
+        fputs(c->dram_preset, out);
+        break;
+    case T_ENUM:
+        fputs(k->names[v], out);
+        break;
+    case T_BYTES:
+        if (v && !(v % (1ull << 30)))
+            fprintf(out, "%" PRIu64 "GiB", v >> 30);
+        else if (v && !(v % (1ull << 20)))
+            fprintf(out, "%" PRIu64 "MiB", v >> 20);
+        else if (v && !(v % 1024) && v >= 1024)
+            fprintf(out, "%" PRIu64 "KiB", v >> 10);
+        else
+            fprintf(out, "%" PRIu64, v);
+        break;
+    case T_HZ:
+        if (v && !(v % 1000000000))
+            fprintf(out, "%" PRIu64 "GHz", v / 1000000000);
+        else if (v && !(v % 1000000))
+            fprintf(out, "%" PRIu64 "MHz", v / 1000000);
+        else
+            fprintf(out, "%" PRIu64 "Hz", v);
+        break;
+    default:
+        fprintf(out, "%" PRIu64, v);
+    }
+}
+
+void rp_config_print(const struct rp_config *c, FILE *out)
+{
+    const char *section = "";
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct key *k = &keys[i];
+        if (strcmp(section, k->section)) {
+            fprintf(out, "%s[%s]\n", i ? "\n" : "", k->section);
+            section = k->section;
+        }
+        fprintf(out, "; %s; %s", k->doc, type_unit(k));
+        if (k->type != T_ENUM && k->type != T_PRESET)
+            fprintf(out, ", %" PRIu64 "..%" PRIu64, k->min, k->max);
+        fprintf(out, "; default %s\n%s = ", k->def, k->name);
+        print_value(c, k, out);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,59 @@
+/* The replay configuration: one table of every key (section, name, type,
+ * unit, range, default), read from an INI file with libinih and from
+ * --set overrides, printed back as INI. */
+#ifndef REPLAY_CONFIG_H
+#define REPLAY_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rp_predictor { RP_BIMODAL, RP_GSHARE };
+
+struct rp_cache_cfg {
+    uint64_t size, ways, block, latency, mshr;
+};
+
+struct rp_config {
+    /* [cpu] */
+    uint64_t cores, frequency;
+    uint64_t fetch_width, dispatch_width, issue_width, commit_width;
+    uint64_t fetch_queue, rob_size, iq_size, lsq_size;
+    uint64_t alus, mem_ports;
+    uint64_t lat_int, lat_mul, lat_div, lat_fp, lat_simd, lat_other;
+    uint64_t predictor, predictor_entries, history_bits, mispredict_penalty;
+    uint64_t syscall_latency, quantum;
+    /* caches */
+    struct rp_cache_cfg l1i, l1d, l2, l3;
+    uint64_t l3_slices;
+    /* [network] */
+    uint64_t net_frequency, net_queue, net_flit_bytes, net_latency;
+    /* [memory]: system agent, controller, physical memory */
+    uint64_t sa_latency, mc_queue, mem_size, page_size;
+    /* [dram] */
+    char dram_preset[32];
+    uint64_t dram_channels, dram_ranks, dram_queue, dram_page_policy;
+};
+
+/* Built-in defaults: seed 000 Sec. 3.4.1. */
+void rp_config_defaults(struct rp_config *c);
+
+/* Reads PATH over C. Errors name the file, line and key. Returns 0 or -1. */
+int rp_config_load(struct rp_config *c, const char *path, char *err, size_t errlen);
+
+/* Applies one "section.key=value" override (the section may hold dots:
+ * cache.l1d.size=64KiB). Returns 0 or -1. */
+int rp_config_set(struct rp_config *c, const char *assignment, char *err, size_t errlen);
+
+/* Cross-key checks (powers of two, geometry that divides). Returns 0 or -1. */
+int rp_config_check(const struct rp_config *c, char *err, size_t errlen);
+
+/* Prints every key as INI with its type, unit and range as comments. */
+void rp_config_print(const struct rp_config *c, FILE *out);
+
+/* Sets one key from text; SOURCE/LINE only for messages (LINE 0: none). */
+int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
+                    const char *source, int line, char *err, size_t errlen);
+
+#endif

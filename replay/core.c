@@ -1,0 +1,549 @@
+/* The out-of-order core (seed 000 Sec. 3.2.2), one KnightSim context per
+ * core in the CPU clock domain. Each cycle, back to front: commit in
+ * order from the reorder buffer, issue ready micro-ops to the functional
+ * units and the memory system, dispatch from the fetch queue into the
+ * reorder buffer / issue queue / load-store queue, fetch through the L1I.
+ *
+ * An instruction becomes micro-ops in the order of its recorded accesses:
+ * a load per read, one compute micro-op before the first write (or at the
+ * end), a store per write; an access that straddles two blocks makes two.
+ * Stores go to the L1 as soon as they issue (bringing the block early, as
+ * the seed does) and leave the load-store queue when both committed and
+ * performed. Branch outcomes come from the trace; a misprediction stops
+ * fetch until the branch resolves plus the penalty. System calls serialise
+ * and cost the trap latency; events are handled at an empty pipeline.
+ *
+ * When a cycle changes nothing, the core sleeps until the next known
+ * completion, or until the memory system reports one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/sim.h"
+
+#define TAG_LOAD  (0ull << 62)
+#define TAG_STORE (1ull << 62)
+#define TAG_FETCH (2ull << 62)
+#define TAG_KIND  (3ull << 62)
+#define NEVER     UINT64_MAX
+
+int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
+{
+    memset(c, 0, sizeof *c);
+    c->sim = s;
+    c->id = id;
+    c->fq = calloc(s->cfg.fetch_queue, sizeof *c->fq);
+    c->rob = calloc(s->cfg.rob_size, sizeof *c->rob);
+    ks_ec_init(&c->mem_ec, "core-memory", 0);
+    if (!c->fq || !c->rob)
+        return -1;
+    return rp_bpred_init(&c->bp, s->cfg.predictor == RP_GSHARE, s->cfg.predictor_entries,
+                         (unsigned)s->cfg.history_bits);
+}
+
+void rp_core_free(struct rp_core *c)
+{
+    free(c->fq);
+    free(c->rob);
+    rp_bpred_free(&c->bp);
+}
+
+static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
+{
+    return &c->rob[seq % c->sim->cfg.rob_size];
+}
+
+void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
+{
+    uint64_t seq = tag & ~TAG_KIND;
+    switch (tag & TAG_KIND) {
+    case TAG_FETCH:
+        c->fetch_wait_mem = false;
+        if (cycle > c->fetch_ready)
+            c->fetch_ready = cycle;
+        break;
+    case TAG_LOAD:
+        rob_at(c, seq)->done = cycle;
+        break;
+    default:
+        if (seq < c->rob_head) {
+            c->stores_after_commit--;
+            c->lsq_used--;
+        } else {
+            rob_at(c, seq)->store_done = true;
+        }
+    }
+    c->mem_unknown--;
+    ks_advance(&c->mem_ec);
+}
+
+/* ---- commit ---------------------------------------------------------- */
+
+static unsigned commit(struct rp_core *c, uint64_t now)
+{
+    unsigned n = 0;
+    while (n < c->sim->cfg.commit_width && c->rob_head < c->rob_tail) {
+        struct rp_uop *u = rob_at(c, c->rob_head);
+        if (!u->issued || u->done > now)
+            break;
+        if (u->kind == UOP_LOAD)
+            c->lsq_used--;
+        else if (u->kind == UOP_STORE) {
+            if (u->store_done)
+                c->lsq_used--;
+            else
+                c->stores_after_commit++;
+        }
+        if (u->retire) {
+            c->st.instructions++;
+            if (c->thread)
+                c->thread->instructions++;
+        }
+        c->st.uops++;
+        c->rob_head++;
+        n++;
+    }
+    return n;
+}
+
+static enum rp_stall stall_reason(struct rp_core *c)
+{
+    if (c->rob_head == c->rob_tail)
+        return c->thread ? ST_FRONTEND : ST_IDLE;
+    const struct rp_uop *u = rob_at(c, c->rob_head);
+    if (u->syscall)
+        return ST_SYSCALL;
+    if (u->kind == UOP_LOAD)
+        return ST_MEMORY;
+    return ST_EXECUTE;
+}
+
+/* ---- issue ------------------------------------------------------------ */
+
+static bool ready(struct rp_core *c, const struct rp_uop *u, uint64_t now)
+{
+    for (unsigned i = 0; i < u->nsrc; i++) {
+        uint64_t s = u->src[i];
+        if (s < c->rob_head)
+            continue;
+        if (s >= c->rob_tail)
+            return false;
+        const struct rp_uop *p = rob_at(c, s);
+        if (!p->issued || p->done > now)
+            return false;
+    }
+    return true;
+}
+
+static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
+{
+    const struct rp_config *cfg = &c->sim->cfg;
+    unsigned issued = 0, alus = 0, ports = 0, seen = 0;
+    for (uint64_t q = c->first_unissued; q < c->rob_tail && issued < cfg->issue_width && seen < cfg->iq_size;
+         q++) {
+        struct rp_uop *u = rob_at(c, q);
+        if (u->issued)
+            continue;
+        seen++;
+        if (!ready(c, u, now))
+            continue;
+        if (u->kind == UOP_ALU) {
+            if (alus >= cfg->alus)
+                continue;
+            if (u->cls == CGM_X86_DIV) {
+                if (c->div_free > now)
+                    continue;
+                c->div_free = now + u->lat;
+            }
+            alus++;
+            u->done = now + u->lat;
+        } else {
+            if (ports >= cfg->mem_ports)
+                continue;
+            uint64_t tag = (u->kind == UOP_LOAD ? TAG_LOAD : TAG_STORE) | u->seq;
+            /* The memory system may report completion from inside the call. */
+            u->done = NEVER;
+            c->mem_unknown++;
+            if (!cgm_memsys_access(c->sim->ms, c->id, u->kind == UOP_LOAD ? CGM_OP_LOAD : CGM_OP_STORE,
+                                   u->addr, tag, 0)) {
+                c->mem_unknown--;
+                c->st.mem_refused++;
+                *retry = true;
+                continue;
+            }
+            ports++;
+            /* A store's result is its place in the store buffer. */
+            if (u->kind == UOP_STORE)
+                u->done = now + 1;
+        }
+        u->issued = true;
+        c->iq_used--;
+        issued++;
+        if (u->redirect) {
+            /* The branch resolves (or the trap returns) at done. */
+            c->fetch_wait_redirect = false;
+            uint64_t resume = u->done + (u->syscall ? 0 : cfg->mispredict_penalty);
+            if (resume > c->fetch_ready)
+                c->fetch_ready = resume;
+        }
+    }
+    while (c->first_unissued < c->rob_tail && rob_at(c, c->first_unissued)->issued)
+        c->first_unissued++;
+    return issued;
+}
+
+/* ---- dispatch --------------------------------------------------------- */
+
+static unsigned dispatch(struct rp_core *c)
+{
+    const struct rp_config *cfg = &c->sim->cfg;
+    unsigned n = 0;
+    while (n < cfg->dispatch_width && c->fq_head < c->fq_tail) {
+        struct rp_uop *u = &c->fq[c->fq_head % cfg->fetch_queue];
+        bool mem = u->kind != UOP_ALU;
+        if (c->rob_tail - c->rob_head >= cfg->rob_size) {
+            c->st.rob_full++;
+            break;
+        }
+        if (c->iq_used >= cfg->iq_size) {
+            c->st.iq_full++;
+            break;
+        }
+        if (mem && c->lsq_used >= cfg->lsq_size) {
+            c->st.lsq_full++;
+            break;
+        }
+        *rob_at(c, c->rob_tail++) = *u;
+        c->fq_head++;
+        c->iq_used++;
+        if (mem)
+            c->lsq_used++;
+        n++;
+    }
+    return n;
+}
+
+/* ---- fetch ------------------------------------------------------------ */
+
+struct fetch_state {
+    unsigned acc_pos;
+    bool alu_emitted, started;
+    uint64_t last_load, alu; /* seq + 1 */
+};
+
+static unsigned latency_of(const struct rp_config *cfg, unsigned cls)
+{
+    switch (cls) {
+    case CGM_X86_INT: case CGM_X86_ATOMIC: case CGM_X86_STRING: return (unsigned)cfg->lat_int;
+    case CGM_X86_MUL: return (unsigned)cfg->lat_mul;
+    case CGM_X86_DIV: return (unsigned)cfg->lat_div;
+    case CGM_X86_FP: return (unsigned)cfg->lat_fp;
+    case CGM_X86_SIMD: return (unsigned)cfg->lat_simd;
+    case CGM_X86_SYSCALL: return (unsigned)cfg->syscall_latency;
+    default: return (unsigned)cfg->lat_other;
+    }
+}
+
+static struct rp_uop *new_uop(struct rp_core *c, uint8_t kind, const struct rp_sinsn *si)
+{
+    struct rp_uop *u = &c->fq[c->fq_tail % c->sim->cfg.fetch_queue];
+    memset(u, 0, sizeof *u);
+    u->seq = c->fq_tail++;
+    u->kind = kind;
+    u->cls = si->cls;
+    u->done = NEVER;
+    return u;
+}
+
+static void add_src(struct rp_uop *u, uint64_t seq_plus1)
+{
+    if (seq_plus1 && u->nsrc < RP_SRC_MAX + 1)
+        u->src[u->nsrc++] = seq_plus1 - 1;
+}
+
+static void reg_sources(struct rp_core *c, struct rp_uop *u, const struct rp_sinsn *si)
+{
+    for (unsigned i = 0; i < si->nsrc; i++)
+        add_src(u, c->writer[si->src[i]]);
+}
+
+static void emit_alu(struct rp_core *c, struct fetch_state *fs, const struct rp_sinsn *si)
+{
+    struct rp_uop *u = new_uop(c, UOP_ALU, si);
+    reg_sources(c, u, si);
+    add_src(u, fs->last_load);
+    u->lat = (uint8_t)(latency_of(&c->sim->cfg, si->cls) > 255 ? 255 : latency_of(&c->sim->cfg, si->cls));
+    fs->alu = u->seq + 1;
+    fs->alu_emitted = true;
+}
+
+/* Emits the micro-ops of one access (two if it straddles a block). */
+static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct rp_sinsn *si,
+                        const struct cgm_x86_access *a)
+{
+    uint64_t first = a->addr, last = a->addr + (a->size ? a->size - 1 : 0);
+    unsigned parts = (first / 64 != last / 64) ? 2 : 1;
+    for (unsigned p = 0; p < parts; p++) {
+        uint64_t va = p ? (last & ~63ull) : first;
+        struct rp_uop *u = new_uop(c, a->write ? UOP_STORE : UOP_LOAD, si);
+        u->addr = rp_vmem_translate(&c->sim->vm, va);
+        if (a->write) {
+            add_src(u, fs->alu);
+            if (!fs->alu)
+                reg_sources(c, u, si);
+            c->st.stores++;
+        } else {
+            reg_sources(c, u, si);
+            fs->last_load = u->seq + 1;
+            c->st.loads++;
+        }
+    }
+}
+
+static bool pipeline_empty(const struct rp_core *c)
+{
+    return c->rob_head == c->rob_tail && c->fq_head == c->fq_tail;
+}
+
+/* Control flow at the end of an instruction: true if fetch must stop for
+ * this cycle (a taken branch, or a redirect). */
+static bool control(struct rp_core *c, const struct rp_item *it, struct rp_uop *last)
+{
+    const struct rp_sinsn *si = it->si;
+    bool correct = true;
+    switch (si->cls) {
+    case CGM_X86_BRANCH_COND:
+        c->st.branches++;
+        correct = rp_bpred_cond(&c->bp, si->addr, it->taken);
+        break;
+    case CGM_X86_CALL:
+        rp_bpred_call(&c->bp, si->addr + si->len);
+        break;
+    case CGM_X86_CALL_INDIRECT:
+        c->st.branches++;
+        correct = rp_bpred_indirect(&c->bp, si->addr, it->next_pc);
+        rp_bpred_call(&c->bp, si->addr + si->len);
+        break;
+    case CGM_X86_JUMP_INDIRECT:
+        c->st.branches++;
+        correct = rp_bpred_indirect(&c->bp, si->addr, it->next_pc);
+        break;
+    case CGM_X86_RET:
+        c->st.branches++;
+        correct = rp_bpred_ret(&c->bp, it->next_pc);
+        break;
+    case CGM_X86_SYSCALL:
+        c->st.syscalls++;
+        last->syscall = true;
+        last->redirect = true;
+        c->fetch_wait_redirect = true;
+        return true;
+    default:
+        break;
+    }
+    if (!correct) {
+        c->st.mispredictions++;
+        last->redirect = true;
+        c->fetch_wait_redirect = true;
+        return true;
+    }
+    return it->taken;
+}
+
+/* The compute micro-op carries a redirect: it resolves the branch. Usually
+ * still in the fetch queue; when an instruction's micro-ops spanned cycles
+ * it may be in the reorder buffer, even issued already (then SCRATCH is
+ * returned and the caller resumes fetch from its known completion). */
+static struct rp_uop *redirect_carrier(struct rp_core *c, uint64_t seq, struct rp_uop *scratch)
+{
+    if (seq >= c->fq_head)
+        return &c->fq[seq % c->sim->cfg.fetch_queue];
+    struct rp_uop *u = rob_at(c, seq);
+    if (!u->issued)
+        return u;
+    *scratch = *u;
+    return scratch;
+}
+
+/* Returns the instructions (or events) taken this cycle. */
+static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
+{
+    struct rp_sim *s = c->sim;
+    const struct rp_config *cfg = &s->cfg;
+    unsigned taken = 0;
+    if (c->fetch_wait_mem || c->fetch_wait_redirect || c->fetch_ready > now)
+        return 0;
+    while (taken < cfg->fetch_width) {
+        struct rp_thread *t = c->thread;
+        if (!t) {
+            if (!pipeline_empty(c))
+                return taken;
+            t = rp_sim_next_thread(s);
+            if (!t)
+                return taken;
+            c->thread = t;
+            c->slice_start = now;
+            c->st.context_switches++;
+            memset(c->writer, 0, sizeof c->writer);
+            c->fetch_block = 0;
+        }
+        if (!t->has_held) {
+            /* Time slice over and someone waits: switch at an empty pipeline. */
+            if (now - c->slice_start >= cfg->quantum && rp_sim_runnable_waiting(s)) {
+                if (pipeline_empty(c)) {
+                    rp_sim_make_runnable(s, t);
+                    c->thread = NULL;
+                    taken++;
+                    continue;
+                }
+                return taken;
+            }
+            rp_x86_stream_next(t->stream, &t->held);
+            t->has_held = true;
+            memset(fs, 0, sizeof *fs);
+        }
+        struct rp_item *it = &t->held;
+        if (it->kind == RP_ITEM_ERROR) {
+            rp_sim_fail(s, t->stream->error);
+            return taken;
+        }
+        if (it->kind != RP_ITEM_INSN) {
+            if (!pipeline_empty(c))
+                return taken;
+            t->has_held = false;
+            taken++;
+            if (it->kind == RP_ITEM_END) {
+                t->state = TH_DONE;
+                c->thread = NULL;
+                rp_sim_make_runnable(s, t); /* counts it done */
+                continue;
+            }
+            if (!rp_sim_event(s, c, t, &it->ev)) {
+                t->has_held = true; /* re-examined when it runs again */
+                c->thread = NULL;
+            }
+            return taken;
+        }
+        const struct rp_sinsn *si = it->si;
+        if (!fs->started && it->retire) {
+            uint64_t block = rp_vmem_translate(&s->vm, si->addr) / 64;
+            if (block + 1 != c->fetch_block) {
+                c->mem_unknown++;
+                c->fetch_wait_mem = true;
+                if (!cgm_memsys_access(s->ms, c->id, CGM_OP_FETCH, block * 64, TAG_FETCH, 0)) {
+                    c->mem_unknown--;
+                    c->fetch_wait_mem = false;
+                    c->st.mem_refused++;
+                    return taken;
+                }
+                c->st.fetches++;
+                c->fetch_block = block + 1;
+                return taken;
+            }
+        }
+        fs->started = true;
+        /* Room for the next access's micro-ops (2) or the compute one. */
+        while (fs->acc_pos < it->nacc) {
+            if (c->fq_tail - c->fq_head + 2 > cfg->fetch_queue)
+                return taken;
+            const struct cgm_x86_access *a = &it->acc[fs->acc_pos];
+            if (a->write && !fs->alu_emitted)
+                emit_alu(c, fs, si);
+            else {
+                emit_access(c, fs, si, a);
+                fs->acc_pos++;
+            }
+        }
+        if (!fs->alu_emitted) {
+            if (c->fq_tail - c->fq_head + 1 > cfg->fetch_queue)
+                return taken;
+            emit_alu(c, fs, si);
+        }
+        struct rp_uop *last = &c->fq[(c->fq_tail - 1) % cfg->fetch_queue];
+        if (fs->alu)
+            for (unsigned i = 0; i < si->ndst; i++)
+                c->writer[si->dst[i]] = fs->alu;
+        t->has_held = false;
+        taken++;
+        if (!it->retire)
+            continue; /* rep-string accesses: the instruction is still running */
+        last->retire = true;
+        struct rp_uop scratch;
+        struct rp_uop *carrier = redirect_carrier(c, fs->alu - 1, &scratch);
+        bool stop = control(c, it, carrier);
+        if (carrier == &scratch && scratch.redirect) {
+            c->fetch_wait_redirect = false;
+            uint64_t resume = scratch.done + (scratch.syscall ? 0 : cfg->mispredict_penalty);
+            if (resume > c->fetch_ready)
+                c->fetch_ready = resume;
+        }
+        if (stop)
+            return taken;
+    }
+    return taken;
+}
+
+/* ---- the cycle loop --------------------------------------------------- */
+
+static uint64_t next_known_event(struct rp_core *c, uint64_t now)
+{
+    uint64_t next = NEVER;
+    if (!c->fetch_wait_mem && !c->fetch_wait_redirect && c->fetch_ready > now)
+        next = c->fetch_ready;
+    for (uint64_t q = c->rob_head; q < c->rob_tail; q++) {
+        const struct rp_uop *u = rob_at(c, q);
+        if (u->issued && u->done > now && u->done < next)
+            next = u->done;
+    }
+    if (c->div_free > now && c->div_free < next)
+        next = c->div_free;
+    return next;
+}
+
+void rp_core_main(void *arg)
+{
+    struct rp_core *c = arg;
+    struct rp_sim *s = c->sim;
+    struct fetch_state fs;
+    memset(&fs, 0, sizeof fs);
+    for (;;) {
+        uint64_t now = ks_cycle();
+        uint64_t mem_seen = ks_ec_count(&c->mem_ec), sched_seen = ks_ec_count(&s->sched_ec);
+        bool retry = false;
+        unsigned committed = commit(c, now);
+        unsigned progress = committed;
+        progress += issue(c, now, &retry);
+        progress += dispatch(c);
+        progress += fetch(c, &fs, now);
+        enum rp_stall why = stall_reason(c);
+        if (!committed)
+            c->st.stall[why]++;
+        if (s->failed) {
+            rp_sim_core_finished(s, c);
+            return;
+        }
+        if (!c->thread && pipeline_empty(c) && !c->stores_after_commit && !c->mem_unknown &&
+            s->threads_left == 0) {
+            c->st.cycles = now + 1;
+            rp_sim_core_finished(s, c);
+            return;
+        }
+        if (progress || retry) {
+            ks_pause(1);
+            continue;
+        }
+        uint64_t next = next_known_event(c, now);
+        uint64_t before = now;
+        if (!c->thread && pipeline_empty(c) && !c->mem_unknown) {
+            ks_await(&s->sched_ec, sched_seen + 1);
+        } else if (c->mem_unknown && next == NEVER) {
+            ks_await(&c->mem_ec, mem_seen + 1);
+        } else if (next != NEVER && !c->mem_unknown) {
+            ks_pause(next - now);
+        } else {
+            ks_pause(1);
+        }
+        uint64_t slept = ks_cycle() - before;
+        if (slept > 1 && !committed)
+            c->st.stall[why] += slept - 1;
+    }
+}

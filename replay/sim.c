@@ -1,0 +1,390 @@
+/* Building the system, scheduling guest threads on cores, and running. */
+#include "replay/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                        uint64_t cycle)
+{
+    struct rp_sim *s = ctx;
+    (void)op;
+    (void)addr;
+    (void)value;
+    rp_core_mem_done(&s->cores[core], tag, cycle);
+}
+
+static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m)
+{
+    cgm_memsys_default_config(m);
+    m->cores = (unsigned)c->cores;
+    m->slices = (unsigned)c->l3_slices;
+    m->cpu_hz = c->frequency;
+    m->sys_hz = c->net_frequency;
+    m->coh.l1_ways = (unsigned)c->l1d.ways;
+    m->coh.l1_sets = (unsigned)(c->l1d.size / (c->l1d.ways * c->l1d.block));
+    m->coh.l1i_ways = (unsigned)c->l1i.ways;
+    m->coh.l1i_sets = (unsigned)(c->l1i.size / (c->l1i.ways * c->l1i.block));
+    m->coh.l3_ways = (unsigned)c->l3.ways;
+    m->coh.l3_sets = (unsigned)(c->l3.size / (c->l3.ways * c->l3.block));
+    m->coh.mshr = (unsigned)c->l1d.mshr;
+    m->l1_latency = (unsigned)c->l1d.latency;
+    m->l3_latency = (unsigned)c->l3.latency;
+    m->net.queue_size = (unsigned)c->net_queue;
+    m->net.flit_bytes = (unsigned)c->net_flit_bytes;
+    m->net.latency = (unsigned)c->net_latency;
+    m->sa_latency = (unsigned)c->sa_latency;
+    m->mc_queue = (unsigned)c->mc_queue;
+    m->mem_bytes = c->mem_size;
+    cgm_dram_preset(c->dram_preset, &m->dram);
+    m->dram.channels = (unsigned)c->dram_channels;
+    if (c->dram_ranks)
+        m->dram.ranks = (unsigned)c->dram_ranks;
+    if (c->dram_queue)
+        m->dram.queue_size = (unsigned)c->dram_queue;
+    m->dram.page_policy = c->dram_page_policy ? CGM_DRAM_CLOSED_PAGE : CGM_DRAM_OPEN_PAGE;
+}
+
+struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, char *err, size_t errlen)
+{
+    struct rp_sim *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    s->trace_name = trace;
+    ks_ec_init(&s->sched_ec, "scheduler", 0);
+    if (rp_config_check(cfg, err, errlen))
+        goto fail;
+    char why[512];
+    s->reader = cgm_reader_open(trace, why, sizeof why);
+    if (!s->reader) {
+        snprintf(err, errlen, "%s", why);
+        goto fail;
+    }
+    if (!cgm_reader_complete(s->reader))
+        fprintf(stderr, "replay: warning: %s is incomplete (%s); replaying what it holds\n", trace,
+                cgm_reader_damage(s->reader));
+    size_t nstreams = cgm_reader_stream_count(s->reader), gpu = 0;
+    s->threads = calloc(nstreams ? nstreams : 1, sizeof *s->threads);
+    if (!s->threads) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nstreams; i++) {
+        const struct cgm_reader_stream *rs = cgm_reader_stream(s->reader, i);
+        if (rs->info.kind == CGM_STREAM_GPU_WORKGROUP || rs->info.kind == CGM_STREAM_GPU_WAVEFRONT)
+            gpu++;
+        if (rs->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        struct rp_thread *t = &s->threads[s->nthreads++];
+        t->tid = rs->info.thread_id;
+        t->stream_index = i;
+        t->state = TH_WAITING_CREATE;
+    }
+    if (gpu)
+        fprintf(stderr, "replay: warning: %s has %zu GPU streams; the GPU models are not built yet, "
+                "replaying the CPU streams only\n", trace, gpu);
+    if (!s->nthreads) {
+        snprintf(err, errlen, "%s: no x86 thread streams to replay", trace);
+        goto fail;
+    }
+    if (rp_static_load(&s->st, s->reader, trace, err, errlen))
+        goto fail;
+    if (rp_vmem_init(&s->vm, cfg->page_size, cfg->mem_size)) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    s->eng = ks_engine_create(NULL);
+    if (!s->eng) {
+        snprintf(err, errlen, "cannot create the simulation engine");
+        goto fail;
+    }
+    struct cgm_memsys_config mc;
+    memsys_config(cfg, &mc);
+    s->ms = cgm_memsys_create(s->eng, &mc, memsys_done, s, err, errlen);
+    if (!s->ms)
+        goto fail;
+    s->cores = calloc(cfg->cores, sizeof *s->cores);
+    if (!s->cores) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    for (unsigned i = 0; i < cfg->cores; i++) {
+        if (rp_core_init(&s->cores[i], s, (int)i)) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "core.%u", i);
+        ks_context_opts o = { .name = name, .domain = cgm_memsys_cpu_domain(s->ms) };
+        if (!ks_context_create_opts(s->eng, rp_core_main, &s->cores[i], &o)) {
+            snprintf(err, errlen, "%s", ks_engine_error(s->eng));
+            goto fail;
+        }
+    }
+    s->cores_active = (unsigned)cfg->cores;
+    s->threads_left = s->nthreads;
+    /* The first thread stream is the program's main thread; the others
+     * start when their creation is replayed. */
+    s->threads[0].state = TH_RUNNABLE;
+    s->run_head = s->run_tail = &s->threads[0];
+    return s;
+fail:
+    rp_sim_destroy(s);
+    return NULL;
+}
+
+void rp_sim_destroy(struct rp_sim *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nthreads; i++)
+        if (s->threads[i].stream) {
+            rp_x86_stream_close(s->threads[i].stream);
+            free(s->threads[i].stream);
+        }
+    if (s->ms)
+        cgm_memsys_destroy(s->ms);
+    if (s->eng)
+        ks_engine_destroy(s->eng);
+    for (unsigned i = 0; s->cores && i < s->cfg.cores; i++)
+        rp_core_free(&s->cores[i]);
+    free(s->cores);
+    free(s->threads);
+    free(s->wakes);
+    rp_vmem_free(&s->vm);
+    rp_static_free(&s->st);
+    if (s->reader)
+        cgm_reader_close(s->reader);
+    cJSON_Delete(s->roi_begin);
+    cJSON_Delete(s->roi_end);
+    free(s);
+}
+
+void rp_sim_fail(struct rp_sim *s, const char *msg)
+{
+    if (!s->failed)
+        snprintf(s->error, sizeof s->error, "%s", msg);
+    s->failed = true;
+    ks_end(s->eng);
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+struct rp_thread *rp_sim_next_thread(struct rp_sim *s)
+{
+    struct rp_thread *t = s->run_head;
+    if (!t)
+        return NULL;
+    s->run_head = t->next_runnable;
+    if (!s->run_head)
+        s->run_tail = NULL;
+    t->next_runnable = NULL;
+    if (!t->stream) {
+        char err[600];
+        t->stream = malloc(sizeof *t->stream);
+        if (!t->stream || rp_x86_stream_open(t->stream, s->reader, t->stream_index, &s->st, s->trace_name,
+                                             err, sizeof err)) {
+            rp_sim_fail(s, t->stream ? err : "out of memory");
+            free(t->stream);
+            t->stream = NULL;
+            return NULL;
+        }
+    }
+    t->state = TH_RUNNING;
+    return t;
+}
+
+bool rp_sim_runnable_waiting(const struct rp_sim *s) { return s->run_head != NULL; }
+
+/* Queues T to run; a thread that has finished is counted out instead. */
+void rp_sim_make_runnable(struct rp_sim *s, struct rp_thread *t)
+{
+    if (t->state == TH_DONE) {
+        if (t->stream) {
+            rp_x86_stream_close(t->stream);
+            free(t->stream);
+            t->stream = NULL;
+        }
+        s->threads_left--;
+    } else {
+        t->state = TH_RUNNABLE;
+        if (s->run_tail)
+            s->run_tail->next_runnable = t;
+        else
+            s->run_head = t;
+        s->run_tail = t;
+    }
+    ks_advance(&s->sched_ec);
+}
+
+static bool wake_done(const struct rp_sim *s, uint64_t seq)
+{
+    if (!s->wakes_cap)
+        return false;
+    uint64_t k = (seq * 0x9E3779B97F4A7C15ull >> 20) & (s->wakes_cap - 1);
+    while (s->wakes[k]) {
+        if (s->wakes[k] == seq + 1)
+            return true;
+        k = (k + 1) & (s->wakes_cap - 1);
+    }
+    return false;
+}
+
+static void wake_add(struct rp_sim *s, uint64_t seq)
+{
+    if (2 * (s->wakes_n + 1) > s->wakes_cap) {
+        uint64_t ncap = s->wakes_cap ? 2 * s->wakes_cap : 64, *old = s->wakes, ocap = s->wakes_cap;
+        s->wakes = calloc(ncap, sizeof *s->wakes);
+        if (!s->wakes)
+            abort(); /* bounded by the trace's wake events */
+        s->wakes_cap = ncap;
+        s->wakes_n = 0;
+        for (uint64_t i = 0; i < ocap; i++)
+            if (old[i])
+                wake_add(s, old[i] - 1);
+        free(old);
+    }
+    uint64_t k = (seq * 0x9E3779B97F4A7C15ull >> 20) & (s->wakes_cap - 1);
+    while (s->wakes[k]) {
+        if (s->wakes[k] == seq + 1)
+            return;
+        k = (k + 1) & (s->wakes_cap - 1);
+    }
+    s->wakes[k] = seq + 1;
+    s->wakes_n++;
+}
+
+static uint64_t now_cycles(struct rp_sim *s)
+{
+    return ks_domain_cycle(cgm_memsys_cpu_domain(s->ms));
+}
+
+bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, const struct cgm_event *ev)
+{
+    (void)c;
+    switch (ev->type) {
+    case CGM_EV_THREAD_CREATE:
+        for (size_t i = 0; i < s->nthreads; i++)
+            if (s->threads[i].tid == ev->f[1] && s->threads[i].state == TH_WAITING_CREATE)
+                rp_sim_make_runnable(s, &s->threads[i]);
+        return true;
+    case CGM_EV_FUTEX_WAKE:
+        wake_add(s, ev->f[0]);
+        for (size_t i = 0; i < s->nthreads; i++)
+            if (s->threads[i].state == TH_BLOCKED && s->threads[i].blocked_on == ev->f[0])
+                rp_sim_make_runnable(s, &s->threads[i]);
+        return true;
+    case CGM_EV_FUTEX_WAIT:
+        /* woken_by names the wake that ended the wait: it happened before. */
+        if (!ev->f[2] || wake_done(s, ev->f[2]))
+            return true;
+        t->state = TH_BLOCKED;
+        t->blocked_on = ev->f[2];
+        return false;
+    case CGM_EV_ROI_BEGIN:
+        if (!s->roi_begin) {
+            s->roi_begin_cycle = now_cycles(s);
+            s->roi_begin = rp_stats_snapshot(s, s->roi_begin_cycle);
+            s->roi_open = true;
+        }
+        return true;
+    case CGM_EV_ROI_END:
+        if (s->roi_begin) {
+            cJSON_Delete(s->roi_end);
+            s->roi_end_cycle = now_cycles(s);
+            s->roi_end = rp_stats_snapshot(s, s->roi_end_cycle);
+            s->roi_open = false;
+            s->roi_seen = true;
+        }
+        return true;
+    default:
+        if (ev->type >= CGM_EV_GPU_LOAD && ev->type <= CGM_EV_GPU_WAIT && !s->warned_gpu++)
+            fprintf(stderr, "replay: warning: GPU calls in the trace are skipped (no GPU models yet)\n");
+        return true;
+    }
+}
+
+void rp_sim_core_finished(struct rp_sim *s, struct rp_core *c)
+{
+    c->finished = true;
+    uint64_t now = ks_cycle();
+    if (c->st.cycles == 0)
+        c->st.cycles = now + 1;
+    if (now + 1 > s->end_cycle)
+        s->end_cycle = now + 1;
+    if (--s->cores_active == 0)
+        ks_end(s->eng);
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t total_instructions(const struct rp_sim *s)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->cfg.cores; i++)
+        n += s->cores[i].st.instructions;
+    return n;
+}
+
+int rp_sim_run(struct rp_sim *s, bool progress)
+{
+    uint64_t expected = 0;
+    for (size_t i = 0; i < s->nthreads; i++)
+        expected += cgm_reader_stream(s->reader, s->threads[i].stream_index)->totals.instructions;
+    const ks_domain *cpu = cgm_memsys_cpu_domain(s->ms);
+    double start = seconds(), last = start;
+    uint64_t cycle = 0;
+    ks_stop stop;
+    do {
+        cycle += 1000000;
+        stop = ks_run_cycles(s->eng, cpu, cycle);
+        double t = seconds();
+        if (progress && t - last >= 0.5) {
+            last = t;
+            uint64_t n = total_instructions(s);
+            double rate = (double)n / (t - start);
+            double left = rate > 0 && expected > n ? (double)(expected - n) / rate : 0;
+            fprintf(stderr, "\rreplay: %llu instructions, %llu cycles, %.0f KIPS, about %.0f s left   ",
+                    (unsigned long long)n, (unsigned long long)ks_domain_cycle(cpu), rate / 1000, left);
+        }
+    } while (stop == KS_STOP_LIMIT);
+    if (progress)
+        fputs("\n", stderr);
+    if (stop == KS_STOP_ERROR) {
+        snprintf(s->error, sizeof s->error, "simulation engine: %s", ks_engine_error(s->eng));
+        return -1;
+    }
+    if (s->failed)
+        return -1;
+    if (s->threads_left) {
+        size_t blocked = 0, uncreated = 0;
+        for (size_t i = 0; i < s->nthreads; i++) {
+            blocked += s->threads[i].state == TH_BLOCKED;
+            uncreated += s->threads[i].state == TH_WAITING_CREATE;
+        }
+        snprintf(s->error, sizeof s->error, "%s: %zu threads could not finish (%zu waiting for a futex wake, "
+                 "%zu never created): the trace's synchronisation is inconsistent", s->trace_name,
+                 s->threads_left, blocked, uncreated);
+        return -1;
+    }
+    if (s->roi_open) {
+        s->roi_end_cycle = s->end_cycle;
+        s->roi_end = rp_stats_snapshot(s, s->end_cycle);
+        s->roi_seen = true;
+    }
+    return 0;
+}

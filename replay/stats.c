@@ -1,0 +1,291 @@
+/* Statistics: a cJSON snapshot of every counter; the region of interest
+ * is the difference of two snapshots; ratios are derived after the
+ * subtraction so they hold for both. Only integers are snapshotted, so the
+ * output is the same, byte for byte, for the same trace and configuration. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/sim.h"
+
+static void add_u(cJSON *o, const char *k, uint64_t v) { cJSON_AddNumberToObject(o, k, (double)v); }
+
+static const char *const stall_names[ST_COUNT] = { "frontend", "memory", "execute", "syscall", "idle" };
+
+static cJSON *core_json(const struct rp_core *c)
+{
+    cJSON *x = cJSON_CreateObject();
+    add_u(x, "id", (uint64_t)c->id);
+    add_u(x, "instructions", c->st.instructions);
+    add_u(x, "uops", c->st.uops);
+    add_u(x, "cycles", c->st.cycles);
+    add_u(x, "loads", c->st.loads);
+    add_u(x, "stores", c->st.stores);
+    add_u(x, "fetches", c->st.fetches);
+    add_u(x, "branches", c->st.branches);
+    add_u(x, "mispredictions", c->st.mispredictions);
+    add_u(x, "syscalls", c->st.syscalls);
+    add_u(x, "context_switches", c->st.context_switches);
+    cJSON *st = cJSON_AddObjectToObject(x, "stall_cycles");
+    for (int i = 0; i < ST_COUNT; i++)
+        add_u(st, stall_names[i], c->st.stall[i]);
+    cJSON *d = cJSON_AddObjectToObject(x, "dispatch_stalls");
+    add_u(d, "rob_full", c->st.rob_full);
+    add_u(d, "iq_full", c->st.iq_full);
+    add_u(d, "lsq_full", c->st.lsq_full);
+    add_u(x, "memory_refused", c->st.mem_refused);
+    return x;
+}
+
+static cJSON *cache_json(const char *name, const char *kind, uint64_t acc, uint64_t hits, uint64_t misses,
+                         uint64_t evictions, uint64_t writebacks, uint64_t nacks)
+{
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", name);
+    cJSON_AddStringToObject(x, "kind", kind);
+    add_u(x, "accesses", acc);
+    add_u(x, "hits", hits);
+    add_u(x, "misses", misses);
+    add_u(x, "evictions", evictions);
+    add_u(x, "writebacks", writebacks);
+    add_u(x, "nacks", nacks);
+    return x;
+}
+
+static cJSON *coherence_json(const struct cgm_coh_sys *coh)
+{
+    cJSON *m = cJSON_CreateObject();
+    const uint64_t *mc = cgm_coh_msg_counts(coh);
+    for (int t = 0; t < COH_NTYPES; t++)
+        add_u(m, cgm_coh_msg_names[t], mc[t]);
+    return m;
+}
+
+static void add_caches(cJSON *root, struct rp_sim *s)
+{
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(s->ms);
+    cJSON *caches = cJSON_AddArrayToObject(root, "caches");
+    char name[32];
+    for (unsigned i = 0; i < s->cfg.cores; i++) {
+        const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(coh, (int)i);
+        snprintf(name, sizeof name, "core%u.l1i", i);
+        cJSON *x = cache_json(name, "l1i", cs->fetch_accesses, cs->fetch_hits, cs->fetch_misses,
+                              cs->fetch_evictions, 0, 0);
+        cJSON_AddItemToArray(caches, x);
+        snprintf(name, sizeof name, "core%u.l1d", i);
+        x = cache_json(name, "l1d", cs->accesses - cs->fetch_accesses, cs->hits - cs->fetch_hits,
+                       cs->misses - cs->fetch_misses, cs->evictions - cs->fetch_evictions, cs->writebacks,
+                       cs->nacks_received);
+        /* The MSHR file and the coalescer are shared by the core's two L1s. */
+        cJSON *m = cJSON_AddObjectToObject(x, "mshr");
+        add_u(m, "coalesced", cs->coalesced);
+        add_u(m, "full_stalls", cs->stalls);
+        add_u(m, "retries", cs->retries);
+        add_u(m, "upgrades", cs->upgrades);
+        add_u(m, "writeback_queue_hits", cs->wb_hits);
+        cJSON_AddItemToArray(caches, x);
+    }
+    for (unsigned i = 0; i < s->cfg.l3_slices; i++) {
+        const struct cgm_coh_slice_stats *ss = cgm_coh_slice_stats(coh, (int)i);
+        snprintf(name, sizeof name, "l3.%u", i);
+        cJSON *x = cache_json(name, "l3", ss->requests, ss->hits, ss->misses, ss->evictions, ss->mem_writes,
+                              ss->nacks_sent);
+        add_u(x, "forwards", ss->forwards);
+        add_u(x, "invalidations", ss->invalidations);
+        add_u(x, "back_invalidations", ss->back_invalidations);
+        add_u(x, "memory_reads", ss->mem_reads);
+        add_u(x, "writeback_hits", ss->wb_hits);
+        cJSON_AddItemToArray(caches, x);
+    }
+}
+
+static void add_network(cJSON *root, struct rp_sim *s)
+{
+    const struct cgm_net *net = cgm_memsys_net(s->ms);
+    cJSON *n = cJSON_AddObjectToObject(root, "network");
+    cJSON *sw = cJSON_AddArrayToObject(n, "switches");
+    unsigned nsw = cgm_net_endpoints(net) / 2; /* two local ports per switch (memsys) */
+    uint64_t packets = 0, blocked = 0;
+    for (unsigned i = 0; i < nsw; i++) {
+        const struct cgm_net_switch_stats *ss = cgm_net_switch_stats(net, i);
+        cJSON *x = cJSON_CreateObject();
+        add_u(x, "id", i);
+        add_u(x, "packets", ss->packets);
+        add_u(x, "blocked", ss->blocked);
+        add_u(x, "request_lane", ss->lane_packets[CGM_LANE_REQUEST]);
+        add_u(x, "reply_lane", ss->lane_packets[CGM_LANE_REPLY]);
+        add_u(x, "coherence_lane", ss->lane_packets[CGM_LANE_COHERENCE]);
+        add_u(x, "west_link_busy", ss->port_busy[0]);
+        add_u(x, "east_link_busy", ss->port_busy[1]);
+        add_u(x, "active_cycles", ss->active_cycles);
+        packets += ss->packets;
+        blocked += ss->blocked;
+        cJSON_AddItemToArray(sw, x);
+    }
+    add_u(n, "packets", packets);
+    add_u(n, "blocked", blocked);
+}
+
+static void add_dram(cJSON *root, struct rp_sim *s)
+{
+    const struct cgm_dram_stats *ds = cgm_dram_stats(cgm_memsys_dram(s->ms));
+    const struct cgm_memsys_stats *ms = cgm_memsys_stats(s->ms);
+    cJSON *d = cJSON_AddObjectToObject(root, "dram");
+    add_u(d, "reads", ds->reads);
+    add_u(d, "writes", ds->writes);
+    add_u(d, "row_hits", ds->row_hits);
+    add_u(d, "row_misses", ds->row_misses);
+    add_u(d, "row_conflicts", ds->row_conflicts);
+    add_u(d, "activates", ds->activates);
+    add_u(d, "refreshes", ds->refreshes);
+    add_u(d, "read_latency_sum_dram_cycles", ds->read_latency_sum);
+    add_u(d, "bytes", (ds->reads + ds->writes) * 64);
+    cJSON *h = cJSON_AddArrayToObject(d, "read_latency_histogram");
+    for (unsigned i = 0; i < CGM_DRAM_HIST_BUCKETS; i++)
+        cJSON_AddItemToArray(h, cJSON_CreateNumber((double)ds->read_hist[i]));
+    cJSON *m = cJSON_AddObjectToObject(root, "memory_requests");
+    add_u(m, "completed", ms->completed);
+    add_u(m, "latency_sum_cpu_cycles", ms->latency_sum);
+    cJSON *mh = cJSON_AddArrayToObject(m, "latency_histogram");
+    for (unsigned i = 0; i < 24; i++)
+        cJSON_AddItemToArray(mh, cJSON_CreateNumber((double)ms->latency_hist[i]));
+}
+
+void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
+{
+    cJSON *root = cJSON_CreateObject();
+    add_u(root, "cycles", cycles);
+    uint64_t insns = 0;
+    cJSON *cores = cJSON_AddArrayToObject(root, "cores");
+    for (unsigned i = 0; i < s->cfg.cores; i++) {
+        struct rp_core *c = &s->cores[i];
+        uint64_t saved = c->st.cycles;
+        if (!c->finished)
+            c->st.cycles = cycles; /* a running core has run until now */
+        cJSON_AddItemToArray(cores, core_json(c));
+        c->st.cycles = saved;
+        insns += c->st.instructions;
+    }
+    add_u(root, "instructions", insns);
+    add_caches(root, s);
+    cJSON_AddItemToObject(root, "coherence_messages", coherence_json(cgm_memsys_coh(s->ms)));
+    add_network(root, s);
+    add_dram(root, s);
+    cJSON *th = cJSON_AddArrayToObject(root, "threads");
+    for (size_t i = 0; i < s->nthreads; i++) {
+        cJSON *x = cJSON_CreateObject();
+        add_u(x, "tid", s->threads[i].tid);
+        add_u(x, "instructions", s->threads[i].instructions);
+        cJSON_AddItemToArray(th, x);
+    }
+    return root;
+}
+
+/* Keys that name things rather than count them. */
+static bool is_label(const char *k) { return k && (!strcmp(k, "id") || !strcmp(k, "tid")); }
+
+/* end -= begin, numbers only, recursively (same shapes). */
+static void subtract(cJSON *end, const cJSON *begin)
+{
+    cJSON *e = end->child;
+    const cJSON *b = begin->child;
+    for (; e && b; e = e->next, b = b->next) {
+        if (cJSON_IsNumber(e) && cJSON_IsNumber(b) && !is_label(e->string))
+            cJSON_SetNumberValue(e, e->valuedouble - b->valuedouble);
+        else if (cJSON_IsObject(e) || cJSON_IsArray(e))
+            subtract(e, b);
+    }
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static void derive(cJSON *root, const struct rp_config *cfg)
+{
+    double cycles = num(root, "cycles");
+    cJSON_AddNumberToObject(root, "seconds", cycles / (double)cfg->frequency);
+    cJSON_AddNumberToObject(root, "ipc", cycles ? num(root, "instructions") / cycles : 0);
+    cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cores")) {
+        double cy = num(c, "cycles");
+        cJSON_AddNumberToObject(c, "ipc", cy ? num(c, "instructions") / cy : 0);
+    }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "caches")) {
+        double a = num(c, "accesses");
+        cJSON_AddNumberToObject(c, "miss_rate", a ? num(c, "misses") / a : 0);
+    }
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram");
+    double secs = cycles / (double)cfg->frequency, reads = num(d, "reads");
+    cJSON_AddNumberToObject(d, "bandwidth_gbytes_per_s", secs > 0 ? num(d, "bytes") / secs / 1e9 : 0);
+    cJSON_AddNumberToObject(d, "avg_read_latency_dram_cycles",
+                            reads ? num(d, "read_latency_sum_dram_cycles") / reads : 0);
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "memory_requests");
+    double done = num(m, "completed");
+    cJSON_AddNumberToObject(m, "avg_latency_cpu_cycles", done ? num(m, "latency_sum_cpu_cycles") / done : 0);
+}
+
+static void text_summary(const cJSON *root, FILE *out, const char *title)
+{
+    fprintf(out, "%s: %.0f cycles (%.6f s simulated), %.0f instructions, IPC %.3f\n", title,
+            num(root, "cycles"), num(root, "seconds"), num(root, "instructions"), num(root, "ipc"));
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cores")) {
+        if (!num(c, "instructions"))
+            continue;
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "stall_cycles");
+        fprintf(out, "  core %.0f: %.0f instructions, IPC %.3f, branches %.0f (%.2f%% mispredicted), "
+                "stalls: memory %.0f, execute %.0f, frontend %.0f, syscall %.0f\n",
+                num(c, "id"), num(c, "instructions"), num(c, "ipc"), num(c, "branches"),
+                num(c, "branches") ? 100 * num(c, "mispredictions") / num(c, "branches") : 0,
+                num(st, "memory"), num(st, "execute"), num(st, "frontend"), num(st, "syscall"));
+    }
+    static const char *const kinds[] = { "l1i", "l1d", "l3" };
+    for (int k = 0; k < 3; k++) {
+        double a = 0, m = 0;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "caches")) {
+            const cJSON *kind = cJSON_GetObjectItemCaseSensitive(c, "kind");
+            if (cJSON_IsString(kind) && !strcmp(kind->valuestring, kinds[k])) {
+                a += num(c, "accesses");
+                m += num(c, "misses");
+            }
+        }
+        fprintf(out, "  %-3s: %.0f accesses, %.0f misses (%.2f%%)\n", kinds[k], a, m, a ? 100 * m / a : 0);
+    }
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram");
+    fprintf(out, "  dram: %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
+            num(d, "reads"), num(d, "writes"), num(d, "row_hits"), num(d, "row_misses"),
+            num(d, "bandwidth_gbytes_per_s"));
+}
+
+int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text)
+{
+    cJSON *root = rp_stats_snapshot(s, s->end_cycle);
+    if (!root)
+        return -1;
+    derive(root, &s->cfg);
+    cJSON *roi = NULL;
+    if (s->roi_seen && s->roi_begin && s->roi_end) {
+        roi = cJSON_Duplicate(s->roi_end, 1);
+        subtract(roi, s->roi_begin);
+        derive(roi, &s->cfg);
+        cJSON_AddItemToObject(root, "roi", roi);
+    }
+    cJSON_AddStringToObject(root, "trace", s->trace_name);
+    int rc = 0;
+    if (json) {
+        char *txt = cJSON_Print(root);
+        if (!txt || fprintf(json, "%s\n", txt) < 0)
+            rc = -1;
+        free(txt);
+    }
+    if (text) {
+        text_summary(root, text, "whole run");
+        if (roi)
+            text_summary(roi, text, "region of interest");
+    }
+    cJSON_Delete(root);
+    return rc;
+}
