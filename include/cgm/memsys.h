@@ -55,6 +55,10 @@ struct cgm_memsys;
 /* Builds every context in eng. NULL on a bad configuration (reason in err). */
 struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_config *cfg,
                                      cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen);
+/* Ends every context of the memory system: call when a run is over and
+ * before cgm_memsys_destroy; it runs the engine until they have returned
+ * (so other contexts still scheduled will run too). */
+void cgm_memsys_stop(struct cgm_memsys *m);
 void cgm_memsys_destroy(struct cgm_memsys *m);
 ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m);
 const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m);

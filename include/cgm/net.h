@@ -55,6 +55,10 @@ struct cgm_net;
  * configuration (at least 2 switches, 1..6 local ports). */
 struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
                                cgm_net_deliver_fn deliver, void *ctx);
+/* Asks every switch context to end (call outside a run; the next ks_run
+ * lets them return). Destroying an engine whose contexts are still blocked
+ * works, but ending them first keeps sanitizer builds exact. */
+void cgm_net_stop(struct cgm_net *n);
 void cgm_net_destroy(struct cgm_net *n);
 unsigned cgm_net_endpoints(const struct cgm_net *n);
 /* Endpoint `port` of switch `sw`. */

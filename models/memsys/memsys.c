@@ -101,7 +101,7 @@ struct cgm_memsys {
     cgm_memsys_done_fn done;
     void *ctx;
     struct cgm_memsys_stats st;
-    bool failed;
+    bool stopping;
 };
 
 void cgm_memsys_default_config(struct cgm_memsys_config *c)
@@ -359,7 +359,7 @@ static void node_main(void *arg)
 {
     struct node *n = arg;
     struct cgm_memsys *m = n->ms;
-    for (;;) {
+    while (!m->stopping) {
         uint64_t seen = ks_ec_count(&n->ec);
         node_cycle(m, n, ks_cycle());
         if (node_idle(n))
@@ -430,7 +430,7 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
 static void sa_main(void *arg)
 {
     struct cgm_memsys *m = arg;
-    for (;;) {
+    while (!m->stopping) {
         uint64_t seen = ks_ec_count(&m->sa_ec);
         uint64_t now = ks_cycle();
         struct pkt *p = fifo_peek(&m->sa_rx);
@@ -463,7 +463,7 @@ static void sa_main(void *arg)
 static void dram_main(void *arg)
 {
     struct cgm_memsys *m = arg;
-    for (;;) {
+    while (!m->stopping) {
         uint64_t seen = ks_ec_count(&m->dram_ec);
         uint64_t now = ks_cycle();
         if (cgm_dram_now(m->dram) < now && !cgm_dram_pending(m->dram))
@@ -587,6 +587,17 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
 fail:
     cgm_memsys_destroy(m);
     return NULL;
+}
+
+void cgm_memsys_stop(struct cgm_memsys *m)
+{
+    m->stopping = true;
+    for (unsigned i = 0; i < m->nnodes; i++)
+        ks_advance(&m->nodes[i].ec);
+    ks_advance(&m->sa_ec);
+    ks_advance(&m->dram_ec);
+    cgm_net_stop(m->net);
+    ks_run(m->eng);
 }
 
 static void fifo_free_pkts(struct fifo *f)

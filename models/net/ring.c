@@ -34,6 +34,7 @@ struct cgm_net {
     void *ctx;
     uint64_t in_flight;
     uint64_t next_id;
+    bool stopping;
 };
 
 static struct lane_q *q_of(struct sw *s, unsigned port, unsigned lane)
@@ -158,7 +159,7 @@ static void switch_main(void *arg)
 {
     struct sw *s = arg;
     struct cgm_net *n = s->net;
-    for (;;) {
+    while (!n->stopping) {
         uint64_t seen = ks_ec_count(&s->ec);
         s->st.active_cycles++;
         uint64_t now = ks_cycle();
@@ -218,6 +219,13 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
 fail:
     cgm_net_destroy(n);
     return NULL;
+}
+
+void cgm_net_stop(struct cgm_net *n)
+{
+    n->stopping = true;
+    for (unsigned i = 0; i < n->cfg.switches; i++)
+        ks_advance(&n->sw[i].ec);
 }
 
 void cgm_net_destroy(struct cgm_net *n)

@@ -258,6 +258,7 @@ int main(void)
            (unsigned long long)st->mem_writes);
     printf("  %llu context resumptions (%.1f per request)\n", (unsigned long long)ks.resumes,
            (double)ks.resumes / (double)st->completed);
+    cgm_memsys_stop(ms);
     cgm_memsys_destroy(ms);
     ks_engine_destroy(eng);
 

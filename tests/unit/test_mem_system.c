@@ -153,6 +153,7 @@ static void test_hit_and_miss_latency(void **state)
     assert_int_equal(cgm_memsys_stats(s.ms)->mem_reads, 1);
     printf("latency: L1 hit %llu, cold miss %llu CPU cycles\n", (unsigned long long)hit,
            (unsigned long long)cold);
+    cgm_memsys_stop(s.ms);
     cgm_memsys_destroy(s.ms);
     ks_engine_destroy(eng);
 }
@@ -207,6 +208,7 @@ static uint64_t random_run(const struct cgm_memsys_config *c, unsigned cores, un
         cJSON_Delete(j);
         free(buf);
     }
+    cgm_memsys_stop(ms);
     cgm_memsys_destroy(ms);
     ks_engine_destroy(eng);
     free(w);

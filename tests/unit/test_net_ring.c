@@ -130,6 +130,9 @@ static void run_world(struct world *w, unsigned switches, unsigned local, unsign
     for (unsigned s = 0; s < switches; s++)
         for (unsigned p = 0; p < 2 + local; p++)
             assert_true(cgm_net_switch_stats(w->net, s)->port_busy[p] <= *cycles);
+    cgm_net_stop(w->net);
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    assert_int_equal(ks_engine_contexts(eng), 0);
     cgm_net_destroy(w->net);
     free(w->pk);
     free(w->delivered);
