@@ -113,8 +113,12 @@ static void exec_shift(struct x86_cpu *c, const struct x86_dinsn *in)
     uint64_t a = rmw_read(c, &d, &in->o[0], sz);
     unsigned cnt = in->nops > 1 ? (unsigned)op_read(c, &in->o[1], 1) : 1;
     cnt &= sz == 8 ? 63 : 31;
-    if (cnt == 0)
+    if (cnt == 0) {
+        /* flags stay, but a 32-bit register is still written (zero-extended) */
+        if (sz == 4 && in->o[0].kind == OPK_REG)
+            rmw_write(c, &d, sz, a);
         return;
+    }
     uint64_t r;
     int cf, of;
     switch (in->op) {
@@ -192,8 +196,11 @@ static void exec_double_shift(struct x86_cpu *c, const struct x86_dinsn *in)
     uint64_t a = rmw_read(c, &d, &in->o[0], sz);
     uint64_t b = op_read(c, &in->o[1], sz);
     unsigned cnt = (unsigned)op_read(c, &in->o[2], 1) & (sz == 8 ? 63 : 31);
-    if (cnt == 0)
+    if (cnt == 0) {
+        if (sz == 4 && in->o[0].kind == OPK_REG)
+            rmw_write(c, &d, sz, a);
         return;
+    }
     if (cnt > bits)
         cnt = bits; /* undefined by the manual; keep it well defined */
     uint64_t r;
