@@ -107,7 +107,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (cfg.l2.size)
+    struct rp_config defaults;
+    rp_config_defaults(&defaults);
+    if (memcmp(&cfg.l2, &defaults.l2, sizeof cfg.l2))
         fprintf(stderr, "replay: note: [cache.l2] is checked but not simulated: the memory system folds "
                 "the private L2 into the L1 data cache (models/coh)\n");
     struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
