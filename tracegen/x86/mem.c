@@ -240,3 +240,8 @@ uint64_t gmem_generation(const struct gmem *m)
 {
     return m->generation;
 }
+
+const uint64_t *gmem_generation_ptr(const struct gmem *m)
+{
+    return &m->generation;
+}

@@ -58,5 +58,7 @@ uint64_t gmem_mapped_bytes(const struct gmem *m);
 /* Generation counter, bumped by every unmap/protect so caches of page
  * translations can tell they are stale. */
 uint64_t gmem_generation(const struct gmem *m);
+/* Where that counter lives, for a cheap check per block. */
+const uint64_t *gmem_generation_ptr(const struct gmem *m);
 
 #endif

@@ -297,6 +297,7 @@ static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
 {
     double start = seconds_now(), last_progress = start;
     uint64_t next_check = 1u << 24;
+    const uint64_t *generation = gmem_generation_ptr(p->mem);
     for (;;) {
         struct x86_thread *t = p->threads[p->cur];
         if (t->state != THREAD_RUNNABLE) {
@@ -307,7 +308,7 @@ static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
         struct x86_cpu *c = &t->cpu;
         uint64_t slice_end = p->icount + p->opt.quantum;
         while (p->icount < slice_end) {
-            if (c->tlb_gen != gmem_generation(p->mem))
+            if (c->tlb_gen != *generation)
                 x86_tlb_flush(c);
             c->cur = NULL;
             const struct x86_block *b = x86_block_get(c, c->rip);

@@ -38,6 +38,28 @@ static xmm_t load(struct x86_cpu *c, const struct x86_opnd *o)
     }
 }
 
+/* Scalar sources: only the low element is read (from a register or
+ * 4/8 bytes of memory), which keeps scalar code fast. */
+static inline double src_f64(struct x86_cpu *c, const struct x86_opnd *o)
+{
+    if (o->kind == OPK_XMM)
+        return c->xmm[o->reg].fd[0];
+    uint64_t v = x86_read(c, op_ea(c, o), 8);
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+static inline float src_f32(struct x86_cpu *c, const struct x86_opnd *o)
+{
+    if (o->kind == OPK_XMM)
+        return c->xmm[o->reg].f[0];
+    uint32_t v = (uint32_t)x86_read(c, op_ea(c, o), 4);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
 /* Stores the low N bytes of V to a memory or XMM destination (an XMM
  * destination keeps its other bytes). */
 static void store_n(struct x86_cpu *c, const struct x86_opnd *o, const xmm_t *v, unsigned n)
@@ -180,9 +202,8 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
         if (o0->kind == OPK_XMM && o1->kind == OPK_XMM) {
             memcpy(d->b, c->xmm[o1->reg].b, n);
         } else if (o0->kind == OPK_XMM) {
-            s = load(c, o1);
-            memset(d, 0, sizeof *d);
-            memcpy(d->b, s.b, n);
+            d->q[0] = x86_read(c, op_ea(c, o1), n);
+            d->q[1] = 0;
         } else {
             s = c->xmm[o1->reg];
             store_n(c, o0, &s, n);
@@ -232,7 +253,8 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
     }
     /* ---- scalar arithmetic ---- */
 #define SCALAR(ID, T, F, EXPR) \
-    case ID: NEED_D(); s = load(c, o1); { T a = d->F[0], b = s.F[0]; (void)a; (void)b; d->F[0] = (EXPR); } return;
+    case ID: NEED_D(); { T a = d->F[0], b = sizeof(T) == 8 ? (T)src_f64(c, o1) : (T)src_f32(c, o1); \
+        (void)a; (void)b; d->F[0] = (EXPR); } return;
     SCALAR(X86_INS_ADDSD, double, fd, a + b)
     SCALAR(X86_INS_SUBSD, double, fd, a - b)
     SCALAR(X86_INS_MULSD, double, fd, a * b)
@@ -333,12 +355,12 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
         return;
     /* ---- compares setting EFLAGS ---- */
     case X86_INS_UCOMISD: case X86_INS_COMISD: {
-        double a = c->xmm[o0->reg].fd[0], b = load(c, o1).fd[0];
+        double a = c->xmm[o0->reg].fd[0], b = src_f64(c, o1);
         set_compare_flags(c, isnan(a) || isnan(b), a < b, a == b);
         return;
     }
     case X86_INS_UCOMISS: case X86_INS_COMISS: {
-        float a = c->xmm[o0->reg].f[0], b = load(c, o1).f[0];
+        float a = c->xmm[o0->reg].f[0], b = src_f32(c, o1);
         set_compare_flags(c, isnan(a) || isnan(b), a < b, a == b);
         return;
     }
