@@ -150,7 +150,8 @@ static void compiled_kernels_match_llvm_listing(void **state)
     (void)state;
     const char *b = getenv("CGM_BUILD");
     static const char *const objects[] = { "test/basic", "backprop", "bfs", "hotspot", "kmeans",
-                                           "lud", "nw" };
+                                           "lud", "nw", "collab_backprop", "block_matmul",
+                                           "edge_detect", "knn", "write" };
     unsigned insts = 0, bad = 0;
     for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
         char co[1024], lst[1024];

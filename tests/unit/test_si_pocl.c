@@ -448,12 +448,45 @@ static void workload_kernels(void **state)
         run_case(&cases[i]);
 }
 
+static const char CB[] = "traces/kernels/collab_backprop.cl",
+                  BMM[] = "traces/kernels/block_matmul.cl",
+                  EDGE[] = "traces/kernels/edge_detect.cl", KNN[] = "traces/kernels/knn.cl",
+                  WRITE[] = "traces/kernels/write.cl";
+
+/* The collaborative workloads' GPU kernels, each on a part of its data. */
+static void collaborative_kernels(void **state)
+{
+    (void)state;
+    enum { HID = 16, IN = 64, N = 64, W = 48, H = 40, NR = 1000 };
+    const struct kcase cases[] = {
+        { CB, "cb_adjust_weights", 2, { HID, 32 }, { 16, 16 }, 1e-6, 1e-4, 6,
+          { BUF((HID + 1) * 4, fill_f32, 50, CHECK_NONE), BUF((IN + 1) * 4, fill_f32, 51, CHECK_NONE),
+            BUF((IN + 1) * (HID + 1) * 4, fill_f32, 52, CHECK_F32),
+            BUF((IN + 1) * (HID + 1) * 4, fill_f32, 53, CHECK_F32), SCALAR(4, HID),
+            SCALAR(4, 16) } },
+        { BMM, "block_matmul", 2, { N, 32 }, { 16, 16 }, 1e-5, 1.0, 5,
+          { BUF(N * N * 4, fill_f32, 54, CHECK_NONE), BUF(N * N * 4, fill_f32, 55, CHECK_NONE),
+            BUF(N * N * 4, fill_zero, 0, CHECK_F32), SCALAR(4, N), SCALAR(4, 16) } },
+        { EDGE, "edge_detect", 2, { W, 32 }, { 16, 16 }, 1e-6, 1e-3, 6,
+          { BUF(W * H * 4, fill_f32_pos, 56, CHECK_NONE), BUF(9 * 4, fill_f32, 57, CHECK_NONE),
+            BUF(W * H * 4, fill_zero, 0, CHECK_F32), SCALAR(4, W), SCALAR(4, H), SCALAR(4, 8) } },
+        { KNN, "knn_distance", 1, { 768 }, { 256 }, 2e-7, 1e-6, 6,
+          { BUF(NR * 8, fill_f32, 58, CHECK_NONE), BUF(NR * 4, fill_zero, 0, CHECK_F32),
+            SCALAR(4, NR), SCALAR(4, 300), SCALAR(4, F32BITS(30.5f)), SCALAR(4, F32BITS(-90.25f)) } },
+        { WRITE, "write_array", 1, { 4096 }, { 256 }, 0, 0, 3,
+          { BUF(5000 * 4, fill_zero, 0, CHECK_EXACT), SCALAR(4, 600), SCALAR(4, 77) } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
 int main(void)
 {
     setenv("POCL_MAX_PTHREAD_COUNT", "2", 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(basic_kernels),
         cmocka_unit_test(workload_kernels),
+        cmocka_unit_test(collaborative_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,9 +179,10 @@ int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
         if (!(exec >> l & 1))
             continue;
         unsigned nslots = two ? 2 : 1;
+        uint64_t lane_addr = addr[l];          /* before a result may overwrite it */
         for (unsigned k = 0; k < nslots; k++) {
-            uint64_t a = two ? addr[l] + (uint64_t)(k ? in->offset1 : in->offset0) * scale
-                             : (uint64_t)addr[l] + in->offset;
+            uint64_t a = two ? lane_addr + (uint64_t)(k ? in->offset1 : in->offset0) * scale
+                             : lane_addr + in->offset;
             if (k == 0)
                 c->addr[l] = a;
             uint8_t *p = lds_at(c, w, in, l, a, size);
@@ -428,8 +429,12 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct si_inst *in
             }
             continue;
         }
+        /* All addresses first: the data registers may overlap the address. */
+        uint64_t addr[4];
+        for (unsigned k = 0; k < b.dwords; k++)
+            addr[k] = k ? buffer_address(in, &r, soff, va, l, 4 * k) : c->addr[l];
         for (unsigned k = 0; k < b.dwords; k++) {
-            uint64_t a = k ? buffer_address(in, &r, soff, va, l, 4 * k) : c->addr[l];
+            uint64_t a = addr[k];
             uint32_t *reg = &vd[(size_t)k * SI_LANES + l];
             if (a == ~0ull) {
                 if (!b.store) *reg = 0;
