@@ -82,8 +82,8 @@ void si_fill_packet(const struct si_launch *l, uint8_t packet[64]);
 
 /* Lays out the kernarg segment: the explicit argument bytes, then the hidden
  * arguments the metadata asks for (global offsets 0, the rest zero).  Returns
- * the segment size, or 0 if out is too small or the explicit bytes do not
- * end where the first hidden argument begins. */
+ * the segment size, or 0 if out is too small or the explicit bytes run into
+ * the first hidden argument. */
 size_t si_build_kernarg(const struct si_kernel *k, const void *args, size_t args_bytes,
                         uint8_t *out, size_t out_size);
 
