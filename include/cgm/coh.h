@@ -104,6 +104,8 @@ struct cgm_coh_core_stats {
     uint64_t evictions, writebacks, wb_hits;
     /* the instruction cache's share of accesses, hits, misses, evictions */
     uint64_t fetch_accesses, fetch_hits, fetch_misses, fetch_evictions;
+    uint64_t mshr_peak;        /* most MSHR entries in use at once */
+    uint64_t wb_queue_peak;    /* most write-back queue entries in use at once */
 };
 struct cgm_coh_slice_stats {
     uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,

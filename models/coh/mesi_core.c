@@ -80,6 +80,11 @@ static bool evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
         slot->used = true;
         slot->sent = false;
         slot->dirty = v->dirty;
+        unsigned inuse = 0;
+        for (unsigned i = 0; i < s->cfg.wb_entries; i++)
+            inuse += c->wb[i].used;
+        if (inuse > c->st.wb_queue_peak)
+            c->st.wb_queue_peak = inuse;
         slot->block = v->block;
         slot->data = v->data;
         c->st.writebacks++;

@@ -136,7 +136,9 @@ const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s) { return s->row
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s) { return s->msgs; }
 const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core)
 {
-    return &s->cores[core].st;
+    struct core *c = &s->cores[core];
+    c->st.mshr_peak = c->mshr.peak_used;
+    return &c->st;
 }
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice)
 {

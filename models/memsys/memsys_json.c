@@ -44,6 +44,9 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "retries", cs->retries);
         add_u(x, "evictions", cs->evictions);
         add_u(x, "writebacks", cs->writebacks);
+        add_u(x, "writeback_hits", cs->wb_hits);
+        add_u(x, "mshr_peak", cs->mshr_peak);
+        add_u(x, "writeback_queue_peak", cs->wb_queue_peak);
         cJSON_AddItemToArray(cores, x);
     }
     cJSON *slices = cJSON_AddArrayToObject(o, "l3_slices");
