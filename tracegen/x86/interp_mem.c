@@ -128,7 +128,8 @@ int x86_fault_signal(int kind)
     switch (kind) {
     case XF_READ: case XF_WRITE: case XF_EXEC: return SIGSEGV;
     case XF_DIVIDE: return SIGFPE;
-    case XF_UNIMPL: case XF_ILLEGAL: return SIGILL;
+    case XF_ILLEGAL: return SIGILL;
+    /* XF_UNIMPL is the emulator's limit, not the guest's fault: no signal */
     default: return 0;
     }
 }
