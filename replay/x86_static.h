@@ -13,7 +13,7 @@
 
 #define RP_SRC_MAX 8
 #define RP_DST_MAX 6
-#define RP_REGS_MAX 64 /* canonical registers; the last one collects the rest */
+#define RP_REGS_MAX 256 /* canonical registers (capstone has fewer families) */
 
 struct rp_sinsn {
     uint64_t addr;
