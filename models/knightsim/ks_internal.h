@@ -25,6 +25,7 @@ typedef struct ks_stack {
     size_t map_size;
     char *lo;         /* lowest usable byte (just above the guard) */
     size_t size;      /* usable bytes */
+    unsigned valgrind_id;
 } ks_stack;
 
 struct ks_worker;
