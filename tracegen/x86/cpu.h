@@ -130,7 +130,7 @@ void x86_write_bytes(struct x86_cpu *c, uint64_t addr, const void *src, unsigned
 void x86_tlb_flush(struct x86_cpu *c);
 _Noreturn void x86_fault(struct x86_cpu *c, int kind, uint64_t addr);
 
-static inline uint64_t x86_read(struct x86_cpu *c, uint64_t addr, unsigned size)
+__attribute__((always_inline)) static inline uint64_t x86_read(struct x86_cpu *c, uint64_t addr, unsigned size)
 {
     uint64_t pn = addr >> GPAGE_SHIFT;
     struct tlb_entry *e = &c->tlb_r[pn & (TLB_SIZE - 1)];
@@ -148,7 +148,7 @@ static inline uint64_t x86_read(struct x86_cpu *c, uint64_t addr, unsigned size)
     return x86_read_slow(c, addr, size);
 }
 
-static inline void x86_write(struct x86_cpu *c, uint64_t addr, unsigned size, uint64_t v)
+__attribute__((always_inline)) static inline void x86_write(struct x86_cpu *c, uint64_t addr, unsigned size, uint64_t v)
 {
     uint64_t pn = addr >> GPAGE_SHIFT;
     struct tlb_entry *e = &c->tlb_w[pn & (TLB_SIZE - 1)];

@@ -5,7 +5,7 @@
 #include "tracegen/x86/cpu.h"
 #include "tracegen/x86/flags.h"
 
-static inline uint64_t op_ea(const struct x86_cpu *c, const struct x86_opnd *o)
+__attribute__((always_inline)) static inline uint64_t op_ea(const struct x86_cpu *c, const struct x86_opnd *o)
 {
     uint64_t a = (uint64_t)o->val;
     if (o->base != REG_NONE)
@@ -41,7 +41,7 @@ static inline void reg_set(struct x86_cpu *c, unsigned reg, unsigned size, uint6
     }
 }
 
-static inline uint64_t op_read(struct x86_cpu *c, const struct x86_opnd *o, unsigned size)
+__attribute__((always_inline)) static inline uint64_t op_read(struct x86_cpu *c, const struct x86_opnd *o, unsigned size)
 {
     switch (o->kind) {
     case OPK_REG: return reg_get(c, o->reg, size);
@@ -52,7 +52,7 @@ static inline uint64_t op_read(struct x86_cpu *c, const struct x86_opnd *o, unsi
     }
 }
 
-static inline void op_write(struct x86_cpu *c, const struct x86_opnd *o, unsigned size, uint64_t v)
+__attribute__((always_inline)) static inline void op_write(struct x86_cpu *c, const struct x86_opnd *o, unsigned size, uint64_t v)
 {
     if (o->kind == OPK_REG)
         reg_set(c, o->reg, size, v);
