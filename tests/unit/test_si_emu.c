@@ -376,6 +376,49 @@ static void float_functions(void **state)
     }
 }
 
+/* x / y must be the IEEE quotient: random operands, and operands that take
+ * the scaling paths of v_div_scale/v_div_fmas (huge or tiny ratios). */
+static void double_division_is_ieee(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 256 };
+    uint64_t x = arena_alloc(&f->arena, N * 8), y = arena_alloc(&f->arena, N * 8),
+             q = arena_alloc(&f->arena, N * 8), r = arena_alloc(&f->arena, N * 8);
+    double *hx = host(&f->arena, x), *hy = host(&f->arena, y), *hq = host(&f->arena, q),
+           *hr = host(&f->arena, r);
+    static const double special[][2] = {
+        { 1.0, 3.0 }, { 2.0, 0.0 }, { -2.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 5.0 },
+        { 1e300, 1e-300 }, { 1e-300, 1e300 }, { 1e-310, 3.0 }, { 3.0, 1e-310 },
+        { 1e308, 0.5 }, { 5e-324, 2.0 }, { 1.5, 1e308 }, { -7.0, 1e-5 },
+    };
+    size_t ns = sizeof special / sizeof special[0];
+    for (size_t i = 0; i < N; i++) {
+        if (i < ns) {
+            hx[i] = special[i][0];
+            hy[i] = special[i][1];
+        } else {
+            hx[i] = ldexp((double)(rng() | 1) / 4294967296.0, (int)(rng() % 200) - 100);
+            hy[i] = ldexp((double)(rng() | 1) / 4294967296.0, (int)(rng() % 200) - 100);
+            if (rng() & 1) hy[i] = -hy[i];
+        }
+    }
+    struct { uint64_t x, y, q, r; } args = { x, y, q, r };
+    struct launch_args la = { "double_div_sqrt", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    unsigned bad = 0;
+    for (size_t i = 0; i < N; i++) {
+        double want = hx[i] / hy[i];
+        int same = (isnan(want) && isnan(hq[i])) || memcmp(&want, &hq[i], 8) == 0;
+        if (!same && bad++ < 8)
+            print_message("%.17g / %.17g: got %.17g want %.17g\n", hx[i], hy[i], hq[i], want);
+        double root = sqrt(hx[i]);
+        if (!((isnan(root) && isnan(hr[i])) || memcmp(&root, &hr[i], 8) == 0) && bad++ < 8)
+            print_message("sqrt(%.17g): got %.17g want %.17g\n", hx[i], hr[i], root);
+    }
+    assert_int_equal(bad, 0);
+}
+
 static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
@@ -491,6 +534,7 @@ int main(void)
         cmocka_unit_test(matmul_2d),
         cmocka_unit_test(work_item_functions),
         cmocka_unit_test(float_functions),
+        cmocka_unit_test(double_division_is_ieee),
         cmocka_unit_test(unmapped_access_is_reported),
         cmocka_unit_test(bad_launches_are_refused),
         cmocka_unit_test(observer_sees_every_step_and_address),

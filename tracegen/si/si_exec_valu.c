@@ -340,7 +340,11 @@ static double div_scale64(double s0, double s1, double s2, int *vcc)
     return s0;
 }
 
-static double div_fixup(double q, double den, double num)
+/* The special cases of a quotient, then the computed one with its sign.
+ * Exponent differences far outside the range give the IEEE overflow or
+ * underflow result whatever the scaled iteration produced; EXP_BITS picks
+ * the format (8 for f32, 11 for f64). */
+static double div_fixup(double q, double den, double num, int exp_bits)
 {
     int neg = (signbit(den) != 0) ^ (signbit(num) != 0);
     if (isnan(num)) return num;
@@ -348,6 +352,11 @@ static double div_fixup(double q, double den, double num)
     if ((den == 0 && num == 0) || (isinf(den) && isinf(num))) return NAN;
     if (den == 0 || isinf(num)) return neg ? -INFINITY : INFINITY;
     if (isinf(den) || num == 0) return neg ? -0.0 : 0.0;
+    int e_num, e_den, bias = (1 << (exp_bits - 1)) - 1, mant = exp_bits == 8 ? 23 : 52;
+    frexp(num, &e_num);
+    frexp(den, &e_den);
+    if (e_num - e_den > bias + 1) return neg ? -INFINITY : INFINITY;
+    if (e_num - e_den < -(bias + mant + 1)) return neg ? -0.0 : 0.0;
     return neg ? -fabs(q) : fabs(q);
 }
 
@@ -473,7 +482,7 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
                 }
                 return cc; }
     case 349: b = get32(v, 1, l); return (a > b ? a - b : b - a) + get32(v, 2, l);
-    case 351: return si_f2u((float)div_fixup(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l)));
+    case 351: return si_f2u((float)div_fixup(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), 8));
     case 361: case 363: return a * get32(v, 1, l);
     case 362: return (uint32_t)(((uint64_t)a * get32(v, 1, l)) >> 32);
     case 364: return (uint32_t)(((int64_t)(int32_t)a * (int32_t)get32(v, 1, l)) >> 32);
@@ -535,7 +544,7 @@ static uint64_t op64(struct valu *v, int l, int *ok, uint64_t *carry)
 {
     switch (v->op) {
     case 332: return si_d2u(fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
-    case 352: return si_d2u(div_fixup(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
+    case 352: return si_d2u(div_fixup(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), 11));
     case 353: return get64(v, 0, l) << (get32(v, 1, l) & 63);
     case 354: return get64(v, 0, l) >> (get32(v, 1, l) & 63);
     case 355: return (uint64_t)((int64_t)get64(v, 0, l) >> (get32(v, 1, l) & 63));

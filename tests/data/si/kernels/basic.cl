@@ -111,3 +111,14 @@ __kernel void float_math(__global const float *x, __global float *out)
     out[4 * i + 2] = v / (v + 1.0f);
     out[4 * i + 3] = floor(v * 3.5f);
 }
+
+/* Double division and square root: clang expands both into the SI
+ * v_div_scale / v_div_fmas / v_div_fixup and v_rsq sequences, which must
+ * give IEEE results. */
+__kernel void double_div_sqrt(__global const double *x, __global const double *y,
+                              __global double *quotient, __global double *root)
+{
+    size_t i = get_global_id(0);
+    quotient[i] = x[i] / y[i];
+    root[i] = sqrt(x[i]);
+}
