@@ -112,6 +112,31 @@ static int64_t cvt_to_int(double v, unsigned size, int truncate)
     return (int64_t)r;
 }
 
+/* x86 NaN rule for two-operand arithmetic: a NaN destination wins over a
+ * NaN source, and either is returned quieted (C leaves the choice to the
+ * compiler, which may swap commutative operands). */
+static inline double quiet64(double a)
+{
+    uint64_t u;
+    memcpy(&u, &a, 8);
+    u |= 1ull << 51;
+    memcpy(&a, &u, 8);
+    return a;
+}
+
+static inline float quiet32(float a)
+{
+    uint32_t u;
+    memcpy(&u, &a, 4);
+    u |= 1u << 22;
+    memcpy(&a, &u, 4);
+    return a;
+}
+
+#define NAN2(T, a, b, expr) \
+    (isnan(a) ? (T)(sizeof(T) == 8 ? quiet64((double)(a)) : quiet32((float)(a))) \
+     : isnan(b) ? (T)(sizeof(T) == 8 ? quiet64((double)(b)) : quiet32((float)(b))) : (T)(expr))
+
 static double fmin_x86(double a, double b) { return a < b ? a : b; }
 static double fmax_x86(double a, double b) { return a > b ? a : b; }
 
@@ -255,17 +280,17 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
 #define SCALAR(ID, T, F, EXPR) \
     case ID: NEED_D(); { T a = d->F[0], b = sizeof(T) == 8 ? (T)src_f64(c, o1) : (T)src_f32(c, o1); \
         (void)a; (void)b; d->F[0] = (EXPR); } return;
-    SCALAR(X86_INS_ADDSD, double, fd, a + b)
-    SCALAR(X86_INS_SUBSD, double, fd, a - b)
-    SCALAR(X86_INS_MULSD, double, fd, a * b)
-    SCALAR(X86_INS_DIVSD, double, fd, a / b)
+    SCALAR(X86_INS_ADDSD, double, fd, NAN2(double, a, b, a + b))
+    SCALAR(X86_INS_SUBSD, double, fd, NAN2(double, a, b, a - b))
+    SCALAR(X86_INS_MULSD, double, fd, NAN2(double, a, b, a * b))
+    SCALAR(X86_INS_DIVSD, double, fd, NAN2(double, a, b, a / b))
     SCALAR(X86_INS_MINSD, double, fd, fmin_x86(a, b))
     SCALAR(X86_INS_MAXSD, double, fd, fmax_x86(a, b))
     SCALAR(X86_INS_SQRTSD, double, fd, sqrt(b))
-    SCALAR(X86_INS_ADDSS, float, f, a + b)
-    SCALAR(X86_INS_SUBSS, float, f, a - b)
-    SCALAR(X86_INS_MULSS, float, f, a * b)
-    SCALAR(X86_INS_DIVSS, float, f, a / b)
+    SCALAR(X86_INS_ADDSS, float, f, NAN2(float, a, b, a + b))
+    SCALAR(X86_INS_SUBSS, float, f, NAN2(float, a, b, a - b))
+    SCALAR(X86_INS_MULSS, float, f, NAN2(float, a, b, a * b))
+    SCALAR(X86_INS_DIVSS, float, f, NAN2(float, a, b, a / b))
     SCALAR(X86_INS_MINSS, float, f, (float)fmin_x86(a, b))
     SCALAR(X86_INS_MAXSS, float, f, (float)fmax_x86(a, b))
     SCALAR(X86_INS_SQRTSS, float, f, sqrtf(b))
@@ -274,17 +299,17 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
 #define PACKED(ID, T, F, N, EXPR) \
     case ID: NEED_D(); s = load(c, o1); \
         for (int i = 0; i < N; i++) { T a = d->F[i], b = s.F[i]; (void)a; (void)b; d->F[i] = (EXPR); } return;
-    PACKED(X86_INS_ADDPD, double, fd, 2, a + b)
-    PACKED(X86_INS_SUBPD, double, fd, 2, a - b)
-    PACKED(X86_INS_MULPD, double, fd, 2, a * b)
-    PACKED(X86_INS_DIVPD, double, fd, 2, a / b)
+    PACKED(X86_INS_ADDPD, double, fd, 2, NAN2(double, a, b, a + b))
+    PACKED(X86_INS_SUBPD, double, fd, 2, NAN2(double, a, b, a - b))
+    PACKED(X86_INS_MULPD, double, fd, 2, NAN2(double, a, b, a * b))
+    PACKED(X86_INS_DIVPD, double, fd, 2, NAN2(double, a, b, a / b))
     PACKED(X86_INS_MINPD, double, fd, 2, fmin_x86(a, b))
     PACKED(X86_INS_MAXPD, double, fd, 2, fmax_x86(a, b))
     PACKED(X86_INS_SQRTPD, double, fd, 2, sqrt(b))
-    PACKED(X86_INS_ADDPS, float, f, 4, a + b)
-    PACKED(X86_INS_SUBPS, float, f, 4, a - b)
-    PACKED(X86_INS_MULPS, float, f, 4, a * b)
-    PACKED(X86_INS_DIVPS, float, f, 4, a / b)
+    PACKED(X86_INS_ADDPS, float, f, 4, NAN2(float, a, b, a + b))
+    PACKED(X86_INS_SUBPS, float, f, 4, NAN2(float, a, b, a - b))
+    PACKED(X86_INS_MULPS, float, f, 4, NAN2(float, a, b, a * b))
+    PACKED(X86_INS_DIVPS, float, f, 4, NAN2(float, a, b, a / b))
     PACKED(X86_INS_MINPS, float, f, 4, (float)fmin_x86(a, b))
     PACKED(X86_INS_MAXPS, float, f, 4, (float)fmax_x86(a, b))
     PACKED(X86_INS_SQRTPS, float, f, 4, sqrtf(b))
