@@ -131,8 +131,17 @@ static unsigned check_listing(const char *co, const char *lst, unsigned *bad)
                 snprintf(got, sizeof got, "<decode failed>");
             pc += n ? n : 4;
             insts++;
+            /* Operands the listing gives as symbols (branch labels,
+             * sym@rel32@lo+4) are compared up to where the symbol begins. */
             int branch = strncmp(want, "s_branch", 8) == 0 || strncmp(want, "s_cbranch", 9) == 0;
             size_t cmp = branch ? strcspn(want, " ") + 1 : sizeof want;
+            const char *sym = strchr(want, '@');
+            if (sym) {
+                const char *p = sym;
+                while (p > want && p[-1] != ' ')
+                    p--;
+                cmp = (size_t)(p - want);
+            }
             if (strncmp(want, got, cmp) != 0 && (*bad)++ < 20)
                 print_message("%s %s+0x%llx: want \"%s\" got \"%s\"\n", co, k->name,
                               (unsigned long long)(pc - k->entry), want, got);

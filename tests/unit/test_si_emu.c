@@ -419,6 +419,35 @@ static void double_division_is_ieee(void **state)
     assert_int_equal(bad, 0);
 }
 
+static uint32_t mix_step_cpu(uint32_t x, uint32_t k)
+{
+    uint32_t a[8];
+    for (int i = 0; i < 8; i++)
+        a[i] = x * (uint32_t)(i + 3) + k;
+    return a[(x ^ k) & 7] ^ (x >> 3);
+}
+
+/* A kernel that calls a function: getpc/swappc/setpc and the callee's stack. */
+static void function_calls(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 256 };
+    uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, N * 4);
+    uint32_t *hin = host(&f->arena, in), *hout = host(&f->arena, out);
+    for (int i = 0; i < N; i++)
+        hin[i] = rng();
+    struct { uint64_t in, out; } args = { in, out };
+    struct launch_args la = { "call_function", 1, { N }, { 128 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        uint32_t x = hin[i];
+        for (uint32_t k = 0; k < 4; k++)
+            x = mix_step_cpu(x, k);
+        assert_int_equal(hout[i], x);
+    }
+}
+
 static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
@@ -535,6 +564,7 @@ int main(void)
         cmocka_unit_test(work_item_functions),
         cmocka_unit_test(float_functions),
         cmocka_unit_test(double_division_is_ieee),
+        cmocka_unit_test(function_calls),
         cmocka_unit_test(unmapped_access_is_reported),
         cmocka_unit_test(bad_launches_are_refused),
         cmocka_unit_test(observer_sees_every_step_and_address),

@@ -257,6 +257,12 @@ static int check_launch(const struct si_launch *l, char *err, size_t errlen)
                                                           : MAX_GROUP_ITEMS);
         return -1;
     }
+    if (l->kernel->setup.float_round_32 || l->kernel->setup.float_round_64) {
+        snprintf(err, errlen, "kernel %s: float round modes %u/%u are not emulated (only round "
+                 "to nearest even)", name, l->kernel->setup.float_round_32,
+                 l->kernel->setup.float_round_64);
+        return -1;
+    }
     if ((uint64_t)l->kernel->kd.group_segment_fixed_size + l->dynamic_lds > 65536) {
         snprintf(err, errlen, "kernel %s: %u bytes of LDS exceed 64 KiB", name,
                  l->kernel->kd.group_segment_fixed_size + l->dynamic_lds);

@@ -129,7 +129,12 @@ static int sopk(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
         uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1) << off;
         if (id != 1)
             return si_fault(c, w, in, -1, "s_setreg of hardware register %u", id);
-        w->mode = (w->mode & ~mask) | ((v << off) & mask);
+        uint32_t mode = (w->mode & ~mask) | ((v << off) & mask);
+        /* The rounding and denormal fields are fixed for the launch. */
+        if ((mode ^ w->mode) & 0xff)
+            return si_fault(c, w, in, -1, "changing the FP rounding/denormal mode (0x%x -> 0x%x) "
+                            "is not emulated", w->mode & 0xff, mode & 0xff);
+        w->mode = mode;
         return 0;
     }
     default:

@@ -122,3 +122,22 @@ __kernel void double_div_sqrt(__global const double *x, __global const double *y
     quotient[i] = x[i] / y[i];
     root[i] = sqrt(x[i]);
 }
+
+/* A real call: s_getpc / s_swappc into a function and s_setpc back, with
+ * the callee's frame in private memory. */
+__attribute__((noinline)) static uint mix_step(uint x, uint k)
+{
+    uint a[8];
+    for (int i = 0; i < 8; i++)
+        a[i] = x * (uint)(i + 3) + k;
+    return a[(x ^ k) & 7] ^ (x >> 3);
+}
+
+__kernel void call_function(__global const uint *in, __global uint *out)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i];
+    for (uint k = 0; k < 4; k++)
+        x = mix_step(x, k);
+    out[i] = x;
+}
