@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cgm/dram.h"
+#include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/sim.h"
 
@@ -26,6 +27,8 @@ static void usage(FILE *out)
           "  --roi            accepted for compatibility: the JSON always holds the whole\n"
           "                   run and, when the trace has markers, the region under \"roi\"\n"
           "  -q               no text summary on standard output\n"
+          "  --partial        replay a trace that was cut short (no index) up to its\n"
+          "                   last whole chunk instead of refusing it\n"
           "  --print-config   print the effective configuration (every key, with its\n"
           "                   type, unit, range and default) as INI and exit\n"
           "  --dram-trace F   run the DRAM model alone on an address trace (see models/dram)\n"
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL;
-    bool print = false, quiet = false;
+    bool print = false, quiet = false, partial = false;
     char err[1024];
     /* The file first, then the overrides, whatever their order. */
     for (int i = 1; i < argc; i++) {
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
             /* the region of interest is always reported when present */
         } else if (!strcmp(a, "-q")) {
             quiet = true;
+        } else if (!strcmp(a, "--partial")) {
+            partial = true;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "replay: unknown option %s (see --help)\n", a);
             return 2;
@@ -112,6 +117,22 @@ int main(int argc, char **argv)
     if (memcmp(&cfg.l2, &defaults.l2, sizeof cfg.l2))
         fprintf(stderr, "replay: note: [cache.l2] is checked but not simulated: the memory system folds "
                 "the private L2 into the L1 data cache (models/coh)\n");
+    if (!partial) {
+        /* A cut-short trace is readable, but timing half a run silently
+         * would mislead: replay it only when asked. */
+        struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "replay: %s\n", err);
+            return 1;
+        }
+        if (!cgm_reader_complete(r)) {
+            fprintf(stderr, "replay: %s: the trace is incomplete (%s); --partial replays what it holds\n",
+                    trace, cgm_reader_damage(r));
+            cgm_reader_close(r);
+            return 1;
+        }
+        cgm_reader_close(r);
+    }
     struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
     if (!s) {
         fprintf(stderr, "replay: %s\n", err);
