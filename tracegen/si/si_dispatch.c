@@ -289,7 +289,6 @@ int si_run(const struct si_launch *l, const struct si_memory *mem,
     c.stats = stats;
     c.err = err;
     c.errlen = errlen;
-    c.denorm32 = l->kernel->setup.float_denorm_32 == 3;
     c.lds_size = l->kernel->kd.group_segment_fixed_size + l->dynamic_lds;
     c.lds = calloc(1, c.lds_size ? c.lds_size : 1);
     unsigned nwaves = (group_items(l) + SI_LANES - 1) / SI_LANES;

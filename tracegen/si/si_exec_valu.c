@@ -713,7 +713,7 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     v.w = w;
     v.in = in;
     v.exec = si_exec(w);
-    v.flush32 = !c->denorm32;
+    v.flush32 = ((w->mode >> 4) & 3) != 3;     /* MODE.FP_DENORM for f32 */
     switch (in->fmt) {
     case SI_FMT_VOP2: v.op = SI_VOP3_FROM_VOP2 + in->op; break;
     case SI_FMT_VOP1: v.op = SI_VOP3_FROM_VOP1 + in->op; break;

@@ -35,7 +35,6 @@ struct si_ctx {
     uint8_t *lds;
     uint32_t lds_size;
     uint32_t group_id[3];
-    int denorm32;              /* keep f32 denormals (FLOAT_DENORM_MODE_32 == 3) */
     /* per-instruction access record for the observer */
     uint64_t addr[SI_LANES];
     struct si_step step;
