@@ -1,0 +1,168 @@
+/* bench-replay: simulated instructions per second of replay with the full
+ * hierarchy (out-of-order cores, L1I/L1D, L3 slices with the directory,
+ * ring, system agent, DRAM), in process CPU time (the machine is shared).
+ *   1 core:  malloc_qsort (one thread) on a one-core system;
+ *   4 cores: the four-thread parallel guest (tests/validate) on the default
+ *            quad-core system.
+ * Baselines measured in the same run: the same traces only decoded (the
+ * front end without timing), and the guests run natively (the slowdown the
+ * seed compares with: Multi2Sim's detailed mode is 44000x native). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay/sim.h"
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+    return rc;
+}
+
+/* Decodes every thread stream without timing; returns instructions. */
+static uint64_t decode_only(const char *trace)
+{
+    char err[600];
+    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
+    struct rp_static st;
+    if (!r || rp_static_load(&st, r, trace, err, sizeof err)) {
+        fprintf(stderr, "bench-replay: %s\n", err);
+        exit(1);
+    }
+    uint64_t n = 0;
+    struct rp_x86_stream *s = malloc(sizeof *s);
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++) {
+        if (cgm_reader_stream(r, i)->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        if (rp_x86_stream_open(s, r, i, &st, trace, err, sizeof err))
+            exit(1);
+        struct rp_item it;
+        for (rp_x86_stream_next(s, &it); it.kind == RP_ITEM_INSN || it.kind == RP_ITEM_EVENT;
+             rp_x86_stream_next(s, &it))
+            n += it.kind == RP_ITEM_INSN && it.retire;
+        rp_x86_stream_close(s);
+    }
+    free(s);
+    rp_static_free(&st);
+    cgm_reader_close(r);
+    return n;
+}
+
+struct result {
+    uint64_t instructions, cycles;
+    double cpu;
+};
+
+static struct result replay(const char *trace, unsigned cores)
+{
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cfg.cores = cores;
+    char err[600];
+    double t0 = cpu_seconds();
+    struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
+    if (!s || rp_sim_run(s, false)) {
+        fprintf(stderr, "bench-replay: %s\n", s ? s->error : err);
+        exit(1);
+    }
+    struct result r = { 0, s->end_cycle, 0 };
+    for (unsigned i = 0; i < cores; i++)
+        r.instructions += s->cores[i].st.instructions;
+    r.cpu = cpu_seconds() - t0;
+    rp_sim_destroy(s);
+    return r;
+}
+
+static double native_seconds(const char *cmd)
+{
+    double best = 1e9;
+    for (int i = 0; i < 5; i++) {
+        double t0 = wall_seconds();
+        if (sh(cmd) != 0)
+            return 0;
+        double t = wall_seconds() - t0;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+int main(void)
+{
+    const char *bin = getenv("CGM_BIN"), *root = getenv("CGM_ROOT"), *build = getenv("CGM_BUILD");
+    bin = bin ? bin : "bin";
+    root = root ? root : ".";
+    build = build ? build : "build";
+    char dir[] = "/tmp/bench_replay_XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char cmd[2048], qs[512], par[512], qs_guest[512], par_guest[512];
+    snprintf(qs_guest, sizeof qs_guest, "%s/traces/x86/musl/malloc_qsort", build);
+    snprintf(par_guest, sizeof par_guest, "%s/par", dir);
+    snprintf(qs, sizeof qs, "%s/qs.cgt", dir);
+    snprintf(par, sizeof par, "%s/par.cgt", dir);
+    snprintf(cmd, sizeof cmd, "musl-gcc -static -O2 -o %s %s/tests/validate/replay_parallel_guest.c -lpthread",
+             par_guest, root);
+    if (sh(cmd)) {
+        fprintf(stderr, "bench-replay: cannot build the parallel guest\n");
+        return 1;
+    }
+    snprintf(cmd, sizeof cmd, "%s/tracegen -o %s -- %s > /dev/null", bin, qs, qs_guest);
+    sh(cmd); /* exits with the guest's status */
+    snprintf(cmd, sizeof cmd, "%s/tracegen -o %s -- %s > /dev/null", bin, par, par_guest);
+    sh(cmd);
+
+    double t0 = cpu_seconds();
+    uint64_t qs_n = decode_only(qs);
+    double dec1 = cpu_seconds() - t0;
+    t0 = cpu_seconds();
+    uint64_t par_n = decode_only(par);
+    double dec4 = cpu_seconds() - t0;
+
+    struct result one = replay(qs, 1), four = replay(par, 4);
+    if (one.instructions != qs_n || four.instructions != par_n) {
+        fprintf(stderr, "bench-replay: replay retired %llu/%llu instructions, the traces hold %llu/%llu\n",
+                (unsigned long long)one.instructions, (unsigned long long)four.instructions,
+                (unsigned long long)qs_n, (unsigned long long)par_n);
+        return 1;
+    }
+    snprintf(cmd, sizeof cmd, "%s > /dev/null", qs_guest);
+    double nat1 = native_seconds(cmd);
+    snprintf(cmd, sizeof cmd, "%s > /dev/null", par_guest);
+    double nat4 = native_seconds(cmd);
+
+    double k1 = (double)one.instructions / one.cpu / 1e3, k4 = (double)four.instructions / four.cpu / 1e3;
+    printf("replay, full hierarchy, process CPU time\n");
+    printf("  1 core : malloc_qsort  %10llu instructions %10llu cycles  %.2f s  %8.0f KIPS\n",
+           (unsigned long long)one.instructions, (unsigned long long)one.cycles, one.cpu, k1);
+    printf("  4 cores: parallel x4   %10llu instructions %10llu cycles  %.2f s  %8.0f KIPS\n",
+           (unsigned long long)four.instructions, (unsigned long long)four.cycles, four.cpu, k4);
+    printf("baseline: decoding the same traces without timing: %.0f and %.0f KIPS "
+           "(timing costs %.1fx and %.1fx)\n", qs_n / dec1 / 1e3, par_n / dec4 / 1e3,
+           one.cpu / dec1, four.cpu / dec4);
+    printf("baseline: native runs (best of 5, wall, includes process start): %.4f s and %.4f s; "
+           "replay slowdown %.0fx and %.0fx (Multi2Sim detailed: 44000x)\n",
+           nat1, nat4, nat1 > 0 ? one.cpu / nat1 : 0, nat4 > 0 ? four.cpu / nat4 : 0);
+    printf("BENCH replay kips_1core=%.0f kips_4core=%.0f decode_ratio_1core=%.1f slowdown_1core=%.0f "
+           "slowdown_4core=%.0f\n", k1, k4, one.cpu / dec1, nat1 > 0 ? one.cpu / nat1 : 0,
+           nat4 > 0 ? four.cpu / nat4 : 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+    return 0;
+}
