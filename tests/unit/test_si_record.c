@@ -15,6 +15,7 @@
 
 #include "cgm/si_record.h"
 #include "cgm/sirec.h"
+#include "cgm/sistats.h"
 #include "cgm/trace.h"
 
 static uint64_t rs = 0x1234567;
@@ -201,6 +202,82 @@ static void damaged_records_are_refused(void **state)
     cgm_si_codec_free(&enc);
 }
 
+/* ---- statistics against brute-force models ------------------------------------ */
+
+static unsigned lines_model(const struct cgm_si_dyn *d, unsigned size)
+{
+    static uint64_t seen[64 * 128];
+    unsigned n = 0;
+    for (int l = 0; l < 64; l++) {
+        if (!(d->exec >> l & 1))
+            continue;
+        for (unsigned b = 0; b < size; b++) {
+            uint64_t line = (d->addr[l] + b) / 64;
+            int dup = 0;
+            for (unsigned i = 0; i < n && !dup; i++)
+                dup = seen[i] == line;
+            if (!dup)
+                seen[n++] = line;
+        }
+    }
+    return n;
+}
+
+static unsigned lds_model(const struct cgm_si_dyn *d)
+{
+    unsigned cycles = 0;
+    for (int half = 0; half < 2; half++) {
+        unsigned worst = 0, any = 0;
+        for (unsigned bank = 0; bank < 32; bank++) {
+            uint64_t dw[32];
+            unsigned n = 0;
+            for (int l = 32 * half; l < 32 * half + 32; l++) {
+                if (!(d->exec >> l & 1))
+                    continue;
+                any = 1;
+                uint64_t w = d->addr[l] / 4;
+                if (w % 32 != bank)
+                    continue;
+                int dup = 0;
+                for (unsigned i = 0; i < n && !dup; i++)
+                    dup = dw[i] == w;
+                if (!dup)
+                    dw[n++] = w;
+            }
+            if (n > worst)
+                worst = n;
+        }
+        cycles += any ? worst : 0;
+    }
+    return cycles;
+}
+
+static void stats_match_models(void **state)
+{
+    (void)state;
+    static struct cgm_si_dyn d;
+    /* known patterns */
+    d.exec = ~0ull;
+    for (int l = 0; l < 64; l++) d.addr[l] = 0x1000 + 4u * (unsigned)l;
+    assert_int_equal(cgm_si_distinct_lines(&d, 4), 4);      /* 256 bytes, aligned */
+    assert_int_equal(cgm_si_lds_cycles(&d), 2);             /* one cycle per half */
+    for (int l = 0; l < 64; l++) d.addr[l] = 0x1000 + 128u * (unsigned)l;
+    assert_int_equal(cgm_si_distinct_lines(&d, 4), 64);
+    assert_int_equal(cgm_si_lds_cycles(&d), 64);            /* one bank, 32 dwords per half */
+    for (int l = 0; l < 64; l++) d.addr[l] = 0x40;
+    assert_int_equal(cgm_si_lds_cycles(&d), 2);             /* broadcast */
+    /* random patterns */
+    for (int trial = 0; trial < 500; trial++) {
+        d.exec = trial % 3 ? rnd() : ~0ull;
+        uint64_t base = rnd() % 100000;
+        unsigned size = (unsigned[]){ 1, 2, 4, 8, 16 }[rnd() % 5];
+        for (int l = 0; l < 64; l++)
+            d.addr[l] = trial % 2 ? base + (rnd() % 512) : base + (uint64_t)l * (rnd() % 3) * 4;
+        assert_int_equal(cgm_si_distinct_lines(&d, size), lines_model(&d, size));
+        assert_int_equal(cgm_si_lds_cycles(&d), lds_model(&d));
+    }
+}
+
 /* ---- a recorded run ------------------------------------------------------------- */
 
 enum { ARENA = 8 << 20 };
@@ -377,6 +454,7 @@ int main(void)
         cmocka_unit_test(codec_round_trip),
         cmocka_unit_test(strided_addresses_are_compact),
         cmocka_unit_test(damaged_records_are_refused),
+        cmocka_unit_test(stats_match_models),
         cmocka_unit_test(recorded_run_decodes),
         cmocka_unit_test(recording_is_deterministic),
     };
