@@ -22,7 +22,8 @@ int si_static_write(struct cgm_writer *w, uint32_t stream_id, uint32_t program,
 struct si_recorder;
 
 /* A recorder for one launch: work-group streams get ids FIRST_STREAM,
- * FIRST_STREAM + 1, ... in dispatch order. */
+ * FIRST_STREAM + 1, ... in dispatch order.  With W NULL the records are
+ * encoded and counted but not written (to measure the codec alone). */
 struct si_recorder *si_recorder_create(struct cgm_writer *w, const struct cgm_si_static *table,
                                        size_t n, uint64_t code_address, uint32_t launch_id,
                                        uint32_t first_stream);
@@ -30,6 +31,8 @@ struct si_recorder *si_recorder_create(struct cgm_writer *w, const struct cgm_si
 const struct si_observer *si_recorder_observer(struct si_recorder *r);
 /* Stream ids used so far. */
 uint32_t si_recorder_streams(const struct si_recorder *r);
+/* Bytes of records encoded so far (before the container compresses them). */
+uint64_t si_recorder_encoded_bytes(const struct si_recorder *r);
 /* Closes open streams and frees R; returns 0, or -1 with ERR filled when a
  * write failed during the run. */
 int si_recorder_finish(struct si_recorder *r, char *err, size_t errlen);

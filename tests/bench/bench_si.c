@@ -23,7 +23,9 @@ struct bench {
     uint8_t *mem;
     uint64_t used;
     struct si_memory memory;
-    struct cgm_writer *writer;        /* NULL: no recording */
+    struct cgm_writer *writer;        /* the trace, or NULL */
+    int record;                       /* run the recorder (into writer, or encode only) */
+    uint64_t encoded;                 /* record bytes before compression */
     uint32_t next_stream, launches;
     struct si_run_stats total;
     /* per program: image address and static table */
@@ -109,7 +111,7 @@ static void launch(struct bench *b, struct prog *p, const char *kernel, unsigned
     uint64_t scratch = si_scratch_bytes(&l);
     l.scratch_address = alloc(b, scratch ? scratch : 4);
     struct si_recorder *r = NULL;
-    if (b->writer)
+    if (b->record)
         r = si_recorder_create(b->writer, p->table, p->n, p->code, b->launches, b->next_stream);
     struct si_run_stats st;
     char err[512];
@@ -119,6 +121,7 @@ static void launch(struct bench *b, struct prog *p, const char *kernel, unsigned
     }
     if (r) {
         b->next_stream += si_recorder_streams(r);
+        b->encoded += si_recorder_encoded_bytes(r);
         if (si_recorder_finish(r, err, sizeof err)) {
             fprintf(stderr, "bench_si: %s\n", err);
             exit(1);
@@ -251,13 +254,15 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double run(struct bench *b, const char *trace)
+static double run(struct bench *b, int record, const char *trace)
 {
     char err[512];
     memset(b->progs, 0, sizeof b->progs);
     b->used = 0;
     b->launches = 0;
     b->next_stream = 1;
+    b->record = record;
+    b->encoded = 0;
     memset(&b->total, 0, sizeof b->total);
     b->writer = trace ? cgm_writer_create(trace, NULL, err, sizeof err) : NULL;
     if (trace && !b->writer) {
@@ -293,9 +298,11 @@ int main(void)
         return 1;
     close(fd);
 
-    double t_plain = run(&b, NULL);
+    double t_plain = run(&b, 0, NULL);
     struct si_run_stats plain = b.total;
-    double t_rec = run(&b, trace);
+    double t_enc = run(&b, 1, NULL);
+    uint64_t encoded = b.encoded;
+    double t_rec = run(&b, 1, trace);
     struct stat sb;
     stat(trace, &sb);
     unlink(trace);
@@ -311,8 +318,12 @@ int main(void)
            (double)b.total.lane_operations / wi);
     printf("emulation only           %.3f s  %.2f M wf-inst/s  (baseline)\n", t_plain,
            wi / t_plain / 1e6);
+    printf("emulation + encoding     %.3f s  %.2f M wf-inst/s  (%.2fx the baseline time; "
+           "records not written)\n", t_enc, wi / t_enc / 1e6, t_enc / t_plain);
     printf("emulation + recording    %.3f s  %.2f M wf-inst/s  (%.2fx the baseline time)\n",
            t_rec, wi / t_rec / 1e6, t_rec / t_plain);
+    printf("records before LZ4       %.3f bytes per wavefront instruction\n",
+           (double)encoded / wi);
     printf("work-item operations/s   %.1f M while recording\n",
            (double)b.total.lane_operations / t_rec / 1e6);
     printf("trace                    %lld bytes, %.3f bytes per wavefront instruction\n",

@@ -151,6 +151,7 @@ struct si_recorder {
     uint8_t *buf;
     int failed;
     char why[256];
+    uint64_t encoded_bytes;
 };
 
 static void flush_run(struct si_recorder *r)
@@ -158,7 +159,8 @@ static void flush_run(struct si_recorder *r)
     if (!r->run_len || r->failed)
         return;
     size_t len = cgm_si_wave_encode(&r->codec, r->buf, r->run_wave, r->run, r->run_len);
-    if (!len || cgm_wstream_append(r->stream, r->buf, len, r->run_len)) {
+    r->encoded_bytes += len;
+    if (!len || (r->w && cgm_wstream_append(r->stream, r->buf, len, r->run_len))) {
         r->failed = 1;
         snprintf(r->why, sizeof r->why, "cannot record wave %u of launch %u: %s", r->run_wave,
                  r->launch, len ? cgm_writer_error(r->w) : "instruction not in the static table");
@@ -178,12 +180,12 @@ static void on_group_begin(void *ctx, const uint32_t group_id[3], unsigned waves
     info.kind = CGM_STREAM_GPU_WORKGROUP;
     info.launch_id = r->launch;
     memcpy(info.group, group_id, sizeof info.group);
-    r->stream = cgm_writer_open_stream(r->w, &info);
+    r->stream = r->w ? cgm_writer_open_stream(r->w, &info) : NULL;
     /* every stream decodes on its own: fresh codec state */
     memset(r->codec.slot, 0, r->codec.n * sizeof *r->codec.slot);
     memset(r->codec.next, 0, sizeof r->codec.next);
     memset(r->codec.exec, 0, sizeof r->codec.exec);
-    if (!r->stream) {
+    if (r->w && !r->stream) {
         r->failed = 1;
         snprintf(r->why, sizeof r->why, "cannot open a stream: %s", cgm_writer_error(r->w));
     }
@@ -273,6 +275,8 @@ struct si_recorder *si_recorder_create(struct cgm_writer *w, const struct cgm_si
 const struct si_observer *si_recorder_observer(struct si_recorder *r) { return &r->obs; }
 
 uint32_t si_recorder_streams(const struct si_recorder *r) { return r->streams; }
+
+uint64_t si_recorder_encoded_bytes(const struct si_recorder *r) { return r->encoded_bytes; }
 
 int si_recorder_finish(struct si_recorder *r, char *err, size_t errlen)
 {
