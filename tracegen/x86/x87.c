@@ -71,6 +71,16 @@ static void store_real(struct x86_cpu *c, uint64_t a, unsigned size, long double
     }
 }
 
+/* 1 when the float (4) or double (8) at A is a signaling NaN. */
+static int is_snan_mem(struct x86_cpu *c, uint64_t a, unsigned size)
+{
+    uint64_t v = x86_read(c, a, size);
+    if (size == 4)
+        return (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) && !(v & 0x400000u);
+    return (v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+           (v & 0xfffffffffffffull) && !(v & 0x8000000000000ull);
+}
+
 static long double load_int(struct x86_cpu *c, uint64_t a, unsigned size)
 {
     return (long double)x86_sext(x86_read(c, a, size), size);
@@ -166,6 +176,45 @@ static int fcmov_cond(struct x86_cpu *c, unsigned opc, unsigned sub)
     return opc == 0xda ? r : !r;
 }
 
+/* The x87 result when an operand is a NaN: the NaN with the larger
+ * significand (the positive one on a tie), quieted. */
+static long double nan_pick(long double a, long double b)
+{
+    uint64_t sa = 0, sb = 0;
+    long double q;
+    if (isnan(a) && isnan(b)) {
+        memcpy(&sa, &a, 8);
+        memcpy(&sb, &b, 8);
+        sa &= ~(1ull << 63);
+        sb &= ~(1ull << 63);
+        q = sa > sb ? a : sb > sa ? b : (signbit(a) ? b : a);
+    } else {
+        q = isnan(a) ? a : b;
+    }
+    uint64_t sig;
+    memcpy(&sig, &q, 8);
+    sig |= 1ull << 62; /* quiet */
+    memcpy(&q, &sig, 8);
+    return q;
+}
+
+/* FSCALE: ST0 * 2^trunc(ST1), with the manual's special cases. */
+static long double fscale(long double x, long double y)
+{
+    if (isnan(x) || isnan(y))
+        return nan_pick(x, y);
+    if (isinf(y)) {
+        if ((y > 0 && x == 0) || (y < 0 && isinf(x)))
+            return -NAN; /* invalid: the default (negative) NaN */
+        if (y > 0)
+            return x == 0 ? x : copysignl(INFINITY, x);
+        return isinf(x) ? x : copysignl(0.0L, x);
+    }
+    long double e = truncl(y);
+    int n = e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e;
+    return scalbnl(x, n);
+}
+
 static void exec_special_d9(struct x86_cpu *c, const struct x86_dinsn *in, unsigned modrm)
 {
     long double *s0 = st(c, 0);
@@ -193,14 +242,22 @@ static void exec_special_d9(struct x86_cpu *c, const struct x86_dinsn *in, unsig
         return;
     }
     case 0xf5: case 0xf8: {
+        /* FPREM (truncating) / FPREM1 (nearest); C0 C3 C1 get the low three
+         * bits of the quotient's magnitude, found exactly from fmod(|a|, 8|b|).
+         * The reduction is always complete (C2 = 0), also where hardware
+         * would stop after a partial step for exponent gaps of 64 or more. */
         long double a = *s0, b = *st(c, 1);
         long double r = modrm == 0xf8 ? fmodl(a, b) : remainderl(a, b);
-        long double q = modrm == 0xf8 ? truncl((a - r) / b) : nearbyintl((a - r) / b);
-        uint64_t qi = (uint64_t)(fabsl(q) < 1e18L ? (long long)fabsl(q) : 0);
         c->fsw &= (uint16_t)~(C0 | C1 | C2 | C3);
-        if (qi & 1) c->fsw |= C1;
-        if (qi & 2) c->fsw |= C3;
-        if (qi & 4) c->fsw |= C0;
+        if (!isnan(r) && !isinf(a) && b != 0) {
+            long double A = fabsl(a), B = fabsl(b);
+            long double m = fmodl(A, 8.0L * B);
+            long double rr = modrm == 0xf8 ? fmodl(A, B) : remainderl(A, B);
+            unsigned qi = (unsigned)llrintl((m - rr) / B) & 7;
+            if (qi & 1) c->fsw |= C1;
+            if (qi & 2) c->fsw |= C3;
+            if (qi & 4) c->fsw |= C0;
+        }
         *s0 = r;
         return;
     }
@@ -216,12 +273,9 @@ static void exec_special_d9(struct x86_cpu *c, const struct x86_dinsn *in, unsig
         return;
     }
     case 0xfc: *s0 = round_rc(c, *s0); return;
-    case 0xfd: {
-        long double e = truncl(*st(c, 1));
-        int n = e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e;
-        *s0 = scalbnl(*s0, n);
+    case 0xfd:
+        *s0 = fscale(*s0, *st(c, 1));
         return;
-    }
     case 0xfe: *s0 = sinl(*s0); c->fsw &= (uint16_t)~C2; return;
     case 0xff: *s0 = cosl(*s0); c->fsw &= (uint16_t)~C2; return;
     case 0xd0: return; /* fnop */
@@ -236,11 +290,14 @@ static void exec_mem(struct x86_cpu *c, const struct x86_dinsn *in, unsigned opc
     switch (opc) {
     case 0xd8: case 0xdc: case 0xda: case 0xde: {
         unsigned size = opc == 0xd8 ? 4 : opc == 0xdc ? 8 : opc == 0xda ? 4 : 2;
-        long double m = (opc == 0xd8 || opc == 0xdc) ? load_real(c, a, size) : load_int(c, a, size);
+        int real = opc == 0xd8 || opc == 0xdc;
+        long double m = real ? load_real(c, a, size) : load_int(c, a, size);
         if (sub == 2 || sub == 3) {
             compare_sw(c, *st(c, 0), m);
             if (sub == 3)
                 fpop(c);
+        } else if (real && isnan(*st(c, 0)) && is_snan_mem(c, a, size)) {
+            /* a signaling NaN in memory against a quiet NaN: the quiet one */
         } else {
             *st(c, 0) = arith(sub, *st(c, 0), m);
         }

@@ -1,0 +1,267 @@
+/* x87 results against the host processor. The same byte sequence (load
+ * two extended values, the instruction, store results, flags and status
+ * word) runs natively and, from guest memory, under the emulator. Operands
+ * mix exact doubles, full 64-bit significands, zeros, infinities and NaNs.
+ * Transcendental instructions (fsin, fpatan, ...) are not compared: the
+ * emulator computes them with the C library, to within a few ulps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tracegen/x86/decode_cache.h"
+#include "tracegen/x86/flags.h"
+#include "tracegen/x86/interp.h"
+
+/* Guest-visible layout at RDI. */
+struct frame {
+    uint8_t a[16];      /* +0: st0 in, first result out */
+    uint8_t b[16];      /* +16: st1 in, second result out */
+    uint64_t mem;       /* +32: memory operand */
+    uint64_t pad;
+    uint64_t flags;     /* +48 */
+    uint64_t sw;        /* +56: status word */
+};
+
+static const uint8_t prologue[] = {
+    0xdb, 0xe3,                 /* fninit */
+    0xdb, 0x6f, 0x10,           /* fld tbyte [rdi+16] */
+    0xdb, 0x2f,                 /* fld tbyte [rdi] */
+    0xff, 0x77, 0x30, 0x9d,     /* push [rdi+48]; popfq */
+};
+static const uint8_t epilogue[] = {
+    0x9c, 0x8f, 0x47, 0x30,     /* pushfq; pop [rdi+48] */
+    0xdf, 0xe0,                 /* fnstsw ax */
+    0x48, 0x89, 0x47, 0x38,     /* mov [rdi+56], rax */
+    0xdb, 0x3f,                 /* fstp tbyte [rdi] */
+    0xdb, 0x7f, 0x10,           /* fstp tbyte [rdi+16] */
+};
+
+#define GUEST_CODE 0x400000ull
+#define GUEST_DATA 0x600000ull
+
+static uint8_t *stub;
+
+static size_t build(uint8_t *out, const uint8_t *insn, size_t n)
+{
+    size_t k = 0;
+    memcpy(out, prologue, sizeof prologue);
+    k += sizeof prologue;
+    memcpy(out + k, insn, n);
+    k += n;
+    memcpy(out + k, epilogue, sizeof epilogue);
+    return k + sizeof epilogue;
+}
+
+static void run_host(const uint8_t *insn, size_t n, struct frame *f)
+{
+    size_t k = build(stub, insn, n);
+    stub[k] = 0xc3;
+    void (*fn)(struct frame *);
+    void *p = stub;
+    memcpy(&fn, &p, sizeof fn);
+    fn(f);
+}
+
+static void run_emulated(const uint8_t *insn, size_t n, struct frame *f)
+{
+    uint8_t code[128];
+    size_t k = build(code, insn, n);
+    code[k++] = 0xf4; /* hlt: ends the block as an illegal instruction */
+    struct gmem *m = gmem_create();
+    assert_non_null(m);
+    assert_int_equal(gmem_map(m, GUEST_CODE, 4096, GPROT_R | GPROT_X), 0);
+    assert_int_equal(gmem_map(m, GUEST_DATA, 8192, GPROT_R | GPROT_W), 0);
+    gmem_copy_out(m, GUEST_CODE, code, k, 1, NULL);
+    gmem_copy_out(m, GUEST_DATA, f, sizeof *f, 1, NULL);
+    struct x86_code_cache *cc = x86_code_cache_create(m);
+    struct x86_cpu *c = calloc(1, sizeof *c);
+    assert_non_null(cc);
+    assert_non_null(c);
+    c->mem = m;
+    c->code = cc;
+    x86_fpu_reset(c);
+    x86_tlb_flush(c);
+    c->r[R_RDI] = GUEST_DATA;
+    c->r[R_RSP] = GUEST_DATA + 8192 - 64;
+    c->rip = GUEST_CODE;
+    jmp_buf jb;
+    c->fault_jmp = &jb;
+    if (setjmp(jb) == 0) {
+        for (;;) {
+            const struct x86_block *b = x86_block_get(c, c->rip);
+            x86_exec_block(c, b);
+        }
+    }
+    assert_int_equal(c->fault_kind, 6 /* XF_ILLEGAL: the hlt */);
+    gmem_copy_in(m, f, GUEST_DATA, sizeof *f, NULL);
+    free(c);
+    x86_code_cache_destroy(cc);
+    gmem_destroy(m);
+}
+
+static uint64_t rng = 0xabcdef0123456789ull;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void some_ext(uint8_t *out, int range)
+{
+    long double v;
+    uint64_t r = next_rand();
+    switch (r % 8) {
+    case 0: v = (r & 0x100) ? 0.0L : -0.0L; break;
+    case 1: v = (r & 0x100) ? INFINITY : -INFINITY; break;
+    case 2: v = (r & 0x100) ? NAN : -NAN; break;
+    case 3: v = (long double)(int64_t)(next_rand() >> 12) / 1024.0L; break;
+    default: {
+        /* a full 64-bit significand with a moderate exponent */
+        uint64_t sig = next_rand() | (1ull << 63);
+        int e = (int)(next_rand() % (unsigned)(2 * range + 1)) - range;
+        v = ldexpl((long double)sig, e - 63);
+        if (r & 0x200)
+            v = -v;
+        break;
+    }
+    }
+    memset(out, 0, 16);
+    memcpy(out, &v, 10);
+}
+
+struct x87_case {
+    const char *name;
+    uint8_t code[12];
+    uint8_t len;
+    uint8_t results;    /* stack values compared (0..2) */
+    uint8_t flags;      /* compare ZF PF CF */
+    uint16_t sw_mask;   /* status word bits compared */
+    uint8_t mem;        /* compare the memory operand */
+    uint8_t range;      /* exponent range of operands */
+};
+
+#define X(name, results, flags, sw, mem, range, ...) \
+    { name, { __VA_ARGS__ }, sizeof((uint8_t[]){ __VA_ARGS__ }), results, flags, sw, mem, range }
+
+static const struct x87_case cases[] = {
+    X("fadd st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xc1), X("fmul st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xc9),
+    X("fsub st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xe1), X("fsubr st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xe9),
+    X("fdiv st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xf1), X("fdivr st0,st1", 2, 0, 0, 0, 40, 0xd8, 0xf9),
+    X("fadd st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xc1), X("fsub st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xe9),
+    X("fsubr st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xe1), X("fdiv st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xf9),
+    X("fdivr st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xf1), X("fmul st1,st0", 2, 0, 0, 0, 40, 0xdc, 0xc9),
+    X("faddp", 1, 0, 0, 0, 40, 0xde, 0xc1), X("fsubp", 1, 0, 0, 0, 40, 0xde, 0xe9),
+    X("fsubrp", 1, 0, 0, 0, 40, 0xde, 0xe1), X("fmulp", 1, 0, 0, 0, 40, 0xde, 0xc9),
+    X("fdivp", 1, 0, 0, 0, 40, 0xde, 0xf9), X("fdivrp", 1, 0, 0, 0, 40, 0xde, 0xf1),
+    X("fchs", 2, 0, 0, 0, 40, 0xd9, 0xe0), X("fabs", 2, 0, 0, 0, 40, 0xd9, 0xe1),
+    X("fsqrt", 2, 0, 0, 0, 40, 0xd9, 0xfa), X("frndint", 2, 0, 0, 0, 70, 0xd9, 0xfc),
+    X("fscale", 2, 0, 0, 0, 6, 0xd9, 0xfd), X("fxch", 2, 0, 0, 0, 40, 0xd9, 0xc9),
+    X("fld st0", 2, 0, 0, 0, 40, 0xd9, 0xc0), X("fld1", 2, 0, 0, 0, 40, 0xd9, 0xe8),
+    X("fldz", 2, 0, 0, 0, 40, 0xd9, 0xee), X("fldpi", 1, 0, 0, 0, 40, 0xd9, 0xeb),
+    X("fldl2e", 1, 0, 0, 0, 40, 0xd9, 0xea), X("fldln2", 1, 0, 0, 0, 40, 0xd9, 0xed),
+    X("fucomi", 2, 1, 0, 0, 40, 0xdb, 0xe9), X("fcomi", 2, 1, 0, 0, 40, 0xdb, 0xf1),
+    X("fucomip", 1, 1, 0, 0, 40, 0xdf, 0xe9),
+    X("fucom", 2, 0, 0x4500, 0, 40, 0xdd, 0xe1), X("fucompp", 0, 0, 0x4500, 0, 40, 0xda, 0xe9),
+    X("fcom st1", 2, 0, 0x4500, 0, 40, 0xd8, 0xd1), X("ftst", 2, 0, 0x4500, 0, 40, 0xd9, 0xe4),
+    X("fxam", 2, 0, 0x4700, 0, 40, 0xd9, 0xe5),
+    X("fprem", 2, 0, 0x4700, 0, 20, 0xd9, 0xf8), X("fprem1", 2, 0, 0x4700, 0, 20, 0xd9, 0xf5),
+    X("fcmovb", 2, 0, 0, 0, 40, 0xda, 0xc1), X("fcmovne", 2, 0, 0, 0, 40, 0xdb, 0xc9),
+    X("fcmovu", 2, 0, 0, 0, 40, 0xda, 0xd9),
+    X("fistp m64", 1, 0, 0, 1, 70, 0xdf, 0x7f, 0x20), X("fistp m32", 1, 0, 0, 1, 35, 0xdb, 0x5f, 0x20),
+    X("fist m16", 2, 0, 0, 1, 20, 0xdf, 0x57, 0x20),
+    X("fst m64", 2, 0, 0, 1, 40, 0xdd, 0x57, 0x20), X("fstp m32", 1, 0, 0, 1, 40, 0xd9, 0x5f, 0x20),
+    X("fild m64", 2, 0, 0, 0, 40, 0xdf, 0x6f, 0x20), X("fild m32", 2, 0, 0, 0, 40, 0xdb, 0x47, 0x20),
+    X("fld m64", 2, 0, 0, 0, 40, 0xdd, 0x47, 0x20), X("fadd m64", 2, 0, 0, 0, 40, 0xdc, 0x47, 0x20),
+    X("fmul m32", 2, 0, 0, 0, 40, 0xd8, 0x4f, 0x20), X("fidiv m32", 2, 0, 0, 0, 40, 0xda, 0x77, 0x20),
+    X("fnstcw; fld1", 2, 0, 0, 1, 40, 0xd9, 0x7f, 0x20 /* fnstcw [rdi+32] */, 0xd9, 0xe8),
+    X("fldcw (truncate); fistp m64", 1, 0, 0, 1, 70,
+      0x66, 0xc7, 0x47, 0x20, 0x7f, 0x0f, /* mov word [rdi+32], 0x0f7f */
+      0xd9, 0x6f, 0x20,                   /* fldcw [rdi+32] */
+      0xdf, 0x7f, 0x20),                  /* fistp qword [rdi+32] */
+    X("fldcw (down); frndint", 2, 0, 0, 0, 70,
+      0x66, 0xc7, 0x47, 0x20, 0x7f, 0x07, 0xd9, 0x6f, 0x20, 0xd9, 0xfc),
+};
+
+static void test_x87_matches_host(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct x87_case *k = &cases[i];
+        for (int n = 0; n < 1500 && failures < 10; n++) {
+            struct frame in, h, e;
+            memset(&in, 0, sizeof in);
+            some_ext(in.a, k->range);
+            some_ext(in.b, k->range);
+            in.mem = next_rand();
+            if (n & 1) {
+                double d = (double)(int32_t)next_rand() / 7.0;
+                memcpy(&in.mem, &d, 8);
+            }
+            in.flags = 0x202 | (next_rand() & 0x8d5);
+            h = in;
+            e = in;
+            run_host(k->code, k->len, &h);
+            run_emulated(k->code, k->len, &e);
+            int bad = 0;
+            if (k->results >= 1 && memcmp(h.a, e.a, 10))
+                bad = 1;
+            if (k->results >= 2 && memcmp(h.b, e.b, 10))
+                bad = 1;
+            if (k->flags && ((h.flags ^ e.flags) & 0x45))
+                bad = 1;
+            if ((h.sw ^ e.sw) & k->sw_mask)
+                bad = 1;
+            if (k->mem && h.mem != e.mem)
+                bad = 1;
+            if (bad) {
+                failures++;
+                long double a, b, ha, ea;
+                memcpy(&a, in.a, 10);
+                memcpy(&b, in.b, 10);
+                memcpy(&ha, h.a, 10);
+                memcpy(&ea, e.a, 10);
+                print_error("%s: a=%La b=%La mem=%llx -> host %La sw %llx fl %llx mem %llx; "
+                            "emulated %La sw %llx fl %llx mem %llx\n", k->name, a, b,
+                            (unsigned long long)in.mem, ha, (unsigned long long)h.sw,
+                            (unsigned long long)h.flags, (unsigned long long)h.mem, ea,
+                            (unsigned long long)e.sw, (unsigned long long)e.flags,
+                            (unsigned long long)e.mem);
+            }
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+                -1, 0);
+    return stub == MAP_FAILED ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    munmap(stub, 4096);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_x87_matches_host),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
