@@ -264,7 +264,9 @@ static double run(struct bench *b, int record, const char *trace)
     b->record = record;
     b->encoded = 0;
     memset(&b->total, 0, sizeof b->total);
-    b->writer = trace ? cgm_writer_create(trace, NULL, err, sizeof err) : NULL;
+    /* Work-group streams are short: small chunks keep per-stream buffers small. */
+    struct cgm_writer_options opt = { 32768, 0 };
+    b->writer = trace ? cgm_writer_create(trace, &opt, err, sizeof err) : NULL;
     if (trace && !b->writer) {
         fprintf(stderr, "bench_si: %s\n", err);
         exit(1);
