@@ -152,7 +152,8 @@ ks_context *ks_self(void);                        /* NULL outside contexts */
 ks_engine *ks_self_engine(void);                  /* (context) */
 void ks_pause(uint64_t cycles);                   /* (context); 0 returns at once */
 void ks_await(ks_eventcount *ec, uint64_t value); /* (context) */
-void ks_advance(ks_eventcount *ec);               /* also outside a run */
+void ks_advance(ks_eventcount *ec);               /* also between runs, not from a
+                                                   * thread outside a running engine */
 uint64_t ks_cycle(void);                          /* (context) own domain's cycle */
 ks_tick ks_now(const ks_engine *eng);             /* current global tick */
 void ks_exit(void);                               /* (context) never returns */
