@@ -112,7 +112,7 @@ static char *build_path(const char *env, const char *rel)
 }
 
 /* Runs tracegen -o OUT on a guest; returns its exit status. */
-static int record_q(const char *guest, const char *out, const char *quantum)
+static int record_args(const char *guest, const char *out, const char *quantum, const char *extra)
 {
     char *tracegen = build_path("CGM_BIN", "tracegen");
     pid_t pid = fork();
@@ -120,14 +120,23 @@ static int record_q(const char *guest, const char *out, const char *quantum)
     if (pid == 0) {
         FILE *f = freopen("/dev/null", "w", stdout);
         (void)f;
-        execl(tracegen, tracegen, "--quiet", "--quantum", quantum, "-o", out, "--", guest,
-              (char *)NULL);
+        if (extra)
+            execl(tracegen, tracegen, "--quiet", extra, "--quantum", quantum, "-o", out, "--",
+                  guest, (char *)NULL);
+        else
+            execl(tracegen, tracegen, "--quiet", "--quantum", quantum, "-o", out, "--", guest,
+                  (char *)NULL);
         _exit(127);
     }
     int st;
     waitpid(pid, &st, 0);
     free(tracegen);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int record_q(const char *guest, const char *out, const char *quantum)
+{
+    return record_args(guest, out, quantum, NULL);
 }
 
 static int record(const char *guest, const char *out)
@@ -320,6 +329,50 @@ static void test_threaded_trace_events(void **state)
     free(guest);
 }
 
+/* --roi-only: the workers of matmul_mt live entirely inside the region of
+ * interest, so their streams are the same as in a full recording, while
+ * the main thread keeps only what it ran between the markers. */
+static void test_roi_only(void **state)
+{
+    (void)state;
+    char *guest = build_path("CGM_BUILD", "traces/x86/musl/matmul_mt");
+    char full[] = "/tmp/cgm_x86_roi_f_XXXXXX", roi[] = "/tmp/cgm_x86_roi_r_XXXXXX";
+    close(mkstemp(full));
+    close(mkstemp(roi));
+    assert_int_equal(record_args(guest, full, "100000", NULL), 0);
+    assert_int_equal(record_args(guest, roi, "100000", "--roi-only"), 0);
+    char err[512];
+    struct cgm_reader *rf = cgm_reader_open(full, err, sizeof err);
+    struct cgm_reader *rr = cgm_reader_open(roi, err, sizeof err);
+    assert_non_null(rf);
+    assert_non_null(rr);
+    assert_int_equal(cgm_reader_stream_count(rf), cgm_reader_stream_count(rr));
+    int markers = 0;
+    for (uint32_t tid = 1000; tid <= 1004; tid++) {
+        long a = cgm_reader_find_stream(rf, tid), b = cgm_reader_find_stream(rr, tid);
+        assert_true(a >= 0 && b >= 0);
+        uint64_t ia = cgm_reader_stream(rf, (size_t)a)->totals.instructions;
+        uint64_t ib = cgm_reader_stream(rr, (size_t)b)->totals.instructions;
+        if (tid == 1000) {
+            assert_true(ib < ia / 10);
+            struct cgm_riter *it = cgm_riter_open(rr, (size_t)b);
+            const uint8_t *rec;
+            size_t len;
+            while (cgm_riter_next(it, &rec, &len) == 1)
+                markers += rec[0] == CGM_EV_ROI_BEGIN || rec[0] == CGM_EV_ROI_END;
+            cgm_riter_close(it);
+        } else {
+            assert_true(ia == ib && ia > 100000);
+        }
+    }
+    assert_int_equal(markers, 2);
+    cgm_reader_close(rf);
+    cgm_reader_close(rr);
+    unlink(full);
+    unlink(roi);
+    free(guest);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_static_codec_round_trip),
         cmocka_unit_test(test_recorded_trace_is_whole_and_repeatable),
         cmocka_unit_test(test_threaded_trace_events),
+        cmocka_unit_test(test_roi_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
