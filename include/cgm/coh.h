@@ -1,8 +1,10 @@
 /* The CPU MESI directory protocol of seed 000 Tables 3.1-3.5: per core an
- * instruction cache (S/I) and a data cache with a write-back queue, and L3
- * slices striped by block number that hold the directory (core holders,
- * pending bit, forwards, invalidations with acknowledgements, NACKs,
- * write-back conflicts), inclusive of the cores' caches.
+ * instruction cache (S/I, Table 3.1), a data cache with its write-back
+ * queue (Table 3.2) and a private L2 smart cache with its own write-back
+ * queue (Table 3.3), inclusive of both; L3 slices striped by block number
+ * hold the directory (core holders, pending bit, forwards, invalidations
+ * with acknowledgements, NACKs and retries, write-back conflicts; Tables
+ * 3.4 and 3.5), inclusive of the cores' caches.
  *
  * The protocol is written as message handlers over an environment that
  * delivers messages and timed wake-ups; it knows nothing of the engine that
@@ -11,8 +13,10 @@
  * two nodes must be FIFO. Every state-table row the handlers take is counted
  * (cgm_mesi_row_counts) so tests can show each row is reached.
  *
- * Deviations from the seed, on purpose: the private L2 is folded into the
- * core's data cache (its forward, flush and join duties live there); the
+ * Deviations from the seed, on purpose: a core's L1s and L2 act on each
+ * other at once (the L1-L2 latency is charged as time, not modelled as
+ * messages), so an L2 eviction or a directory action takes the L1 copies
+ * back immediately and the L2's flush-conflict rows never arise; the
  * directory collects invalidation acknowledgements before it replies, so a
  * writer never coexists with readers; a request from a core the directory
  * is forwarding to (the *_Pending_Owned rows) is NACKed and retried instead
@@ -81,18 +85,23 @@ struct cgm_coh_env {
     /* Call cgm_coh_wake(sys, node, block, what) after some delay. */
     void (*later)(void *ctx, int node, uint64_t block, int what);
     /* A core request completed: loads and fetches return the value read,
-     * stores the value written. */
-    void (*done)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
+     * stores the value written; level is the cache that served it (1 an L1,
+     * 2 the L2, after any miss below it was filled). */
+    void (*done)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
+                 unsigned level);
 };
 
 /* Wake-up reasons passed through env->later. */
-enum { COH_WAKE_RETRY = 1, COH_WAKE_WB_DRAIN, COH_WAKE_MEM_READ, COH_WAKE_MEM_WRITE, COH_WAKE_STALLED };
+enum { COH_WAKE_RETRY = 1, COH_WAKE_WB_DRAIN, COH_WAKE_MEM_READ, COH_WAKE_MEM_WRITE, COH_WAKE_STALLED,
+       COH_WAKE_L1WB_DRAIN, COH_WAKE_L1WB_DONE };
 
 struct cgm_coh_config {
     unsigned cores, slices;
     unsigned l1_sets, l1_ways, l1i_sets, l1i_ways;
+    unsigned l2_sets, l2_ways;        /* the private L2 */
+    unsigned l1_wb_entries;           /* the data cache's write-back queue (into the L2) */
     unsigned l3_sets, l3_ways;        /* per slice */
-    unsigned mshr, coalesce, wb_entries;
+    unsigned mshr, coalesce, wb_entries; /* the L2's MSHR and write-back queue */
     unsigned l3_wb_entries;
     unsigned l3_mshr;                 /* misses to memory in flight per slice; 0: unbounded.
                                          A miss beyond it is NACKed (seed 001 Sec. 4.5.1) */
@@ -100,8 +109,10 @@ struct cgm_coh_config {
 };
 
 struct cgm_coh_core_stats {
+    /* hits, misses and evictions are the L1s' (data and instruction) */
     uint64_t accesses, hits, misses, upgrades, coalesced, stalls, nacks_received, retries;
     uint64_t evictions, writebacks, wb_hits;
+    uint64_t l2_hits, l2_misses, l2_evictions, l1_writebacks, l1_wb_hits;
     /* the instruction cache's share of accesses, hits, misses, evictions */
     uint64_t fetch_accesses, fetch_hits, fetch_misses, fetch_evictions;
     uint64_t mshr_peak;        /* most MSHR entries in use at once */
@@ -132,9 +143,11 @@ const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s,
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice);
 int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
 
-/* For checkers: what core c can read of block now. Returns the state
- * (MESI_I if no readable copy) and the data through *data. A write-back
- * queue entry not yet sent counts as readable (E or M). */
+/* For checkers: the newest copy of block core c holds. Returns its state
+ * (MESI_I if none) and the data through *data. Looked for in order: the
+ * data cache, its write-back queue (the core's newest data even once sent
+ * to the L2), the L2, the L2's write-back queue entry not yet sent, the
+ * instruction cache. */
 enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
                                       uint64_t *data);
 /* Prints every controller's view of block (for deadlock reports). */

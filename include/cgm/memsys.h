@@ -25,7 +25,7 @@ struct cgm_memsys_config {
     unsigned cores, slices;
     uint64_t cpu_hz, sys_hz;          /* DRAM runs at 1 / tCK */
     struct cgm_coh_config coh;        /* cache geometry, MSHR, queues */
-    unsigned l1_latency, l3_latency;  /* CPU cycles */
+    unsigned l1_latency, l2_latency, l3_latency; /* CPU cycles; an L2 hit costs l1 + l2 */
     unsigned ports;                   /* requests a controller takes per cycle */
     unsigned rx_queue;                /* a controller's input queue per lane */
     unsigned cpu_queue;               /* a core's request queue into its L1 */
@@ -39,13 +39,14 @@ struct cgm_memsys_config {
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1): 4 GHz
- * quad-core, 32 KB 8-way L1s, 2 MB 16-way L3 slices, 2 GHz ring, dual
- * channel DDR3-1600, 256 MB of modelled memory. */
+ * quad-core, 32 KB 8-way L1s, 256 KB 8-way L2s, 2 MB 16-way L3 slices,
+ * 2 GHz ring, dual channel DDR3-1600, 256 MB of modelled memory. */
 void cgm_memsys_default_config(struct cgm_memsys_config *c);
 
-/* A request is done: called when the L1 performs it, with the CPU cycle
- * its result is available (that cycle plus the L1 latency), which may be
- * in the future. Loads and fetches get the value read, stores the value
+/* A request is done: called when the L1 (or the L2, on an L1 miss)
+ * performs it, with the CPU cycle its result is available (that cycle plus
+ * the L1 latency, plus the L2 latency if the L2 served it), which may be in
+ * the future. Loads and fetches get the value read, stores the value
  * written. */
 typedef void (*cgm_memsys_done_fn)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr,
                                    uint64_t value, uint64_t cycle);

@@ -1,13 +1,24 @@
 /* The core side of the CPU MESI protocol: the instruction cache (Table
- * 3.1), the data cache with its write-back queue (Table 3.2), and the
- * private-L2 duties folded into it: forwards, flushes from the directory,
- * NACK retries and the replay of coalesced requests. */
+ * 3.1), the data cache with its write-back queue (Table 3.2) and the
+ * private L2 smart cache (Table 3.3) with its MSHR, coalescer and
+ * write-back queue, which alone talks to the directory: requests, NACK
+ * retries, forwards, invalidations and flushes.
+ *
+ * The L2 is inclusive of both L1s. The L1s and the L2 act on each other at
+ * once: an L1 miss is looked up in the L2 in the same step (the caller
+ * charges the L2 latency from the level reported with each completion),
+ * and whenever the L2 gives a block up or hands it to another core it
+ * first takes back the L1 copies and any newer data in the data cache or
+ * its write-back queue. */
 #include "mesi_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { KIND_DATA = 0, KIND_INSTR = 1, KIND_WBWAIT = 2 };
+/* MSHR entry kinds: a miss or upgrade of the L2; requests waiting for the
+ * L2's write-back to be acknowledged; requests waiting for the data
+ * cache's write-back to reach the L2. */
+enum { KIND_DATA = 0, KIND_WBWAIT = 2, KIND_L1WBWAIT = 3 };
 
 static int dir_node(struct cgm_coh_sys *s, uint64_t block) { return coh_slice_node(s, block); }
 
@@ -18,20 +29,30 @@ static void to_dir(struct cgm_coh_sys *s, struct core *c, uint8_t type, uint64_t
     coh_send(s, m);
 }
 
-static struct core_wb *wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t block)
+static struct core_wb *q_find(struct core_wb *q, unsigned n, uint64_t block)
 {
-    for (unsigned i = 0; i < s->cfg.wb_entries; i++)
-        if (c->wb[i].used && c->wb[i].block == block)
-            return &c->wb[i];
+    for (unsigned i = 0; i < n; i++)
+        if (q[i].used && q[i].block == block)
+            return &q[i];
     return NULL;
 }
 
-static struct core_wb *wb_free_slot(struct cgm_coh_sys *s, struct core *c)
+static struct core_wb *q_free(struct core_wb *q, unsigned n)
 {
-    for (unsigned i = 0; i < s->cfg.wb_entries; i++)
-        if (!c->wb[i].used)
-            return &c->wb[i];
+    for (unsigned i = 0; i < n; i++)
+        if (!q[i].used)
+            return &q[i];
     return NULL;
+}
+
+static struct core_wb *l2wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
+{
+    return q_find(c->wb, s->cfg.wb_entries, b);
+}
+
+static struct core_wb *l1wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
+{
+    return q_find(c->l1wb, s->cfg.l1_wb_entries, b);
 }
 
 static bool stable(const struct cgm_cache_line *l, void *ctx)
@@ -41,59 +62,9 @@ static bool stable(const struct cgm_cache_line *l, void *ctx)
 }
 
 static void finish(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                   uint64_t value)
+                   uint64_t value, unsigned level)
 {
-    s->env.done(s->env.ctx, c->id, tag, op, block, value);
-}
-
-/* Performs a load or store on a line this core may access. */
-static void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l, uint8_t op,
-                    uint64_t tag, uint64_t value)
-{
-    cgm_cache_touch(&c->l1d, l);
-    if (op == CGM_OP_STORE) {
-        l->state = MESI_M;
-        l->data = value;
-        l->dirty = true;
-    }
-    finish(s, c, op, l->block, tag, l->data);
-}
-
-/* Frees the victim way: shared blocks are dropped silently; written blocks
- * go to the write-back queue; unwritten exclusive blocks go there too when
- * it has room (so the directory learns of it), else they are dropped (the
- * directory's copy is current, and a forward to this core gets a NACK).
- * false if a written block finds the queue full. */
-static bool evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v,
-                  struct core_wb *slot)
-{
-    if (!v->state)
-        return true;
-    bool exclusive = v->state == MESI_E || v->state == MESI_M;
-    if (exclusive && !v->dirty && !slot)
-        slot = wb_free_slot(s, c); /* clean: tell the directory if there is room */
-    if (v->dirty || (exclusive && slot)) {
-        if (!slot)
-            slot = wb_free_slot(s, c);
-        if (!slot)
-            return false;
-        slot->used = true;
-        slot->sent = false;
-        slot->dirty = v->dirty;
-        unsigned inuse = 0;
-        for (unsigned i = 0; i < s->cfg.wb_entries; i++)
-            inuse += c->wb[i].used;
-        if (inuse > c->st.wb_queue_peak)
-            c->st.wb_queue_peak = inuse;
-        slot->block = v->block;
-        slot->data = v->data;
-        c->st.writebacks++;
-        s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_WB_DRAIN);
-    }
-    c->st.evictions++;
-    v->state = MESI_I;
-    v->dirty = false;
-    return true;
+    s->env.done(s->env.ctx, c->id, tag, op, block, value, level);
 }
 
 static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entry *e, uint8_t op,
@@ -106,157 +77,10 @@ static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entr
     return true;
 }
 
-static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t tag)
-{
-    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_INSTR);
-    if (e)
-        return coalesce(c, s, e, CGM_OP_FETCH, tag, 0) ? 0 : -1;
-    struct cgm_cache_line *l = cgm_cache_find(&c->l1i, block);
-    if (l && l->state == MESI_S) {
-        coh_row(s, R31_S_FETCH);
-        if (!c->replaying) {
-            c->st.hits++;
-            c->st.fetch_hits++;
-        }
-        cgm_cache_touch(&c->l1i, l);
-        finish(s, c, CGM_OP_FETCH, block, tag, l->data);
-        return 1;
-    }
-    struct cgm_cache_line *v = cgm_cache_victim(&c->l1i, block, stable, NULL);
-    if (!v || !(e = cgm_mshr_alloc(&c->mshr, block, KIND_INSTR)))
-        return -1;
-    coh_row(s, R31_I_FETCH);
-    if (!c->replaying) {
-        c->st.misses++;
-        c->st.fetch_misses++;
-    }
-    if (v->state) {
-        c->st.evictions++;
-        c->st.fetch_evictions++;
-    }
-    cgm_cache_set_block(&c->l1i, v, block);
-    v->state = MESI_IS;
-    v->dirty = false;
-    cgm_cache_touch(&c->l1i, v);
-    coalesce(c, s, e, CGM_OP_FETCH, tag, 0);
-    c->st.coalesced--; /* the first waiter is the miss itself */
-    to_dir(s, c, COH_GETS, block, true);
-    return 0;
-}
+/* ---- replays ------------------------------------------------------------ */
 
-int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                uint64_t value)
-{
-    if (op == CGM_OP_FETCH)
-        return fetch(s, c, block, tag);
-    bool st = op == CGM_OP_STORE;
-    struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
-    struct cgm_mshr_entry *e;
-    /* A block in a stable state has no MSHR entry: skip the lookups. */
-    if (l && (l->state == MESI_M || l->state == MESI_E || l->state == MESI_S))
-        goto stable;
-
-    e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-    if (e) {
-        if (l && l->state == MESI_SM)
-            coh_row(s, st ? R32_SPU_STORE : R32_SPU_LOAD);
-        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
-    }
-    e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT);
-    if (e) {
-        coh_row(s, st ? R32_WBN_STORE : R32_WBN_LOAD);
-        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
-    }
-
-stable:
-    if (l) {
-        switch (l->state) {
-        case MESI_M:
-            coh_row(s, st ? R32_M_STORE : R32_M_LOAD);
-            if (!c->replaying)
-                c->st.hits++;
-            perform(s, c, l, op, tag, value);
-            return 1;
-        case MESI_E:
-            coh_row(s, st ? R32_E_STORE : R32_E_LOAD);
-            if (!c->replaying)
-                c->st.hits++;
-            perform(s, c, l, op, tag, value);
-            return 1;
-        case MESI_S:
-            if (!st) {
-                coh_row(s, R32_S_LOAD);
-                if (!c->replaying)
-                    c->st.hits++;
-                perform(s, c, l, op, tag, value);
-                return 1;
-            }
-            if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA)))
-                return -1;
-            coh_row(s, R32_S_STORE);
-            c->st.upgrades++;
-            l->state = MESI_SM;
-            coalesce(c, s, e, op, tag, value);
-            c->st.coalesced--;
-            to_dir(s, c, COH_UPGRADE, block, false);
-            return 0;
-        default:
-            break; /* transient states always have an MSHR entry */
-        }
-    }
-
-    struct core_wb *wb = wb_find(s, c, block);
-    if (wb && !wb->sent) {
-        /* I_WB_Writable: merge the block back into the cache. The victim,
-         * if written, takes the queue slot the block leaves. */
-        struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
-        if (!v)
-            return -1;
-        uint64_t data = wb->data;
-        bool dirty = wb->dirty;
-        wb->used = false;
-        evict(s, c, v, wb);
-        coh_row(s, st ? R32_WBW_STORE : R32_WBW_LOAD);
-        c->st.wb_hits++;
-        if (!c->replaying)
-            c->st.hits++;
-        cgm_cache_set_block(&c->l1d, v, block);
-        v->state = dirty ? MESI_M : MESI_E;
-        v->data = data;
-        v->dirty = dirty;
-        perform(s, c, v, op, tag, value);
-        return 1;
-    }
-    if (wb) {
-        /* I_WB_Non_Writable: wait for the directory's write-back ack. */
-        if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_WBWAIT)))
-            return -1;
-        coh_row(s, st ? R32_WBN_STORE : R32_WBN_LOAD);
-        coalesce(c, s, e, op, tag, value);
-        return 0;
-    }
-
-    struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
-    if (!v || c->mshr.used >= c->mshr.entries)
-        return -1;
-    if (v->state && v->dirty && !wb_free_slot(s, c))
-        return -1;
-    if (!c->replaying)
-        c->st.misses++;
-    evict(s, c, v, NULL);
-    e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
-    coh_row(s, st ? R32_I_STORE : R32_I_LOAD);
-    cgm_cache_set_block(&c->l1d, v, block);
-    v->state = st ? MESI_IM : MESI_IS;
-    v->dirty = false;
-    cgm_cache_touch(&c->l1d, v);
-    coalesce(c, s, e, op, tag, value);
-    c->st.coalesced--;
-    to_dir(s, c, st ? COH_GETX : COH_GET, block, false);
-    return 0;
-}
-
-static void stall_push(struct cgm_coh_sys *s, struct core *c, const struct stalled *r)
+static void stall_push(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
+                       uint64_t value)
 {
     if (c->nstall == c->capstall) {
         unsigned cap = c->capstall ? 2 * c->capstall : 16;
@@ -266,11 +90,21 @@ static void stall_push(struct cgm_coh_sys *s, struct core *c, const struct stall
         c->stall = n;
         c->capstall = cap;
     }
-    c->stall[c->nstall++] = *r;
+    c->stall[c->nstall++] = (struct stalled){ .block = block, .tag = tag, .value = value, .op = op };
     if (!c->stall_wake_pending) {
         c->stall_wake_pending = true;
         s->env.later(s->env.ctx, c->id, 0, COH_WAKE_STALLED);
     }
+}
+
+/* Moves the requests an MSHR entry held to the stalled list, in order, to
+ * be run again shortly (used where running them at once would re-enter the
+ * step that is giving the block up). */
+static void park(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry *e)
+{
+    for (unsigned i = 0; i < e->n; i++)
+        stall_push(s, c, e->w[i].op, e->block, e->w[i].tag, e->w[i].value);
+    cgm_mshr_release(&c->mshr, e);
 }
 
 /* Runs the requests an MSHR entry held, in arrival order. */
@@ -283,39 +117,450 @@ static void replay(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry 
     cgm_mshr_release(&c->mshr, e);
     bool was = c->replaying;
     c->replaying = true;
-    for (unsigned i = 0; i < n; i++) {
-        if (core_access(s, c, w[i].op, block, w[i].tag, w[i].value) < 0) {
-            struct stalled r = { .block = block, .tag = w[i].tag, .value = w[i].value, .op = w[i].op };
-            stall_push(s, c, &r);
+    for (unsigned i = 0; i < n; i++)
+        if (core_access(s, c, w[i].op, block, w[i].tag, w[i].value) < 0)
+            stall_push(s, c, w[i].op, block, w[i].tag, w[i].value);
+    c->replaying = was;
+}
+
+/* ---- the L1s give their copies back to the L2 ----------------------------- */
+
+/* Takes the data cache's newer data for the block (its line, written, or
+ * its write-back queue entry) into L2 line l2, and drops the queue entry.
+ * The L1 line itself stays (as a clean copy). */
+static void pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2)
+{
+    struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, l2->block);
+    if (l1 && l1->dirty) {
+        l2->data = l1->data;
+        l2->dirty = true;
+        l2->state = MESI_M;
+        l1->dirty = false;
+    }
+    struct core_wb *w = l1wb_find(s, c, l2->block);
+    if (w) {
+        l2->data = w->data;
+        l2->dirty = true;
+        l2->state = MESI_M;
+        w->used = false;
+        struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, l2->block, KIND_L1WBWAIT);
+        if (e)
+            park(s, c, e);
+    }
+}
+
+/* Drops the L1 copies of a block (after pull_l1). */
+static void drop_l1(struct core *c, uint64_t block)
+{
+    struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
+    if (l1) {
+        l1->state = MESI_I;
+        l1->dirty = false;
+    }
+    struct cgm_cache_line *li = cgm_cache_find(&c->l1i, block);
+    if (li)
+        li->state = MESI_I;
+}
+
+/* ---- evictions ---------------------------------------------------------- */
+
+/* Frees an L2 way. Inclusion first: the L1 copies come back. Then shared
+ * blocks are dropped silently; written blocks go to the write-back queue;
+ * unwritten exclusive blocks go there too when it has room (so the
+ * directory learns of it), else they are dropped (the directory's copy is
+ * current, and a forward to this core gets a NACK). false if a written
+ * block finds the queue full. */
+static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v, struct core_wb *slot)
+{
+    if (!v->state)
+        return true;
+    pull_l1(s, c, v);
+    bool exclusive = v->state == MESI_E || v->state == MESI_M;
+    if (exclusive && !v->dirty && !slot)
+        slot = q_free(c->wb, s->cfg.wb_entries); /* clean: tell the directory if there is room */
+    if (v->dirty || (exclusive && slot)) {
+        if (!slot)
+            slot = q_free(c->wb, s->cfg.wb_entries);
+        if (!slot)
+            return false;
+        slot->used = true;
+        slot->sent = false;
+        slot->dirty = v->dirty;
+        slot->block = v->block;
+        slot->data = v->data;
+        unsigned inuse = 0;
+        for (unsigned i = 0; i < s->cfg.wb_entries; i++)
+            inuse += c->wb[i].used;
+        if (inuse > c->st.wb_queue_peak)
+            c->st.wb_queue_peak = inuse;
+        c->st.writebacks++;
+        s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_WB_DRAIN);
+    }
+    drop_l1(c, v->block);
+    c->st.l2_evictions++;
+    v->state = MESI_I;
+    v->dirty = false;
+    return true;
+}
+
+/* Frees a data-cache way: a written block goes to the data cache's
+ * write-back queue (slot, or a free entry), others are dropped (the L2
+ * holds them). false if the queue is full. */
+static bool l1_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v, struct core_wb *slot)
+{
+    if (!v->state)
+        return true;
+    if (v->dirty) {
+        if (!slot)
+            slot = q_free(c->l1wb, s->cfg.l1_wb_entries);
+        if (!slot)
+            return false;
+        *slot = (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true };
+        c->st.l1_writebacks++;
+        s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_L1WB_DRAIN);
+    }
+    c->st.evictions++;
+    v->state = MESI_I;
+    v->dirty = false;
+    return true;
+}
+
+/* ---- performing requests ------------------------------------------------ */
+
+static void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l1, uint8_t op,
+                    uint64_t tag, uint64_t value, unsigned level)
+{
+    cgm_cache_touch(&c->l1d, l1);
+    if (op == CGM_OP_STORE) {
+        l1->state = MESI_M;
+        l1->data = value;
+        l1->dirty = true;
+    }
+    finish(s, c, op, l1->block, tag, l1->data, level);
+}
+
+/* Puts an L2 block into the data cache (way v, already judged free-able)
+ * in the state the L2 gives it, and performs the request there. */
+static void fill_l1d(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v,
+                     const struct cgm_cache_line *l2, uint8_t state, uint8_t op, uint64_t tag,
+                     uint64_t value)
+{
+    struct cgm_cache_line *old = cgm_cache_find(&c->l1d, l2->block);
+    if (old && old != v) {
+        /* A transient copy left by an upgrade: the fill replaces it. */
+        old->state = MESI_I;
+        old->dirty = false;
+    }
+    if (v->state && v->block != l2->block)
+        l1_evict(s, c, v, NULL);
+    cgm_cache_set_block(&c->l1d, v, l2->block);
+    v->state = state;
+    v->data = l2->data;
+    v->dirty = false;
+    perform(s, c, v, op, tag, value, 2);
+}
+
+static void fill_l1i(struct cgm_coh_sys *s, struct core *c, const struct cgm_cache_line *l2, uint64_t tag)
+{
+    struct cgm_cache_line *v = cgm_cache_find(&c->l1i, l2->block);
+    if (!v) {
+        v = cgm_cache_victim(&c->l1i, l2->block, NULL, NULL);
+        if (v->state) {
+            c->st.evictions++;
+            c->st.fetch_evictions++;
+        }
+        cgm_cache_set_block(&c->l1i, v, l2->block);
+    }
+    v->state = MESI_S;
+    v->data = l2->data;
+    cgm_cache_touch(&c->l1i, v);
+    finish(s, c, CGM_OP_FETCH, l2->block, tag, v->data, 2);
+}
+
+/* An L1 miss (or a data-cache upgrade) at the L2. l1v is the data-cache
+ * way the block will take (NULL for fetches and upgrades). Returns as
+ * core_access does. */
+static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
+                     uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+{
+    bool st = op == CGM_OP_STORE, fetch = op == CGM_OP_FETCH;
+    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
+    if (e)
+        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
+    e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT);
+    if (e) {
+        if (!fetch)
+            coh_row(s, st ? R33_WBN_STORE : R33_WBN_LOAD);
+        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
+    }
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+    if (!l2) {
+        struct core_wb *wb = l2wb_find(s, c, block);
+        if (wb && !wb->sent) {
+            /* I_WB_Writable: merge the block back into the L2; the victim,
+             * if written, takes the queue slot the block leaves. */
+            struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
+            if (!v)
+                return -1;
+            struct core_wb saved = *wb;
+            wb->used = false;
+            if (!l2_evict(s, c, v, wb)) {
+                *wb = saved;
+                return -1;
+            }
+            if (!fetch)
+                coh_row(s, st ? R33_WBW_STORE : R33_WBW_LOAD);
+            c->st.wb_hits++;
+            cgm_cache_set_block(&c->l2, v, block);
+            v->state = saved.dirty ? MESI_M : MESI_E;
+            v->data = saved.data;
+            v->dirty = saved.dirty;
+            l2 = v;
+        } else if (wb) {
+            /* I_WB_Non_Writable: wait for the directory's write-back ack. */
+            if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_WBWAIT)))
+                return -1;
+            if (!fetch)
+                coh_row(s, st ? R33_WBN_STORE : R33_WBN_LOAD);
+            coalesce(c, s, e, op, tag, value);
+            c->st.coalesced--;
+            return 0;
         }
     }
-    c->replaying = was;
+    if (l2 && stable(l2, NULL)) {
+        cgm_cache_touch(&c->l2, l2);
+        if (fetch) {
+            if (l2->state == MESI_S)
+                coh_row(s, R33_S_FETCH);
+            if (!c->replaying)
+                c->st.l2_hits++;
+            fill_l1i(s, c, l2, tag);
+            return 1;
+        }
+        if (l2->state == MESI_M || l2->state == MESI_E) {
+            if (l2->state == MESI_M)
+                coh_row(s, st ? R33_M_STORE : R33_M_LOAD);
+            else
+                coh_row(s, st ? R33_E_STORE : R33_E_LOAD);
+            if (st)
+                l2->state = MESI_M;
+            if (!c->replaying)
+                c->st.l2_hits++;
+            if (upgrade) {
+                /* The data cache's shared copy may simply become modified. */
+                struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
+                perform(s, c, l1, op, tag, value, 2);
+            } else {
+                fill_l1d(s, c, l1v, l2, l2->state, op, tag, value);
+            }
+            return 1;
+        }
+        /* Shared. */
+        if (!st) {
+            coh_row(s, R33_S_LOAD);
+            if (!c->replaying)
+                c->st.l2_hits++;
+            fill_l1d(s, c, l1v, l2, MESI_S, op, tag, value);
+            return 1;
+        }
+        /* A store: the data cache's upgrade is forwarded (Upgrade_Fwd), or
+         * the data cache had no copy and the L2 upgrades for it. */
+        if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA)))
+            return -1;
+        coh_row(s, upgrade ? R33_S_UPG : R33_S_STORE);
+        c->st.upgrades++;
+        l2->state = MESI_SM;
+        l2->req = COH_UPGRADE;
+        if (upgrade) {
+            struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
+            if (l1)
+                l1->state = MESI_SM;
+        }
+        coalesce(c, s, e, op, tag, value);
+        c->st.coalesced--;
+        to_dir(s, c, COH_UPGRADE, block, false);
+        return 0;
+    }
+    if (l2) /* transient: always has an MSHR entry, handled above */
+        return -1;
+
+    /* An L2 miss: an MSHR entry, a victim, then the request to the L3. */
+    if (c->mshr.used >= c->mshr.entries)
+        return -1;
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
+    if (!v || !l2_evict(s, c, v, NULL))
+        return -1;
+    e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
+    uint8_t req = fetch ? COH_GETS : st ? COH_GETX : COH_GET;
+    coh_row(s, fetch ? R33_I_FETCH : st ? R33_I_STORE : R33_I_LOAD);
+    if (!c->replaying)
+        c->st.l2_misses++;
+    cgm_cache_set_block(&c->l2, v, block);
+    v->state = st ? MESI_IM : MESI_IS;
+    v->dirty = false;
+    v->req = req;
+    cgm_cache_touch(&c->l2, v);
+    coalesce(c, s, e, op, tag, value);
+    c->st.coalesced--;
+    to_dir(s, c, req, block, fetch);
+    return 0;
+}
+
+static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t tag)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&c->l1i, block);
+    if (l && l->state == MESI_S) {
+        coh_row(s, R31_S_FETCH);
+        if (!c->replaying) {
+            c->st.hits++;
+            c->st.fetch_hits++;
+        }
+        cgm_cache_touch(&c->l1i, l);
+        finish(s, c, CGM_OP_FETCH, block, tag, l->data, 1);
+        return 1;
+    }
+    int r = l2_access(s, c, CGM_OP_FETCH, block, tag, 0, NULL, false);
+    if (r >= 0) {
+        coh_row(s, R31_I_FETCH);
+        if (!c->replaying) {
+            c->st.misses++;
+            c->st.fetch_misses++;
+        }
+    }
+    return r;
+}
+
+int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
+                uint64_t value)
+{
+    if (op == CGM_OP_FETCH)
+        return fetch(s, c, block, tag);
+    bool st = op == CGM_OP_STORE;
+    struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
+    if (l) {
+        switch (l->state) {
+        case MESI_M:
+        case MESI_E:
+            if (l->state == MESI_M)
+                coh_row(s, st ? R32_M_STORE : R32_M_LOAD);
+            else
+                coh_row(s, st ? R32_E_STORE : R32_E_LOAD);
+            if (st && l->state == MESI_E) {
+                /* Exclusive in the core: the L2 copy becomes modified too. */
+                struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+                if (l2)
+                    l2->state = MESI_M;
+            }
+            if (!c->replaying)
+                c->st.hits++;
+            perform(s, c, l, op, tag, value, 1);
+            return 1;
+        case MESI_S:
+            if (!st) {
+                coh_row(s, R32_S_LOAD);
+                if (!c->replaying)
+                    c->st.hits++;
+                perform(s, c, l, op, tag, value, 1);
+                return 1;
+            } else {
+                int r = l2_access(s, c, op, block, tag, value, NULL, true);
+                if (r >= 0)
+                    coh_row(s, R32_S_STORE);
+                return r;
+            }
+        case MESI_SM: {
+            struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
+            if (!e)
+                return -1;
+            coh_row(s, st ? R32_SPU_STORE : R32_SPU_LOAD);
+            return coalesce(c, s, e, op, tag, value) ? 0 : -1;
+        }
+        default:
+            break;
+        }
+    }
+
+    struct core_wb *w = l1wb_find(s, c, block);
+    if (w && !w->sent) {
+        /* I_WB_Writable: merge the block back into the data cache; the
+         * victim, if written, takes the queue slot the block leaves. */
+        struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
+        if (!v)
+            return -1;
+        struct core_wb saved = *w;
+        w->used = false;
+        if (!l1_evict(s, c, v, w)) {
+            *w = saved;
+            return -1;
+        }
+        coh_row(s, st ? R32_WBW_STORE : R32_WBW_LOAD);
+        c->st.l1_wb_hits++;
+        if (!c->replaying)
+            c->st.hits++;
+        cgm_cache_set_block(&c->l1d, v, block);
+        v->state = MESI_M;
+        v->data = saved.data;
+        v->dirty = true;
+        perform(s, c, v, op, tag, value, 1);
+        return 1;
+    }
+    if (w) {
+        /* I_WB_Non_Writable: wait until the write-back has reached the L2. */
+        struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
+        if (!e && !(e = cgm_mshr_alloc(&c->mshr, block, KIND_L1WBWAIT)))
+            return -1;
+        if (!coalesce(c, s, e, op, tag, value)) {
+            if (!e->n)
+                cgm_mshr_release(&c->mshr, e);
+            return -1;
+        }
+        coh_row(s, st ? R32_WBN_STORE : R32_WBN_LOAD);
+        return 0;
+    }
+
+    /* A data-cache miss: a way for the block first (written victims need
+     * room in the write-back queue), then the L2. */
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
+    if (!v || (v->state && v->dirty && !q_free(c->l1wb, s->cfg.l1_wb_entries)))
+        return -1;
+    int r = l2_access(s, c, op, block, tag, value, v, false);
+    if (r >= 0) {
+        coh_row(s, st ? R32_I_STORE : R32_I_LOAD);
+        if (!c->replaying)
+            c->st.misses++;
+    }
+    return r;
+}
+
+/* ---- messages from the directory and other cores -------------------------- */
+
+static void protocol_error(struct cgm_coh_sys *s, struct core *c, const char *what, const struct cgm_coh_msg *m)
+{
+    fprintf(stderr, "mesi: core %d: %s (%s for block %llu)\n", c->id, what, cgm_coh_msg_names[m->type],
+            (unsigned long long)m->block);
+    cgm_coh_dump_block(s, m->block, stderr);
+    abort();
 }
 
 static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
-    struct cgm_cache_array *a = m->instr ? &c->l1i : &c->l1d;
-    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, m->instr ? KIND_INSTR : KIND_DATA);
-    struct cgm_cache_line *l = cgm_cache_find(a, m->block);
-    if (!e || !l || (l->state != MESI_IS && l->state != MESI_IM && l->state != MESI_SM)) {
-        fprintf(stderr, "mesi: core %d got %s for block %llu it is not waiting for\n", c->id,
-                cgm_coh_msg_names[m->type], (unsigned long long)m->block);
-        cgm_coh_dump_block(s, m->block, stderr);
-        abort();
-    }
+    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, KIND_DATA);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    if (!e || !l2 || (l2->state != MESI_IS && l2->state != MESI_IM && l2->state != MESI_SM))
+        protocol_error(s, c, "a block it is not waiting for", m);
     if (m->type == COH_UPGRADE_ACK) {
-        if (l->state != MESI_SM) {
-            fprintf(stderr, "mesi: core %d: Upgrade_Ack for block %llu without a shared copy\n",
-                    c->id, (unsigned long long)m->block);
-            cgm_coh_dump_block(s, m->block, stderr);
-            abort();
-        }
-        l->state = MESI_M;
+        if (l2->state != MESI_SM)
+            protocol_error(s, c, "an upgrade acknowledged without a shared copy", m);
+        l2->state = MESI_M;
     } else {
-        l->state = m->type == COH_PUTS ? MESI_S : m->type == COH_PUTCLNX ? MESI_E : MESI_M;
-        l->data = m->data;
+        l2->state = m->type == COH_PUTS ? MESI_S : m->type == COH_PUTCLNX ? MESI_E : MESI_M;
+        l2->data = m->data;
     }
-    l->dirty = false;
+    l2->dirty = false;
+    /* A data-cache copy waiting on an upgrade is refilled by the replays. */
+    struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, m->block);
+    if (l1 && l1->state == MESI_SM)
+        l1->state = MESI_I;
     if (m->src < (int)s->cfg.cores)
         to_dir(s, c, COH_UNBLOCK, m->block, m->instr);
     replay(s, c, e);
@@ -324,43 +569,51 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
 /* Resends a NACKed request. An upgrade is resent as an upgrade even if an
  * invalidation took the shared copy meanwhile (the directory then forwards
  * or sends the block); only when the slice has lost the block does it
- * become a GetX. */
-static void retry(struct cgm_coh_sys *s, struct core *c, uint64_t block, bool instr, bool upgrade)
+ * become a GetX (the L2 no longer has the block the upgrade was for). */
+static void retry(struct cgm_coh_sys *s, struct core *c, uint64_t block, bool upgrade)
 {
-    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, instr ? KIND_INSTR : KIND_DATA);
-    struct cgm_cache_line *l = cgm_cache_find(instr ? &c->l1i : &c->l1d, block);
-    if (!e || !l)
+    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+    if (!e || !l2)
         return;
     c->st.retries++;
-    uint8_t t = instr ? COH_GETS : l->state == MESI_IS ? COH_GET : COH_GETX;
-    if (!instr && (l->state == MESI_SM || (l->state == MESI_IM && upgrade)))
+    uint8_t t;
+    if (l2->state == MESI_IS) {
+        t = l2->req == COH_GETS ? COH_GETS : COH_GET;
+    } else if (l2->state == MESI_SM || (l2->state == MESI_IM && upgrade && l2->req == COH_UPGRADE)) {
         t = COH_UPGRADE;
-    to_dir(s, c, t, block, instr);
+    } else {
+        if (l2->req == COH_UPGRADE)
+            coh_row(s, R33_I_UPG);
+        l2->req = COH_GETX;
+        t = COH_GETX;
+    }
+    to_dir(s, c, t, block, t == COH_GETS);
 }
 
 /* Inval (another core writes a shared block) or Flush (the directory
- * evicts the block): give up every copy, with the data if written. */
+ * evicts the block): give up every copy, with the newest data if written. */
 static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     struct cgm_coh_msg ack = { .type = COH_INV_ACK, .src = c->id, .dst = m->src, .block = m->block };
-    struct cgm_cache_line *li = cgm_cache_find(&c->l1i, m->block);
-    if (li && li->state == MESI_S)
-        li->state = MESI_I;
-    struct cgm_cache_line *l = cgm_cache_find(&c->l1d, m->block);
-    if (l) {
-        if (l->state == MESI_S) {
-            l->state = MESI_I;
-        } else if (l->state == MESI_SM) {
-            l->state = MESI_IM; /* the upgrade will be NACKed or answered with data */
-        } else if (l->state == MESI_E || l->state == MESI_M) {
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    if (l2) {
+        if (stable(l2, NULL) || l2->state == MESI_SM)
+            pull_l1(s, c, l2);
+        if (l2->state == MESI_S) {
+            l2->state = MESI_I;
+        } else if (l2->state == MESI_SM) {
+            l2->state = MESI_IM; /* the upgrade will be NACKed or answered with data */
+        } else if (l2->state == MESI_E || l2->state == MESI_M) {
             ack.has_data = true;
-            ack.dirty = l->dirty;
-            ack.data = l->data;
-            l->state = MESI_I;
-            l->dirty = false;
+            ack.dirty = l2->dirty;
+            ack.data = l2->data;
+            l2->state = MESI_I;
+            l2->dirty = false;
         }
+        drop_l1(c, m->block);
     }
-    struct core_wb *wb = wb_find(s, c, m->block);
+    struct core_wb *wb = l2wb_find(s, c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
         ack.has_data = true;
         ack.dirty = wb->dirty;
@@ -373,21 +626,30 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
 static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     bool x = m->type == COH_GETX_FWD;
-    struct cgm_cache_line *l = cgm_cache_find(&c->l1d, m->block);
-    if (l && (l->state == MESI_E || l->state == MESI_M)) {
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    if (l2 && (l2->state == MESI_E || l2->state == MESI_M)) {
+        pull_l1(s, c, l2);
         struct cgm_coh_msg data = { .type = x ? COH_PUTX : COH_PUTS, .src = c->id,
-                                    .dst = m->requester, .block = m->block, .data = l->data,
+                                    .dst = m->requester, .block = m->block, .data = l2->data,
                                     .has_data = true, .instr = m->instr };
         struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .src = c->id, .dst = m->src,
-                                   .block = m->block, .data = l->data, .has_data = true,
-                                   .dirty = l->dirty };
+                                   .block = m->block, .data = l2->data, .has_data = true,
+                                   .dirty = l2->dirty };
         coh_send(s, data);
         coh_send(s, ack);
-        l->dirty = false;
-        l->state = x ? MESI_I : MESI_S;
+        l2->dirty = false;
+        if (x) {
+            l2->state = MESI_I;
+            drop_l1(c, m->block);
+        } else {
+            l2->state = MESI_S;
+            struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, m->block);
+            if (l1)
+                l1->state = MESI_S;
+        }
         return;
     }
-    struct core_wb *wb = wb_find(s, c, m->block);
+    struct core_wb *wb = l2wb_find(s, c, m->block);
     if (wb && !wb->sent) {
         /* The block waits in the write-back queue: send it now, ahead of
          * the NACK, so the directory has the data when the NACK arrives. */
@@ -412,8 +674,7 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
     case COH_NACK:
         c->st.nacks_received++;
         s->env.later(s->env.ctx, c->id, m->block,
-                     COH_WAKE_RETRY + (m->instr ? 16 : 0) +
-                     (m->req == COH_UPGRADE && !m->absent ? 32 : 0));
+                     COH_WAKE_RETRY + (m->req == COH_UPGRADE && !m->absent ? 32 : 0));
         break;
     case COH_INVAL:
     case COH_FLUSH:
@@ -424,7 +685,7 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
         forward(s, c, m);
         break;
     case COH_WB_ACK: {
-        struct core_wb *wb = wb_find(s, c, m->block);
+        struct core_wb *wb = l2wb_find(s, c, m->block);
         if (wb && wb->sent)
             wb->used = false;
         struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, KIND_WBWAIT);
@@ -433,17 +694,16 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
         break;
     }
     default:
-        fprintf(stderr, "mesi: core %d cannot take %s\n", c->id, cgm_coh_msg_names[m->type]);
-        abort();
+        protocol_error(s, c, "a message a core cannot take", m);
     }
 }
 
 void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
 {
     if ((what & 15) == COH_WAKE_RETRY) {
-        retry(s, c, block, (what & 16) != 0, (what & 32) != 0);
+        retry(s, c, block, (what & 32) != 0);
     } else if (what == COH_WAKE_WB_DRAIN) {
-        struct core_wb *wb = wb_find(s, c, block);
+        struct core_wb *wb = l2wb_find(s, c, block);
         if (wb && !wb->sent) {
             struct cgm_coh_msg w = { .type = COH_WB, .src = c->id, .dst = dir_node(s, block),
                                      .block = block, .data = wb->data, .has_data = true,
@@ -451,6 +711,30 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
             coh_send(s, w);
             wb->sent = true;
         }
+    } else if (what == COH_WAKE_L1WB_DRAIN) {
+        struct core_wb *w = l1wb_find(s, c, block);
+        if (w && !w->sent) {
+            w->sent = true;
+            s->env.later(s->env.ctx, c->id, block, COH_WAKE_L1WB_DONE);
+        }
+    } else if (what == COH_WAKE_L1WB_DONE) {
+        /* The data cache's write-back reaches the L2 (which still holds the
+         * block: had it given it up, it would have taken this entry). */
+        struct core_wb *w = l1wb_find(s, c, block);
+        if (!w || !w->sent)
+            return;
+        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+        if (!l2 || (l2->state != MESI_E && l2->state != MESI_M)) {
+            struct cgm_coh_msg m = { .type = COH_WB, .src = c->id, .dst = c->id, .block = block };
+            protocol_error(s, c, "a data-cache write-back the L2 cannot take", &m);
+        }
+        l2->data = w->data;
+        l2->dirty = true;
+        l2->state = MESI_M;
+        w->used = false;
+        struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
+        if (e)
+            replay(s, c, e);
     } else if (what == COH_WAKE_STALLED) {
         c->stall_wake_pending = false;
         unsigned n = c->nstall;
@@ -460,7 +744,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
         c->replaying = true;
         for (unsigned i = 0; i < n; i++)
             if (core_access(s, c, list[i].op, list[i].block, list[i].tag, list[i].value) < 0)
-                stall_push(s, c, &list[i]);
+                stall_push(s, c, list[i].op, list[i].block, list[i].tag, list[i].value);
         c->replaying = false;
         free(list);
     }

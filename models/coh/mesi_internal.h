@@ -4,8 +4,9 @@
 
 #include "cgm/coh.h"
 
-/* A core's write-back queue entry: an evicted dirty block, readable until
- * it is sent (writable), then waiting for the directory's acknowledgement. */
+/* A write-back queue entry: an evicted block, readable until it is sent
+ * (writable), then waiting for its acknowledgement. The data cache's queue
+ * writes into the L2; the L2's queue writes to the L3. */
 struct core_wb {
     uint64_t block, data;
     bool used, sent, dirty;
@@ -19,9 +20,10 @@ struct stalled {
 
 struct core {
     int id;
-    struct cgm_cache_array l1d, l1i;
-    struct cgm_mshr mshr;
-    struct core_wb *wb;
+    struct cgm_cache_array l1d, l1i, l2;
+    struct cgm_mshr mshr;     /* the L2's */
+    struct core_wb *wb;       /* the L2's write-back queue */
+    struct core_wb *l1wb;     /* the data cache's write-back queue */
     struct stalled *stall;
     unsigned nstall, capstall;
     bool stall_wake_pending;

@@ -7,9 +7,12 @@ const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS] = {
 #undef ROW
 };
 
-/* Replaced by a NACK and retry (see cgm/coh.h). */
+/* Rows this model replaces (see cgm/coh.h): the *_Pending_Owned rows by a
+ * NACK and retry; the L2's flush-conflict rows do not arise because the L1s
+ * give their copies back to the L2 at once. */
 static const enum cgm_mesi_row replaced[] = {
     R34_M_PENDOWN_LOAD, R34_E_PENDOWN_LOAD, R35_M_PENDOWN_STORE, R35_E_PENDOWN_STORE,
+    R33_WBFC_LOAD, R33_WBFC_STORE,
 };
 
 bool cgm_mesi_row_implemented(enum cgm_mesi_row r)

@@ -16,7 +16,8 @@ static unsigned log2u(unsigned v)
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env)
 {
     if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->blocks || !cfg->wb_entries || !cfg->l3_wb_entries)
+        !cfg->blocks || !cfg->wb_entries || !cfg->l3_wb_entries || !cfg->l1_wb_entries ||
+        !cfg->l2_sets || !cfg->l2_ways)
         return NULL;
     struct cgm_coh_sys *s = calloc(1, sizeof *s);
     if (!s)
@@ -32,8 +33,10 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         struct core *c = &s->cores[i];
         c->id = (int)i;
         c->wb = calloc(cfg->wb_entries, sizeof *c->wb);
-        if (!c->wb || cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
+        c->l1wb = calloc(cfg->l1_wb_entries, sizeof *c->l1wb);
+        if (!c->wb || !c->l1wb || cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
             cgm_cache_array_init(&c->l1i, cfg->l1i_sets, cfg->l1i_ways, 64, 0) ||
+            cgm_cache_array_init(&c->l2, cfg->l2_sets, cfg->l2_ways, 64, 0) ||
             cgm_mshr_init(&c->mshr, cfg->mshr, cfg->coalesce))
             goto fail;
     }
@@ -66,8 +69,10 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         struct core *c = &s->cores[i];
         cgm_cache_array_free(&c->l1d);
         cgm_cache_array_free(&c->l1i);
+        cgm_cache_array_free(&c->l2);
         cgm_mshr_free(&c->mshr);
         free(c->wb);
+        free(c->l1wb);
         free(c->stall);
     }
     for (unsigned i = 0; s->slices && i < s->cfg.slices; i++) {
@@ -154,6 +159,16 @@ enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uin
         *data = l->data;
         return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
     }
+    for (unsigned i = 0; i < s->cfg.l1_wb_entries; i++)
+        if (c->l1wb[i].used && c->l1wb[i].block == block) {
+            *data = c->l1wb[i].data;
+            return MESI_M;
+        }
+    l = cgm_cache_find(&c->l2, block);
+    if (l && (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M || l->state == MESI_SM)) {
+        *data = l->data;
+        return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
+    }
     for (unsigned i = 0; i < s->cfg.wb_entries; i++)
         if (c->wb[i].used && !c->wb[i].sent && c->wb[i].block == block) {
             *data = c->wb[i].data;
@@ -181,13 +196,22 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         struct core *c = &s->cores[i];
         struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
         struct cgm_cache_line *li = cgm_cache_find(&c->l1i, block);
+        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
         fprintf(out, "  core %u: L1D %s", i, l ? state_name(l->state) : "-");
         if (l)
             fprintf(out, " data %llu%s", (unsigned long long)l->data, l->dirty ? " dirty" : "");
         fprintf(out, ", L1I %s", li ? state_name(li->state) : "-");
+        for (unsigned w = 0; w < s->cfg.l1_wb_entries; w++)
+            if (c->l1wb[w].used && c->l1wb[w].block == block)
+                fprintf(out, ", L1D write-back %s data %llu", c->l1wb[w].sent ? "sent" : "queued",
+                        (unsigned long long)c->l1wb[w].data);
+        fprintf(out, ", L2 %s", l2 ? state_name(l2->state) : "-");
+        if (l2)
+            fprintf(out, " data %llu%s (request %s)", (unsigned long long)l2->data, l2->dirty ? " dirty" : "",
+                    cgm_coh_msg_names[l2->req < COH_NTYPES ? l2->req : 0]);
         for (unsigned w = 0; w < s->cfg.wb_entries; w++)
             if (c->wb[w].used && c->wb[w].block == block)
-                fprintf(out, ", write-back %s data %llu", c->wb[w].sent ? "sent" : "queued",
+                fprintf(out, ", L2 write-back %s data %llu", c->wb[w].sent ? "sent" : "queued",
                         (unsigned long long)c->wb[w].data);
         for (unsigned e = 0; e < c->mshr.entries; e++)
             if (c->mshr.e[e].used && c->mshr.e[e].block == block)

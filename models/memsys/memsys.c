@@ -112,9 +112,11 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->cpu_hz = 4000000000ull;
     c->sys_hz = 2000000000ull;
     c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
+                                      .l2_sets = 512, .l2_ways = 8, .l1_wb_entries = 4,
                                       .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
                                       .wb_entries = 8, .l3_wb_entries = 16, .l3_mshr = 32 };
     c->l1_latency = 4;
+    c->l2_latency = 8;
     c->l3_latency = 20;
     c->ports = 2;
     c->rx_queue = 8;
@@ -249,14 +251,15 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
     timer_add(n, ks_cycle() + delay, block, what);
 }
 
-static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
+                     unsigned level)
 {
     struct cgm_memsys *m = ctx;
     (void)op;
     (void)block;
     struct node *n = &m->nodes[core];
     struct cpu_req *r = &n->reqs[tag];
-    uint64_t when = ks_cycle() + n->latency;
+    uint64_t when = ks_cycle() + n->latency + (level >= 2 ? m->cfg.l2_latency : 0);
     uint64_t lat = when - r->issued;
     m->st.completed++;
     m->st.latency_sum += lat;

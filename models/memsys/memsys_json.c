@@ -45,6 +45,11 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "evictions", cs->evictions);
         add_u(x, "writebacks", cs->writebacks);
         add_u(x, "writeback_hits", cs->wb_hits);
+        add_u(x, "l1d_writebacks", cs->l1_writebacks);
+        add_u(x, "l1d_writeback_hits", cs->l1_wb_hits);
+        add_u(x, "l2_hits", cs->l2_hits);
+        add_u(x, "l2_misses", cs->l2_misses);
+        add_u(x, "l2_evictions", cs->l2_evictions);
         add_u(x, "mshr_peak", cs->mshr_peak);
         add_u(x, "writeback_queue_peak", cs->wb_queue_peak);
         cJSON_AddItemToArray(cores, x);

@@ -1,11 +1,11 @@
 /*
  * Memory-system benchmark: requests completed per second of host time
- * through the full default hierarchy (L1 controllers, ring, L3 slices with
+ * through the full default hierarchy (L1 and L2 controllers, ring, L3 slices with
  * the directory, system agent, memory controller, DRAM; every element a
  * KnightSim context) under a synthetic load from every core.
  *
  * Load per core, eight requests in flight: 90% to a private 16 KB region
- * (L1 hits), 8% to a private 512 KB region (L3 hits and DRAM), 2% to a
+ * (L1 hits), 8% to a private 512 KB region (L2 and L3 hits, DRAM), 2% to a
  * shared 64 KB region (coherence); 30% stores.
  *
  * Baseline, same run and same address streams: the MESI handlers alone with
@@ -139,8 +139,10 @@ static void i_later(void *ctx, int node, uint64_t block, int what)
     iq_push(ctx, &x);
 }
 
-static void i_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+static void i_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
+                   unsigned level)
 {
+    (void)level;
     (void)tag;
     (void)op;
     (void)block;

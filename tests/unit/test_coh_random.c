@@ -160,9 +160,11 @@ static void check_block(struct tester *t, uint64_t block)
     }
 }
 
-static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
+                     unsigned level)
 {
     struct tester *t = ctx;
+    (void)level;
     if (op == CGM_OP_STORE) {
         t->golden[block] = value;
     } else if (value != t->golden[block]) {
@@ -342,6 +344,7 @@ static uint64_t scale(uint64_t n)
 
 static const struct cgm_coh_config default_cfg = {
     .cores = 8, .slices = 4, .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
+    .l2_sets = 512, .l2_ways = 8, .l1_wb_entries = 4,
     .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 8, .wb_entries = 8, .l3_wb_entries = 16,
 };
 
@@ -351,20 +354,24 @@ static void test_random_coherence(void **state)
     static uint64_t rows[MESI_NROWS];
     struct run_cfg runs[] = {
         { "default", default_cfg, 8, 40, scale(4000000), 20, 60, 6, 1 },
-        { "small caches", { .cores = 8, .slices = 2, .l1_sets = 2, .l1_ways = 2, .l1i_sets = 1,
-                            .l1i_ways = 2, .l3_sets = 2, .l3_ways = 4, .mshr = 2, .coalesce = 2,
+        { "small caches", { .cores = 8, .slices = 2, .l1_sets = 1, .l1_ways = 2, .l1i_sets = 1,
+                            .l1i_ways = 2, .l2_sets = 2, .l2_ways = 2, .l1_wb_entries = 1,
+                            .l3_sets = 2, .l3_ways = 4, .mshr = 2, .coalesce = 2,
                             .wb_entries = 1, .l3_wb_entries = 2, .l3_mshr = 2 },
           6, 30, scale(2500000), 12, 60, 4, 2 },
-        { "tiny L3", { .cores = 8, .slices = 1, .l1_sets = 1, .l1_ways = 2, .l1i_sets = 1,
-                       .l1i_ways = 1, .l3_sets = 1, .l3_ways = 6, .mshr = 3, .coalesce = 3,
+        { "tiny L3", { .cores = 8, .slices = 1, .l1_sets = 1, .l1_ways = 1, .l1i_sets = 1,
+                       .l1i_ways = 1, .l2_sets = 1, .l2_ways = 2, .l1_wb_entries = 2,
+                       .l3_sets = 1, .l3_ways = 6, .mshr = 3, .coalesce = 3,
                        .wb_entries = 2, .l3_wb_entries = 1 },
           4, 20, scale(2000000), 30, 80, 3, 3 },
-        { "hot lines", { .cores = 8, .slices = 2, .l1_sets = 4, .l1_ways = 2, .l1i_sets = 2,
-                         .l1i_ways = 2, .l3_sets = 4, .l3_ways = 4, .mshr = 4, .coalesce = 4,
+        { "hot lines", { .cores = 8, .slices = 2, .l1_sets = 2, .l1_ways = 1, .l1i_sets = 2,
+                         .l1i_ways = 2, .l2_sets = 4, .l2_ways = 2, .l1_wb_entries = 1,
+                         .l3_sets = 4, .l3_ways = 4, .mshr = 4, .coalesce = 4,
                          .wb_entries = 2, .l3_wb_entries = 4 },
           2, 8, scale(2000000), 8, 40, 2, 4 },
-        { "thrashing L3", { .cores = 8, .slices = 1, .l1_sets = 1, .l1_ways = 4, .l1i_sets = 1,
-                            .l1i_ways = 1, .l3_sets = 1, .l3_ways = 2, .mshr = 2, .coalesce = 2,
+        { "thrashing L3", { .cores = 8, .slices = 1, .l1_sets = 1, .l1_ways = 2, .l1i_sets = 1,
+                            .l1i_ways = 1, .l2_sets = 1, .l2_ways = 4, .l1_wb_entries = 2,
+                            .l3_sets = 1, .l3_ways = 2, .mshr = 2, .coalesce = 2,
                             .wb_entries = 2, .l3_wb_entries = 2 },
           1, 3, scale(500000), 40, 10, 3, 5 },
     };
@@ -376,7 +383,7 @@ static void test_random_coherence(void **state)
     int missing = 0;
     for (int r = 0; r < MESI_NROWS; r++) {
         if (!cgm_mesi_row_implemented((enum cgm_mesi_row)r)) {
-            printf("  Table %s row \"%s\": replaced by NACK and retry\n", cgm_mesi_rows[r].table,
+            printf("  Table %s row \"%s\": not modelled (see cgm/coh.h)\n", cgm_mesi_rows[r].table,
                    cgm_mesi_rows[r].text);
             continue;
         }
@@ -393,8 +400,9 @@ static void test_same_seed_same_counts(void **state)
 {
     (void)state;
     uint64_t rows[MESI_NROWS] = { 0 };
-    struct run_cfg r = { "determinism", { .cores = 4, .slices = 2, .l1_sets = 2, .l1_ways = 2,
-                                          .l1i_sets = 1, .l1i_ways = 2, .l3_sets = 2, .l3_ways = 4,
+    struct run_cfg r = { "determinism", { .cores = 4, .slices = 2, .l1_sets = 1, .l1_ways = 2,
+                                          .l1i_sets = 1, .l1i_ways = 2, .l2_sets = 2, .l2_ways = 2,
+                                          .l1_wb_entries = 1, .l3_sets = 2, .l3_ways = 4,
                                           .mshr = 2, .coalesce = 2, .wb_entries = 1, .l3_wb_entries = 2 },
                          4, 20, 100000, 12, 60, 4, 99 };
     uint64_t a, b, c;

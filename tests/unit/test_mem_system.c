@@ -77,8 +77,11 @@ static struct cgm_memsys_config small_cfg(void)
 {
     struct cgm_memsys_config c;
     cgm_memsys_default_config(&c);
-    c.coh.l1_sets = 4;
+    c.coh.l1_sets = 2;
     c.coh.l1_ways = 2;
+    c.coh.l2_sets = 4;
+    c.coh.l2_ways = 2;
+    c.coh.l1_wb_entries = 1;
     c.coh.l3_sets = 8;
     c.coh.l3_ways = 4;
     c.coh.mshr = 4;
@@ -145,14 +148,21 @@ static void test_hit_and_miss_latency(void **state)
     uint64_t store_hit = one_access(eng, &s, 4096, CGM_OP_STORE); /* E -> M, silently */
     assert_int_equal(hit, c.l1_latency);
     assert_int_equal(store_hit, c.l1_latency);
+    /* Eight more blocks in the same L1 set (64 sets of 64 B: 4 KB apart)
+     * push the first out of the 8-way L1, not out of the 512-set L2: it
+     * comes back at the L1 plus the L2 latency. */
+    for (uint64_t k = 1; k <= 8; k++)
+        one_access(eng, &s, 4096 + k * 4096, CGM_OP_LOAD);
+    uint64_t l2_hit = one_access(eng, &s, 4096, CGM_OP_LOAD);
+    assert_int_equal(l2_hit, c.l1_latency + c.l2_latency);
     /* A miss crosses the ring to the slice and DRAM and back: more than
      * both cache latencies and the DRAM's idle closed-row read time
      * (tRCD + CL + BL/2 at 1.25 ns = 32.5 ns = 130 CPU cycles at 4 GHz). */
-    assert_true(cold > c.l1_latency + c.l3_latency + 130);
+    assert_true(cold > c.l1_latency + c.l2_latency + c.l3_latency + 130);
     assert_int_equal(cgm_memsys_stats(s.ms)->dram_violations, 0);
-    assert_int_equal(cgm_memsys_stats(s.ms)->mem_reads, 1);
-    printf("latency: L1 hit %llu, cold miss %llu CPU cycles\n", (unsigned long long)hit,
-           (unsigned long long)cold);
+    assert_int_equal(cgm_memsys_stats(s.ms)->mem_reads, 9);
+    printf("latency: L1 hit %llu, L2 hit %llu, cold miss %llu CPU cycles\n", (unsigned long long)hit,
+           (unsigned long long)l2_hit, (unsigned long long)cold);
     cgm_memsys_stop(s.ms);
     cgm_memsys_destroy(s.ms);
     ks_engine_destroy(eng);
