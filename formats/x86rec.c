@@ -14,6 +14,26 @@ const char *cgm_x86_class_name(unsigned cls)
     return cls < CGM_X86_CLASS_COUNT ? names[cls] : "?";
 }
 
+const char *cgm_x86_reg_name(unsigned reg)
+{
+    static const char *const gpr[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+                                         "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+    static const char *const xmm[16] = { "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                                         "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+                                         "xmm13", "xmm14", "xmm15" };
+    static const char *const st[8] = { "st0", "st1", "st2", "st3", "st4", "st5", "st6", "st7" };
+    static const char *const other[6] = { "flags", "fpu", "mxcsr", "fs", "gs", "rip" };
+    if (reg < 16)
+        return gpr[reg];
+    if (reg < 32)
+        return xmm[reg - 16];
+    if (reg < 40)
+        return st[reg - 32];
+    if (reg < CGM_X86_REG_COUNT)
+        return other[reg - 40];
+    return "?";
+}
+
 size_t cgm_x86_static_encode(uint8_t *out, uint64_t *prev, const struct cgm_x86_static *s)
 {
     size_t n = cgm_put_delta(out, prev, s->addr);
@@ -22,7 +42,33 @@ size_t cgm_x86_static_encode(uint8_t *out, uint64_t *prev, const struct cgm_x86_
     n += cgm_put_varint(out + n, s->op);
     out[n++] = s->nmem;
     memcpy(out + n, s->bytes, s->len);
-    return n + s->len;
+    n += s->len;
+    out[n++] = s->uops;
+    out[n++] = s->loads;
+    out[n++] = s->stores;
+    n += cgm_put_varint(out + n, s->mem_size);
+    out[n++] = s->nsrc;
+    memcpy(out + n, s->src, s->nsrc);
+    n += s->nsrc;
+    out[n++] = s->ndst;
+    memcpy(out + n, s->dst, s->ndst);
+    return n + s->ndst;
+}
+
+/* Reads a register list (count, then registers) into REGS. */
+static int get_regs(const uint8_t **p, const uint8_t *end, uint8_t *count, uint8_t *regs)
+{
+    if (end - *p < 1)
+        return -1;
+    *count = *(*p)++;
+    if (*count > CGM_X86_REGS_MAX || end - *p < *count)
+        return -1;
+    for (unsigned i = 0; i < *count; i++)
+        if ((*p)[i] >= CGM_X86_REG_COUNT)
+            return -1;
+    memcpy(regs, *p, *count);
+    *p += *count;
+    return 0;
 }
 
 int cgm_x86_static_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev,
@@ -42,6 +88,17 @@ int cgm_x86_static_decode(const uint8_t **p, const uint8_t *end, uint64_t *prev,
     s->nmem = *(*p)++;
     memcpy(s->bytes, *p, s->len);
     *p += s->len;
+    uint64_t msize;
+    if (end - *p < 3)
+        return -1;
+    s->uops = *(*p)++;
+    s->loads = *(*p)++;
+    s->stores = *(*p)++;
+    if (cgm_get_varint(p, end, &msize) || msize > 0xffff)
+        return -1;
+    s->mem_size = (uint16_t)msize;
+    if (get_regs(p, end, &s->nsrc, s->src) || get_regs(p, end, &s->ndst, s->dst))
+        return -1;
     return 0;
 }
 

@@ -2,8 +2,10 @@
  *
  * Static table: section "x86.static", one entry per static instruction in
  * address order: address (delta varint), length, class, operation, memory
- * operand count, and the instruction bytes (so a consumer can disassemble
- * it and derive registers with capstone).
+ * operand count, the instruction bytes (so a consumer can disassemble it),
+ * then its micro-op breakdown (total, loads, stores), the largest memory
+ * operand size, and the registers it reads and writes (enum cgm_x86_reg,
+ * flags included), each list as a count and register bytes.
  *
  * Dynamic records (in a thread's stream, between event records):
  *   0x40 BLOCK    a basic block ran: start (zigzag delta from the previous
@@ -32,7 +34,25 @@
 #define CGM_X86_BLOCK_INSNS_MAX 64u
 /* Largest encoded record: type, start, count, naccess + accesses. */
 #define CGM_X86_RECORD_BYTES_MAX (1 + 3 * 10 + CGM_X86_ACCESS_MAX * 30)
-#define CGM_X86_STATIC_BYTES_MAX (10 + 1 + 1 + 3 + 1 + 1 + 15)
+#define CGM_X86_REGS_MAX     16u     /* registers per list in a static entry */
+#define CGM_X86_STATIC_BYTES_MAX (10 + 1 + 1 + 3 + 1 + 15 + 3 + 3 + 2 * (1 + CGM_X86_REGS_MAX))
+
+/* Architectural registers of the static table; partial registers (eax,
+ * ah) name their whole register. */
+enum cgm_x86_reg {
+    CGM_X86_REG_RAX = 0,       /* 0..15: rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
+    CGM_X86_REG_XMM0 = 16,     /* 16..31 */
+    CGM_X86_REG_ST0 = 32,      /* 32..39: x87 stack, relative to the top */
+    CGM_X86_REG_FLAGS = 40,    /* rflags */
+    CGM_X86_REG_FPU = 41,      /* x87 status and control */
+    CGM_X86_REG_MXCSR = 42,
+    CGM_X86_REG_FS = 43,       /* fs/gs bases */
+    CGM_X86_REG_GS = 44,
+    CGM_X86_REG_RIP = 45,
+    CGM_X86_REG_COUNT
+};
+
+const char *cgm_x86_reg_name(unsigned reg);
 
 enum cgm_x86_class {
     CGM_X86_INT = 0,       /* integer ALU, moves */
@@ -64,6 +84,12 @@ struct cgm_x86_static {
     uint16_t op;             /* tracegen's operation number */
     uint8_t nmem;            /* memory operands */
     uint8_t bytes[15];
+    uint8_t uops;            /* micro-ops: loads + stores + 1 unless a pure move */
+    uint8_t loads, stores;   /* load and store micro-ops (per iteration for rep) */
+    uint16_t mem_size;       /* largest memory operand in bytes, 0 without */
+    uint8_t nsrc, ndst;
+    uint8_t src[CGM_X86_REGS_MAX];  /* enum cgm_x86_reg, ascending */
+    uint8_t dst[CGM_X86_REGS_MAX];
 };
 
 /* Encodes S at OUT (CGM_X86_STATIC_BYTES_MAX bytes), address delta from

@@ -89,6 +89,16 @@ static void test_static_codec_round_trip(void **state)
         s[i].nmem = (uint8_t)(next_rand() % 3);
         for (int k = 0; k < s[i].len; k++)
             s[i].bytes[k] = (uint8_t)next_rand();
+        s[i].uops = (uint8_t)(next_rand() % 5);
+        s[i].loads = (uint8_t)(next_rand() % 3);
+        s[i].stores = (uint8_t)(next_rand() % 3);
+        s[i].mem_size = (uint16_t)(next_rand() % 600);
+        s[i].nsrc = (uint8_t)(next_rand() % (CGM_X86_REGS_MAX + 1));
+        s[i].ndst = (uint8_t)(next_rand() % (CGM_X86_REGS_MAX + 1));
+        for (int k = 0; k < s[i].nsrc; k++)
+            s[i].src[k] = (uint8_t)(next_rand() % CGM_X86_REG_COUNT);
+        for (int k = 0; k < s[i].ndst; k++)
+            s[i].dst[k] = (uint8_t)(next_rand() % CGM_X86_REG_COUNT);
         addr += s[i].len;
         len += cgm_x86_static_encode(buf + len, &prev, &s[i]);
     }
@@ -100,6 +110,16 @@ static void test_static_codec_round_trip(void **state)
         assert_memory_equal(&d, &s[i], sizeof d);
     }
     assert_ptr_equal(p, buf + len);
+    /* every proper prefix of the table is rejected or ends early, never overread */
+    for (size_t cut = 1; cut < 40; cut++) {
+        const uint8_t *q = buf;
+        uint64_t pv = 0;
+        struct cgm_x86_static d;
+        int ok = 1;
+        while (q < buf + len - cut && ok)
+            ok = cgm_x86_static_decode(&q, buf + len - cut, &pv, &d) == 0;
+        assert_true(q <= buf + len - cut);
+    }
 }
 
 static char *build_path(const char *env, const char *rel)

@@ -140,6 +140,27 @@ static void test_dump_and_stats(void **state)
     assert_true(cgm_x86_footprint_lines(f) >= cgm_x86_footprint_pages(f));
     assert_true(s.reads > 0 && s.writes > 0);
     cgm_x86_footprint_free(f);
+
+    /* registers and micro-ops of instructions whose effect the manual fixes:
+     * push r13 (41 55) reads rsp and r13, writes rsp, one store of 8 bytes */
+    int pushes = 0;
+    for (uint64_t a = entry; a < entry + 0x4000; a++) {
+        const struct cgm_x86_static *e = cgm_x86_view_find(v, a);
+        if (!e || e->len != 2 || e->bytes[0] != 0x41 || e->bytes[1] != 0x55)
+            continue;
+        pushes++;
+        assert_int_equal(e->nsrc, 2);
+        assert_int_equal(e->src[0], CGM_X86_REG_RAX + 4);  /* rsp */
+        assert_int_equal(e->src[1], CGM_X86_REG_RAX + 13); /* r13 */
+        assert_int_equal(e->ndst, 1);
+        assert_int_equal(e->dst[0], CGM_X86_REG_RAX + 4);
+        assert_int_equal(e->stores, 1);
+        assert_int_equal(e->loads, 0);
+        assert_int_equal(e->uops, 1);
+        assert_int_equal(e->mem_size, 8);
+        assert_int_equal(e->cls, CGM_X86_INT);
+    }
+    assert_true(pushes > 0);
     cgm_x86_view_close(v);
     cgm_reader_close(r);
     unlink(trace);

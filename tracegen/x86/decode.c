@@ -15,7 +15,7 @@ int x86_decoder_open(csh *h)
 }
 
 /* Capstone register -> GPR number (| REG_HIGH8), or -1. */
-static int gpr_number(x86_reg r)
+int x86_capstone_gpr(x86_reg r)
 {
     static const x86_reg q[16] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
         X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
@@ -74,7 +74,7 @@ static int convert_operand(const cs_x86_op *op, uint64_t next, int addr32,
     switch (op->type) {
     case X86_OP_REG: {
         int n;
-        if ((n = gpr_number(op->reg)) >= 0) {
+        if ((n = x86_capstone_gpr(op->reg)) >= 0) {
             out->kind = OPK_REG;
         } else if ((n = xmm_number(op->reg)) >= 0) {
             out->kind = OPK_XMM;
@@ -101,13 +101,13 @@ static int convert_operand(const cs_x86_op *op, uint64_t next, int addr32,
         if (op->mem.base == X86_REG_RIP || op->mem.base == X86_REG_EIP) {
             out->val += (int64_t)next;
         } else if (op->mem.base != X86_REG_INVALID) {
-            int n = gpr_number(op->mem.base);
+            int n = x86_capstone_gpr(op->mem.base);
             if (n < 0 || (n & REG_HIGH8))
                 return -1;
             out->base = (uint8_t)n;
         }
         if (op->mem.index != X86_REG_INVALID) {
-            int n = gpr_number(op->mem.index);
+            int n = x86_capstone_gpr(op->mem.index);
             if (n < 0 || (n & REG_HIGH8))
                 return -1;
             out->index = (uint8_t)n;

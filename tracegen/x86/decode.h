@@ -18,6 +18,9 @@ int x86_decoder_open(csh *h);
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                     struct x86_dinsn *out);
 
+/* Capstone register -> GPR number (| REG_HIGH8 for ah..bh), or -1. */
+int x86_capstone_gpr(x86_reg r);
+
 /* 1 when the instruction ends a basic block. */
 int x86_insn_ends_block(const struct x86_dinsn *in);
 

@@ -8,6 +8,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "tracegen/x86/ops.h"
+#include "tracegen/x86/static_info.h"
 
 #define STATIC_SECTION_ID 0x7fff0001u
 
@@ -262,6 +263,7 @@ int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gme
             continue;
         last = s->addr;
         gmem_copy_in(m, s->bytes, s->addr, s->len, NULL);
+        x86_static_fill(x86_code_cache_capstone(cc), s);
         len += cgm_x86_static_encode(sec + len, &prev, s);
     }
     int rc = 0;
