@@ -448,6 +448,31 @@ static void function_calls(void **state)
     }
 }
 
+/* LDS and global atomics: per-group histograms merged into global bins. */
+static void lds_and_global_atomics(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 2048 };
+    uint64_t d = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, 64 * 4),
+             m = arena_alloc(&f->arena, 64 * 4);
+    uint32_t *hd = host(&f->arena, d), *hb = host(&f->arena, b), *hm = host(&f->arena, m);
+    uint32_t want_b[64] = { 0 }, want_m[64] = { 0 };
+    for (int i = 0; i < N; i++) {
+        hd[i] = rng() % 100000;
+        want_b[hd[i] & 63]++;
+        if (hd[i] > want_m[hd[i] & 63])
+            want_m[hd[i] & 63] = hd[i];
+    }
+    struct { uint64_t d, b, m; } args = { d, b, m };
+    struct launch_args la = { "histogram", 1, { N }, { 256 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < 64; i++) {
+        assert_int_equal(hb[i], want_b[i]);
+        assert_int_equal(hm[i], want_m[i]);
+    }
+}
+
 static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
@@ -565,6 +590,7 @@ int main(void)
         cmocka_unit_test(float_functions),
         cmocka_unit_test(double_division_is_ieee),
         cmocka_unit_test(function_calls),
+        cmocka_unit_test(lds_and_global_atomics),
         cmocka_unit_test(unmapped_access_is_reported),
         cmocka_unit_test(bad_launches_are_refused),
         cmocka_unit_test(observer_sees_every_step_and_address),

@@ -390,6 +390,14 @@ static void basic_kernels(void **state)
           { BUF(16 * 8 * 24, fill_zero, 0, CHECK_EXACT) } },
         { BASIC, "float_math", 1, { 256 }, { 64 }, 2e-6, 1e-6, 2,
           { BUF(1024, fill_f32_pos, 14, CHECK_NONE), BUF(4096, fill_zero, 0, CHECK_F32) } },
+        { BASIC, "histogram", 1, { 2048 }, { 256 }, 0, 0, 3,
+          { BUF(8192, fill_small, 15, CHECK_NONE), BUF(256, fill_zero, 0, CHECK_EXACT),
+            BUF(256, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "call_function", 1, { 256 }, { 128 }, 0, 0, 2,
+          { BUF(1024, fill_i32, 16, CHECK_NONE), BUF(1024, fill_zero, 0, CHECK_EXACT) } },
+        { BASIC, "double_div_sqrt", 1, { 256 }, { 64 }, 0, 0, 4,
+          { BUF(2048, fill_f64, 17, CHECK_NONE), BUF(2048, fill_f64, 18, CHECK_NONE),
+            BUF(2048, fill_zero, 0, CHECK_F64), BUF(2048, fill_zero, 0, CHECK_F64) } },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);

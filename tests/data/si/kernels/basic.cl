@@ -141,3 +141,24 @@ __kernel void call_function(__global const uint *in, __global uint *out)
         x = mix_step(x, k);
     out[i] = x;
 }
+
+/* LDS atomics: a 64-bin histogram per work-group, merged into the global one
+ * with global atomics; bins also track the maximum value seen. */
+__kernel void histogram(__global const uint *data, __global uint *bins, __global uint *maxima)
+{
+    __local uint count[64], top[64];
+    size_t l = get_local_id(0);
+    if (l < 64) {
+        count[l] = 0;
+        top[l] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint v = data[get_global_id(0)];
+    atomic_inc(&count[v & 63]);
+    atomic_max(&top[v & 63], v);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 64) {
+        atomic_add(&bins[l], count[l]);
+        atomic_max(&maxima[l], top[l]);
+    }
+}
