@@ -18,9 +18,7 @@
  * messages), so an L2 eviction or a directory action takes the L1 copies
  * back immediately and the L2's flush-conflict rows never arise; the
  * directory collects invalidation acknowledgements before it replies, so a
- * writer never coexists with readers; a request from a core the directory
- * is forwarding to (the *_Pending_Owned rows) is NACKed and retried instead
- * of joined; a requester that receives a block forwarded by another core
+ * writer never coexists with readers; a requester that receives a block forwarded by another core
  * sends the directory an Unblock, and the directory keeps the block pending
  * until it has both that and the owner's acknowledgement (without it a
  * later forward could overtake the forwarded data). */
@@ -74,7 +72,7 @@ struct cgm_mesi_row_info {
     const char *text;   /* state, substate, event and actions as the table reads */
 };
 extern const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS];
-/* false for the rows this model replaces (see above). */
+/* false for the rows this model does not have (see above). */
 bool cgm_mesi_row_implemented(enum cgm_mesi_row r);
 
 /* ---- the system -------------------------------------------------------- */

@@ -542,6 +542,8 @@ static void protocol_error(struct cgm_coh_sys *s, struct core *c, const char *wh
     abort();
 }
 
+static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m);
+
 static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, KIND_DATA);
@@ -563,7 +565,13 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
         l1->state = MESI_I;
     if (m->src < (int)s->cfg.cores)
         to_dir(s, c, COH_UNBLOCK, m->block, m->instr);
+    uint8_t joined = l2->pending;
+    struct cgm_coh_msg fwd = { .type = joined, .src = dir_node(s, m->block), .dst = c->id, .block = m->block,
+                               .requester = l2->requester, .instr = l2->acks != 0 };
+    l2->pending = 0;
     replay(s, c, e);
+    if (joined)
+        forward(s, c, &fwd);
 }
 
 /* Resends a NACKed request. An upgrade is resent as an upgrade even if an
@@ -627,6 +635,17 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
 {
     bool x = m->type == COH_GETX_FWD;
     struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    if (l2 && (l2->state == MESI_IS || l2->state == MESI_IM) &&
+        (l2->req == COH_GET || l2->req == COH_GETX) && !l2->pending) {
+        /* This core dropped the block and has asked for it again: the
+         * directory serves that request (a *_Pending_Owned row) and keeps
+         * this forward pending. Join it once the block is back and the
+         * waiting requests are done. */
+        l2->pending = m->type;
+        l2->requester = m->requester;
+        l2->acks = m->instr;
+        return;
+    }
     if (l2 && (l2->state == MESI_E || l2->state == MESI_M)) {
         pull_l1(s, c, l2);
         struct cgm_coh_msg data = { .type = x ? COH_PUTX : COH_PUTS, .src = c->id,

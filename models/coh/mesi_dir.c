@@ -217,9 +217,24 @@ static void handle_request(struct cgm_coh_sys *s, struct slice *sl, int c, uint8
     struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
     if (l) {
         if (l->pending) {
-            /* M_Pending / E_Pending: NACK. A request from the core being
-             * forwarded to (the *_Pending_Owned rows) is NACKed as well. */
             bool owned = l->pending == DP_FWD && l->owner == c;
+            if (owned && (load || type == COH_GETX)) {
+                /* *_Pending_Owned: the holder dropped its clean copy (or
+                 * wrote it back) and asks again while the forward to it is
+                 * on its way. Serve it from the slice's current copy and
+                 * keep the forward pending: the holder joins it once its
+                 * own requests are done. */
+                bool m = l->state == MESI_M;
+                if (load)
+                    coh_row(s, m ? R34_M_PENDOWN_LOAD : R34_E_PENDOWN_LOAD);
+                else
+                    coh_row(s, m ? R35_M_PENDOWN_STORE : R35_E_PENDOWN_STORE);
+                sl->st.hits++;
+                sl->st.joins++;
+                reply(s, sl, c, load && !m ? COH_PUTCLNX : COH_PUTX, block, l->data, false);
+                return;
+            }
+            /* M_Pending / E_Pending: NACK. */
             if (!owned && l->state != MESI_S && !fetch) {
                 bool m = l->state == MESI_M;
                 if (load)
@@ -367,7 +382,11 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
         } else if (l) {
             if (l->owner != m->src)
                 protocol_error(s, "write-back from a core that is not the holder", m);
-            l->owner = -1;
+            /* While a forward to the holder is pending it stays the
+             * forward's target (its Fwd_Nack or, after a join, Fwd_Ack
+             * settles the block). */
+            if (l->pending != DP_FWD)
+                l->owner = -1;
             if (m->dirty) {
                 l->data = m->data;
                 l->dirty = true;

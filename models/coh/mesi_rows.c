@@ -7,11 +7,10 @@ const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS] = {
 #undef ROW
 };
 
-/* Rows this model replaces (see cgm/coh.h): the *_Pending_Owned rows by a
- * NACK and retry; the L2's flush-conflict rows do not arise because the L1s
- * give their copies back to the L2 at once. */
+/* Rows this model does not have (see cgm/coh.h): the L2's flush-conflict
+ * rows do not arise because the L1s give their copies back to the L2 at
+ * once. */
 static const enum cgm_mesi_row replaced[] = {
-    R34_M_PENDOWN_LOAD, R34_E_PENDOWN_LOAD, R35_M_PENDOWN_STORE, R35_E_PENDOWN_STORE,
     R33_WBFC_LOAD, R33_WBFC_STORE,
 };
 
