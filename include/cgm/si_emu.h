@@ -35,6 +35,13 @@ struct si_launch {
     uint64_t packet_address;    /* hsa_kernel_dispatch_packet_t, see si_fill_packet */
     uint32_t dynamic_lds;       /* bytes of __local argument space after the fixed LDS */
     uint64_t scratch_address;   /* private memory, si_scratch_bytes() long */
+    uint64_t max_instructions;  /* wavefront instructions before giving up; 0: no limit */
+    /* Optional: called after the ABI has set a wavefront's registers, to
+     * change them (tests, debugging).  sgprs[128] are indexed by operand
+     * code (s0..s103, vcc 106/107, m0 124, exec 126/127); vgprs[reg * 64 + lane]. */
+    void (*wave_init)(void *ctx, unsigned wave, uint32_t *sgprs, uint32_t *vgprs,
+                      unsigned nvgprs);
+    void *wave_init_ctx;
 };
 
 /* What happened to each executed wavefront instruction, for the recorder. */

@@ -158,7 +158,7 @@ static void compiled_kernels_match_llvm_listing(void **state)
 {
     (void)state;
     const char *b = getenv("CGM_BUILD");
-    static const char *const objects[] = { "test/basic", "backprop", "bfs", "hotspot", "kmeans",
+    static const char *const objects[] = { "test/basic", "test/half", "backprop", "bfs", "hotspot", "kmeans",
                                            "lud", "nw", "collab_backprop", "block_matmul",
                                            "edge_detect", "knn", "write" };
     unsigned insts = 0, bad = 0;

@@ -47,11 +47,12 @@ static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
 
 static void *host(struct arena *a, uint64_t guest) { return a->mem + (guest - BASE); }
 
+/* basic.co and half.co, both mapped into guest memory. */
 struct fixture {
-    struct si_program prog;
+    struct si_program prog, half;
     struct arena arena;
     struct si_memory mem;
-    uint64_t code;
+    uint64_t code, half_code;
 };
 
 static int setup(void **state)
@@ -61,6 +62,11 @@ static int setup(void **state)
     const char *b = getenv("CGM_BUILD");
     snprintf(path, sizeof path, "%s/kernels/test/basic.co", b ? b : "build");
     if (si_program_load(path, &f.prog, err, sizeof err)) {
+        print_error("%s\n", err);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/kernels/test/half.co", b ? b : "build");
+    if (si_program_load(path, &f.half, err, sizeof err)) {
         print_error("%s\n", err);
         return -1;
     }
@@ -75,6 +81,7 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     si_program_free(&f->prog);
+    si_program_free(&f->half);
     free(f->arena.mem);
     return 0;
 }
@@ -85,6 +92,8 @@ static void reset(struct fixture *f)
     f->arena.used = 0;
     f->code = arena_alloc(&f->arena, f->prog.image_size);
     memcpy(host(&f->arena, f->code), f->prog.image, f->prog.image_size);
+    f->half_code = arena_alloc(&f->arena, f->half.image_size);
+    memcpy(host(&f->arena, f->half_code), f->half.image, f->half.image_size);
 }
 
 struct launch_args {
@@ -103,8 +112,13 @@ static int launch(struct fixture *f, const struct launch_args *a, struct si_run_
     memset(&l, 0, sizeof l);
     l.program = &f->prog;
     l.kernel = si_program_kernel(&f->prog, a->kernel);
-    assert_non_null(l.kernel);
     l.code_address = f->code;
+    if (!l.kernel) {
+        l.program = &f->half;
+        l.kernel = si_program_kernel(&f->half, a->kernel);
+        l.code_address = f->half_code;
+    }
+    assert_non_null(l.kernel);
     l.dims = a->dims;
     for (int d = 0; d < 3; d++) {
         l.grid[d] = a->grid[d] ? a->grid[d] : 1;
@@ -473,6 +487,93 @@ static void lds_and_global_atomics(void **state)
     }
 }
 
+/* Brute-force half rounding: every finite half value is a candidate; the
+ * nearest wins, ties go to the even code; past the largest finite value the
+ * round-to-nearest result is infinity at 65520 and beyond. */
+static double half_value(unsigned code)
+{
+    unsigned e = (code >> 10) & 0x1f, m = code & 0x3ff;
+    double v = e ? ldexp(1024 + m, (int)e - 25) : ldexp(m, -24);
+    return code & 0x8000 ? -v : v;
+}
+
+static unsigned half_model(float f, int toward_zero)
+{
+    if (isnan(f))
+        return 0x7e00;                  /* any NaN: the caller checks NaN-ness only */
+    unsigned sign = signbit(f) ? 0x8000 : 0;
+    if (isinf(f))
+        return sign | 0x7c00;           /* exact in every rounding mode */
+    double a = fabs((double)f);
+    unsigned lo = 0, hi = 0x7bff;       /* largest code with value <= a */
+    if (a >= half_value(0x7bff)) {
+        lo = 0x7bff;
+    } else {
+        while (lo < hi) {
+            unsigned mid = (lo + hi + 1) / 2;
+            if (half_value(mid) <= a) lo = mid; else hi = mid - 1;
+        }
+    }
+    if (toward_zero || half_value(lo) == a)
+        return sign | lo;
+    double below = half_value(lo), above = lo == 0x7bff ? 65536.0 : half_value(lo + 1);
+    unsigned up = lo + 1;               /* 0x7c00 is infinity */
+    if (a - below < above - a) return sign | lo;
+    if (a - below > above - a) return sign | up;
+    return sign | ((lo & 1) ? up : lo);
+}
+
+static void half_conversions(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 512 };
+    uint64_t in = arena_alloc(&f->arena, N * 4), h = arena_alloc(&f->arena, N * 2),
+             back = arena_alloc(&f->arena, N * 4), packed = arena_alloc(&f->arena, N * 4);
+    float *hin = host(&f->arena, in), *hback = host(&f->arena, back);
+    uint16_t *hh = host(&f->arena, h);
+    uint32_t *hp = host(&f->arena, packed);
+    static const float edge[] = { 0.0f, -0.0f, 1.0f, 65504.0f, 65519.0f, 65520.0f, 65535.0f,
+                                  1e9f, -1e9f, 5.9604645e-8f, 2.9802322e-8f, 1e-8f, 6.1035156e-5f,
+                                  1.00048828125f, 1.00146484375f, 3.0e-5f };
+    size_t ne = sizeof edge / sizeof edge[0];
+    for (size_t i = 0; i < N; i++) {
+        if (i < ne) {
+            hin[i] = edge[i];
+        } else if (i % 4 == 0) {        /* exact midpoints between neighbouring halves */
+            unsigned code = rng() % 0x7bff;
+            hin[i] = (float)((half_value(code) + half_value(code + 1)) / 2);
+        } else {
+            hin[i] = ldexpf((float)(rng() >> 8) / 16777216.0f, (int)(rng() % 44) - 28);
+            if (rng() & 1) hin[i] = -hin[i];
+        }
+    }
+    hin[ne] = INFINITY;
+    hin[ne + 1] = NAN;
+    struct { uint64_t in, h, back; } args = { in, h, back };
+    struct launch_args la = { "half_convert", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    struct { uint64_t in, packed; } pargs = { in, packed };
+    struct launch_args lp = { "half_pack_rtz", 1, { N }, { 64 }, &pargs, sizeof pargs, 0 };
+    run_ok(f, &lp, NULL);
+    for (size_t i = 0; i < N; i++) {
+        float x = hin[i];
+        if (isnan(x)) {
+            assert_true((hh[i] & 0x7c00) == 0x7c00 && (hh[i] & 0x3ff));
+            continue;
+        }
+        unsigned want = half_model(x, 0);
+        if (hh[i] != want)
+            fail_msg("half(%.9g) = 0x%04x, want 0x%04x", x, hh[i], want);
+        double back_want = (want & 0x7c00) == 0x7c00 ? copysign(INFINITY, x) : half_value(want);
+        if ((double)hback[i] != back_want)
+            fail_msg("float(half 0x%04x) = %.9g, want %.9g", want, hback[i], back_want);
+        unsigned lo = half_model(x, 1), hi16 = half_model(-x * 0.5f, 1);
+        if (hp[i] != (hi16 << 16 | lo))
+            fail_msg("pkrtz(%.9g) = 0x%08x, want 0x%08x", x, hp[i], hi16 << 16 | lo);
+    }
+}
+
 static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
@@ -591,6 +692,7 @@ int main(void)
         cmocka_unit_test(double_division_is_ieee),
         cmocka_unit_test(function_calls),
         cmocka_unit_test(lds_and_global_atomics),
+        cmocka_unit_test(half_conversions),
         cmocka_unit_test(unmapped_access_is_reported),
         cmocka_unit_test(bad_launches_are_refused),
         cmocka_unit_test(observer_sees_every_step_and_address),

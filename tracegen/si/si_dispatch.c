@@ -134,6 +134,8 @@ static int init_wave(struct si_ctx *c, struct si_wave *w, unsigned index, uint64
         if (s->workitem_id_dims >= 2 && w->vgprs > 2) w->v[2 * SI_LANES + lane] = z;
     }
     si_set_exec(w, exec);
+    if (l->wave_init)
+        l->wave_init(l->wave_init_ctx, index, w->s, w->v, w->vgprs);
     return 0;
 }
 
@@ -180,7 +182,9 @@ static int run_wave(struct si_ctx *c, struct si_wave *w)
         c->step.access = SI_ACCESS_NONE;
         if (step(c, w, in))
             return -1;
-        c->stats->wave_instructions++;
+        if (++c->stats->wave_instructions == c->l->max_instructions)
+            return si_fault(c, w, in, -1, "stopped after %llu wavefront instructions (the "
+                            "launch's limit)", (unsigned long long)c->l->max_instructions);
         c->stats->lane_operations += popcount64(exec);
         if (obs && obs->step) {
             c->step.wave = w->index;

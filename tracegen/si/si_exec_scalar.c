@@ -116,7 +116,7 @@ static int sopk(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
         w->scc = ((d ^ (uint32_t)simm) & 0x80000000u) == 0 && ((d ^ r) & 0x80000000u);
         return si_write_scalar(c, w, in, in->dst, r);
     }
-    case 16: return si_write_scalar(c, w, in, in->dst, (uint32_t)((int32_t)d * simm));
+    case 16: return si_write_scalar(c, w, in, in->dst, d * (uint32_t)simm);
     case 18: {                                                                        /* getreg */
         unsigned id = uimm & 0x3f, off = (uimm >> 6) & 0x1f, size = ((uimm >> 11) & 0x1f) + 1;
         uint32_t reg = id == 1 ? w->mode : 0;

@@ -99,6 +99,54 @@ static inline double getd(const struct valu *v, unsigned i, int lane)
 static int exponent32(float f) { return (int)((si_f2u(f) >> 23) & 0xff); }
 static int exponent64(double d) { return (int)((si_d2u(d) >> 52) & 0x7ff); }
 
+/* IEEE half precision: float -> half rounding to nearest even (or toward
+ * zero for v_cvt_pkrtz), keeping half denormals; half -> float is exact. */
+static uint16_t f32_to_f16(float f, int toward_zero)
+{
+    uint32_t x = si_f2u(f), sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+    int exp = (int)((x >> 23) & 0xff);
+    if (exp == 0xff)
+        return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u | (mant >> 13) : 0));
+    int e = exp - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | (toward_zero ? 0x7bffu : 0x7c00u));
+    uint32_t h, rem, halfway;
+    if (e <= 0) {                                  /* a half denormal or zero */
+        if (e < -10)
+            return (uint16_t)sign;
+        mant |= 0x800000u;
+        unsigned shift = (unsigned)(14 - e);
+        h = mant >> shift;
+        rem = mant & ((1u << shift) - 1);
+        halfway = 1u << (shift - 1);
+    } else {
+        h = (uint32_t)e << 10 | mant >> 13;
+        rem = mant & 0x1fffu;
+        halfway = 0x1000u;
+    }
+    if (!toward_zero && (rem > halfway || (rem == halfway && (h & 1))))
+        h++;                                       /* a carry may reach infinity: right */
+    return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f)
+        return si_u2f(sign | 0x7f800000u | m << 13);
+    if (e == 0) {
+        float v = ldexpf((float)m, -24);
+        return sign ? -v : v;
+    }
+    return si_u2f(sign | (e - 15 + 127) << 23 | m << 13);
+}
+
+/* The low 24 bits as a signed number. */
+static inline int64_t sext24(uint32_t x)
+{
+    return (int64_t)((x & 0xffffffu) ^ 0x800000u) - 0x800000;
+}
+
 static uint32_t ffbh(uint32_t x) { return x ? (uint32_t)__builtin_clz(x) : ~0u; }
 
 static uint32_t cvt_i32(double x)
@@ -382,9 +430,8 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
         return si_f2u(flush(v, p));
     }
     case 264: return si_f2u(flush(v, getf(v, 0, l) * getf(v, 1, l)));
-    case 265: return (uint32_t)((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(get32(v, 1, l) << 8) >> 8));
-    case 266: return (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) *
-                                 ((int32_t)(get32(v, 1, l) << 8) >> 8)) >> 32);
+    case 265: return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)));
+    case 266: return (uint32_t)((uint64_t)(sext24(a) * sext24(get32(v, 1, l))) >> 32);
     case 267: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff);
     case 268: return (uint32_t)(((uint64_t)(a & 0xffffff) * (get32(v, 1, l) & 0xffffff)) >> 32);
     case 269: fa = getf(v, 0, l); fb = getf(v, 1, l); return si_f2u(fa < fb ? fa : fb);
@@ -430,16 +477,15 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
     case 298: { uint64_t t = (uint64_t)a + (mask >> l & 1); b = get32(v, 1, l);
                 *carry |= (uint64_t)(t > b) << l; return b - (uint32_t)t; }
     case 299: return si_f2u(flush(v, ldexpf(getf(v, 0, l), (int32_t)get32(v, 1, l))));
-    case 304: return (get32(v, 1, l) << 16) | (a & 0xffff);                    /* cvt_pk_u16_u32 */
-    case 305: return (get32(v, 1, l) << 16) | (a & 0xffff);
+    case 303: return (uint32_t)f32_to_f16(getf(v, 1, l), 1) << 16 |            /* cvt_pkrtz */
+                     f32_to_f16(getf(v, 0, l), 1);
     /* VOP3 only */
     case 320: { fa = getf(v, 0, l); fb = getf(v, 1, l);
                 float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
                 return si_f2u(flush(v, p + getf(v, 2, l))); }
     case 321: { float p = getf(v, 0, l) * getf(v, 1, l);
                 return si_f2u(flush(v, p + getf(v, 2, l))); }
-    case 322: return (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(get32(v, 1, l) << 8) >> 8) +
-                                (int32_t)get32(v, 2, l));
+    case 322: return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)) + (int32_t)get32(v, 2, l));
     case 323: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff) + get32(v, 2, l);
     case 328: case 329: {                                                    /* bfe */
         unsigned off = get32(v, 1, l) & 31, width = get32(v, 2, l) & 31;
@@ -499,6 +545,8 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
     case 390: return si_f2u((float)a);
     case 391: return cvt_u32(getf(v, 0, l));
     case 392: return cvt_i32(getf(v, 0, l));
+    case 394: return f32_to_f16(getf(v, 0, l), 0);                            /* cvt_f16_f32 */
+    case 395: return si_f2u(f16_to_f32((uint16_t)a));                         /* cvt_f32_f16 */
     case 396: return cvt_i32(floorf(getf(v, 0, l) + 0.5f));
     case 397: return cvt_i32(floorf(getf(v, 0, l)));
     case 399: return si_f2u(flush(v, (float)getd(v, 0, l)));
