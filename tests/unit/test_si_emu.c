@@ -574,6 +574,47 @@ static void half_conversions(void **state)
     }
 }
 
+/* 64-bit integer division, multiply, rotates, conversions: all exact. */
+static void wide_integer_sequences(void **state)
+{
+    struct fixture *f = *state;
+    reset(f);
+    enum { N = 256 };
+    uint64_t a = arena_alloc(&f->arena, N * 8), b = arena_alloc(&f->arena, N * 8),
+             o = arena_alloc(&f->arena, N * 64), d = arena_alloc(&f->arena, N * 16);
+    int64_t *ha = host(&f->arena, a), *hb = host(&f->arena, b), *ho = host(&f->arena, o);
+    double *hd = host(&f->arena, d);
+    for (int i = 0; i < N; i++) {
+        uint64_t r1 = (uint64_t)rng() << 32 | rng(), r2 = (uint64_t)rng() << 32 | rng();
+        ha[i] = (int64_t)(r1 >> (rng() % 40));
+        hb[i] = (int64_t)(r2 >> (rng() % 62));
+        if (i % 3 == 0) ha[i] = -ha[i];
+        if (i % 5 == 0) hb[i] = -hb[i];
+        if (ha[i] == INT64_MIN) ha[i] = 1;
+    }
+    struct { uint64_t a, b, o, d; } args = { a, b, o, d };
+    struct launch_args la = { "wide_mix", 1, { N }, { 64 }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    for (int i = 0; i < N; i++) {
+        int64_t x = ha[i], y = hb[i] | 1;
+        uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+        uint32_t lo = (uint32_t)ux;
+        unsigned sh = (unsigned)i & 31;
+        int64_t want[8] = {
+            x / y, x % y, (int64_t)(ux / uy), (int64_t)(ux * uy),
+            (int64_t)(uint32_t)((lo << sh) | (lo >> ((32 - sh) & 31))),
+            (int64_t)((ux >> 8) & 0xffu) + (int64_t)(float)(lo & 0xffffu),
+            (int64_t)((double)x * 0.5), (int64_t)(uint32_t)((float)lo * 0.25f) };
+        for (int k = 0; k < 8; k++)
+            if (ho[8 * i + k] != want[k])
+                fail_msg("wide_mix item %d result %d: got %lld want %lld (a=%lld b=%lld)", i, k,
+                         (long long)ho[8 * i + k], (long long)want[k], (long long)x,
+                         (long long)y);
+        assert_true(hd[2 * i] == (double)x);
+        assert_true(hd[2 * i + 1] == (double)ux);
+    }
+}
+
 static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
@@ -693,6 +734,7 @@ int main(void)
         cmocka_unit_test(function_calls),
         cmocka_unit_test(lds_and_global_atomics),
         cmocka_unit_test(half_conversions),
+        cmocka_unit_test(wide_integer_sequences),
         cmocka_unit_test(unmapped_access_is_reported),
         cmocka_unit_test(bad_launches_are_refused),
         cmocka_unit_test(observer_sees_every_step_and_address),

@@ -44,7 +44,7 @@ static void finds_every_kernel(void **state)
     const struct si_program *p = *state;
     static const char *const names[] = { "vector_add", "saxpy", "reduce_sum", "collatz_steps",
         "int_mix", "daxpy", "private_array", "matmul", "ids", "float_math", "double_div_sqrt",
-        "call_function", "histogram" };
+        "call_function", "histogram", "wide_mix" };
     assert_int_equal(p->nkernels, sizeof names / sizeof names[0]);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const struct si_kernel *k = si_program_kernel(p, names[i]);

@@ -162,3 +162,25 @@ __kernel void histogram(__global const uint *data, __global uint *bins, __global
         atomic_max(&maxima[l], top[l]);
     }
 }
+
+/* Operations the compiler expands into longer SI sequences: 64-bit division
+ * and remainder, 64-bit multiply, rotates, byte extraction, conversions
+ * between 64-bit integers and doubles, float <-> unsigned. */
+__kernel void wide_mix(__global const long *a, __global const long *b, __global long *out,
+                       __global double *dout)
+{
+    size_t i = get_global_id(0);
+    long x = a[i], y = b[i] | 1;
+    ulong ux = (ulong)x, uy = (ulong)y;
+    uint lo = (uint)ux;
+    out[8 * i + 0] = x / y;
+    out[8 * i + 1] = x % y;
+    out[8 * i + 2] = (long)(ux / uy);
+    out[8 * i + 3] = x * y;
+    out[8 * i + 4] = (long)((lo << (i & 31)) | (lo >> ((32 - (i & 31)) & 31)));
+    out[8 * i + 5] = (long)((ux >> 8) & 0xffu) + (long)(float)(lo & 0xffffu);
+    out[8 * i + 6] = (long)((double)x * 0.5);
+    out[8 * i + 7] = (long)(uint)((float)lo * 0.25f);
+    dout[2 * i + 0] = (double)x;
+    dout[2 * i + 1] = (double)ux;
+}
