@@ -11,9 +11,10 @@
 # for tahiti with a stray bit instead of rejecting them.
 #
 # Output: corpus.txt, one instruction a line: "HEXBYTES<TAB>LLVM TEXT".
-# Usage: sh tests/data/si/make_corpus.sh   (from anywhere; writes next to itself)
+# Usage: sh tests/data/si/make_corpus.sh [OUT]   (default: corpus.txt next to itself)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/corpus.txt}
 MC=${LLVM_MC:-llvm-mc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -188,7 +189,7 @@ grep -E '; encoding:' "$tmp/out" |
   sed -E 's/^[[:space:]]+//; s/[[:space:]]*; encoding: \[(.*)\]$/\t\1/' |
   awk -F'\t' '{ gsub(/0x/, "", $2); gsub(/,/, "", $2); print $2 "\t" $1 }' |
   awk -F'\t' '$1 ~ /^[0-9a-f]+$/ && !seen[$1]++' |
-  grep -v -E '(_pad_s_nop|_g16) ' > "$here/corpus.txt"
-echo "corpus: $(wc -l < "$here/corpus.txt") encodings of" \
-     "$(cut -f2 "$here/corpus.txt" | awk '{print $1}' | sed 's/_e32$\|_e64$//' | sort -u | wc -l) mnemonics" \
+  grep -v -E '(_pad_s_nop|_g16) ' > "$out"
+echo "corpus: $(wc -l < "$out") encodings of" \
+     "$(cut -f2 "$out" | awk '{print $1}' | sed 's/_e32$\|_e64$//' | sort -u | wc -l) mnemonics" \
      "($("$MC" --version | awk '/LLVM version/ {print "LLVM " $NF}'))"
