@@ -33,9 +33,16 @@
  * is assigned to a worker thread (ks_context_opts.thread); each worker runs its
  * own batch of every tick, then all workers meet at a cycle barrier. Contexts of
  * different workers may only interact through eventcounts marked
- * KS_EC_HAZARDOUS; a context woken on another worker runs in an extra round of
- * the same tick after the barrier. A model without cross-worker interaction
- * gives exactly the results of the sequential engine.
+ * KS_EC_HAZARDOUS. In a parallel run an advance of a hazardous eventcount takes
+ * effect at the barrier that ends the current round, applied in (worker,
+ * program) order; the contexts it wakes (and contexts created for another
+ * worker) run in an extra round of the same tick. So:
+ *   - a model without cross-worker interaction gives exactly the results of
+ *     the sequential engine (which applies hazardous advances at once);
+ *   - a model whose workers share nothing but hazardous eventcounts gives the
+ *     same results whatever the number of workers and the thread timing.
+ * Model data shared across workers (queues behind an eventcount) is the
+ * model's to protect.
  *
  * Functions marked (context) may only be called from a running context.
  */

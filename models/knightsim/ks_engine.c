@@ -34,6 +34,7 @@ static void worker_free(ks_worker *w)
     free(w->rows);
     free(w->occ);
     free(w->outbox);
+    free(w->hz);
     ks_heap_free(&w->heap);
 }
 

@@ -93,6 +93,8 @@ typedef struct ks_worker {
     ks_stats stats;
     /* parallel engine */
     ks_list *outbox;             /* per destination worker */
+    ks_eventcount **hz;          /* hazardous advances of this round, in order */
+    size_t hz_len, hz_cap;
     bool outbox_used;
     ks_list inbox;
     ks_tick next_tick;
@@ -165,6 +167,7 @@ void ks_set_now(ks_worker *w, ks_tick t);
 ks_context *ks_take_row(ks_worker *w, ks_tick t);
 void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next);
 void ks_reap(ks_worker *w);
+ks_context *ks_ec_take_ready(ks_eventcount *ec);
 void ks_unlink(ks_context *c);
 void ks_context_free(ks_context *c);
 ks_context *ks_next_runnable(ks_worker *w, ks_context *after);
@@ -176,6 +179,15 @@ void ks_set_error(ks_engine *eng, const char *fmt, ...) __attribute__((format(pr
 /* ks_parallel.c */
 ks_stop ks_parallel_run(ks_engine *eng);
 void ks_outbox_put(ks_worker *from, ks_context *c);
+
+/* First edge of a domain with this period at or after tick t. */
+static inline ks_tick ks_edge_at_or_after(ks_tick t, ks_tick period)
+{
+    if (period <= 1)
+        return t;
+    ks_tick r = t % period;
+    return r ? t + (period - r) : t;
+}
 
 static inline void ks_list_append(ks_list *l, ks_context *c)
 {

@@ -42,6 +42,45 @@ static void note_next(ks_worker *w, ks_tick t)
     }
 }
 
+/* A context handed over at the barrier: due now, it runs in the next round
+ * of this tick; otherwise it goes to its worker's table. */
+static bool hand_over(ks_engine *eng, ks_context *c)
+{
+    ks_worker *dst = c->worker;
+    if (c->when == eng->now) {
+        c->where = KS_IN_INBOX;
+        ks_list_append(&dst->inbox, c);
+        return true;
+    }
+    ks_schedule_at(dst, c, c->when);
+    note_next(dst, c->when);
+    return false;
+}
+
+/* Applies the round's hazardous advances in (worker, program) order. */
+static bool apply_hazardous(ks_engine *eng)
+{
+    bool again = false;
+    for (unsigned s = 0; s < eng->nworkers; s++) {
+        ks_worker *src = &eng->workers[s];
+        for (size_t k = 0; k < src->hz_len; k++) {
+            ks_eventcount *ec = src->hz[k];
+            __atomic_store_n(&ec->count, ec->count + 1, __ATOMIC_RELAXED);
+            ks_context *ready = ks_ec_take_ready(ec);
+            while (ready) {
+                ks_context *c = ready;
+                ready = c->next;
+                c->awaiting = NULL;
+                c->when = ks_edge_at_or_after(eng->now, c->domain->period);
+                again |= hand_over(eng, c);
+            }
+        }
+        src->hz_len = 0;
+    }
+    return again;
+}
+
+/* Contexts created for another worker, in (source worker, order) order. */
 static bool deliver(ks_engine *eng)
 {
     bool again = false;
@@ -51,19 +90,11 @@ static bool deliver(ks_engine *eng)
             continue;
         src->outbox_used = false;
         for (unsigned d = 0; d < eng->nworkers; d++) {
-            ks_worker *dst = &eng->workers[d];
             ks_context *c = src->outbox[d].head;
             src->outbox[d].head = src->outbox[d].tail = NULL;
             while (c) {
                 ks_context *n = c->next;
-                if (c->when == eng->now) {
-                    c->where = KS_IN_INBOX;
-                    ks_list_append(&dst->inbox, c);
-                    again = true;
-                } else {
-                    ks_schedule_at(dst, c, c->when);
-                    note_next(dst, c->when);
-                }
+                again |= hand_over(eng, c);
                 c = n;
             }
         }
@@ -82,7 +113,8 @@ static void finish(ks_engine *eng, ks_stop why, ks_tick resume_at)
 /* Run by the last worker to reach the barrier, alone. */
 static void serial_section(ks_engine *eng)
 {
-    eng->round_again = deliver(eng);
+    bool woke = apply_hazardous(eng);
+    eng->round_again = deliver(eng) || woke;
     if (eng->round_again) {
         eng->workers[0].stats.rounds++;
         return;

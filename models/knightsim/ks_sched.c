@@ -153,21 +153,13 @@ void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
     schedule_at(w, c, t);
 }
 
-static inline ks_tick edge_at_or_after(ks_tick t, ks_tick period)
-{
-    if (period <= 1)
-        return t;
-    ks_tick r = t % period;
-    return r ? t + (period - r) : t;
-}
-
 /* A context woken or created by the code running on worker w (w may be NULL
  * outside a run). It joins the current tick right after the running context
  * if the tick is one of its domain's edges, else its domain's next edge. */
 static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via)
 {
     ks_engine *eng = c->eng;
-    ks_tick t = edge_at_or_after(eng->now, c->domain->period);
+    ks_tick t = ks_edge_at_or_after(eng->now, c->domain->period);
     if (!eng->running || !w || w->eng != eng) {
         ks_schedule_at(c->worker, c, t);
         return;
@@ -441,7 +433,8 @@ size_t ks_ec_waiters(const ks_eventcount *ec)
     return n;
 }
 
-/* Hazardous eventcounts are shared by workers in a parallel run. */
+/* Hazardous eventcounts are shared by workers in a parallel run: their
+ * waiter lists take a lock; their counts change only at the barrier. */
 static inline bool ec_lock(ks_eventcount *ec, const ks_worker *w)
 {
     if (!(ec->flags & KS_EC_HAZARDOUS) || !w || !w->eng->parallel)
@@ -461,15 +454,13 @@ void ks_await(ks_eventcount *ec, uint64_t value)
 {
     ks_worker *w = running_worker("ks_await");
     ks_context *self = w->cur;
-    bool locked = ec_lock(ec, w);
-    if (ec->count >= value) {
-        ec_unlock(ec, locked);
+    if (ec->count >= value)
         return;
-    }
     ks_context *next = self->next;
     self->await_value = value;
     self->awaiting = ec;
     self->where = KS_IN_WAIT;
+    bool locked = ec_lock(ec, w);
     ks_context **pp = &ec->waiters;
     while (*pp && (*pp)->await_value <= value)
         pp = &(*pp)->next;
@@ -479,23 +470,44 @@ void ks_await(ks_eventcount *ec, uint64_t value)
     switch_to(w, self, next_runnable(w, next));
 }
 
-void ks_advance(ks_eventcount *ec)
+/* Parallel run: the advance is applied at the barrier, in (worker, program)
+ * order, so what every context sees does not depend on thread timing. */
+static void defer_advance(ks_worker *w, ks_eventcount *ec)
 {
-    ks_worker *w = ks_tls_worker;
-    bool locked = ec_lock(ec, w);
-    uint64_t n = ec->count + 1;
-    __atomic_store_n(&ec->count, n, __ATOMIC_RELAXED);
-    ks_context *ready = ec->waiters;
-    if (!ready || ready->await_value > n) {
-        ec_unlock(ec, locked);
-        return;
+    if (w->hz_len == w->hz_cap) {
+        size_t cap = w->hz_cap ? 2 * w->hz_cap : 64;
+        ks_eventcount **hz = realloc(w->hz, cap * sizeof *hz);
+        if (!hz)
+            ks_fail("out of memory deferring an advance of '%s'", ec->name ? ec->name : "?");
+        w->hz = hz;
+        w->hz_cap = cap;
     }
+    w->hz[w->hz_len++] = ec;
+}
+
+ks_context *ks_ec_take_ready(ks_eventcount *ec)
+{
+    uint64_t n = ec->count;
+    ks_context *ready = ec->waiters;
+    if (!ready || ready->await_value > n)
+        return NULL;
     ks_context *last = ready;
     while (last->next && last->next->await_value <= n)
         last = last->next;
     ec->waiters = last->next;
     last->next = NULL;
-    ec_unlock(ec, locked);
+    return ready;
+}
+
+void ks_advance(ks_eventcount *ec)
+{
+    ks_worker *w = ks_tls_worker;
+    if ((ec->flags & KS_EC_HAZARDOUS) && w && w->cur && w->eng->parallel) {
+        defer_advance(w, ec);
+        return;
+    }
+    __atomic_store_n(&ec->count, ec->count + 1, __ATOMIC_RELAXED);
+    ks_context *ready = ks_ec_take_ready(ec);
     while (ready) {
         ks_context *c = ready;
         ready = c->next;

@@ -1,8 +1,9 @@
 /* Parallel KnightSim: a model without cross-thread interaction gives exactly
  * the sequential engine's results (per-context logs compared entry by entry,
  * with pauses, chains, the sub-clock phase, contexts created during the run,
- * long pauses, two clock domains and ks_end), and hazardous eventcounts carry
- * wake-ups and counts across threads safely. */
+ * long pauses, two clock domains and ks_end); hazardous eventcounts carry
+ * wake-ups and counts across threads safely, and a model whose contexts share
+ * only hazardous eventcounts gives the same logs for 1 to 4 workers. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -307,6 +308,92 @@ static void test_unmarked_cross_thread_wake_is_reported(void **state)
         fail_msg("message does not name the eventcount and context: %s", buf);
 }
 
+/* ---- determinism with hazards ------------------------------------------------- */
+
+/* Contexts that share nothing but hazardous eventcounts: their logs must not
+ * depend on the number of workers, on how contexts are spread over them, or
+ * on thread timing (run twice). */
+#define HZ_CTX 12
+#define HZ_EC 4
+#define HZ_STEPS 200
+static ks_eventcount hz[HZ_EC];
+static struct hz_ctx {
+    uint32_t rng;
+    struct rec log[HZ_STEPS * 2];
+    size_t n;
+} hzc[HZ_CTX];
+
+static void hz_note(struct hz_ctx *h, int64_t what, uint64_t value, ks_engine *e)
+{
+    h->log[h->n++] = (struct rec){ what, ks_now(e), value };
+}
+
+static uint32_t hz_rng(struct hz_ctx *h)
+{
+    h->rng = h->rng * 1664525u + 1013904223u;
+    return h->rng >> 8;
+}
+
+static void hz_body(void *arg)
+{
+    struct hz_ctx *h = arg;
+    ks_engine *e = ks_self_engine();
+    for (int k = 0; k < HZ_STEPS; k++) {
+        uint32_t r = hz_rng(h);
+        int ec = (int)(r >> 4) % HZ_EC;
+        uint32_t op = (r >> 10) % 100;
+        if (op < 30) {
+            ks_pause(1 + (r >> 8) % 3);
+            hz_note(h, 0, 0, e);
+        } else if (op < 65) {
+            ks_advance(&hz[ec]);
+        } else if (op < 80) {
+            ks_await(&hz[ec], ks_ec_count(&hz[ec]) + 1);
+            hz_note(h, 2, (uint64_t)ec, e);
+        } else {
+            hz_note(h, 3, ks_ec_count(&hz[ec]) * 16 + (uint64_t)ec, e);
+        }
+    }
+    hz_note(h, 4, 0, e);
+}
+
+static void run_hazard_model(unsigned threads)
+{
+    ks_config cfg = { .threads = threads, .parallel = true };
+    ks_engine *e = ks_engine_create(&cfg);
+    for (int i = 0; i < HZ_EC; i++)
+        ks_ec_init(&hz[i], "hz", KS_EC_HAZARDOUS);
+    for (int i = 0; i < HZ_CTX; i++) {
+        memset(&hzc[i], 0, sizeof hzc[i]);
+        hzc[i].rng = 77u + (uint32_t)i;
+        ks_context_opts o = { .thread = (unsigned)(i * 7) % threads };
+        assert_non_null(ks_context_create_opts(e, hz_body, &hzc[i], &o));
+    }
+    ks_run(e);
+    ks_engine_destroy(e);
+}
+
+static struct hz_ctx hz_want[HZ_CTX];
+
+static void test_hazardous_model_independent_of_threads(void **state)
+{
+    (void)state;
+    run_hazard_model(1);
+    memcpy(hz_want, hzc, sizeof hzc);
+    size_t total = 0;
+    for (int i = 0; i < HZ_CTX; i++)
+        total += hz_want[i].n;
+    assert_true(total > HZ_CTX * HZ_STEPS / 2);
+    static const unsigned threads[] = { 2, 3, 4, 2, 3 };
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        run_hazard_model(threads[t]);
+        for (int i = 0; i < HZ_CTX; i++) {
+            assert_int_equal(hzc[i].n, hz_want[i].n);
+            assert_memory_equal(hzc[i].log, hz_want[i].log, hz_want[i].n * sizeof hzc[i].log[0]);
+        }
+    }
+}
+
 /* Created by a context of worker 0 for worker 1 during the run: it starts in
  * the creator's cycle (in the round after the barrier). */
 static uint64_t created_at[8], started_at[8];
@@ -373,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_parallel_equals_sequential),
         cmocka_unit_test(test_hazardous_eventcounts_across_threads),
         cmocka_unit_test(test_unmarked_cross_thread_wake_is_reported),
+        cmocka_unit_test(test_hazardous_model_independent_of_threads),
         cmocka_unit_test(test_create_on_another_worker),
         cmocka_unit_test(test_parallel_limits_and_resume),
     };
