@@ -13,6 +13,9 @@
 #define STACK_SIZE  (8ull << 20)
 #define PIE_BASE    0x555555554000ull
 #define MMAP_TOP    0x7ff000000000ull
+/* Loadable memory tracegen accepts from one executable (checked before
+ * anything is mapped, so a hostile header cannot make loading crawl). */
+#define LOAD_LIMIT  (16ull << 30)
 
 enum { AT_NULL_ = 0, AT_PHDR_ = 3, AT_PHENT_ = 4, AT_PHNUM_ = 5, AT_PAGESZ_ = 6,
        AT_BASE_ = 7, AT_FLAGS_ = 8, AT_ENTRY_ = 9, AT_UID_ = 11, AT_EUID_ = 12,
@@ -169,6 +172,18 @@ int x86_load_program(struct x86_process *p, const char *path, int argc, char **a
         if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_INTERP) {
             snprintf(err, errlen, "%s: dynamically linked (has an interpreter); tracegen runs "
                      "only static executables for now (link with -static)", path);
+            goto out;
+        }
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+            continue;
+        if (ph.p_memsz > LOAD_LIMIT || (total += ph.p_memsz) > LOAD_LIMIT) {
+            snprintf(err, errlen, "%s: program header %zu: loadable segments of more than %llu "
+                     "GiB (memory size 0x%llx)", path, i, LOAD_LIMIT >> 30,
+                     (unsigned long long)ph.p_memsz);
             goto out;
         }
     }
