@@ -16,7 +16,10 @@
 /* Under valgrind, a stack switch it does not know about looks like a huge
  * stack allocation and makes every later access "uninitialised". The client
  * requests cost a few instructions when not under valgrind. */
-#if __has_include(<valgrind/valgrind.h>)
+#if defined(CGM_ASAN) && CGM_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+#if __has_include(<valgrind/valgrind.h>) && !(defined(CGM_ASAN) && CGM_ASAN)
 #include <valgrind/valgrind.h>
 #define KS_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
 #define KS_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
@@ -66,6 +69,11 @@ bool ks_stack_alloc(ks_stack *st, size_t usable)
     st->lo = (char *)map + KS_GUARD_BYTES;
     st->size = usable + ps - color;
     st->valgrind_id = KS_STACK_REGISTER(st->lo, st->lo + st->size);
+#if defined(CGM_ASAN) && CGM_ASAN
+    /* The mapping may reuse addresses of an ended context's stack whose frames
+     * ASan still has marked (a fiber that ends never unwinds). */
+    ASAN_UNPOISON_MEMORY_REGION(st->lo, st->size);
+#endif
     return true;
 }
 
