@@ -346,10 +346,10 @@ static void protocol_error(struct cgm_coh_sys *s, const char *what, const struct
     abort();
 }
 
-static void fwd_settle(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l)
+/* A forward ends when both the holder's Fwd_Ack and the requester's
+ * Unblock have arrived. */
+static void fwd_settle(struct cgm_cache_line *l)
 {
-    (void)s;
-    (void)sl;
     if (--l->acks == 0)
         l->pending = DP_NONE;
 }
@@ -414,7 +414,7 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
             l->state = MESI_M;
             l->owner = -1;
             l->sharers = 0;
-            fwd_settle(s, sl, l);
+            fwd_settle(l);
             return;
         }
         if (m->dirty) {
@@ -430,12 +430,12 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
             l->owner = l->requester;
             l->sharers = 0;
         }
-        fwd_settle(s, sl, l);
+        fwd_settle(l);
         return;
     case COH_UNBLOCK:
         if (!l || l->pending != DP_FWD)
             protocol_error(s, "unblock without a forward", m);
-        fwd_settle(s, sl, l);
+        fwd_settle(l);
         return;
     case COH_FWD_NACK:
         /* The holder dropped the block (a write-back, if any, came first):
