@@ -236,6 +236,58 @@ static void test_help_documents_every_option(void **state)
     free(e);
 }
 
+/* Hostile executables: a truncated file, a segment past the end of the
+ * file and a segment claiming terabytes are refused at once, by name. */
+static void test_hostile_executables(void **state)
+{
+    (void)state;
+    FILE *f = fopen(guest, "rb");
+    assert_non_null(f);
+    static uint8_t elf[1 << 16];
+    size_t n = fread(elf, 1, sizeof elf, f);
+    fclose(f);
+    assert_true(n > 64 + 56 * 2);
+    uint16_t phnum;
+    uint64_t phoff;
+    memcpy(&phoff, elf + 32, 8);
+    memcpy(&phnum, elf + 56, 2);
+    struct { size_t keep; int field; uint64_t value; const char *why; } cases[] = {
+        { 100, -1, 0, "no program headers" },
+        { n, 32, 0, "outside the file" },      /* p_offset of a PT_LOAD */
+        { n, 40, 1ull << 42, "loadable segments of more than" }, /* p_memsz */
+    };
+    for (size_t i = 0; i < 3; i++) {
+        static uint8_t copy[1 << 16];
+        memcpy(copy, elf, n);
+        if (cases[i].field >= 0) {
+            for (uint16_t k = 0; k < phnum; k++) {
+                uint8_t *ph = copy + phoff + 56u * k;
+                uint32_t type;
+                memcpy(&type, ph, 4);
+                if (type != 1)
+                    continue; /* PT_LOAD only */
+                uint64_t v = cases[i].field == 32 ? 0x7000000000000000ull : cases[i].value;
+                memcpy(ph + (cases[i].field == 32 ? 8 : 40), &v, 8);
+                break;
+            }
+        }
+        char path[] = "/tmp/cgm_x86_edge_elf_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, copy, cases[i].keep), (ssize_t)cases[i].keep);
+        close(fd);
+        char *emu[] = { tracegen, "--no-trace", "--", path, NULL };
+        struct run *e = run_argv(emu);
+        assert_int_equal(e->status, 2);
+        if (!strstr(e->err, cases[i].why))
+            print_error("case %zu: stderr was: %s\n", i, e->err);
+        assert_non_null(strstr(e->err, cases[i].why));
+        assert_non_null(strstr(e->err, path));
+        free(e);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_stdin_file),
         cmocka_unit_test(test_max_insts),
         cmocka_unit_test(test_help_documents_every_option),
+        cmocka_unit_test(test_hostile_executables),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
