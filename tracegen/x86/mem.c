@@ -101,7 +101,8 @@ void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot)
 {
     len = (len + GPAGE_MASK) & ~GPAGE_MASK;
-    if (!len || !range_ok(addr, len))
+    if (!len || !range_ok(addr, len) || len > GMEM_MAPPED_LIMIT ||
+        m->mapped_pages * GPAGE_SIZE > GMEM_MAPPED_LIMIT - len)
         return -1;
     gmem_unmap(m, addr, len);
     uint8_t *host = mmap(NULL, len, PROT_READ | PROT_WRITE,

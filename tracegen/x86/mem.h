@@ -12,6 +12,9 @@
 #define GPAGE_SIZE  4096ull
 #define GPAGE_MASK  (GPAGE_SIZE - 1)
 #define GADDR_LIMIT (1ull << 47)
+/* Guest memory mapped at once, at most: the page table costs 8 bytes per
+ * mapped page, so this bounds tracegen's own memory too. */
+#define GMEM_MAPPED_LIMIT (64ull << 30)
 
 enum {
     GPROT_R = 1,
@@ -26,7 +29,8 @@ struct gmem *gmem_create(void);
 void gmem_destroy(struct gmem *m);
 
 /* Maps [ADDR, ADDR+LEN) (page aligned) as fresh zeroed memory, replacing
- * whatever was there. Returns 0, or -1 when the range is not canonical. */
+ * whatever was there. Returns 0, or -1 when the range is not canonical or
+ * the guest would exceed GMEM_MAPPED_LIMIT. */
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot);
 /* Unmaps the pages of the range that are mapped. */
 void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
