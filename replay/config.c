@@ -32,8 +32,10 @@ static const char *const page_policy_names[] = { "open", "closed", NULL };
     { sec, "ways", T_COUNT, OFF(fld.ways), w, 1, 64, NULL, "associativity" },                    \
     { sec, "block", T_BYTES, OFF(fld.block), "64", 64, 64, NULL,                                 \
       "block size (the memory system moves 64-byte blocks)" },                                   \
-    { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL, "hit latency, CPU cycles" }, \
-    { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL, "outstanding misses" }
+    { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL,                             \
+      "hit latency, CPU cycles (L2: from the request, L1 included; L3: the slice's access)" },    \
+    { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
+      "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
 
 static const struct key keys[] = {
     { "cpu", "cores", T_COUNT, OFF(cores), "4", 1, 64, NULL, "cores" },
@@ -67,7 +69,7 @@ static const struct key keys[] = {
     CACHE_KEYS("cache.l1i", l1i, "32KiB", "8", "4", "16"),
     CACHE_KEYS("cache.l1d", l1d, "32KiB", "8", "4", "16"),
     CACHE_KEYS("cache.l2", l2, "256KiB", "8", "12", "16"),
-    CACHE_KEYS("cache.l3", l3, "2MiB", "16", "20", "16"),
+    CACHE_KEYS("cache.l3", l3, "2MiB", "16", "20", "32"),
     { "cache.l3", "slices", T_COUNT, OFF(l3_slices), "4", 1, 64, NULL,
       "slices striped by block address (power of two); size is per slice" },
     { "network", "frequency", T_HZ, OFF(net_frequency), "2GHz", 1000000, 20000000000ull, NULL,
@@ -82,6 +84,16 @@ static const struct key keys[] = {
       "physical memory modelled; guest pages are placed in it on first touch" },
     { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,
       "page size of the virtual-to-physical placement (power of two)" },
+    { "tlb", "sets", T_COUNT, OFF(tlb_sets), "16", 1, 65536, NULL,
+      "sets of each core's instruction and data TLB (power of two)" },
+    { "tlb", "ways", T_COUNT, OFF(tlb_ways), "4", 1, 64, NULL, "TLB associativity" },
+    { "tlb", "latency", T_CYCLES, OFF(tlb_latency), "1", 0, 1000, NULL,
+      "TLB hit latency (overlapped with the L1 access: only the excess over it is charged)" },
+    { "tlb", "walk_latency", T_CYCLES, OFF(walk_latency), "30", 0, 100000, NULL, "page walk on a TLB miss" },
+    { "tlb", "soft_fault_latency", T_CYCLES, OFF(soft_fault_latency), "0", 0, 10000000, NULL,
+      "extra cycles when the walk finds the page mapped" },
+    { "tlb", "hard_fault_latency", T_CYCLES, OFF(hard_fault_latency), "0", 0, 100000000, NULL,
+      "extra cycles for a page's first touch (the guest's page fault; 0: not charged)" },
     { "dram", "preset", T_PRESET, OFF(dram_preset), "DDR3-1600", 0, 0, NULL,
       "DDR3-1600, DDR4-2400 or GDDR5" },
     { "dram", "channels", T_COUNT, OFF(dram_channels), "2", 1, 16, NULL, "channels (power of two)" },
@@ -334,6 +346,10 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  c->page_size);
         return -1;
     }
+    if (!pow2(c->tlb_sets)) {
+        snprintf(err, errlen, "tlb.sets: %" PRIu64 " is not a power of two", c->tlb_sets);
+        return -1;
+    }
     if (!pow2(c->dram_channels)) {
         snprintf(err, errlen, "dram.channels: %" PRIu64 " is not a power of two", c->dram_channels);
         return -1;
@@ -344,9 +360,14 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "): the memory system has one L1 latency", c->l1d.latency);
         return -1;
     }
-    if (c->l1i.mshr != c->l1d.mshr) {
-        snprintf(err, errlen, "cache.l1i.mshr: must equal cache.l1d.mshr (%" PRIu64
-                 "): the instruction and data caches share one MSHR file", c->l1d.mshr);
+    if (c->l1i.mshr != c->l2.mshr || c->l1d.mshr != c->l2.mshr) {
+        snprintf(err, errlen, "cache.%s.mshr: must equal cache.l2.mshr (%" PRIu64 "): the core's L1s and "
+                 "L2 share one MSHR file", c->l1i.mshr != c->l2.mshr ? "l1i" : "l1d", c->l2.mshr);
+        return -1;
+    }
+    if (c->l2.latency <= c->l1d.latency) {
+        snprintf(err, errlen, "cache.l2.latency: %" PRIu64 " must exceed cache.l1d.latency (%" PRIu64
+                 "): it counts from the request, the L1 lookup included", c->l2.latency, c->l1d.latency);
         return -1;
     }
     return 0;

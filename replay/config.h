@@ -31,6 +31,8 @@ struct rp_config {
     uint64_t net_frequency, net_queue, net_flit_bytes, net_latency;
     /* [memory]: system agent, controller, physical memory */
     uint64_t sa_latency, mc_queue, mem_size, page_size;
+    /* [tlb]: one instruction and one data TLB per core */
+    uint64_t tlb_sets, tlb_ways, tlb_latency, walk_latency, soft_fault_latency, hard_fault_latency;
     /* [dram] */
     char dram_preset[32];
     uint64_t dram_channels, dram_ranks, dram_queue, dram_page_policy;

@@ -36,6 +36,14 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
     ks_ec_init(&c->mem_ec, "core-memory", 0);
     if (!c->fq || !c->rob)
         return -1;
+    const struct rp_config *cfg = &s->cfg;
+    struct cgm_mmu_config mc = { .tlb_sets = (unsigned)cfg->tlb_sets, .tlb_ways = (unsigned)cfg->tlb_ways,
+                                 .tlb_latency = (unsigned)cfg->tlb_latency,
+                                 .walk_latency = (unsigned)cfg->walk_latency,
+                                 .soft_fault_latency = (unsigned)cfg->soft_fault_latency,
+                                 .hard_fault_latency = (unsigned)cfg->hard_fault_latency };
+    if (cgm_mmu_init(&c->itlb, &mc, s->pt) || cgm_mmu_init(&c->dtlb, &mc, s->pt))
+        return -1;
     return rp_bpred_init(&c->bp, s->cfg.predictor == RP_GSHARE, s->cfg.predictor_entries,
                          (unsigned)s->cfg.history_bits);
 }
@@ -45,6 +53,8 @@ void rp_core_free(struct rp_core *c)
     free(c->fq);
     free(c->rob);
     rp_bpred_free(&c->bp);
+    cgm_mmu_free(&c->itlb);
+    cgm_mmu_free(&c->dtlb);
 }
 
 static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
@@ -137,7 +147,7 @@ static bool ready(struct rp_core *c, const struct rp_uop *u, uint64_t now)
 static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
 {
     const struct rp_config *cfg = &c->sim->cfg;
-    unsigned issued = 0, alus = 0, ports = 0, seen = 0;
+    unsigned issued = 0, alus = 0, ports = 0, seen = 0, walks = 0;
     for (uint64_t q = c->first_unissued; q < c->rob_tail && issued < cfg->issue_width && seen < cfg->iq_size;
          q++) {
         struct rp_uop *u = rob_at(c, q);
@@ -157,7 +167,14 @@ static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
             alus++;
             u->done = now + u->lat;
         } else {
-            if (ports >= cfg->mem_ports)
+            if (u->xlat) {
+                /* TLB miss: the walk starts once the address is known. */
+                u->xlat_done = now + u->xlat;
+                u->xlat = 0;
+                walks++;
+                continue;
+            }
+            if (u->xlat_done > now || ports >= cfg->mem_ports)
                 continue;
             uint64_t tag = (u->kind == UOP_LOAD ? TAG_LOAD : TAG_STORE) | u->seq;
             /* The memory system may report completion from inside the call. */
@@ -188,7 +205,7 @@ static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
     }
     while (c->first_unissued < c->rob_tail && rob_at(c, c->first_unissued)->issued)
         c->first_unissued++;
-    return issued;
+    return issued + walks;
 }
 
 /* ---- dispatch --------------------------------------------------------- */
@@ -276,6 +293,24 @@ static void emit_alu(struct rp_core *c, struct fetch_state *fs, const struct rp_
     fs->alu_emitted = true;
 }
 
+/* Translates VA through TLB (the translation is looked up in fetch order,
+ * its latency charged when the micro-op issues). Returns the cycles beyond
+ * a TLB hit, which the L1 access overlaps. */
+static uint32_t translate(struct rp_core *c, struct cgm_mmu *tlb, uint64_t va, uint64_t *pa)
+{
+    long lat = cgm_mmu_translate(tlb, 0, va, pa);
+    if (lat < 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "physical memory exhausted: the guest touched more than memory.size "
+                 "(%llu bytes); raise memory.size", (unsigned long long)c->sim->cfg.mem_size);
+        rp_sim_fail(c->sim, msg);
+        *pa = 0;
+        return 0;
+    }
+    uint64_t extra = (uint64_t)lat > tlb->cfg.tlb_latency ? (uint64_t)lat - tlb->cfg.tlb_latency : 0;
+    return extra > UINT32_MAX ? UINT32_MAX : (uint32_t)extra;
+}
+
 /* Emits the micro-ops of one access (two if it straddles a block). */
 static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct rp_sinsn *si,
                         const struct cgm_x86_access *a)
@@ -285,7 +320,7 @@ static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct 
     for (unsigned p = 0; p < parts; p++) {
         uint64_t va = p ? (last & ~63ull) : first;
         struct rp_uop *u = new_uop(c, a->write ? UOP_STORE : UOP_LOAD, si);
-        u->addr = rp_vmem_translate(&c->sim->vm, va);
+        u->xlat = translate(c, &c->dtlb, va, &u->addr);
         if (a->write) {
             add_src(u, fs->alu);
             if (!fs->alu)
@@ -385,6 +420,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             c->st.context_switches++;
             memset(c->writer, 0, sizeof c->writer);
             c->fetch_block = 0;
+            c->fetch_vpage = 0;
         }
         if (!t->has_held) {
             /* Time slice over and someone waits: switch at an empty pipeline. */
@@ -425,7 +461,20 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
         }
         const struct rp_sinsn *si = it->si;
         if (!fs->started && it->retire) {
-            uint64_t block = rp_vmem_translate(&s->vm, si->addr) / 64;
+            /* Fetch keeps the translation of its current page. */
+            unsigned pb = cgm_page_table_page_bits(s->pt);
+            if ((si->addr >> pb) + 1 != c->fetch_vpage) {
+                uint64_t pa;
+                uint32_t extra = translate(c, &c->itlb, si->addr, &pa);
+                c->fetch_vpage = (si->addr >> pb) + 1;
+                c->fetch_ppage = pa >> pb;
+                if (extra) {
+                    c->fetch_ready = now + extra;
+                    return taken + 1;
+                }
+            }
+            uint64_t pa = (c->fetch_ppage << pb) | (si->addr & ((1ull << pb) - 1));
+            uint64_t block = pa / 64;
             if (block + 1 != c->fetch_block) {
                 c->mem_unknown++;
                 c->fetch_wait_mem = true;
@@ -493,6 +542,8 @@ static uint64_t next_known_event(struct rp_core *c, uint64_t now)
         const struct rp_uop *u = rob_at(c, q);
         if (u->issued && u->done > now && u->done < next)
             next = u->done;
+        if (!u->issued && u->xlat_done > now && u->xlat_done < next)
+            next = u->xlat_done;
     }
     if (c->div_free > now && c->div_free < next)
         next = c->div_free;

@@ -112,11 +112,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct rp_config defaults;
-    rp_config_defaults(&defaults);
-    if (memcmp(&cfg.l2, &defaults.l2, sizeof cfg.l2))
-        fprintf(stderr, "replay: note: [cache.l2] is checked but not simulated: the memory system folds "
-                "the private L2 into the L1 data cache (models/coh)\n");
     if (!partial) {
         /* A cut-short trace is readable, but timing half a run silently
          * would mislead: replay it only when asked. */

@@ -31,8 +31,12 @@ static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m
     m->coh.l1i_sets = (unsigned)(c->l1i.size / (c->l1i.ways * c->l1i.block));
     m->coh.l3_ways = (unsigned)c->l3.ways;
     m->coh.l3_sets = (unsigned)(c->l3.size / (c->l3.ways * c->l3.block));
-    m->coh.mshr = (unsigned)c->l1d.mshr;
+    m->coh.l2_ways = (unsigned)c->l2.ways;
+    m->coh.l2_sets = (unsigned)(c->l2.size / (c->l2.ways * c->l2.block));
+    m->coh.mshr = (unsigned)c->l2.mshr;
+    m->coh.l3_mshr = (unsigned)c->l3.mshr;
     m->l1_latency = (unsigned)c->l1d.latency;
+    m->l2_latency = (unsigned)(c->l2.latency - c->l1d.latency);
     m->l3_latency = (unsigned)c->l3.latency;
     m->net.queue_size = (unsigned)c->net_queue;
     m->net.flit_bytes = (unsigned)c->net_flit_bytes;
@@ -96,7 +100,12 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     }
     if (rp_static_load(&s->st, s->reader, trace, err, errlen))
         goto fail;
-    if (rp_vmem_init(&s->vm, cfg->page_size, cfg->mem_size)) {
+    unsigned page_bits = 0;
+    while ((1ull << page_bits) < cfg->page_size)
+        page_bits++;
+    struct cgm_page_table_config ptc = { .page_bits = page_bits, .frames = cfg->mem_size >> page_bits };
+    s->pt = cgm_page_table_create(&ptc);
+    if (!s->pt) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
@@ -158,7 +167,8 @@ void rp_sim_destroy(struct rp_sim *s)
     free(s->cores);
     free(s->threads);
     free(s->wakes);
-    rp_vmem_free(&s->vm);
+    if (s->pt)
+        cgm_page_table_destroy(s->pt);
     rp_static_free(&s->st);
     if (s->reader)
         cgm_reader_close(s->reader);

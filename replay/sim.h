@@ -10,10 +10,10 @@
 
 #include "cgm/knightsim.h"
 #include "cgm/memsys.h"
+#include "cgm/mmu.h"
 #include "cgm/trace.h"
 #include "replay/bpred.h"
 #include "replay/config.h"
-#include "replay/vmem.h"
 #include "replay/x86_static.h"
 #include "replay/x86_stream.h"
 
@@ -23,6 +23,8 @@ struct rp_uop {
     uint64_t seq;
     uint64_t addr;             /* physical, loads and stores */
     uint64_t done;             /* cycle the result is available; UINT64_MAX: not yet */
+    uint64_t xlat_done;        /* cycle its address translation completes */
+    uint32_t xlat;             /* translation cycles beyond a TLB hit, not yet started */
     uint64_t src[RP_SRC_MAX + 1];
     uint8_t nsrc;
     uint8_t kind, cls, lat;
@@ -70,6 +72,8 @@ struct rp_core {
     struct rp_uop *fq;
     uint64_t fq_head, fq_tail;    /* sequence numbers; ring of fetch_queue */
     uint64_t fetch_block;          /* last I-cache block fetched + 1 (0: none) */
+    uint64_t fetch_vpage, fetch_ppage; /* translation of the page fetch is in (vpage + 1) */
+    struct cgm_mmu itlb, dtlb;
     uint64_t fetch_ready;          /* cycle fetch may continue */
     bool fetch_wait_mem, fetch_wait_redirect;
     uint64_t redirect_seq;         /* the mispredicted or serialising uop */
@@ -94,7 +98,7 @@ struct rp_sim {
     struct rp_static st;
     ks_engine *eng;
     struct cgm_memsys *ms;
-    struct rp_vmem vm;
+    struct cgm_page_table *pt;     /* first-touch placement of guest pages */
     struct rp_core *cores;
     struct rp_thread *threads;
     size_t nthreads;

@@ -34,6 +34,16 @@ static cJSON *core_json(const struct rp_core *c)
     add_u(d, "iq_full", c->st.iq_full);
     add_u(d, "lsq_full", c->st.lsq_full);
     add_u(x, "memory_refused", c->st.mem_refused);
+    const struct cgm_mmu *tlbs[2] = { &c->itlb, &c->dtlb };
+    static const char *const names[2] = { "itlb", "dtlb" };
+    for (int i = 0; i < 2; i++) {
+        cJSON *t = cJSON_AddObjectToObject(x, names[i]);
+        add_u(t, "translations", tlbs[i]->st.translations);
+        add_u(t, "hits", tlbs[i]->st.hits);
+        add_u(t, "misses", tlbs[i]->st.misses);
+        add_u(t, "first_touch_faults", tlbs[i]->st.hard_faults);
+        add_u(t, "evictions", tlbs[i]->st.evictions);
+    }
     return x;
 }
 
@@ -74,15 +84,25 @@ static void add_caches(cJSON *root, struct rp_sim *s)
         cJSON_AddItemToArray(caches, x);
         snprintf(name, sizeof name, "core%u.l1d", i);
         x = cache_json(name, "l1d", cs->accesses - cs->fetch_accesses, cs->hits - cs->fetch_hits,
-                       cs->misses - cs->fetch_misses, cs->evictions - cs->fetch_evictions, cs->writebacks,
-                       cs->nacks_received);
-        /* The MSHR file and the coalescer are shared by the core's two L1s. */
+                       cs->misses - cs->fetch_misses, cs->evictions - cs->fetch_evictions, cs->l1_writebacks, 0);
+        /* Misses that joined a miss to the same block already in flight
+         * (the L2's MSHR coalesced them; nearly all come from the data
+         * cache). A zero-latency cache model counts them as hits. */
+        add_u(x, "secondary_misses", cs->coalesced);
+        add_u(x, "writeback_queue_hits", cs->l1_wb_hits);
+        cJSON_AddItemToArray(caches, x);
+        snprintf(name, sizeof name, "core%u.l2", i);
+        x = cache_json(name, "l2", cs->l2_hits + cs->l2_misses, cs->l2_hits, cs->l2_misses, cs->l2_evictions,
+                       cs->writebacks, cs->nacks_received);
+        /* The core's MSHR file and coalescer (shared by its L1s and L2). */
         cJSON *m = cJSON_AddObjectToObject(x, "mshr");
         add_u(m, "coalesced", cs->coalesced);
         add_u(m, "full_stalls", cs->stalls);
         add_u(m, "retries", cs->retries);
         add_u(m, "upgrades", cs->upgrades);
+        add_u(m, "peak_entries", cs->mshr_peak);
         add_u(m, "writeback_queue_hits", cs->wb_hits);
+        add_u(m, "writeback_queue_peak", cs->wb_queue_peak);
         cJSON_AddItemToArray(caches, x);
     }
     for (unsigned i = 0; i < s->cfg.l3_slices; i++) {
@@ -242,8 +262,8 @@ static void text_summary(const cJSON *root, FILE *out, const char *title)
                 num(c, "branches") ? 100 * num(c, "mispredictions") / num(c, "branches") : 0,
                 num(st, "memory"), num(st, "execute"), num(st, "frontend"), num(st, "syscall"));
     }
-    static const char *const kinds[] = { "l1i", "l1d", "l3" };
-    for (int k = 0; k < 3; k++) {
+    static const char *const kinds[] = { "l1i", "l1d", "l2", "l3" };
+    for (int k = 0; k < 4; k++) {
         double a = 0, m = 0;
         cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "caches")) {
             const cJSON *kind = cJSON_GetObjectItemCaseSensitive(c, "kind");

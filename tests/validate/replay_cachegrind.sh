@@ -2,7 +2,11 @@
 # replay's L1D against valgrind's cachegrind: single-thread musl workloads
 # replayed on one core with a 32 KiB 8-way 64-byte L1D, cachegrind run with
 # --D1=32768,8,64. Judged: L1D misses within 2% of cachegrind's D1 misses
-# (D1mr + D1mw) for workloads with at least 10,000 D1 misses.
+# (D1mr + D1mw) for workloads with at least 10,000 D1 misses. Replay's
+# misses here are primary misses: its "misses" less "secondary_misses",
+# the misses that joined a miss to the same block already in flight (the
+# MSHR coalesced them); cachegrind's zero-latency cache counts those as
+# hits, as the block has been requested already.
 #
 # The remaining difference, explained:
 # - the guest's environment, auxiliary vector, brk and mmap placement differ
@@ -11,8 +15,7 @@
 #   touch); with 64 sets of 64 bytes the set index is inside the 4 KiB page
 #   offset, so placement does not change which set a block maps to;
 # - an access that straddles two blocks is one reference in cachegrind and
-#   two in replay, and accesses that find a miss in flight are coalesced
-#   (neither hit nor miss) in replay, a hit in cachegrind;
+#   two in replay;
 # - replay issues loads out of order and stores early, so the LRU order of
 #   nearby accesses can differ from program order;
 # - replay's L1 is kept inclusive by the L3 (back-invalidations) and a
@@ -36,7 +39,7 @@ for prog in malloc_qsort strings; do
         --cachegrind-out-file="$tmp/cg.out" "$guest" >/dev/null 2>"$tmp/cg.txt" ||
         { echo "replay_cachegrind: cachegrind $prog failed"; fail=1; continue; }
     cg=$(sed -n 's/.*D1  misses: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
-    rp=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(c['misses'] for c in d['caches'] if c['kind']=='l1d'))" "$tmp/$prog.json")
+    rp=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(c['misses'] - c['secondary_misses'] for c in d['caches'] if c['kind']=='l1d'))" "$tmp/$prog.json")
     verdict=$(python3 -c "
 import sys
 cg, rp = int(sys.argv[1]), int(sys.argv[2])
@@ -45,7 +48,7 @@ judged = cg >= 10000
 ok = abs(d) <= 2.0 or not judged
 print('%s %+.2f%%%s' % ('ok' if ok else 'FAIL', d, '' if judged else ' (not judged: fewer than 10000 misses)'))
 " "$cg" "$rp")
-    echo "replay_cachegrind: $prog: replay L1D misses $rp, cachegrind D1 misses $cg: $verdict"
+    echo "replay_cachegrind: $prog: replay L1D primary misses $rp, cachegrind D1 misses $cg: $verdict"
     case $verdict in FAIL*) fail=1 ;; esac
 done
 exit $fail
