@@ -264,15 +264,19 @@ static void text_summary(const cJSON *root, FILE *out, const char *title)
     }
     static const char *const kinds[] = { "l1i", "l1d", "l2", "l3" };
     for (int k = 0; k < 4; k++) {
-        double a = 0, m = 0;
+        double a = 0, m = 0, sec = 0;
         cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "caches")) {
             const cJSON *kind = cJSON_GetObjectItemCaseSensitive(c, "kind");
             if (cJSON_IsString(kind) && !strcmp(kind->valuestring, kinds[k])) {
                 a += num(c, "accesses");
                 m += num(c, "misses");
+                sec += num(c, "secondary_misses");
             }
         }
-        fprintf(out, "  %-3s: %.0f accesses, %.0f misses (%.2f%%)\n", kinds[k], a, m, a ? 100 * m / a : 0);
+        fprintf(out, "  %-3s: %.0f accesses, %.0f misses (%.2f%%)", kinds[k], a, m, a ? 100 * m / a : 0);
+        if (sec)
+            fprintf(out, ", %.0f of them joined a miss in flight", sec);
+        fputc('\n', out);
     }
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram");
     fprintf(out, "  dram: %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",

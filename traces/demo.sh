@@ -31,9 +31,13 @@ echo "== tracetool stats"
 echo "== tracetool dump (first records of the first thread)"
 "$BIN/tracetool" dump --count 12 "$TRACE" | head -n 14
 
-echo "== replay with the built-in configuration"
-if "$BIN/replay" -o "$OUT/stats.json" "$TRACE"; then
-    echo "statistics in $OUT/stats.json"
-else
-    echo "replay cannot simulate a trace yet (see its --help); the demo stops here."
-fi
+echo "== replay under two configurations: the seed's system and a small one"
+for cfg in seed small; do
+    echo "-- traces/configs/$cfg.ini"
+    "$BIN/replay" -c "traces/configs/$cfg.ini" -o "$OUT/stats-$cfg.json" "$TRACE"
+done
+# The first "cycles" of each file is the whole run's.
+big=$(grep -m1 '"cycles"' "$OUT/stats-seed.json" | tr -dc 0-9)
+small=$(grep -m1 '"cycles"' "$OUT/stats-small.json" | tr -dc 0-9)
+awk -v b="$big" -v s="$small" 'BEGIN { printf "comparison: the small system takes %.2fx the cycles of the seed'"'"'s (%d vs %d)\n", s / b, s, b }'
+echo "statistics in $OUT/stats-seed.json and $OUT/stats-small.json"
