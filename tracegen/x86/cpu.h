@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cgm/x86rec.h"
 #include "tracegen/x86/mem.h"
 
 enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
@@ -111,8 +112,11 @@ struct x86_cpu {
     uint64_t fault_addr;
     int fault_kind;            /* enum x86_fault (interp.h) */
 
-    /* memory access hook for the recorder */
-    void (*on_access)(void *ctx, uint64_t addr, unsigned size, int write);
+    /* the recorder's access log for the running block (NULL: not recording) */
+    struct cgm_x86_access *log;
+    uint32_t log_n, log_cap;
+    const struct x86_dinsn *log_base;         /* first instruction of the block */
+    void (*log_full)(struct x86_cpu *c);      /* empties the log when it is full */
     void *access_ctx;
 
     const struct x86_dinsn *cur; /* instruction being executed */
@@ -121,6 +125,21 @@ struct x86_cpu {
     struct x86_code_cache *code;
     struct x86_thread *thread;
 };
+
+/* Appends an access to the recorder's log (inline: it runs per access). */
+__attribute__((always_inline)) static inline void x86_log_access(struct x86_cpu *c, uint64_t addr,
+                                                                 unsigned size, int write)
+{
+    if (__builtin_expect(c->log != NULL, 0)) {
+        if (c->log_n == c->log_cap)
+            c->log_full(c);
+        struct cgm_x86_access *a = &c->log[c->log_n++];
+        a->addr = addr;
+        a->size = size;
+        a->insn = (uint8_t)(c->cur - c->log_base);
+        a->write = (uint8_t)write;
+    }
+}
 
 /* Slow paths in interp_mem.c. */
 uint64_t x86_read_slow(struct x86_cpu *c, uint64_t addr, unsigned size);
@@ -134,8 +153,7 @@ __attribute__((always_inline)) static inline uint64_t x86_read(struct x86_cpu *c
 {
     uint64_t pn = addr >> GPAGE_SHIFT;
     struct tlb_entry *e = &c->tlb_r[pn & (TLB_SIZE - 1)];
-    if (c->on_access)
-        c->on_access(c->access_ctx, addr, size, 0);
+    x86_log_access(c, addr, size, 0);
     if (__builtin_expect(e->page == pn && (addr & GPAGE_MASK) <= GPAGE_SIZE - size, 1)) {
         const uint8_t *p = e->host + (addr & GPAGE_MASK);
         switch (size) {
@@ -152,8 +170,7 @@ __attribute__((always_inline)) static inline void x86_write(struct x86_cpu *c, u
 {
     uint64_t pn = addr >> GPAGE_SHIFT;
     struct tlb_entry *e = &c->tlb_w[pn & (TLB_SIZE - 1)];
-    if (c->on_access)
-        c->on_access(c->access_ctx, addr, size, 1);
+    x86_log_access(c, addr, size, 1);
     if (__builtin_expect(e->page == pn && (addr & GPAGE_MASK) <= GPAGE_SIZE - size, 1)) {
         uint8_t *p = e->host + (addr & GPAGE_MASK);
         switch (size) {

@@ -55,8 +55,7 @@ static uint8_t *byte_for_write(struct x86_cpu *c, uint64_t addr)
 void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size)
 {
     uint8_t *d = dst;
-    if (c->on_access)
-        c->on_access(c->access_ctx, addr, size, 0);
+    x86_log_access(c, addr, size, 0);
     if ((addr & GPAGE_MASK) <= GPAGE_SIZE - size) {
         memcpy(d, byte_for_read(c, addr), size);
         return;
@@ -68,8 +67,7 @@ void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size)
 void x86_write_bytes(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size)
 {
     const uint8_t *s = src;
-    if (c->on_access)
-        c->on_access(c->access_ctx, addr, size, 1);
+    x86_log_access(c, addr, size, 1);
     if ((addr & GPAGE_MASK) <= GPAGE_SIZE - size) {
         memcpy(byte_for_write(c, addr), s, size);
         return;

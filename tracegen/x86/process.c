@@ -102,7 +102,7 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
         return NULL;
     t->cpu = parent->cpu;
     t->cpu.thread = t;
-    t->cpu.on_access = NULL;
+    t->cpu.log = NULL;
     t->cpu.access_ctx = NULL;
     t->tid = p->next_tid++;
     t->state = THREAD_RUNNABLE;

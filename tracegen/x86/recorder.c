@@ -18,8 +18,7 @@ struct x86_rec_thread {
     struct cgm_x86_codec codec;
     struct x86_cpu *cpu;
     const struct x86_block *block;
-    struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];
-    uint32_t nacc;
+    struct cgm_x86_access acc[CGM_X86_ACCESS_MAX];   /* the CPU's access log */
     struct x86_rec_thread *next;
 };
 
@@ -52,7 +51,7 @@ struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, s
     return r;
 }
 
-static void on_access(void *ctx, uint64_t addr, unsigned size, int write);
+static void log_full(struct x86_cpu *c);
 
 struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid)
 {
@@ -73,7 +72,8 @@ struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c,
     t->r = r;
     t->cpu = c;
     c->access_ctx = t;
-    c->on_access = r->enabled ? on_access : NULL;
+    c->log = NULL;
+    c->log_full = log_full;
     t->next = r->threads;
     r->threads = t;
     return t;
@@ -85,7 +85,7 @@ void x86_rec_detach(struct x86_rec_thread *t)
         cgm_wstream_close(t->s);
         t->s = NULL;
     }
-    t->cpu->on_access = NULL;
+    t->cpu->log = NULL;
 }
 
 static void append(struct x86_rec_thread *t, const void *rec, size_t len, uint32_t insts)
@@ -97,44 +97,50 @@ static void append(struct x86_rec_thread *t, const void *rec, size_t len, uint32
     }
 }
 
+/* Counts the logged accesses as lackey would and writes them as a record
+ * of TYPE for the running block. */
 static void flush_accesses(struct x86_rec_thread *t, uint8_t type, uint32_t ninsn)
 {
-    uint8_t *buf = t->r->buf;
-    size_t n = cgm_x86_block_encode(&t->codec, buf, type, t->block->start, ninsn, t->acc,
-                                    t->nacc);
-    append(t, buf, n, ninsn);
-    t->nacc = 0;
+    struct x86_recorder *r = t->r;
+    const struct cgm_x86_access *acc = t->acc;
+    uint32_t n = t->cpu->log_n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (acc[i].write && i && !acc[i - 1].write && acc[i - 1].addr == acc[i].addr &&
+            acc[i - 1].size == acc[i].size && acc[i - 1].insn == acc[i].insn) {
+            r->loads--;
+            r->modifies++;
+        } else if (acc[i].write) {
+            r->stores++;
+        } else {
+            r->loads++;
+        }
+    }
+    size_t len = cgm_x86_block_encode(&t->codec, r->buf, type, t->block->start, ninsn, acc, n);
+    append(t, r->buf, len, ninsn);
+    t->cpu->log_n = 0;
 }
 
-static void on_access(void *ctx, uint64_t addr, unsigned size, int write)
+/* The log of a block still running is full (long rep strings): write what
+ * it holds as a PARTIAL record. */
+static void log_full(struct x86_cpu *c)
 {
-    struct x86_rec_thread *t = ctx;
-    struct x86_recorder *r = t->r;
-    if (!t->block || !t->cpu->cur)
-        return;
-    if (t->nacc == CGM_X86_ACCESS_MAX)
-        flush_accesses(t, CGM_X86_REC_PARTIAL, 0);
-    uint8_t idx = (uint8_t)(t->cpu->cur - t->block->insn);
-    if (write && t->nacc && !t->acc[t->nacc - 1].write && t->acc[t->nacc - 1].addr == addr &&
-        t->acc[t->nacc - 1].size == size && t->acc[t->nacc - 1].insn == idx) {
-        r->loads--;
-        r->modifies++;
-    } else if (write) {
-        r->stores++;
-    } else {
-        r->loads++;
-    }
-    struct cgm_x86_access *a = &t->acc[t->nacc++];
-    a->addr = addr;
-    a->size = size;
-    a->insn = idx;
-    a->write = (uint8_t)(write != 0);
+    struct x86_rec_thread *t = c->access_ctx;
+    flush_accesses(t, CGM_X86_REC_PARTIAL, 0);
 }
 
 void x86_rec_block_begin(struct x86_rec_thread *t, const struct x86_block *b)
 {
-    t->block = t->r->enabled ? b : NULL;
-    t->nacc = 0;
+    struct x86_cpu *c = t->cpu;
+    if (!t->r->enabled || !t->s) {
+        t->block = NULL;
+        c->log = NULL;
+        return;
+    }
+    t->block = b;
+    c->log = t->acc;
+    c->log_n = 0;
+    c->log_cap = CGM_X86_ACCESS_MAX;
+    c->log_base = b->insn;
 }
 
 void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired)
@@ -143,6 +149,7 @@ void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired)
         return;
     flush_accesses(t, CGM_X86_REC_BLOCK, retired);
     t->block = NULL;
+    t->cpu->log = NULL;
 }
 
 void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev)
@@ -172,12 +179,8 @@ void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq)
     ev.type = begin ? CGM_EV_ROI_BEGIN : CGM_EV_ROI_END;
     ev.f[0] = seq;
     x86_rec_event(t, &ev);
-    if (r->roi_only) {
-        r->enabled = begin;
-        for (struct x86_rec_thread *o = r->threads; o; o = o->next)
-            if (o->s)
-                o->cpu->on_access = begin ? on_access : NULL;
-    }
+    if (r->roi_only)
+        r->enabled = begin; /* takes effect at each thread's next block */
 }
 
 unsigned x86_insn_class(const struct x86_dinsn *in)
@@ -276,7 +279,7 @@ int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gme
         struct x86_rec_thread *t = r->threads;
         r->threads = t->next;
         if (t->s)
-            t->cpu->on_access = NULL;
+            t->cpu->log = NULL;
         free(t);
     }
     if (cgm_writer_finalize(r->w, err, errlen) != 0)
