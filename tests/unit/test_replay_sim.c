@@ -331,6 +331,95 @@ static void test_threads(void **state)
     unlink(bad);
 }
 
+/* Three threads that never synchronise on one core with a short quantum:
+ * they take turns (each turn ends at a quantum, and the waiting threads
+ * run), and every instruction retires. A GPU stream is skipped. */
+static void test_time_slicing_and_gpu_streams(void **state)
+{
+    (void)state;
+    char *path = temp_path();
+    char err[256];
+    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
+    add_static(w);
+    struct cgm_x86_codec *codec[3];
+    struct cgm_wstream *t[3];
+    for (int i = 0; i < 3; i++) {
+        codec[i] = calloc(1, sizeof *codec[i]);
+        t[i] = open_thread(w, (uint32_t)(i + 1), 100 + (uint64_t)i);
+    }
+    add_event(t[0], CGM_EV_THREAD_CREATE, 1, 101, 0);
+    add_event(t[0], CGM_EV_THREAD_CREATE, 2, 102, 0);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3000; k++)
+            add_load(t[i], codec[i], 0x60000000ull + 0x100000ull * (uint64_t)i + 64 * (uint64_t)(k % 700));
+    struct cgm_stream_info gi = { .id = 9, .kind = CGM_STREAM_GPU_WORKGROUP, .launch_id = 1 };
+    struct cgm_wstream *g = cgm_writer_open_stream(w, &gi);
+    assert_non_null(g);
+    uint8_t junk[4] = { 0x80, 1, 2, 3 };
+    assert_int_equal(cgm_wstream_append(g, junk, sizeof junk, 1), 0);
+    for (int i = 0; i < 3; i++)
+        free(codec[i]);
+    finish(w);
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cfg.cores = 1;
+    cfg.quantum = 1000;
+    struct rp_sim *s = run(path, &cfg);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(s->threads[i].instructions, 3000);
+    uint64_t turns = s->cores[0].st.context_switches;
+    /* At least one turn per quantum while more than one thread is left. */
+    print_message("slicing: %llu turns in %llu cycles\n", (unsigned long long)turns,
+                  (unsigned long long)s->end_cycle);
+    assert_true(turns >= 6);
+    assert_true(turns * cfg.quantum <= s->end_cycle + cfg.quantum);
+    rp_sim_destroy(s);
+    unlink(path);
+}
+
+/* A trace recorded by tracegen from a real guest: every instruction its
+ * stream holds retires (the static table, block walk and capstone decoding
+ * agree with the recorder), and the statistics repeat byte for byte. */
+static void test_recorded_guest(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char guest[512], cmd[1200];
+    snprintf(guest, sizeof guest, "%s/traces/x86/musl/strings", build ? build : "build");
+    if (access(guest, X_OK)) {
+        print_message("skipped: %s missing (make x86-guests)\n", guest);
+        skip();
+    }
+    char *path = temp_path();
+    snprintf(cmd, sizeof cmd, "%s/tracegen -o %s -- %s > /dev/null", bin ? bin : "bin", path, guest);
+    assert_true(system(cmd) != -1); /* tracegen exits with the guest's status */
+    char err[600];
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    assert_true(cgm_reader_complete(r));
+    uint64_t recorded = 0;
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
+        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_X86_THREAD)
+            recorded += cgm_reader_stream(r, i)->totals.instructions;
+    cgm_reader_close(r);
+    assert_true(recorded > 100000);
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    struct rp_sim *a = run(path, &cfg), *b = run(path, &cfg);
+    uint64_t retired = 0;
+    for (unsigned c = 0; c < cfg.cores; c++)
+        retired += a->cores[c].st.instructions;
+    assert_int_equal(retired, recorded);
+    assert_int_equal(a->st.undecodable, 0);
+    char *ta = stats_text(a), *tb = stats_text(b);
+    assert_string_equal(ta, tb);
+    free(ta);
+    free(tb);
+    rp_sim_destroy(a);
+    rp_sim_destroy(b);
+    unlink(path);
+}
+
 static void test_bad_traces(void **state)
 {
     (void)state;
@@ -423,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_tlb_walks),
         cmocka_unit_test(test_repeatable_and_roi),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_time_slicing_and_gpu_streams),
+        cmocka_unit_test(test_recorded_guest),
         cmocka_unit_test(test_bad_traces),
         cmocka_unit_test(test_register_folding),
         cmocka_unit_test(test_predictors),
