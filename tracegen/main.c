@@ -22,7 +22,8 @@ static void usage(FILE *out)
           "Runs a static x86-64 Linux program (musl or glibc, ET_EXEC or static PIE)\n"
           "under emulation. The guest's stdin, stdout and stderr pass through;\n"
           "tracegen exits with the guest's exit status, with 128+N when the guest\n"
-          "died of signal N (a fault; the reason is printed on stderr), with 70\n"
+          "died of signal N (a fault, or a signal it sent itself such as abort()'s;\n"
+          "the reason is printed on stderr), with 70\n"
           "when the emulator stopped (unimplemented instruction or system call,\n"
           "deadlock, --max-insts) and with 2 on a usage or loading error.\n"
           "\n"
@@ -173,7 +174,7 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
     if (p->stop_kind != XF_EXIT) {
-        int sig = x86_fault_signal(p->stop_kind);
+        int sig = x86_process_signal(p);
         if (sig)
             fprintf(stderr, "tracegen: guest died of signal %d (%s): %s\n", sig, strsignal(sig),
                     p->message);

@@ -105,6 +105,12 @@ static void test_ud2(void **state)
     fault_like_native("ud2", 128 + 4, "ud2");
 }
 
+static void test_abort(void **state)
+{
+    (void)state;
+    fault_like_native("abort", 128 + 6, "signal 6");
+}
+
 static void test_unimplemented_is_named(void **state)
 {
     (void)state;
@@ -294,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_segv),
         cmocka_unit_test(test_divide_error),
         cmocka_unit_test(test_ud2),
+        cmocka_unit_test(test_abort),
         cmocka_unit_test(test_unimplemented_is_named),
         cmocka_unit_test(test_trace_survives_fault),
         cmocka_unit_test(test_self_modifying_code),

@@ -13,6 +13,7 @@ enum x86_fault {
     XF_EXIT,      /* the guest process exited (not a fault) */
     XF_SYSCALL,   /* stopped by the syscall layer (--strict, sandbox) */
     XF_LIMIT,     /* --max-insts reached */
+    XF_KILLED,    /* a signal's default action ended the process (kill, abort) */
 };
 
 const char *x86_fault_name(int kind);

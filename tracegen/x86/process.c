@@ -379,6 +379,11 @@ int x86_process_run(struct x86_process *p)
         fputs("\n", stderr);
     if (p->stop_kind == XF_EXIT)
         return p->exit_status;
-    int sig = x86_fault_signal(p->stop_kind);
+    int sig = x86_process_signal(p);
     return sig ? 128 + sig : 70;
+}
+
+int x86_process_signal(const struct x86_process *p)
+{
+    return p->stop_kind == XF_KILLED ? p->kill_signal : x86_fault_signal(p->stop_kind);
 }

@@ -71,6 +71,7 @@ struct x86_process {
     int exited;
     int exit_status;
     int stop_kind;               /* enum x86_fault when the run stopped */
+    int kill_signal;             /* XF_KILLED: the signal */
     uint64_t stop_addr;
     uint64_t icount;             /* retired instructions, all threads */
     uint32_t warned[8];          /* unknown syscalls already reported (bitmap) */
@@ -95,6 +96,9 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
 /* Wakes up to N threads waiting on futex ADDR whose bitset meets BITSET,
  * oldest first, recording SEQ as what woke them. Returns how many. */
 long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitset, uint64_t seq);
+
+/* The signal the guest died of (fault or kill), or 0. */
+int x86_process_signal(const struct x86_process *p);
 
 /* Deterministic pseudo-random numbers (xorshift64*, seeded by --seed). */
 uint64_t x86_random(struct x86_process *p);

@@ -530,6 +530,41 @@ static long sys_dup(struct x86_process *p, uint64_t fd, int64_t to)
     return to;
 }
 
+/* kill/tkill/tgkill aimed at the guest itself: a signal whose default
+ * action terminates ends the process as it would natively (abort() relies
+ * on this); ignored signals do nothing; handlers are not run (stop). */
+static int sys_self_signal(struct x86_process *p, uint64_t sig, long *rc)
+{
+    if (sig > 64) {
+        *rc = -EINVAL;
+        return SC_CONTINUE;
+    }
+    *rc = 0;
+    if (sig == 0 || sig == 17 || sig == 18 || sig == 23 || sig == 28 ||
+        (sig >= 19 && sig <= 22) || p->sigactions[sig][0] == 1 /* SIG_IGN */)
+        return SC_CONTINUE;
+    if (p->sigactions[sig][0] != 0) {
+        snprintf(p->message, sizeof p->message,
+                 "signal %llu sent to itself has a handler; running signal handlers is not "
+                 "supported", (unsigned long long)sig);
+        p->stop_kind = XF_SYSCALL;
+        return SC_STOP;
+    }
+    snprintf(p->message, sizeof p->message, "signal %llu sent by the guest to itself",
+             (unsigned long long)sig);
+    p->stop_kind = XF_KILLED;
+    p->kill_signal = (int)sig;
+    return SC_STOP;
+}
+
+static int is_own_tid(const struct x86_process *p, uint64_t tid)
+{
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i]->tid == tid && p->threads[i]->state != THREAD_EXITED)
+            return 1;
+    return 0;
+}
+
 static void warn_unknown(struct x86_process *p, uint64_t nr)
 {
     if (nr < 256 && (p->warned[nr / 32] & (1u << (nr % 32))))
@@ -699,6 +734,24 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
     case 302: rc = sys_prlimit(p, a0, a1, a2, a3); break;
     case 318: rc = sys_getrandom(p, a0, a1); break;
     case 334: rc = -ENOSYS; break;               /* rseq: the C library copes */
+    case 62:                                     /* kill: only itself */
+        if ((int64_t)a0 != GUEST_PID && a0 != 0) {
+            rc = -EPERM;
+            break;
+        }
+        if (sys_self_signal(p, a1, &rc) == SC_STOP)
+            return SC_STOP;
+        break;
+    case 200: case 234: {                        /* tkill, tgkill */
+        uint64_t tid = nr == 200 ? a0 : a1, sig = nr == 200 ? a1 : a2;
+        if ((nr == 234 && a0 != GUEST_PID) || !is_own_tid(p, tid)) {
+            rc = -ESRCH;
+            break;
+        }
+        if (sys_self_signal(p, sig, &rc) == SC_STOP)
+            return SC_STOP;
+        break;
+    }
     case 57: case 58: case 59: case 322:         /* fork/vfork/execve(at): sandbox */
         rc = -EPERM;
         break;

@@ -3,6 +3,7 @@
  *   div0   integer division by zero (dies of SIGFPE)
  *   ud2    an undefined instruction (dies of SIGILL)
  *   avx    an AVX instruction (the emulated processor has no AVX)
+ *   abort  abort() (dies of SIGABRT)
  *   smc    self-modifying code: writes a function into an executable
  *          buffer, runs it, rewrites it, runs it again
  *   write  creates argv[2] and writes to it, printing the result
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
         __asm__ volatile("xor %%ecx, %%ecx\n\tdiv %%ecx" ::: "eax", "ecx", "edx");
     } else if (!strcmp(mode, "ud2")) {
         __asm__ volatile("ud2");
+    } else if (!strcmp(mode, "abort")) {
+        abort();
     } else if (!strcmp(mode, "avx")) {
         __asm__ volatile(".byte 0xc5, 0xf9, 0xef, 0xc0"); /* vpxor xmm0, xmm0, xmm0 */
         printf("avx ran\n");
@@ -79,6 +82,6 @@ int main(int argc, char **argv)
         printf("time advances: %s\n", (b.tv_sec > a.tv_sec || b.tv_nsec > a.tv_nsec) ? "yes" : "no");
         return 0;
     }
-    printf("usage: edge_cases segv|div0|ud2|avx|smc|write FILE|stdin|time\n");
+    printf("usage: edge_cases segv|div0|ud2|avx|abort|smc|write FILE|stdin|time\n");
     return 2;
 }
