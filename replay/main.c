@@ -24,8 +24,9 @@ static void usage(FILE *out)
           "                   (4 GHz quad-core, 32 KiB L1s, 2 MiB L3 slices, DDR3-1600 x2)\n"
           "  --set S.K=V      override one key after the file, e.g. --set cache.l1d.size=64KiB\n"
           "  -o FILE          write the statistics as JSON (- for standard output)\n"
-          "  --roi            accepted for compatibility: the JSON always holds the whole\n"
-          "                   run and, when the trace has markers, the region under \"roi\"\n"
+          "  --roi            report the region of interest only (the guest's markers);\n"
+          "                   without it the JSON holds the whole run and the region\n"
+          "                   under \"roi\"\n"
           "  -q               no text summary on standard output\n"
           "  --partial        replay a trace that was cut short (no index) up to its\n"
           "                   last whole chunk instead of refusing it\n"
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL;
-    bool print = false, quiet = false, partial = false;
+    bool print = false, quiet = false, partial = false, roi_only = false;
     char err[1024];
     /* The file first, then the overrides, whatever their order. */
     for (int i = 1; i < argc; i++) {
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--print-config")) {
             print = true;
         } else if (!strcmp(a, "--roi")) {
-            /* the region of interest is always reported when present */
+            roi_only = true;
         } else if (!strcmp(a, "-q")) {
             quiet = true;
         } else if (!strcmp(a, "--partial")) {
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    rc = rp_stats_write(s, json, quiet || (json == stdout) ? NULL : stdout);
+    rc = rp_stats_write(s, json, quiet || (json == stdout) ? NULL : stdout, roi_only);
     if (json && json != stdout && fclose(json))
         rc = -1;
     if (rc)

@@ -139,8 +139,10 @@ void rp_core_free(struct rp_core *c);
 void rp_core_main(void *arg);
 void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle);
 
-/* replay/stats.c: the statistics as a cJSON object (cJSON *), and output. */
+/* replay/stats.c: the statistics as a cJSON object (cJSON *), and output:
+ * the whole run with the region of interest under "roi", or (ROI_ONLY)
+ * the region alone when the trace has markers. */
 void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles);
-int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text);
+int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only);
 
 #endif

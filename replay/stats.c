@@ -284,7 +284,7 @@ static void text_summary(const cJSON *root, FILE *out, const char *title)
             num(d, "bandwidth_gbytes_per_s"));
 }
 
-int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text)
+int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)
 {
     cJSON *root = rp_stats_snapshot(s, s->end_cycle);
     if (!root)
@@ -298,15 +298,24 @@ int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text)
         cJSON_AddItemToObject(root, "roi", roi);
     }
     cJSON_AddStringToObject(root, "trace", s->trace_name);
+    if (roi_only && !roi)
+        fprintf(stderr, "replay: warning: %s has no region-of-interest markers; reporting the whole run\n",
+                s->trace_name);
     int rc = 0;
     if (json) {
-        char *txt = cJSON_Print(root);
+        cJSON *shown = root;
+        if (roi_only && roi) {
+            shown = roi;
+            cJSON_AddStringToObject(roi, "trace", s->trace_name);
+        }
+        char *txt = cJSON_Print(shown);
         if (!txt || fprintf(json, "%s\n", txt) < 0)
             rc = -1;
         free(txt);
     }
     if (text) {
-        text_summary(root, text, "whole run");
+        if (!roi_only || !roi)
+            text_summary(root, text, "whole run");
         if (roi)
             text_summary(roi, text, "region of interest");
     }

@@ -233,7 +233,7 @@ static char *stats_text(struct rp_sim *s)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    assert_int_equal(rp_stats_write(s, f, NULL), 0);
+    assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
     fclose(f);
     return text;
 }
@@ -267,6 +267,17 @@ static void test_repeatable_and_roi(void **state)
     const char *ins = strstr(roi, "\"instructions\":");
     assert_non_null(ins);
     assert_int_equal(strtoull(ins + strlen("\"instructions\":"), NULL, 10), 1000);
+    /* --roi: the region alone. */
+    char *tr = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&tr, &len);
+    assert_int_equal(rp_stats_write(a, f, NULL, true), 0);
+    fclose(f);
+    assert_null(strstr(tr, "\"roi\""));
+    ins = strstr(tr, "\"instructions\":");
+    assert_non_null(ins);
+    assert_int_equal(strtoull(ins + strlen("\"instructions\":"), NULL, 10), 1000);
+    free(tr);
     free(ta);
     free(tb);
     rp_sim_destroy(a);
