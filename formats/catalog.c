@@ -18,7 +18,7 @@ void catalog_free(struct catalog *c)
     for (size_t i = 0; i < c->nstreams; i++)
         free(c->streams[i].chunks);
     free(c->streams);
-    free(c->by_id);
+    id_map_free(&c->ids);
     memset(c, 0, sizeof *c);
 }
 
@@ -59,52 +59,14 @@ int catalog_add_chunk(struct catalog_stream *s, const struct cgm_chunk_ref *r)
     return 0;
 }
 
-/* Stream lookup by id: open addressing over a power-of-two table of
- * stream indexes plus one (0 marks an empty slot), kept at most half full. */
-static size_t slot_of(uint32_t id, size_t mask)
-{
-    return (size_t)((id * 0x9e3779b1u) & mask);
-}
-
-static int table_insert(uint32_t *table, size_t mask, const struct catalog *c,
-                        uint32_t index)
-{
-    uint32_t id = c->streams[index].pub.info.id;
-    for (size_t i = slot_of(id, mask);; i = (i + 1) & mask) {
-        if (!table[i]) {
-            table[i] = index + 1;
-            return 0;
-        }
-        if (c->streams[table[i] - 1].pub.info.id == id)
-            return -1;
-    }
-}
-
 int catalog_index_stream(struct catalog *c, uint32_t index)
 {
-    if (2 * (size_t)(index + 1) > c->table_size) {
-        size_t size = c->table_size ? 2 * c->table_size : 64;
-        uint32_t *t = calloc(size, sizeof *t);
-        if (!t)
-            return -1;
-        for (uint32_t i = 0; i < index; i++)
-            table_insert(t, size - 1, c, i);
-        free(c->by_id);
-        c->by_id = t;
-        c->table_size = size;
-    }
-    return table_insert(c->by_id, c->table_size - 1, c, index);
+    return id_map_put(&c->ids, c->streams[index].pub.info.id, index) ? -1 : 0;
 }
 
 long catalog_find(const struct catalog *c, uint32_t id)
 {
-    if (!c->table_size)
-        return -1;
-    size_t mask = c->table_size - 1;
-    for (size_t i = slot_of(id, mask); c->by_id[i]; i = (i + 1) & mask)
-        if (c->streams[c->by_id[i] - 1].pub.info.id == id)
-            return (long)c->by_id[i] - 1;
-    return -1;
+    return id_map_get(&c->ids, id);
 }
 
 int file_read_at(const struct trace_file *f, uint64_t off, void *buf, size_t len)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "formats/block.h"
+#include "formats/id_map.h"
 
 struct catalog_stream {
     struct cgm_reader_stream pub;
@@ -17,8 +18,7 @@ struct catalog_stream {
 struct catalog {
     struct catalog_stream *streams;
     size_t nstreams, cap;
-    uint32_t *by_id;       /* hash table of stream index + 1, by id */
-    size_t table_size;
+    struct id_map ids;     /* stream index by id */
 };
 
 /* A file being read: descriptor, name for messages, size. */

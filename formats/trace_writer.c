@@ -19,6 +19,7 @@
 
 #include "cgm/codec.h"
 #include "formats/block.h"
+#include "formats/id_map.h"
 
 /* What the index needs of each stream; updated by the background thread
  * under the writer's lock. */
@@ -33,7 +34,8 @@ struct stream_meta {
 struct cgm_wstream {
     struct cgm_writer *w;
     size_t meta;              /* index into w->streams */
-    uint8_t *buf[2];
+    uint8_t *buf[2];          /* allocated small and grown up to a chunk */
+    size_t cap[2];
     int busy[2];              /* buf[i] is queued or being written */
     int cur;                  /* the buffer being filled */
     size_t used;
@@ -53,6 +55,7 @@ struct job {
     size_t meta;              /* the stream, for chunks and ends */
     int *busy;                /* cleared when written */
     uint8_t *owned;           /* freed when written */
+    struct cgm_wstream *closing; /* freed when written (END blocks) */
     uint8_t small[CGM_STREAM_INFO_MAX_BYTES];
 };
 
@@ -75,7 +78,9 @@ struct cgm_writer {
 
     struct stream_meta *streams; /* resized under the lock */
     size_t nstreams, cap;
-    atomic_int failed;
+    struct id_map ids;        /* stream index by id (recorder's thread) */
+    atomic_int failed;        /* any error: calls fail from now on */
+    atomic_int io_failed;     /* the file cannot be written: queued blocks are dropped */
     char error[512];          /* set once, under the lock */
 };
 
@@ -122,6 +127,7 @@ static int write_all(struct cgm_writer *w, struct iovec *iov, int n)
         if (k < 0) {
             if (errno == EINTR)
                 continue;
+            atomic_store(&w->io_failed, 1);
             return fail(w, "write at offset %llu: %s", (unsigned long long)w->offset,
                         strerror(errno));
         }
@@ -193,9 +199,11 @@ static size_t end_payload(const struct cgm_stream_totals *t, uint8_t *p)
     return n;
 }
 
+/* Blocks queued before a misuse error are still written, so the file keeps
+ * everything recorded up to the error; only an I/O error stops writing. */
 static void run_job(struct cgm_writer *w, struct job *j)
 {
-    if (atomic_load(&w->failed))
+    if (atomic_load(&w->io_failed))
         return;
     uint64_t at = w->offset;
     if (j->b.type == CGM_BLOCK_END) {
@@ -204,7 +212,11 @@ static void run_job(struct cgm_writer *w, struct job *j)
         pthread_mutex_unlock(&w->lock);
         j->data = j->small;
     }
-    if (write_block(w, &j->b, j->data, j->len) || j->b.type != CGM_BLOCK_CHUNK)
+    if (write_block(w, &j->b, j->data, j->len)) {
+        atomic_store(&w->io_failed, 1); /* a hole would break the stream's sequence */
+        return;
+    }
+    if (j->b.type != CGM_BLOCK_CHUNK)
         return;
     pthread_mutex_lock(&w->lock);
     struct stream_meta *m = &w->streams[j->meta];
@@ -212,6 +224,7 @@ static void run_job(struct cgm_writer *w, struct job *j)
         size_t cap = m->cap ? 2 * m->cap : 8;
         struct cgm_chunk_ref *nc = realloc(m->chunks, cap * sizeof *nc);
         if (!nc) {
+            atomic_store(&w->io_failed, 1);
             fail_locked(w, "out of memory");
             pthread_mutex_unlock(&w->lock);
             return;
@@ -251,6 +264,12 @@ static void *background(void *arg)
         if (j->busy)
             *j->busy = 0;
         free(j->owned);
+        if (j->closing) {
+            /* FIFO order: every chunk of the stream is written by now. */
+            free(j->closing->buf[0]);
+            free(j->closing->buf[1]);
+            free(j->closing);
+        }
         free(j);
         pthread_cond_broadcast(&w->done);
     }
@@ -347,24 +366,22 @@ struct cgm_wstream *cgm_writer_open_stream(struct cgm_writer *w,
     }
     struct cgm_wstream *s = calloc(1, sizeof *s);
     struct job *j = new_job(w, CGM_BLOCK_STREAM, info->id);
-    if (!s || !j || !(s->buf[0] = malloc(w->chunk_bytes)) ||
-        !(s->buf[1] = malloc(w->chunk_bytes))) {
-        if (s) {
-            free(s->buf[0]);
-            free(s);
-        }
+    if (!s || !j || !(s->buf[0] = malloc(CGM_CHUNK_MIN))) {
+        free(s);
         free(j);
         fail(w, "out of memory");
         return NULL;
     }
+    s->cap[0] = CGM_CHUNK_MIN;
     s->w = w;
     pthread_mutex_lock(&w->lock);
     const char *why = NULL;
     if (w->nstreams >= CGM_STREAMS_MAX)
         why = "too many streams";
-    for (size_t i = 0; i < w->nstreams && !why; i++)
-        if (w->streams[i].info.id == info->id)
-            why = "opened twice";
+    if (id_map_get(&w->ids, info->id) >= 0)
+        why = "opened twice";
+    else if (id_map_put(&w->ids, info->id, (uint32_t)w->nstreams))
+        why = "out of memory";
     if (!why && w->nstreams == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 16;
         struct stream_meta *ns = realloc(w->streams, cap * sizeof *ns);
@@ -426,7 +443,8 @@ static int hand_over(struct cgm_wstream *s, const uint8_t *data, size_t len, int
     return 0;
 }
 
-/* Hands the fill buffer over and switches to the other one. */
+/* Hands the fill buffer over and switches to the other one, which is
+ * given at least the capacity the stream has shown it needs. */
 static int flush_chunk(struct cgm_wstream *s)
 {
     if (!s->records)
@@ -437,7 +455,33 @@ static int flush_chunk(struct cgm_wstream *s)
     s->cur = c ^ 1;
     s->used = 0;
     wait_idle(s->w, &s->busy[s->cur]);
+    if (s->cap[s->cur] < s->cap[c]) {
+        free(s->buf[s->cur]);
+        s->cap[s->cur] = 0;
+        if (!(s->buf[s->cur] = malloc(s->cap[c])))
+            return fail(s->w, "out of memory");
+        s->cap[s->cur] = s->cap[c];
+    }
     return atomic_load(&s->w->failed) ? -1 : 0;
+}
+
+/* Makes room for NEED more bytes in the fill buffer by growing it, up to a
+ * chunk; returns 1 when it cannot grow further (flush instead). */
+static int grow_fill(struct cgm_wstream *s, size_t need)
+{
+    int c = s->cur;
+    size_t chunk = s->w->chunk_bytes;
+    if (s->cap[c] >= chunk)
+        return 1;
+    size_t cap = s->cap[c];
+    while (cap < s->used + need && cap < chunk)
+        cap = 2 * cap < chunk ? 2 * cap : chunk;
+    uint8_t *nb = realloc(s->buf[c], cap);
+    if (!nb)
+        return fail(s->w, "out of memory");
+    s->buf[c] = nb;
+    s->cap[c] = cap;
+    return s->used + need <= cap ? 0 : 1;
 }
 
 int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint32_t instructions)
@@ -445,7 +489,7 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint3
     struct cgm_writer *w = s->w;
     uint8_t *buf = s->buf[s->cur];
     /* The common case: a short record that fits, its length one byte. */
-    if (len - 1 < 127 && s->used + len + 1 <= w->chunk_bytes) {
+    if (len - 1 < 127 && s->used + len + 1 <= s->cap[s->cur]) {
         buf[s->used] = (uint8_t)len;
         memcpy(buf + s->used + 1, rec, len);
         s->used += len + 1;
@@ -459,8 +503,14 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint3
         return fail(w, "stream %u: record of %zu bytes (allowed 1..%u)",
                     w->streams[s->meta].info.id, len, CGM_RECORD_MAX);
     size_t framed = len + CGM_VARINT_MAX;
-    if (s->used + framed > w->chunk_bytes && flush_chunk(s))
-        return -1;
+    if (s->used + framed > s->cap[s->cur]) {
+        int full = framed <= w->chunk_bytes ? grow_fill(s, framed) : 1;
+        if (full < 0 || (full && flush_chunk(s)))
+            return -1;
+        if (full && framed <= w->chunk_bytes && s->used + framed > s->cap[s->cur] &&
+            grow_fill(s, framed))
+            return -1;
+    }
     if (framed > w->chunk_bytes) {
         /* A record larger than a chunk gets a chunk of its own. */
         uint8_t *big = malloc(framed);
@@ -494,25 +544,31 @@ const struct cgm_stream_totals *cgm_wstream_totals(const struct cgm_wstream *s)
     return &m->snapshot;
 }
 
+/* Hands the last records and the END block over without waiting: the
+ * background thread frees the stream once it has written them, so closing
+ * the many short streams of a GPU trace costs no round trip. */
 int cgm_wstream_close(struct cgm_wstream *s)
 {
     struct cgm_writer *w = s->w;
-    int rc = flush_chunk(s);
-    struct job *j = new_job(w, CGM_BLOCK_END, w->streams[s->meta].info.id);
-    if (j) {
-        j->meta = s->meta;
-        submit(w, j);
-    } else {
-        rc = -1;
-    }
-    wait_idle(w, &s->busy[0]);
-    wait_idle(w, &s->busy[1]);
+    int rc = 0;
+    if (s->records)
+        rc = hand_over(s, s->buf[s->cur], s->used, &s->busy[s->cur], NULL);
     pthread_mutex_lock(&w->lock);
     w->streams[s->meta].open = NULL;
     pthread_mutex_unlock(&w->lock);
-    free(s->buf[0]);
-    free(s->buf[1]);
-    free(s);
+    struct job *j = new_job(w, CGM_BLOCK_END, w->streams[s->meta].info.id);
+    if (!j) {
+        /* Nothing can be written any more; wait for S's chunks, then free it. */
+        wait_idle(w, &s->busy[0]);
+        wait_idle(w, &s->busy[1]);
+        free(s->buf[0]);
+        free(s->buf[1]);
+        free(s);
+        return -1;
+    }
+    j->meta = s->meta;
+    j->closing = s;
+    submit(w, j);
     return rc || atomic_load(&w->failed) ? -1 : 0;
 }
 
@@ -611,6 +667,7 @@ static void destroy(struct cgm_writer *w)
     for (size_t i = 0; i < w->nstreams; i++)
         free(w->streams[i].chunks);
     free(w->streams);
+    id_map_free(&w->ids);
     free(w->cbuf);
     free(w->path);
     pthread_mutex_destroy(&w->lock);

@@ -478,6 +478,62 @@ static void writer_rejects_misuse(void **state)
     unlink(tmp_path());
 }
 
+/* Work-group traces open a stream per group: many streams, each small. */
+static void many_small_streams(void **state)
+{
+    (void)state;
+    const uint32_t n = 60000;
+    char err[256];
+    for (int finalize = 0; finalize < 2; finalize++) {
+        struct cgm_writer *w = cgm_writer_create(tmp_path(), NULL, err, sizeof err);
+        assert_non_null(w);
+        for (uint32_t i = 0; i < n; i++) {
+            /* Ids spread over the whole range, so lookups cannot rely on order. */
+            struct cgm_stream_info in = { .id = i * 2654435761u, .kind = CGM_STREAM_GPU_WORKGROUP,
+                                          .group = { i, 0, 0 } };
+            struct cgm_wstream *s = cgm_writer_open_stream(w, &in);
+            assert_non_null(s);
+            uint8_t rec[4] = { 0x80, (uint8_t)i, (uint8_t)(i >> 8), (uint8_t)(i >> 16) };
+            assert_int_equal(cgm_wstream_append(s, rec, sizeof rec, 1), 0);
+            assert_int_equal(cgm_wstream_close(s), 0);
+        }
+        struct cgm_stream_info dup = { .id = 7 * 2654435761u, .kind = CGM_STREAM_X86_THREAD };
+        assert_null(cgm_writer_open_stream(w, &dup));
+        if (finalize) {
+            assert_int_not_equal(cgm_writer_finalize(w, err, sizeof err), 0); /* the dup failed it */
+            continue;
+        }
+        cgm_writer_abandon(w);
+        struct cgm_reader *r = cgm_reader_open(tmp_path(), err, sizeof err);
+        assert_non_null(r);
+        assert_int_equal(cgm_reader_stream_count(r), n);
+        for (uint32_t i = 0; i < n; i += 997) {
+            long si = cgm_reader_find_stream(r, i * 2654435761u);
+            assert_int_equal(si, i);
+            assert_int_equal(cgm_reader_stream(r, (size_t)si)->info.group[0], i);
+            assert_int_equal(cgm_reader_stream(r, (size_t)si)->totals.records, 1);
+        }
+        assert_int_equal(cgm_reader_find_stream(r, 12345), -1);
+        cgm_reader_close(r);
+    }
+    /* And through the index of a finished file. */
+    struct cgm_writer *w = cgm_writer_create(tmp_path(), NULL, err, sizeof err);
+    for (uint32_t i = 0; i < n; i++) {
+        struct cgm_stream_info in = { .id = i * 2654435761u, .kind = CGM_STREAM_GPU_WORKGROUP };
+        struct cgm_wstream *s = cgm_writer_open_stream(w, &in);
+        uint8_t rec[2] = { 0x82, (uint8_t)i };
+        cgm_wstream_append(s, rec, sizeof rec, 0);
+        cgm_wstream_close(s);
+    }
+    assert_int_equal(cgm_writer_finalize(w, err, sizeof err), 0);
+    struct cgm_reader *r = cgm_reader_open(tmp_path(), err, sizeof err);
+    assert_true(cgm_reader_complete(r));
+    for (uint32_t i = 0; i < n; i += 991)
+        assert_int_equal(cgm_reader_find_stream(r, i * 2654435761u), i);
+    cgm_reader_close(r);
+    unlink(tmp_path());
+}
+
 static void sections_round_trip(void **state)
 {
     (void)state;
@@ -513,6 +569,7 @@ int main(void)
         cmocka_unit_test(roundtrip_interleaved_streams),
         cmocka_unit_test(empty_and_huge_streams),
         cmocka_unit_test(sections_round_trip),
+        cmocka_unit_test(many_small_streams),
         cmocka_unit_test(writer_rejects_misuse),
         cmocka_unit_test(abandoned_writer_is_recovered),
         cmocka_unit_test(hostile_headers_are_rejected),
