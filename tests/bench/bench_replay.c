@@ -117,8 +117,8 @@ int main(void)
     snprintf(par_guest, sizeof par_guest, "%s/par", dir);
     snprintf(qs, sizeof qs, "%s/qs.cgt", dir);
     snprintf(par, sizeof par, "%s/par.cgt", dir);
-    snprintf(cmd, sizeof cmd, "musl-gcc -static -O2 -o %s %s/tests/validate/replay_parallel_guest.c -lpthread",
-             par_guest, root);
+    snprintf(cmd, sizeof cmd, "musl-gcc -static -O2 -I%s/include -o %s %s/tests/validate/replay_parallel_guest.c -lpthread",
+             root, par_guest, root);
     if (sh(cmd)) {
         fprintf(stderr, "bench-replay: cannot build the parallel guest\n");
         return 1;

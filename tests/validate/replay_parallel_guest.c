@@ -1,9 +1,12 @@
 /* Guest for replay's parallel validation and benchmark: T threads (argv[1],
  * default 4) each sum a quarter of an array eight times; the main thread
- * joins them and prints the total. Built with musl-gcc -static. */
+ * joins them and prints the total. The threads' work is the region of
+ * interest. Built with musl-gcc -static -Iinclude. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "cgm/guest.h"
 enum { N = 1 << 18, T = 4 };
 static int *a;
 static long sums[T];
@@ -22,9 +25,11 @@ int main(int argc, char **argv)
     a = malloc(N * sizeof *a);
     for (int i = 0; i < N; i++) a[i] = i % 97;
     pthread_t th[T];
+    cgm_roi_begin();
     for (long i = 1; i < t; i++) pthread_create(&th[i], NULL, work, (void *)i);
     work((void *)0);
     for (long i = 1; i < t; i++) pthread_join(th[i], NULL);
+    cgm_roi_end();
     long s = 0;
     for (int i = 0; i < t; i++) s += sums[i];
     printf("%ld\n", s);
