@@ -23,7 +23,8 @@
  * Order within one tick (defined and repeatable):
  *   1. contexts resuming from ks_pause, in the order they called ks_pause,
  *      whatever the pause length (contexts created before the run count as
- *      having paused at creation, in creation order);
+ *      having paused at creation, in creation order; one woken or created
+ *      between two edges of its domain, as having paused when that happened);
  *   2. a context woken by ks_advance or created during the run by a running
  *      context runs right after that context, in wake/creation order;
  *   3. the sub-clock phase: contexts that called ks_sub_clock_enter, in call
