@@ -69,23 +69,22 @@ static void run_host(const uint8_t *insn, size_t n, struct frame *f)
     fn(f);
 }
 
+static struct gmem *mem;
+static struct x86_code_cache *cache;
+
 static void run_emulated(const uint8_t *insn, size_t n, struct frame *f)
 {
     uint8_t code[128];
     size_t k = build(code, insn, n);
-    code[k++] = 0xf4; /* hlt: ends the block as an illegal instruction */
-    struct gmem *m = gmem_create();
-    assert_non_null(m);
-    assert_int_equal(gmem_map(m, GUEST_CODE, 4096, GPROT_R | GPROT_X), 0);
-    assert_int_equal(gmem_map(m, GUEST_DATA, 8192, GPROT_R | GPROT_W), 0);
-    gmem_copy_out(m, GUEST_CODE, code, k, 1, NULL);
-    gmem_copy_out(m, GUEST_DATA, f, sizeof *f, 1, NULL);
-    struct x86_code_cache *cc = x86_code_cache_create(m);
+    code[k++] = 0xf4; /* hlt: ends the run as an illegal instruction */
+    /* the same code address holds new code each time: forget old blocks */
+    x86_code_cache_flush(cache);
+    gmem_copy_out(mem, GUEST_CODE, code, k, 1, NULL);
+    gmem_copy_out(mem, GUEST_DATA, f, sizeof *f, 1, NULL);
     struct x86_cpu *c = calloc(1, sizeof *c);
-    assert_non_null(cc);
     assert_non_null(c);
-    c->mem = m;
-    c->code = cc;
+    c->mem = mem;
+    c->code = cache;
     x86_fpu_reset(c);
     x86_tlb_flush(c);
     c->r[R_RDI] = GUEST_DATA;
@@ -100,10 +99,8 @@ static void run_emulated(const uint8_t *insn, size_t n, struct frame *f)
         }
     }
     assert_int_equal(c->fault_kind, 6 /* XF_ILLEGAL: the hlt */);
-    gmem_copy_in(m, f, GUEST_DATA, sizeof *f, NULL);
+    gmem_copy_in(mem, f, GUEST_DATA, sizeof *f, NULL);
     free(c);
-    x86_code_cache_destroy(cc);
-    gmem_destroy(m);
 }
 
 static uint64_t rng = 0xabcdef0123456789ull;
@@ -198,7 +195,7 @@ static void test_x87_matches_host(void **state)
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct x87_case *k = &cases[i];
-        for (int n = 0; n < 1500 && failures < 10; n++) {
+        for (int n = 0; n < 600 && failures < 10; n++) {
             struct frame in, h, e;
             memset(&in, 0, sizeof in);
             some_ext(in.a, k->range);
@@ -248,13 +245,20 @@ static int setup(void **state)
     (void)state;
     stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
                 -1, 0);
-    return stub == MAP_FAILED ? -1 : 0;
+    mem = gmem_create();
+    if (stub == MAP_FAILED || !mem || gmem_map(mem, GUEST_CODE, 4096, GPROT_R | GPROT_X) ||
+        gmem_map(mem, GUEST_DATA, 8192, GPROT_R | GPROT_W))
+        return -1;
+    cache = x86_code_cache_create(mem);
+    return cache ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
     munmap(stub, 4096);
+    x86_code_cache_destroy(cache);
+    gmem_destroy(mem);
     return 0;
 }
 
