@@ -4,17 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rp_bpred_init(struct rp_bpred *b, bool gshare, uint64_t entries, unsigned history_bits)
+int rp_bpred_init(struct rp_bpred *b, enum rp_predictor kind, uint64_t entries, unsigned history_bits,
+                  uint8_t init)
 {
     memset(b, 0, sizeof *b);
     b->ctr = malloc(entries);
     b->target = calloc(entries, sizeof *b->target);
     if (!b->ctr || !b->target)
         return -1;
-    memset(b->ctr, 1, entries); /* weakly not taken */
+    memset(b->ctr, init > 3 ? 3 : init, entries);
     b->mask = entries - 1;
-    b->gshare = gshare;
+    b->kind = kind;
     b->history_bits = history_bits;
+    while ((1ull << b->entry_bits) < entries)
+        b->entry_bits++;
     return 0;
 }
 
@@ -31,9 +34,15 @@ static uint64_t pc_index(uint64_t pc) { return pc ^ (pc >> 13); }
 
 bool rp_bpred_cond(struct rp_bpred *b, uint64_t pc, bool taken)
 {
-    uint64_t i = pc_index(pc);
-    if (b->gshare)
-        i ^= b->history & ((1ull << b->history_bits) - 1);
+    uint64_t hist = b->history & ((1ull << b->history_bits) - 1), i;
+    if (b->kind == RP_GSELECT) {
+        unsigned abits = b->entry_bits - b->history_bits;
+        i = (hist << abits) | (pc & ((1ull << abits) - 1));
+    } else {
+        i = pc_index(pc);
+        if (b->kind == RP_GSHARE)
+            i ^= hist;
+    }
     uint8_t *c = &b->ctr[i & b->mask];
     bool predicted = *c >= 2;
     if (taken && *c < 3)

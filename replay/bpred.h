@@ -1,12 +1,16 @@
 /* Branch prediction trained on the recorded outcomes: a table of 2-bit
- * saturating counters indexed by the branch address (bimodal) or by the
- * address xor the global history (gshare); a last-target buffer for
- * indirect jumps and calls; a return-address stack. */
+ * saturating counters indexed by the branch address (bimodal), by the
+ * address xor the global history (gshare), or by history bits placed above
+ * the low address bits (gselect, as valgrind's cachegrind simulates with 7
+ * and 7 bits); a last-target buffer for indirect jumps and calls; a
+ * return-address stack. */
 #ifndef REPLAY_BPRED_H
 #define REPLAY_BPRED_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "replay/config.h"
 
 #define RP_RAS_DEPTH 16
 
@@ -16,12 +20,15 @@ struct rp_bpred {
     uint64_t mask;
     unsigned history_bits;
     uint64_t history;
-    bool gshare;
+    enum rp_predictor kind;
+    unsigned entry_bits;
     uint64_t ras[RP_RAS_DEPTH];
     unsigned ras_top, ras_n;
 };
 
-int rp_bpred_init(struct rp_bpred *b, bool gshare, uint64_t entries, unsigned history_bits);
+/* ENTRIES a power of two; INIT the counters' starting value (0..3). */
+int rp_bpred_init(struct rp_bpred *b, enum rp_predictor kind, uint64_t entries, unsigned history_bits,
+                  uint8_t init);
 void rp_bpred_free(struct rp_bpred *b);
 /* Predicts a conditional branch at PC, trains it with TAKEN; true if the
  * prediction was right. */

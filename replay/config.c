@@ -23,7 +23,7 @@ struct key {
     const char *doc;
 };
 
-static const char *const predictor_names[] = { "bimodal", "gshare", NULL };
+static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", NULL };
 static const char *const page_policy_names[] = { "open", "closed", NULL };
 
 #define OFF(f) offsetof(struct rp_config, f)
@@ -56,10 +56,15 @@ static const struct key keys[] = {
     { "cpu", "latency_fp", T_CYCLES, OFF(lat_fp), "4", 1, 1000, NULL, "x87 latency" },
     { "cpu", "latency_simd", T_CYCLES, OFF(lat_simd), "3", 1, 1000, NULL, "SSE latency" },
     { "cpu", "latency_other", T_CYCLES, OFF(lat_other), "1", 1, 1000, NULL, "branches, nops, other" },
-    { "cpu", "predictor", T_ENUM, OFF(predictor), "gshare", 0, 1, predictor_names, "branch predictor" },
+    { "cpu", "predictor", T_ENUM, OFF(predictor), "gshare", 0, 2, predictor_names,
+      "branch predictor: counters indexed by address (bimodal), address xor history (gshare), or "
+      "history bits above address bits (gselect)" },
     { "cpu", "predictor_entries", T_COUNT, OFF(predictor_entries), "4096", 2, 1u << 24, NULL,
       "2-bit counters (power of two)" },
-    { "cpu", "history_bits", T_COUNT, OFF(history_bits), "12", 0, 24, NULL, "gshare global history" },
+    { "cpu", "history_bits", T_COUNT, OFF(history_bits), "12", 0, 24, NULL,
+      "global history bits (gshare, gselect; gselect: fewer than log2 of the entries)" },
+    { "cpu", "predictor_init", T_COUNT, OFF(predictor_init), "1", 0, 3, NULL,
+      "initial counter value (0 strongly not taken .. 3 strongly taken)" },
     { "cpu", "mispredict_penalty", T_CYCLES, OFF(mispredict_penalty), "14", 0, 1000, NULL,
       "cycles from a mispredicted branch's resolution to fetch" },
     { "cpu", "syscall_latency", T_CYCLES, OFF(syscall_latency), "200", 0, 10000000, NULL,
@@ -339,6 +344,11 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     }
     if (!pow2(c->predictor_entries)) {
         snprintf(err, errlen, "cpu.predictor_entries: %" PRIu64 " is not a power of two", c->predictor_entries);
+        return -1;
+    }
+    if (c->predictor == RP_GSELECT && (1ull << c->history_bits) >= c->predictor_entries) {
+        snprintf(err, errlen, "cpu.history_bits: %" PRIu64 " leaves no address bits in %" PRIu64
+                 " gselect entries", c->history_bits, c->predictor_entries);
         return -1;
     }
     if (!pow2(c->page_size) || c->mem_size % c->page_size) {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum rp_predictor { RP_BIMODAL, RP_GSHARE };
+enum rp_predictor { RP_BIMODAL, RP_GSHARE, RP_GSELECT };
 
 struct rp_cache_cfg {
     uint64_t size, ways, block, latency, mshr;
@@ -22,7 +22,7 @@ struct rp_config {
     uint64_t fetch_queue, rob_size, iq_size, lsq_size;
     uint64_t alus, mem_ports;
     uint64_t lat_int, lat_mul, lat_div, lat_fp, lat_simd, lat_other;
-    uint64_t predictor, predictor_entries, history_bits, mispredict_penalty;
+    uint64_t predictor, predictor_entries, history_bits, predictor_init, mispredict_penalty;
     uint64_t syscall_latency, quantum;
     /* caches */
     struct rp_cache_cfg l1i, l1d, l2, l3;

@@ -44,8 +44,8 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
                                  .hard_fault_latency = (unsigned)cfg->hard_fault_latency };
     if (cgm_mmu_init(&c->itlb, &mc, s->pt) || cgm_mmu_init(&c->dtlb, &mc, s->pt))
         return -1;
-    return rp_bpred_init(&c->bp, s->cfg.predictor == RP_GSHARE, s->cfg.predictor_entries,
-                         (unsigned)s->cfg.history_bits);
+    return rp_bpred_init(&c->bp, (enum rp_predictor)s->cfg.predictor, s->cfg.predictor_entries,
+                         (unsigned)s->cfg.history_bits, (uint8_t)s->cfg.predictor_init);
 }
 
 void rp_core_free(struct rp_core *c)
@@ -348,7 +348,9 @@ static bool control(struct rp_core *c, const struct rp_item *it, struct rp_uop *
     switch (si->cls) {
     case CGM_X86_BRANCH_COND:
         c->st.branches++;
+        c->st.cond_branches++;
         correct = rp_bpred_cond(&c->bp, si->addr, it->taken);
+        c->st.cond_mispredictions += !correct;
         break;
     case CGM_X86_CALL:
         rp_bpred_call(&c->bp, si->addr + si->len);

@@ -43,6 +43,7 @@ enum rp_stall {
 struct rp_core_stats {
     uint64_t instructions, uops, loads, stores, fetches, cycles;
     uint64_t branches, mispredictions, syscalls, context_switches;
+    uint64_t cond_branches, cond_mispredictions;   /* the conditional share */
     uint64_t stall[ST_COUNT];
     uint64_t rob_full, iq_full, lsq_full, mem_refused;
 };

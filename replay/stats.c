@@ -24,6 +24,8 @@ static cJSON *core_json(const struct rp_core *c)
     add_u(x, "fetches", c->st.fetches);
     add_u(x, "branches", c->st.branches);
     add_u(x, "mispredictions", c->st.mispredictions);
+    add_u(x, "conditional_branches", c->st.cond_branches);
+    add_u(x, "conditional_mispredictions", c->st.cond_mispredictions);
     add_u(x, "syscalls", c->st.syscalls);
     add_u(x, "context_switches", c->st.context_switches);
     cJSON *st = cJSON_AddObjectToObject(x, "stall_cycles");
