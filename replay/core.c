@@ -118,7 +118,7 @@ static unsigned commit(struct rp_core *c, uint64_t now)
 static enum rp_stall stall_reason(struct rp_core *c)
 {
     if (c->rob_head == c->rob_tail)
-        return c->thread ? ST_FRONTEND : ST_IDLE;
+        return c->thread ? (enum rp_stall)c->fetch_cause : ST_IDLE;
     const struct rp_uop *u = rob_at(c, c->rob_head);
     if (u->syscall)
         return ST_SYSCALL;
@@ -370,6 +370,7 @@ static bool control(struct rp_core *c, const struct rp_item *it, struct rp_uop *
         break;
     case CGM_X86_SYSCALL:
         c->st.syscalls++;
+        c->fetch_cause = ST_SERIALIZE;
         last->syscall = true;
         last->redirect = true;
         c->fetch_wait_redirect = true;
@@ -379,6 +380,7 @@ static bool control(struct rp_core *c, const struct rp_item *it, struct rp_uop *
     }
     if (!correct) {
         c->st.mispredictions++;
+        c->fetch_cause = ST_BRANCH;
         last->redirect = true;
         c->fetch_wait_redirect = true;
         return true;
@@ -418,6 +420,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             if (!t)
                 return taken;
             c->thread = t;
+            c->fetch_cause = ST_FRONTEND;
             c->slice_start = now;
             c->st.context_switches++;
             memset(c->writer, 0, sizeof c->writer);
@@ -445,8 +448,10 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             return taken;
         }
         if (it->kind != RP_ITEM_INSN) {
-            if (!pipeline_empty(c))
+            if (!pipeline_empty(c)) {
+                c->fetch_cause = ST_SERIALIZE;
                 return taken;
+            }
             t->has_held = false;
             taken++;
             if (it->kind == RP_ITEM_END) {
@@ -471,6 +476,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
                 c->fetch_vpage = (si->addr >> pb) + 1;
                 c->fetch_ppage = pa >> pb;
                 if (extra) {
+                    c->fetch_cause = ST_ITLB;
                     c->fetch_ready = now + extra;
                     return taken + 1;
                 }
@@ -480,6 +486,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             if (block + 1 != c->fetch_block) {
                 c->mem_unknown++;
                 c->fetch_wait_mem = true;
+                c->fetch_cause = ST_ICACHE;
                 if (!cgm_memsys_access(s->ms, c->id, CGM_OP_FETCH, block * 64, TAG_FETCH, 0)) {
                     c->mem_unknown--;
                     c->fetch_wait_mem = false;
@@ -570,6 +577,8 @@ void rp_core_main(void *arg)
         enum rp_stall why = stall_reason(c);
         if (!committed)
             c->st.stall[why]++;
+        else
+            c->st.commit_cycles++;
         if (s->failed) {
             rp_sim_core_finished(s, c);
             return;

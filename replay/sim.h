@@ -31,12 +31,18 @@ struct rp_uop {
     bool issued, retire, redirect, store_done, syscall;
 };
 
+/* Why a cycle committed nothing. With an empty reorder buffer the cause
+ * is the front end's last blocking reason. */
 enum rp_stall {
-    ST_FRONTEND, /* nothing in the reorder buffer: fetch (I-cache, misprediction, drain) */
-    ST_MEMORY,   /* head is a load waiting for the memory system */
-    ST_EXECUTE,  /* head is computing */
-    ST_SYSCALL,  /* head is a system call trap */
-    ST_IDLE,     /* no thread to run (blocked or finished) */
+    ST_ICACHE,    /* fetch waits for the L1I */
+    ST_ITLB,      /* fetch waits for an instruction translation */
+    ST_BRANCH,    /* refetch after a misprediction */
+    ST_SERIALIZE, /* pipeline drained for a system call return or an event */
+    ST_FRONTEND,  /* other front-end delays (a thread's start) */
+    ST_MEMORY,    /* head is a load waiting for the memory system */
+    ST_EXECUTE,   /* head is computing */
+    ST_SYSCALL,   /* head is a system call trap */
+    ST_IDLE,      /* no thread to run (blocked or finished) */
     ST_COUNT
 };
 
@@ -45,6 +51,7 @@ struct rp_core_stats {
     uint64_t branches, mispredictions, syscalls, context_switches;
     uint64_t cond_branches, cond_mispredictions;   /* the conditional share */
     uint64_t stall[ST_COUNT];
+    uint64_t commit_cycles;        /* cycles that committed something */
     uint64_t rob_full, iq_full, lsq_full, mem_refused;
 };
 
@@ -78,7 +85,7 @@ struct rp_core {
     uint64_t fetch_ready;          /* cycle fetch may continue */
     bool fetch_wait_mem, fetch_wait_redirect;
     uint64_t redirect_seq;         /* the mispredicted or serialising uop */
-    bool draining;                 /* an event waits for an empty pipeline */
+    uint8_t fetch_cause;           /* enum rp_stall: why fetch last stopped */
     struct rp_bpred bp;
     /* back end */
     struct rp_uop *rob;

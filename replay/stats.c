@@ -10,7 +10,10 @@
 
 static void add_u(cJSON *o, const char *k, uint64_t v) { cJSON_AddNumberToObject(o, k, (double)v); }
 
-static const char *const stall_names[ST_COUNT] = { "frontend", "memory", "execute", "syscall", "idle" };
+static const char *const stall_names[ST_COUNT] = {
+    "frontend_icache", "frontend_itlb", "frontend_branch", "frontend_serialize", "frontend_other",
+    "memory", "execute", "syscall", "idle",
+};
 
 static cJSON *core_json(const struct rp_core *c)
 {
@@ -28,6 +31,7 @@ static cJSON *core_json(const struct rp_core *c)
     add_u(x, "conditional_mispredictions", c->st.cond_mispredictions);
     add_u(x, "syscalls", c->st.syscalls);
     add_u(x, "context_switches", c->st.context_switches);
+    add_u(x, "commit_cycles", c->st.commit_cycles);
     cJSON *st = cJSON_AddObjectToObject(x, "stall_cycles");
     for (int i = 0; i < ST_COUNT; i++)
         add_u(st, stall_names[i], c->st.stall[i]);
@@ -259,10 +263,14 @@ static void text_summary(const cJSON *root, FILE *out, const char *title)
             continue;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "stall_cycles");
         fprintf(out, "  core %.0f: %.0f instructions, IPC %.3f, branches %.0f (%.2f%% mispredicted), "
-                "stalls: memory %.0f, execute %.0f, frontend %.0f, syscall %.0f\n",
+                "stalls: memory %.0f, execute %.0f, front end %.0f (I-cache %.0f, branch %.0f), "
+                "syscall %.0f\n",
                 num(c, "id"), num(c, "instructions"), num(c, "ipc"), num(c, "branches"),
                 num(c, "branches") ? 100 * num(c, "mispredictions") / num(c, "branches") : 0,
-                num(st, "memory"), num(st, "execute"), num(st, "frontend"), num(st, "syscall"));
+                num(st, "memory"), num(st, "execute"),
+                num(st, "frontend_icache") + num(st, "frontend_itlb") + num(st, "frontend_branch") +
+                    num(st, "frontend_serialize") + num(st, "frontend_other"),
+                num(st, "frontend_icache"), num(st, "frontend_branch"), num(st, "syscall"));
     }
     static const char *const kinds[] = { "l1i", "l1d", "l2", "l3" };
     for (int k = 0; k < 4; k++) {

@@ -124,6 +124,14 @@ static struct rp_sim *run(const char *trace, const struct rp_config *cfg)
     if (rc)
         print_error("%s\n", s->error);
     assert_int_equal(rc, 0);
+    /* Every cycle of every core either committed or has one stall cause. */
+    for (unsigned c = 0; c < cfg->cores; c++) {
+        const struct rp_core_stats *st = &s->cores[c].st;
+        uint64_t sum = st->commit_cycles;
+        for (int k = 0; k < ST_COUNT; k++)
+            sum += st->stall[k];
+        assert_int_equal(sum, st->cycles);
+    }
     return s;
 }
 
