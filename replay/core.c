@@ -12,6 +12,7 @@
  * performed. Branch outcomes come from the trace; a misprediction stops
  * fetch until the branch resolves plus the penalty. System calls serialise
  * and cost the trap latency; events are handled at an empty pipeline.
+ * Fences and locked instructions commit once earlier stores performed.
  *
  * When a cycle changes nothing, the core sleeps until the next known
  * completion, or until the memory system reports one. */
@@ -94,6 +95,10 @@ static unsigned commit(struct rp_core *c, uint64_t now)
     while (n < c->sim->cfg.commit_width && c->rob_head < c->rob_tail) {
         struct rp_uop *u = rob_at(c, c->rob_head);
         if (!u->issued || u->done > now)
+            break;
+        /* Fences and locked instructions wait for the store buffer. */
+        if (u->kind == UOP_ALU && (u->cls == CGM_X86_FENCE || u->cls == CGM_X86_ATOMIC) &&
+            c->stores_after_commit)
             break;
         if (u->kind == UOP_LOAD)
             c->lsq_used--;
