@@ -17,11 +17,12 @@ static void usage(FILE *out)
           "       replay --dram-trace FILE [-c CONFIG] [-o STATS.json] [--check]\n"
           "\n"
           "Simulates the x86 threads of a cgmtrace trace cycle by cycle on out-of-order\n"
-          "cores and the memory system (L1I/L1D, L3 slices with the MESI directory,\n"
-          "ring network, system agent, memory controller, DRAM).\n"
+          "cores and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
+          "MESI directory, ring network, system agent, memory controller, DRAM).\n"
           "\n"
           "  -c FILE          configuration (INI); without it the built-in system is used\n"
-          "                   (4 GHz quad-core, 32 KiB L1s, 2 MiB L3 slices, DDR3-1600 x2)\n"
+          "                   (4 GHz quad-core, 32 KiB L1s, 256 KiB L2s, 2 MiB L3 slices,\n"
+          "                   DDR3-1600 x2); traces/configs/ holds ready ones\n"
           "  --set S.K=V      override one key after the file, e.g. --set cache.l1d.size=64KiB\n"
           "  -o FILE          write the statistics as JSON (- for standard output)\n"
           "  --roi            report the region of interest only (the guest's markers);\n"
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
             i++;
         }
     if (rp_config_check(&cfg, err, sizeof err)) {
-        fprintf(stderr, "replay: %s%s%s\n", config ? config : "configuration", ": ", err);
+        fprintf(stderr, "replay: configuration%s%s: %s\n", config ? " from " : "", config ? config : "", err);
         return 1;
     }
     if (print) {
