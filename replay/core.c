@@ -305,9 +305,9 @@ static uint32_t translate(struct rp_core *c, struct cgm_mmu *tlb, uint64_t va, u
 {
     long lat = cgm_mmu_translate(tlb, 0, va, pa);
     if (lat < 0) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "physical memory exhausted: the guest touched more than memory.size "
-                 "(%llu bytes); raise memory.size", (unsigned long long)c->sim->cfg.mem_size);
+        char msg[800];
+        snprintf(msg, sizeof msg, "%s: physical memory exhausted: the guest touched more than memory.size "
+                 "(%llu bytes); raise memory.size", c->sim->trace_name, (unsigned long long)c->sim->cfg.mem_size);
         rp_sim_fail(c->sim, msg);
         *pa = 0;
         return 0;

@@ -439,6 +439,71 @@ static void test_recorded_guest(void **state)
     unlink(path);
 }
 
+/* Hostile streams: well-framed records of random content (block records
+ * with random fields and accesses, random events, random types) after a
+ * valid static table. Replay must finish or stop with a message naming the
+ * trace; never crash or hang (the ASan run checks memory safety). */
+static void test_hostile_records(void **state)
+{
+    (void)state;
+    static uint8_t rec[CGM_X86_RECORD_BYTES_MAX];
+    for (int round = 0; round < 60; round++) {
+        char *path = temp_path();
+        char err[600];
+        struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
+        add_static(w);
+        struct cgm_wstream *st = open_thread(w, 1, 100);
+        struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+        for (int k = 0; k < 40; k++) {
+            size_t n;
+            switch (next_rand() % 4) {
+            case 0: { /* a block record with random fields, often at the known code */
+                struct cgm_x86_access acc[8];
+                uint32_t na = (uint32_t)(next_rand() % 8);
+                for (uint32_t a = 0; a < na; a++)
+                    acc[a] = (struct cgm_x86_access){ .addr = next_rand() >> (next_rand() % 64),
+                                                      .size = (uint32_t)(1 + next_rand() % 600),
+                                                      .insn = (uint8_t)(next_rand() % 70),
+                                                      .write = (uint8_t)(next_rand() & 1) };
+                uint64_t start = next_rand() % 3 ? CODE : next_rand();
+                n = cgm_x86_block_encode(codec, rec, next_rand() % 2 ? CGM_X86_REC_BLOCK : CGM_X86_REC_PARTIAL,
+                                         start, (uint32_t)(next_rand() % 3), acc, na);
+                break;
+            }
+            case 1: { /* an event with random fields */
+                struct cgm_event ev = { .type = (uint8_t)(1 + next_rand() % 0x21) };
+                for (int f = 0; f < CGM_EVENT_FIELDS_MAX; f++)
+                    ev.f[f] = next_rand() % 4 ? next_rand() % 16 : next_rand();
+                n = cgm_event_encode(rec, &ev);
+                if (!n) {
+                    rec[0] = 0x05;
+                    n = 1;
+                }
+                break;
+            }
+            default: /* random bytes */
+                n = 1 + next_rand() % 40;
+                for (size_t b = 0; b < n; b++)
+                    rec[b] = (uint8_t)next_rand();
+                if (next_rand() % 2)
+                    rec[0] = (uint8_t)(0x40 + next_rand() % 2);
+            }
+            assert_int_equal(cgm_wstream_append(st, rec, n, 0), 0);
+        }
+        free(codec);
+        finish(w);
+        struct rp_config cfg;
+        rp_config_defaults(&cfg);
+        cfg.cores = 1 + (unsigned)(round % 2);
+        struct rp_sim *s = rp_sim_create(&cfg, path, err, sizeof err);
+        assert_non_null(s);
+        if (rp_sim_run(s, false))
+            assert_non_null(strstr(s->error, path));
+        rp_sim_destroy(s);
+        unlink(path);
+    }
+}
+
 static void test_bad_traces(void **state)
 {
     (void)state;
@@ -556,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_time_slicing_and_gpu_streams),
         cmocka_unit_test(test_recorded_guest),
+        cmocka_unit_test(test_hostile_records),
         cmocka_unit_test(test_bad_traces),
         cmocka_unit_test(test_register_folding),
         cmocka_unit_test(test_predictors),
