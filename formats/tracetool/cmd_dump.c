@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cgm/events.h"
+#include "cgm/x86view.h"
 #include "formats/tracetool/tracetool.h"
 
 static void print_record(uint16_t kind, const uint8_t *rec, size_t len)
@@ -26,8 +27,11 @@ static void print_record(uint16_t kind, const uint8_t *rec, size_t len)
         fputs("...", stdout);
 }
 
-/* Prints records [FROM, FROM+COUNT) of stream SI; returns -1 on damage. */
-static int dump_stream(struct cgm_reader *r, size_t si, uint64_t from, uint64_t count)
+/* Prints records [FROM, FROM+COUNT) of stream SI; returns -1 on damage.
+ * x86 thread streams are disassembled when the trace has its static table
+ * (VIEW not NULL). */
+static int dump_stream(struct cgm_reader *r, struct cgm_x86_view *view, size_t si,
+                       uint64_t from, uint64_t count)
 {
     const struct cgm_reader_stream *s = cgm_reader_stream(r, si);
     printf("# stream %u (%s%s%s): %" PRIu64 " records\n", s->info.id,
@@ -35,6 +39,15 @@ static int dump_stream(struct cgm_reader *r, size_t si, uint64_t from, uint64_t 
            s->totals.records);
     if (from >= s->totals.records || !count)
         return 0;
+    if (view && s->info.kind == CGM_STREAM_X86_THREAD) {
+        char err[512];
+        fflush(stdout);
+        if (cgm_x86_dump_stream(stdout, view, r, si, from, count, err, sizeof err)) {
+            fprintf(stderr, "tracetool dump: %s\n", err);
+            return -1;
+        }
+        return 0;
+    }
     struct cgm_riter *it = cgm_riter_open(r, si);
     if (!it)
         return -1;
@@ -76,7 +89,9 @@ int cmd_dump(int argc, char **argv)
         case 'h':
             puts("usage: tracetool dump [--stream ID] [--from N] [--count N] FILE.cgt\n\n"
                  "Prints records as text, one per line, as STREAM:RECORD followed by the\n"
-                 "record: events with their fields, other records by type and bytes.\n\n"
+                 "record: events with their fields, x86 blocks with each instruction's\n"
+                 "address, disassembly and memory accesses (when the trace has its static\n"
+                 "code table), other records by type and bytes.\n\n"
                  "  -s, --stream ID  only the stream with this id (default: every stream)\n"
                  "  -f, --from N     start at record N of each stream (0-based)\n"
                  "  -n, --count N    at most N records of each stream");
@@ -107,19 +122,26 @@ int cmd_dump(int argc, char **argv)
     if (!r)
         return 1;
     int rc = 0;
+    char err[512];
+    struct cgm_x86_view *view = NULL;
+    if (cgm_reader_find_section(r, CGM_X86_STATIC_SECTION) >= 0 &&
+        !(view = cgm_x86_view_open(r, err, sizeof err)))
+        fprintf(stderr, "tracetool dump: %s: %s; x86 records shown as bytes\n", argv[optind], err);
     if (have_stream) {
         long si = cgm_reader_find_stream(r, (uint32_t)stream);
         if (si < 0) {
             fprintf(stderr, "tracetool dump: %s has no stream %llu\n", argv[optind], stream);
             rc = 1;
-        } else if (dump_stream(r, (size_t)si, from, count)) {
+        } else if (dump_stream(r, view, (size_t)si, from, count)) {
             rc = 1;
         }
     } else {
         for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
-            if (dump_stream(r, i, from, count))
+            if (dump_stream(r, view, i, from, count))
                 rc = 1;
     }
+    if (view)
+        cgm_x86_view_close(view);
     cgm_reader_close(r);
     return rc;
 }

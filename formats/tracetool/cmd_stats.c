@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgm/events.h"
+#include "cgm/x86view.h"
 #include "formats/tracetool/tracetool.h"
 
 struct type_counts {
@@ -59,14 +60,60 @@ static void counts_text(const struct type_counts *tc)
                    type_name(t, buf, sizeof buf), tc->n[t], tc->bytes[t]);
 }
 
+/* ---- x86 thread streams: instruction mix and data accesses ---------------- */
+
+static void x86_add(struct cgm_x86_stats *to, const struct cgm_x86_stats *s)
+{
+    to->instructions += s->instructions;
+    for (unsigned c = 0; c < CGM_X86_CLASS_COUNT; c++)
+        to->by_class[c] += s->by_class[c];
+    to->blocks += s->blocks;
+    to->reads += s->reads;
+    to->writes += s->writes;
+    to->bytes_read += s->bytes_read;
+    to->bytes_written += s->bytes_written;
+    to->events += s->events;
+}
+
+static cJSON *x86_json(const struct cgm_x86_stats *s)
+{
+    cJSON *o = cJSON_CreateObject(), *mix = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "instructions", (double)s->instructions);
+    for (unsigned c = 0; c < CGM_X86_CLASS_COUNT; c++)
+        if (s->by_class[c])
+            cJSON_AddNumberToObject(mix, cgm_x86_class_name(c), (double)s->by_class[c]);
+    cJSON_AddItemToObject(o, "mix", mix);
+    cJSON_AddNumberToObject(o, "blocks", (double)s->blocks);
+    cJSON_AddNumberToObject(o, "reads", (double)s->reads);
+    cJSON_AddNumberToObject(o, "writes", (double)s->writes);
+    cJSON_AddNumberToObject(o, "bytes_read", (double)s->bytes_read);
+    cJSON_AddNumberToObject(o, "bytes_written", (double)s->bytes_written);
+    return o;
+}
+
+static void x86_text(const struct cgm_x86_stats *s)
+{
+    printf("    x86: %" PRIu64 " instructions in %" PRIu64 " blocks; %" PRIu64 " reads (%" PRIu64
+           " bytes), %" PRIu64 " writes (%" PRIu64 " bytes)\n",
+           s->instructions, s->blocks, s->reads, s->bytes_read, s->writes, s->bytes_written);
+    for (unsigned c = 0; c < CGM_X86_CLASS_COUNT; c++)
+        if (s->by_class[c])
+            printf("      %-16s %14" PRIu64 " %6.2f%%\n", cgm_x86_class_name(c), s->by_class[c],
+                   100.0 * (double)s->by_class[c] / (double)(s->instructions ? s->instructions : 1));
+}
+
 int cmd_stats(int argc, char **argv)
 {
     int json = 0;
     const char *file;
     int rc = tool_simple_args(argc, argv, "stats",
         "usage: tracetool stats [--json] FILE.cgt\n\n"
-        "Counts records by type (events by name) in every stream and in all.\n\n"
-        "  --json  the same as JSON: streams[] with id, kind and counts, and totals\n",
+        "Counts records by type (events by name) in every stream and in all. For\n"
+        "x86 thread streams (with the trace's static code table) also the\n"
+        "instruction mix by class, blocks, data reads and writes, and over all\n"
+        "threads the data footprint in distinct 64-byte lines and 4 KiB pages.\n\n"
+        "  --json  the same as JSON: streams[] with id, kind, counts and x86, and\n"
+        "          totals (with x86 and footprint)\n",
         "json", &json, &file);
     if (rc >= 0)
         return rc;
@@ -76,6 +123,16 @@ int cmd_stats(int argc, char **argv)
     struct type_counts *all = calloc(1, sizeof *all), *one = calloc(1, sizeof *one);
     cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
     rc = all && one ? 0 : 1;
+    char err[512];
+    struct cgm_x86_view *view = NULL;
+    struct cgm_x86_footprint *fp = NULL;
+    struct cgm_x86_stats x86_all = { 0 };
+    if (cgm_reader_find_section(r, CGM_X86_STATIC_SECTION) >= 0) {
+        if (!(view = cgm_x86_view_open(r, err, sizeof err)))
+            fprintf(stderr, "tracetool stats: %s: %s; no x86 statistics\n", file, err);
+        else if (!(fp = cgm_x86_footprint_new()))
+            rc = 1;
+    }
     for (size_t i = 0; i < cgm_reader_stream_count(r) && !rc; i++) {
         const struct cgm_reader_stream *s = cgm_reader_stream(r, i);
         memset(one, 0, sizeof *one);
@@ -87,23 +144,44 @@ int cmd_stats(int argc, char **argv)
             all->n[t] += one->n[t];
             all->bytes[t] += one->bytes[t];
         }
+        struct cgm_x86_stats x86 = { 0 };
+        int is_x86 = view && s->info.kind == CGM_STREAM_X86_THREAD;
+        if (is_x86) {
+            if (cgm_x86_stream_stats(view, r, i, &x86, fp, err, sizeof err)) {
+                fprintf(stderr, "tracetool stats: %s: %s\n", file, err);
+                rc = 1;
+                break;
+            }
+            x86_add(&x86_all, &x86);
+        }
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "id", s->info.id);
             cJSON_AddStringToObject(o, "kind", cgm_stream_kind_name(s->info.kind));
             cJSON_AddNumberToObject(o, "records", (double)s->totals.records);
             cJSON_AddItemToObject(o, "counts", counts_json(one));
+            if (is_x86)
+                cJSON_AddItemToObject(o, "x86", x86_json(&x86));
             cJSON_AddItemToArray(arr, o);
         } else {
             printf("stream %u (%s%s%s): %" PRIu64 " records\n", s->info.id,
                    cgm_stream_kind_name(s->info.kind), s->info.name[0] ? " " : "",
                    s->info.name, s->totals.records);
             counts_text(one);
+            if (is_x86)
+                x86_text(&x86);
         }
     }
     if (!rc) {
         if (json) {
-            cJSON_AddItemToObject(root, "totals", counts_json(all));
+            cJSON *tot = counts_json(all);
+            if (view) {
+                cJSON *x = x86_json(&x86_all);
+                cJSON_AddNumberToObject(x, "footprint_lines", (double)cgm_x86_footprint_lines(fp));
+                cJSON_AddNumberToObject(x, "footprint_pages", (double)cgm_x86_footprint_pages(fp));
+                cJSON_AddItemToObject(tot, "x86", x);
+            }
+            cJSON_AddItemToObject(root, "totals", tot);
             char *txt = cJSON_Print(root);
             if (txt)
                 puts(txt);
@@ -111,9 +189,19 @@ int cmd_stats(int argc, char **argv)
         } else {
             puts("all streams:");
             counts_text(all);
+            if (view) {
+                x86_text(&x86_all);
+                printf("    data footprint: %" PRIu64 " distinct 64-byte lines, %" PRIu64
+                       " distinct 4 KiB pages\n",
+                       cgm_x86_footprint_lines(fp), cgm_x86_footprint_pages(fp));
+            }
         }
     }
     cJSON_Delete(root);
+    if (fp)
+        cgm_x86_footprint_free(fp);
+    if (view)
+        cgm_x86_view_close(view);
     free(all);
     free(one);
     cgm_reader_close(r);

@@ -169,6 +169,74 @@ static void verify_accepts_intact_and_names_damage(void **state)
     unlink(bad);
 }
 
+/* Records a real guest and checks the x86 views against facts from
+ * outside tracetool: the ELF header's entry point, and the instruction
+ * count the writer kept while tracegen recorded. */
+static void x86_dump_and_stats_of_a_recorded_guest(void **state)
+{
+    (void)state;
+    const char *root = getenv("CGM_ROOT"), *build = getenv("CGM_BUILD"), *bin = getenv("CGM_BIN");
+    char guest[4096], trace[64], cmd[8400], args[4200];
+    snprintf(guest, sizeof guest, "%s/traces/x86/musl/hello", build ? build : "build");
+    FILE *g = fopen(guest, "rb");
+    if (!g)
+        skip(); /* guests are built by make test */
+    uint8_t ehdr[64];
+    assert_int_equal(fread(ehdr, 1, sizeof ehdr, g), sizeof ehdr);
+    fclose(g);
+    uint64_t entry = 0;
+    for (int i = 7; i >= 0; i--)
+        entry = (entry << 8) | ehdr[24 + i]; /* e_entry */
+    snprintf(trace, sizeof trace, "/tmp/cgm_tt_x86_%d.cgt", (int)getpid());
+    snprintf(cmd, sizeof cmd, "cd %s && %s/tracegen --quiet -o %s -- %s >/dev/null 2>&1",
+             root ? root : ".", bin ? bin : "bin", trace, guest);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 3); /* hello's own exit status, as natively */
+
+    snprintf(args, sizeof args, "dump -n 1 %s", trace);
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    char want[64];
+    snprintf(want, sizeof want, ":0 block 0x%llx ", (unsigned long long)entry);
+    assert_non_null(strstr(r.out, want));
+    free(r.out);
+
+    snprintf(args, sizeof args, "info --json %s", trace);
+    r = tracetool(args);
+    cJSON *info = cJSON_Parse(r.out);
+    free(r.out);
+    assert_non_null(info);
+    double recorded = 0;
+    cJSON *st;
+    cJSON_ArrayForEach(st, cJSON_GetObjectItem(info, "streams"))
+        if (!strcmp(cJSON_GetObjectItem(st, "kind")->valuestring, "x86_thread"))
+            recorded += cJSON_GetObjectItem(st, "instructions")->valuedouble;
+    cJSON_Delete(info);
+    assert_true(recorded > 1000);
+
+    snprintf(args, sizeof args, "stats --json %s", trace);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    cJSON *j = cJSON_Parse(r.out);
+    free(r.out);
+    assert_non_null(j);
+    cJSON *x86 = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "x86");
+    assert_non_null(x86);
+    assert_true(cJSON_GetObjectItem(x86, "instructions")->valuedouble == recorded);
+    /* The mix adds up to the instructions. */
+    double sum = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(x86, "mix"))
+        sum += c->valuedouble;
+    assert_true(sum == recorded);
+    assert_true(cJSON_GetObjectItem(x86, "footprint_pages")->valuedouble >= 1);
+    assert_true(cJSON_GetObjectItem(x86, "footprint_lines")->valuedouble >=
+                cJSON_GetObjectItem(x86, "footprint_pages")->valuedouble);
+    cJSON_Delete(j);
+    unlink(trace);
+}
+
 static void usage_errors_and_help(void **state)
 {
     (void)state;
@@ -206,6 +274,7 @@ int main(void)
         cmocka_unit_test(dump_selects_stream_and_range),
         cmocka_unit_test(stats_counts_by_type),
         cmocka_unit_test(verify_accepts_intact_and_names_damage),
+        cmocka_unit_test(x86_dump_and_stats_of_a_recorded_guest),
         cmocka_unit_test(usage_errors_and_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
