@@ -71,6 +71,37 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
+/* The trace's "program" section: what ran, how, and how it ended, as
+ * "key=value" lines. Nothing here depends on the host or the time. */
+static char *program_info(int gargc, char **gargv, const struct x86_process *p, int status,
+                          const struct x86_options *opt, int roi_only)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fputs("argv=", f);
+    for (int i = 0; i < gargc; i++) {
+        for (const char *c = gargv[i]; *c; c++)
+            fputc(*c == '\n' ? ' ' : *c, f);
+        if (i + 1 < gargc)
+            fputc(' ', f);
+    }
+    fprintf(f, "\nexit_status=%d\n", status);
+    if (p->stop_kind != XF_EXIT)
+        fprintf(f, "stopped=%s\n", p->message);
+    fprintf(f, "instructions=%llu\nthreads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
+            (unsigned long long)p->icount, p->nthreads,
+            (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
+    fputs("recorder=tracegen x86-64\n", f);
+    if (fclose(f)) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
@@ -195,6 +226,10 @@ int main(int argc, char **argv)
         }
     }
     if (p->rec) {
+        char *info = program_info(argc - optind, argv + optind, p, status, &p->opt, roi_only);
+        if (!info || x86_rec_program(p->rec, info) != 0)
+            fprintf(stderr, "tracegen: %s: cannot record the program information\n", output);
+        free(info);
         if (x86_rec_finish(p->rec, p->code, p->mem, err, sizeof err) != 0) {
             fprintf(stderr, "tracegen: %s: finishing the trace failed: %s\n", output, err);
             if (status == 0)

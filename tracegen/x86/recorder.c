@@ -11,6 +11,7 @@
 #include "tracegen/x86/static_info.h"
 
 #define STATIC_SECTION_ID 0x7fff0001u
+#define PROGRAM_SECTION_ID 0x7fff0000u
 
 struct x86_rec_thread {
     struct x86_recorder *r;
@@ -248,6 +249,11 @@ static int by_addr(const void *a, const void *b)
     uint64_t x = ((const struct cgm_x86_static *)a)->addr;
     uint64_t y = ((const struct cgm_x86_static *)b)->addr;
     return (x > y) - (x < y);
+}
+
+int x86_rec_program(struct x86_recorder *r, const char *text)
+{
+    return cgm_writer_add_section(r->w, PROGRAM_SECTION_ID, "program", text, strlen(text));
 }
 
 int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,

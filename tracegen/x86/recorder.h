@@ -38,6 +38,9 @@ void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq);
 void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
                     uint64_t *modifies);
 
+/* Writes the "program" section: TEXT is lines "key=value" (see cgm/trace.h). */
+int x86_rec_program(struct x86_recorder *r, const char *text);
+
 /* Writes the static code table (every instruction decoded so far, bytes
  * read from guest memory) and finalizes the file. Frees R and its threads.
  * Returns 0. */
