@@ -226,6 +226,19 @@ x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC)
 all: x86-guests
 test: x86-guests
 
+# ---- GPU host workloads (GPU driver part) ------------------------------------
+# traces/gpu/*.c: guest programs that launch traces/kernels/*.cl through
+# cgm/guest.h, built statically with musl; each prints PASS/FAIL under tracegen.
+GPU_GUEST_SRC := $(wildcard traces/gpu/*.c)
+GPU_GUESTS    := $(patsubst traces/gpu/%.c,$(BUILD)/traces/gpu/%,$(GPU_GUEST_SRC))
+$(BUILD)/traces/gpu/%: traces/gpu/%.c traces/gpu/gpu_common.h include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	musl-gcc -static -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -lm -lpthread
+.PHONY: gpu-guests
+gpu-guests: $(GPU_GUESTS) kernels
+all: gpu-guests
+test: gpu-guests
+
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)

@@ -27,6 +27,9 @@ struct si_recorder;
 struct si_recorder *si_recorder_create(struct cgm_writer *w, const struct cgm_si_static *table,
                                        size_t n, uint64_t code_address, uint32_t launch_id,
                                        uint32_t first_stream);
+/* Names every work-group stream opened from now on after the static table
+ * its records decode against: section "si.static.PROGRAM". */
+void si_recorder_section(struct si_recorder *r, uint32_t program);
 /* The observer to hand to si_run. */
 const struct si_observer *si_recorder_observer(struct si_recorder *r);
 /* Stream ids used so far. */

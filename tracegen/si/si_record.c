@@ -152,6 +152,7 @@ struct si_recorder {
     int failed;
     char why[256];
     uint64_t encoded_bytes;
+    char section[CGM_STREAM_NAME_MAX];  /* name given to work-group streams */
 };
 
 static void flush_run(struct si_recorder *r)
@@ -179,6 +180,7 @@ static void on_group_begin(void *ctx, const uint32_t group_id[3], unsigned waves
     info.id = r->first_stream + r->streams++;
     info.kind = CGM_STREAM_GPU_WORKGROUP;
     info.launch_id = r->launch;
+    memcpy(info.name, r->section, sizeof info.name);
     memcpy(info.group, group_id, sizeof info.group);
     r->stream = r->w ? cgm_writer_open_stream(r->w, &info) : NULL;
     /* every stream decodes on its own: fresh codec state */
@@ -270,6 +272,11 @@ struct si_recorder *si_recorder_create(struct cgm_writer *w, const struct cgm_si
     r->obs.group_begin = on_group_begin;
     r->obs.group_end = on_group_end;
     return r;
+}
+
+void si_recorder_section(struct si_recorder *r, uint32_t program)
+{
+    snprintf(r->section, sizeof r->section, CGM_SI_STATIC_PREFIX "%u", program);
 }
 
 const struct si_observer *si_recorder_observer(struct si_recorder *r) { return &r->obs; }

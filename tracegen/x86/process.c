@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cgm/guest.h"
+#include "tracegen/gpu/gpu_driver.h"
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
@@ -85,6 +86,7 @@ void x86_process_destroy(struct x86_process *p)
             close(p->fds[i]);
     if (p->fds[0] > 2)
         close(p->fds[0]);
+    gpu_driver_destroy(p->gpu);
     x86_code_cache_destroy(p->code);
     gmem_destroy(p->mem);
     for (size_t i = 0; i < p->nthreads; i++)

@@ -11,6 +11,7 @@
 
 struct x86_recorder;
 struct x86_rec_thread;
+struct gpu_driver;
 
 #define X86_MAX_FDS 256
 #define X86_MAX_WRITE_DIRS 16
@@ -58,6 +59,7 @@ struct x86_process {
     uint64_t wait_counter;
     uint64_t seq;                 /* last number given to a synchronizing event */
     struct x86_recorder *rec;    /* NULL: --no-trace */
+    struct gpu_driver *gpu;      /* GPU calls (tracegen/gpu), made at the first one */
     char exe_path[4096];
 
     uint64_t brk_start, brk_cur;

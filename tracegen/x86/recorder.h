@@ -13,6 +13,7 @@
 
 struct x86_recorder;
 struct x86_rec_thread;
+struct cgm_writer;
 
 /* Creates the trace PATH. ROI_ONLY: record only inside ROI markers. */
 struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen);
@@ -29,6 +30,8 @@ void x86_rec_block_begin(struct x86_rec_thread *t, const struct x86_block *b);
 void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired);
 
 void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev);
+/* The trace being written (the GPU driver adds its streams to it). */
+struct cgm_writer *x86_rec_writer(struct x86_recorder *r);
 /* Region-of-interest markers: recording starts/stops here with --roi-only
  * (for every thread). */
 void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq);

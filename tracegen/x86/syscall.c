@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgm/guest.h"
+#include "tracegen/gpu/gpu_driver.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/flags.h"
 #include "tracegen/x86/process.h"
@@ -762,6 +763,11 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
         rc = 0;
         break;
     default:
+        if (gpu_is_syscall(nr)) {                /* the GPU driver's calls */
+            const uint64_t args[6] = { a0, a1, a2, a3, a4, a5 };
+            rc = gpu_syscall(p, t, nr, args);
+            break;
+        }
         if (p->opt.strict) {
             snprintf(p->message, sizeof p->message,
                      "unsupported system call %llu (--strict)", (unsigned long long)nr);

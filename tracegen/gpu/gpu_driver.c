@@ -1,0 +1,236 @@
+/* The GPU calls other than launch: availability, code-object loading,
+ * kernel lookup, buffers, copies and waits (see gpu_driver.h). */
+#include "tracegen/gpu/gpu_driver.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgm/events.h"
+#include "cgm/guest.h"
+#include "cgm/si_record.h"
+#include "tracegen/x86/mem.h"
+#include "tracegen/x86/process.h"
+#include "tracegen/x86/recorder.h"
+
+#define COPY_CHUNK (1u << 20)
+
+int gpu_is_syscall(uint64_t nr)
+{
+    return nr >= (uint64_t)CGM_SYSCALL_GPU_BASE && nr <= (uint64_t)CGM_SYSCALL_GPU_LAST;
+}
+
+static void event(struct x86_thread *t, uint8_t type, uint64_t f0, uint64_t f1, uint64_t f2)
+{
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.f[0] = f0;
+    ev.f[1] = f1;
+    ev.f[2] = f2;
+    gpu_record(t, &ev);
+}
+
+static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                     uint64_t path_addr)
+{
+    char path[PATH_MAX], err[1024];
+    if (gmem_read_str(p->mem, path, path_addr, sizeof path) < 0) {
+        fprintf(stderr, "tracegen: gpu: load: bad path pointer 0x%llx\n",
+                (unsigned long long)path_addr);
+        return -EFAULT;
+    }
+    if (d->nprograms == GPU_MAX_PROGRAMS) {
+        fprintf(stderr, "tracegen: gpu: load %s: at most %d programs\n", path, GPU_MAX_PROGRAMS);
+        return -EMFILE;
+    }
+    if (access(path, R_OK) < 0) {
+        int e = errno;
+        fprintf(stderr, "tracegen: gpu: load %s: %s\n", path, strerror(e));
+        return -e;
+    }
+    struct gpu_program *g = calloc(1, sizeof *g);
+    if (!g)
+        return -ENOMEM;
+    if (si_program_load(path, &g->prog, err, sizeof err) < 0) {
+        fprintf(stderr, "tracegen: gpu: load: %s\n", err);
+        free(g);
+        return -ENOEXEC;
+    }
+    uint32_t handle = d->nprograms + 1;
+    /* The image lives in guest memory: kernels read their constants and
+     * the dispatch reads descriptors from there. */
+    g->code_len = (g->prog.image_size + GPAGE_MASK) & ~GPAGE_MASK;
+    g->code_address = gpu_guest_map(p, g->code_len, GPROT_R | GPROT_W);
+    if (!g->code_address ||
+        gmem_copy_out(p->mem, g->code_address, g->prog.image, g->prog.image_size, 1, NULL) < 0 ||
+        gmem_protect(p->mem, g->code_address, g->code_len, GPROT_R) < 0 ||
+        si_static_table(&g->prog, &g->table, &g->ntable) < 0) {
+        fprintf(stderr, "tracegen: gpu: load %s: out of guest memory for the image\n", path);
+        si_program_free(&g->prog);
+        free(g);
+        return -ENOMEM;
+    }
+    if (p->rec && si_static_write(x86_rec_writer(p->rec), GPU_STATIC_STREAM_BASE + handle,
+                                  handle, g->table, g->ntable) < 0) {
+        fprintf(stderr, "tracegen: gpu: load %s: cannot write its static table: %s\n", path,
+                cgm_writer_error(x86_rec_writer(p->rec)));
+        free(g->table);
+        si_program_free(&g->prog);
+        free(g);
+        return -EIO;
+    }
+    d->programs[d->nprograms++] = g;
+    event(t, CGM_EV_GPU_LOAD, handle, g->prog.image_size, 0);
+    return handle;
+}
+
+static long gpu_kernel(struct x86_process *p, struct gpu_driver *d, uint64_t program,
+                       uint64_t name_addr)
+{
+    char name[SI_NAME_MAX];
+    if (program < 1 || program > d->nprograms) {
+        fprintf(stderr, "tracegen: gpu: kernel: %lld is not a program handle\n",
+                (long long)program);
+        return -EBADF;
+    }
+    if (gmem_read_str(p->mem, name, name_addr, sizeof name) < 0) {
+        fprintf(stderr, "tracegen: gpu: kernel: bad name pointer 0x%llx (or longer than %d)\n",
+                (unsigned long long)name_addr, SI_NAME_MAX - 1);
+        return -EFAULT;
+    }
+    const struct gpu_program *g = d->programs[program - 1];
+    const struct si_kernel *k = si_program_kernel(&g->prog, name);
+    if (!k) {
+        fprintf(stderr, "tracegen: gpu: kernel: no kernel '%s' in %s\n", name, g->prog.path);
+        return -ENOENT;
+    }
+    for (uint32_t i = 0; i < d->nkernels; i++)
+        if (d->kernels[i].k == k)
+            return i + 1;
+    if (d->nkernels == GPU_MAX_KERNELS) {
+        fprintf(stderr, "tracegen: gpu: kernel: at most %d kernels\n", GPU_MAX_KERNELS);
+        return -EMFILE;
+    }
+    d->kernels[d->nkernels].program = (uint32_t)program;
+    d->kernels[d->nkernels].k = k;
+    return ++d->nkernels;
+}
+
+static long gpu_alloc(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                      uint64_t bytes)
+{
+    if (!bytes || bytes > (1ull << 40)) {
+        fprintf(stderr, "tracegen: gpu: alloc: bad size %llu\n", (unsigned long long)bytes);
+        return -EINVAL;
+    }
+    if (d->nallocs == d->allocs_cap) {
+        size_t cap = d->allocs_cap ? 2 * d->allocs_cap : 64;
+        struct gpu_alloc *v = realloc(d->allocs, cap * sizeof *v);
+        if (!v)
+            return -ENOMEM;
+        d->allocs = v;
+        d->allocs_cap = cap;
+    }
+    uint64_t at = gpu_guest_map(p, bytes, GPROT_R | GPROT_W);
+    if (!at) {
+        fprintf(stderr, "tracegen: gpu: alloc: out of guest memory for %llu bytes\n",
+                (unsigned long long)bytes);
+        return -ENOMEM;
+    }
+    d->allocs[d->nallocs].addr = at;
+    d->allocs[d->nallocs].len = (bytes + GPAGE_MASK) & ~GPAGE_MASK;
+    d->nallocs++;
+    event(t, CGM_EV_GPU_ALLOC, at, bytes, 0);
+    return (long)at;
+}
+
+static long gpu_free(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                     uint64_t addr)
+{
+    for (size_t i = 0; i < d->nallocs; i++)
+        if (d->allocs[i].addr == addr) {
+            gmem_unmap(p->mem, addr, d->allocs[i].len);
+            d->allocs[i] = d->allocs[--d->nallocs];
+            event(t, CGM_EV_GPU_FREE, addr, 0, 0);
+            return 0;
+        }
+    fprintf(stderr, "tracegen: gpu: free: 0x%llx was not returned by cgm_gpu_alloc\n",
+            (unsigned long long)addr);
+    return -EINVAL;
+}
+
+static long gpu_copy(struct x86_process *p, struct x86_thread *t, uint64_t dst, uint64_t src,
+                     uint64_t bytes)
+{
+    if (bytes && (dst < src + bytes && src < dst + bytes)) {
+        fprintf(stderr, "tracegen: gpu: copy: ranges 0x%llx and 0x%llx of %llu bytes overlap\n",
+                (unsigned long long)dst, (unsigned long long)src, (unsigned long long)bytes);
+        return -EINVAL;
+    }
+    uint8_t *tmp = malloc(COPY_CHUNK);
+    if (!tmp)
+        return -ENOMEM;
+    for (uint64_t done = 0; done < bytes;) {
+        size_t n = bytes - done < COPY_CHUNK ? (size_t)(bytes - done) : COPY_CHUNK;
+        uint64_t fault = 0;
+        if (gmem_copy_in(p->mem, tmp, src + done, n, &fault) < 0 ||
+            gmem_copy_out(p->mem, dst + done, tmp, n, 0, &fault) < 0) {
+            fprintf(stderr, "tracegen: gpu: copy of %llu bytes from 0x%llx to 0x%llx: "
+                    "address 0x%llx is not mapped (or not writable)\n",
+                    (unsigned long long)bytes, (unsigned long long)src,
+                    (unsigned long long)dst, (unsigned long long)fault);
+            free(tmp);
+            return -EFAULT;
+        }
+        done += n;
+    }
+    free(tmp);
+    event(t, CGM_EV_GPU_COPY, dst, src, bytes);
+    return 0;
+}
+
+static long gpu_wait(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d)
+{
+    /* launches ran at their call; the host learns of their end here */
+    for (uint32_t i = 0; i < d->npending; i++)
+        event(t, CGM_EV_GPU_DONE, d->pending[i], 0, 0);
+    d->npending = 0;
+    event(t, CGM_EV_GPU_WAIT, ++p->seq, 0, 0);
+    return 0;
+}
+
+long gpu_syscall(struct x86_process *p, struct x86_thread *t, uint64_t nr, const uint64_t a[6])
+{
+    if (nr == (uint64_t)CGM_SYSCALL_GPU_AVAILABLE)
+        return 1;
+    if (!p->gpu && !(p->gpu = calloc(1, sizeof *p->gpu)))
+        return -ENOMEM;
+    struct gpu_driver *d = p->gpu;
+    switch (nr - (uint64_t)CGM_SYSCALL_GPU_BASE) {
+    case 1: return gpu_load(p, t, d, a[0]);
+    case 2: return gpu_kernel(p, d, a[0], a[1]);
+    case 3: return gpu_alloc(p, t, d, a[0]);
+    case 4: return gpu_free(p, t, d, a[0]);
+    case 5: return gpu_copy(p, t, a[0], a[1], a[2]);
+    case 6: return gpu_launch(p, t, d, a);
+    case 7: return gpu_wait(p, t, d);
+    default: return -ENOSYS;
+    }
+}
+
+void gpu_driver_destroy(struct gpu_driver *d)
+{
+    if (!d)
+        return;
+    for (uint32_t i = 0; i < d->nprograms; i++) {
+        free(d->programs[i]->table);
+        si_program_free(&d->programs[i]->prog);
+        free(d->programs[i]);
+    }
+    free(d->allocs);
+    free(d);
+}

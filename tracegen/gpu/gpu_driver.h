@@ -1,0 +1,84 @@
+/* The GPU driver: the guest's GPU calls (cgm/guest.h) on the Southern
+ * Islands emulator, over the guest's own memory, recorded into the trace.
+ *
+ * Recording (when tracegen writes a trace):
+ *   - events in the calling thread's stream: gpu_load, gpu_alloc, gpu_free,
+ *     gpu_copy, gpu_launch + gpu_launch_mem (at the launch call), gpu_done
+ *     (for every launch since the last wait, at the wait) and gpu_wait;
+ *   - per loaded program P a section "si.static.P" (stream id
+ *     GPU_STATIC_STREAM_BASE + P) holding its static instruction table;
+ *   - per work-group one stream (ids from GPU_GROUP_STREAM_BASE upwards)
+ *     named "si.static.P" after the table its records decode against, with
+ *     launch_id equal to the launch field of its gpu_launch event.
+ * Launches run to completion at the launch call, so runs are deterministic. */
+#ifndef TRACEGEN_GPU_DRIVER_H
+#define TRACEGEN_GPU_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgm/si_program.h"
+#include "cgm/sirec.h"
+
+struct x86_process;
+struct x86_thread;
+struct cgm_event;
+
+#define GPU_STATIC_STREAM_BASE 0x7ffe0000u
+#define GPU_GROUP_STREAM_BASE  0x40000000u
+#define GPU_MAX_PROGRAMS       64
+#define GPU_MAX_KERNELS        1024
+#define GPU_MAX_ARGS_BYTES     4096
+#define GPU_MAX_PENDING        4096
+
+struct gpu_program {
+    struct si_program prog;
+    uint64_t code_address, code_len;   /* the image mapped in guest memory */
+    struct cgm_si_static *table;
+    size_t ntable;
+};
+
+struct gpu_kernel_ref {
+    uint32_t program;                  /* handle */
+    const struct si_kernel *k;
+};
+
+struct gpu_alloc {
+    uint64_t addr, len;
+};
+
+struct gpu_driver {
+    struct gpu_program *programs[GPU_MAX_PROGRAMS];
+    uint32_t nprograms;
+    struct gpu_kernel_ref kernels[GPU_MAX_KERNELS];
+    uint32_t nkernels;
+    struct gpu_alloc *allocs;
+    size_t nallocs, allocs_cap;
+    uint32_t launches;                 /* launch ids given so far (first is 1) */
+    uint32_t pending[GPU_MAX_PENDING]; /* launched since the last wait */
+    uint32_t npending;
+    uint32_t next_group_stream;
+};
+
+/* 1 when NR is one of the GPU call numbers. */
+int gpu_is_syscall(uint64_t nr);
+
+/* Runs GPU call NR for thread T with the syscall arguments A; returns the
+ * value for RAX (-errno on failure, explained on stderr). */
+long gpu_syscall(struct x86_process *p, struct x86_thread *t, uint64_t nr, const uint64_t a[6]);
+
+void gpu_driver_destroy(struct gpu_driver *d);
+
+/* ---- internal, shared by the driver's files ---- */
+
+/* Maps LEN bytes of fresh zeroed guest memory with PROT (GPROT_*) below the
+ * process's mmap area; returns the address or 0. */
+uint64_t gpu_guest_map(struct x86_process *p, uint64_t len, int prot);
+/* The emulator's view of guest memory. */
+struct si_memory gpu_si_memory(struct x86_process *p);
+/* Records EV in T's stream when tracing. */
+void gpu_record(struct x86_thread *t, const struct cgm_event *ev);
+long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                const uint64_t a[6]);
+
+#endif

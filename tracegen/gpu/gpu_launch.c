@@ -1,0 +1,228 @@
+/* cgm_gpu_launch: checks the grid, builds the kernarg segment (explicit
+ * arguments, __local sizes turned into LDS offsets, hidden arguments), the
+ * dispatch packet and private memory in guest memory, runs the dispatch on
+ * the Southern Islands emulator and records it (see gpu_driver.h). */
+#include "tracegen/gpu/gpu_driver.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgm/events.h"
+#include "cgm/si_emu.h"
+#include "cgm/si_record.h"
+#include "tracegen/x86/mem.h"
+#include "tracegen/x86/process.h"
+#include "tracegen/x86/recorder.h"
+
+#define LDS_MAX 65536u
+/* A kernel that runs this many wavefront instructions is taken to hang. */
+#define LAUNCH_INSTRUCTION_LIMIT (1ull << 36)
+
+/* Reads the grid; fills GRID and GROUP (unused dimensions 1). */
+static int read_grid(struct x86_process *p, const struct si_kernel *k, unsigned dims,
+                     uint64_t global_addr, uint64_t local_addr, uint32_t grid[3],
+                     uint32_t group[3])
+{
+    uint64_t g[3] = { 1, 1, 1 }, l[3] = { 1, 1, 1 };
+    if (dims < 1 || dims > 3) {
+        fprintf(stderr, "tracegen: gpu: launch %s: dims must be 1..3, not %u\n", k->name, dims);
+        return -EINVAL;
+    }
+    if (gmem_copy_in(p->mem, g, global_addr, dims * 8, NULL) < 0 ||
+        (local_addr && gmem_copy_in(p->mem, l, local_addr, dims * 8, NULL) < 0)) {
+        fprintf(stderr, "tracegen: gpu: launch %s: bad global/local pointer\n", k->name);
+        return -EFAULT;
+    }
+    if (!local_addr) /* the largest power of two up to 64 dividing the x size */
+        for (l[0] = 64; l[0] > 1 && g[0] % l[0]; l[0] /= 2)
+            ;
+    uint64_t items = 1, max = k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 256;
+    for (unsigned i = 0; i < 3; i++) {
+        if (!g[i] || !l[i] || g[i] > UINT32_MAX || g[i] % l[i]) {
+            fprintf(stderr, "tracegen: gpu: launch %s: dimension %u: global size %llu is not a "
+                    "positive multiple of the work-group size %llu (or too large)\n", k->name, i,
+                    (unsigned long long)g[i], (unsigned long long)l[i]);
+            return -EINVAL;
+        }
+        items *= l[i];
+        grid[i] = (uint32_t)g[i];
+        group[i] = (uint32_t)l[i];
+    }
+    if (items > max) {
+        fprintf(stderr, "tracegen: gpu: launch %s: work-group of %llu work-items, at most %llu\n",
+                k->name, (unsigned long long)items, (unsigned long long)max);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Turns each __local pointer argument's requested size into an LDS offset
+ * after the kernel's fixed LDS; returns the dynamic LDS bytes, or -1. */
+static long place_local_args(const struct si_kernel *k, uint8_t *args, size_t args_bytes)
+{
+    uint64_t next = k->kd.group_segment_fixed_size;
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct si_kernel_arg *a = &k->args[i];
+        if (a->is_hidden || strcmp(a->address_space, "local") != 0)
+            continue;
+        if (a->size != 4 && a->size != 8)
+            return -1;
+        if ((uint64_t)a->offset + a->size > args_bytes) {
+            fprintf(stderr, "tracegen: gpu: launch %s: argument %zu (__local) lies past the %zu "
+                    "argument bytes given\n", k->name, i, args_bytes);
+            return -1;
+        }
+        uint64_t want = 0;
+        memcpy(&want, args + a->offset, a->size);
+        next = (next + 15) & ~15ull;
+        uint32_t at = (uint32_t)next;
+        next += want;
+        if (next > LDS_MAX) {
+            fprintf(stderr, "tracegen: gpu: launch %s: __local arguments need %llu bytes of "
+                    "LDS, at most %u\n", k->name, (unsigned long long)next, LDS_MAX);
+            return -1;
+        }
+        memset(args + a->offset, 0, a->size);
+        memcpy(args + a->offset, &at, 4);
+    }
+    return (long)(next - k->kd.group_segment_fixed_size);
+}
+
+static void launch_events(struct x86_thread *t, uint32_t id, uint32_t kernel,
+                          const struct si_launch *l, uint64_t scratch, uint64_t kernarg_bytes)
+{
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = CGM_EV_GPU_LAUNCH;
+    ev.f[0] = id;
+    ev.f[1] = kernel;
+    ev.f[2] = l->dims;
+    for (int i = 0; i < 3; i++) {
+        ev.f[3 + i] = l->grid[i];
+        ev.f[6 + i] = l->group[i];
+    }
+    ev.f[9] = l->kernel->kd.group_segment_fixed_size + l->dynamic_lds;
+    gpu_record(t, &ev);
+    memset(&ev, 0, sizeof ev);
+    ev.type = CGM_EV_GPU_LAUNCH_MEM;
+    ev.f[0] = id;
+    ev.f[1] = scratch;
+    ev.f[2] = kernarg_bytes;
+    gpu_record(t, &ev);
+}
+
+/* Runs the dispatch with the recorder attached when tracing. */
+static int run(struct x86_process *p, struct gpu_driver *d, const struct gpu_program *g,
+               uint32_t program, const struct si_launch *l, uint32_t id, char *err,
+               size_t errlen)
+{
+    struct si_memory mem = gpu_si_memory(p);
+    struct si_run_stats st;
+    struct si_recorder *r = NULL;
+    if (p->rec) {
+        r = si_recorder_create(x86_rec_writer(p->rec), g->table, g->ntable, g->code_address, id,
+                               GPU_GROUP_STREAM_BASE + d->next_group_stream);
+        if (!r) {
+            snprintf(err, errlen, "out of memory for the recorder");
+            return -1;
+        }
+        si_recorder_section(r, program);
+    }
+    int rc = si_run(l, &mem, r ? si_recorder_observer(r) : NULL, &st, err, errlen);
+    if (r) {
+        d->next_group_stream += si_recorder_streams(r);
+        char why[256];
+        if (si_recorder_finish(r, why, sizeof why) < 0 && rc == 0) {
+            snprintf(err, errlen, "recording failed: %s", why);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                const uint64_t a[6])
+{
+    uint64_t kh = a[0], args_addr = a[4], args_bytes = a[5];
+    if (kh < 1 || kh > d->nkernels) {
+        fprintf(stderr, "tracegen: gpu: launch: %lld is not a kernel handle\n", (long long)kh);
+        return -EBADF;
+    }
+    const struct gpu_kernel_ref *ref = &d->kernels[kh - 1];
+    const struct si_kernel *k = ref->k;
+    const struct gpu_program *g = d->programs[ref->program - 1];
+    if (d->npending == GPU_MAX_PENDING) {
+        fprintf(stderr, "tracegen: gpu: launch %s: %d launches without a wait\n", k->name,
+                GPU_MAX_PENDING);
+        return -EAGAIN;
+    }
+    struct si_launch l;
+    memset(&l, 0, sizeof l);
+    l.program = &g->prog;
+    l.kernel = k;
+    l.code_address = g->code_address;
+    l.dims = (unsigned)a[1];
+    l.max_instructions = LAUNCH_INSTRUCTION_LIMIT;
+    int rc = read_grid(p, k, (unsigned)a[1], a[2], a[3], l.grid, l.group);
+    if (rc)
+        return rc;
+    if (args_bytes > GPU_MAX_ARGS_BYTES) {
+        fprintf(stderr, "tracegen: gpu: launch %s: %llu argument bytes, at most %d\n", k->name,
+                (unsigned long long)args_bytes, GPU_MAX_ARGS_BYTES);
+        return -EINVAL;
+    }
+    uint8_t args[GPU_MAX_ARGS_BYTES];
+    if (args_bytes && gmem_copy_in(p->mem, args, args_addr, args_bytes, NULL) < 0) {
+        fprintf(stderr, "tracegen: gpu: launch %s: bad argument pointer 0x%llx\n", k->name,
+                (unsigned long long)args_addr);
+        return -EFAULT;
+    }
+    long dyn = place_local_args(k, args, args_bytes);
+    if (dyn < 0)
+        return -EINVAL;
+    l.dynamic_lds = (uint32_t)dyn;
+    size_t ka_cap = k->kernarg_segment_size > args_bytes ? k->kernarg_segment_size : args_bytes;
+    uint8_t *kernarg = calloc(1, ka_cap + 256);
+    size_t ka_len = kernarg ? si_build_kernarg(k, args, args_bytes, kernarg, ka_cap + 256) : 0;
+    if (!ka_len) {
+        fprintf(stderr, "tracegen: gpu: launch %s: %llu explicit argument bytes do not fit the "
+                "kernel's argument layout (explicit arguments end before the hidden ones)\n",
+                k->name, (unsigned long long)args_bytes);
+        free(kernarg);
+        return -EINVAL;
+    }
+    /* One guest region per launch: kernarg segment, dispatch packet,
+     * private memory; unmapped when the dispatch ends. */
+    uint64_t ka_off = 0, pk_off = (ka_len + 63) & ~63ull, sc_off = pk_off + 64;
+    uint64_t scratch = si_scratch_bytes(&l);
+    uint64_t region_len = (sc_off + scratch + GPAGE_MASK) & ~GPAGE_MASK;
+    uint64_t region = gpu_guest_map(p, region_len, GPROT_R | GPROT_W);
+    if (!region) {
+        fprintf(stderr, "tracegen: gpu: launch %s: out of guest memory for %llu bytes of "
+                "kernarg and private memory\n", k->name, (unsigned long long)region_len);
+        free(kernarg);
+        return -ENOMEM;
+    }
+    l.kernarg_address = region + ka_off;
+    l.packet_address = region + pk_off;
+    l.scratch_address = region + sc_off;
+    uint8_t packet[64];
+    si_fill_packet(&l, packet);
+    gmem_copy_out(p->mem, l.kernarg_address, kernarg, ka_len, 1, NULL);
+    gmem_copy_out(p->mem, l.packet_address, packet, sizeof packet, 1, NULL);
+    free(kernarg);
+
+    uint32_t id = ++d->launches;
+    launch_events(t, id, (uint32_t)kh, &l, scratch, ka_len);
+    d->pending[d->npending++] = id;
+    char err[1024];
+    rc = run(p, d, g, ref->program, &l, id, err, sizeof err);
+    gmem_unmap(p->mem, region, region_len);
+    if (rc < 0) {
+        fprintf(stderr, "tracegen: gpu: launch %u of %s failed: %s\n", id, k->name, err);
+        return -EFAULT;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* HotSpot on the GPU (seed 000 Sec. 3.3.1): a few explicit time steps of
+ * the thermal grid, checked against the same arithmetic on the CPU. */
+#include "gpu_common.h"
+
+enum { S = 64, STEPS = 4 };
+
+static void cpu_step(const float *power, const float *tin, float *tout, float cap, float rx,
+                     float ry, float rz, float step, float amb)
+{
+    for (int r = 0; r < S; r++)
+        for (int c = 0; c < S; c++) {
+            float t = tin[r * S + c];
+            float n = r == 0 ? t : tin[(r - 1) * S + c];
+            float s = r == S - 1 ? t : tin[(r + 1) * S + c];
+            float w = c == 0 ? t : tin[r * S + c - 1];
+            float e = c == S - 1 ? t : tin[r * S + c + 1];
+            float delta = (step / cap) * (power[r * S + c] + (s + n - 2.0f * t) / ry +
+                                          (e + w - 2.0f * t) / rx + (amb - t) / rz);
+            tout[r * S + c] = t + delta;
+        }
+}
+
+int main(void)
+{
+    gpu_require();
+    long k = gpu_get_kernel("hotspot", "hotspot_step");
+    float *power = gpu_buffer(S * S * 4), *t0 = gpu_buffer(S * S * 4), *t1 = gpu_buffer(S * S * 4);
+    static float cp[S * S], c0[S * S], c1[S * S];
+    for (int i = 0; i < S * S; i++) {
+        cp[i] = power[i] = gpu_frand();
+        c0[i] = t0[i] = 320.0f + 10.0f * gpu_frand();
+    }
+    const float cap = 0.5f, rx = 1.5f, ry = 1.25f, rz = 30.0f, step = 0.01f, amb = 80.0f;
+    for (int i = 0; i < STEPS; i++) {
+        float *in = i & 1 ? t1 : t0, *out = i & 1 ? t0 : t1;
+        struct gpu_args a = { .n = 0 };
+        arg_ptr(&a, power); arg_ptr(&a, in); arg_ptr(&a, out);
+        arg_int(&a, S); arg_int(&a, S);
+        arg_float(&a, cap); arg_float(&a, rx); arg_float(&a, ry); arg_float(&a, rz);
+        arg_float(&a, step); arg_float(&a, amb);
+        gpu_run(k, 2, S, S, 16, 16, &a);
+        cpu_step(cp, i & 1 ? c1 : c0, i & 1 ? c0 : c1, cap, rx, ry, rz, step, amb);
+    }
+    cgm_gpu_wait();
+    const float *got = STEPS & 1 ? t1 : t0, *want = STEPS & 1 ? c1 : c0;
+    return gpu_finish(gpu_close("temperature", got, want, S * S, 1e-5f));
+}
