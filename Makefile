@@ -231,7 +231,7 @@ test: x86-guests
 # cgm/guest.h, built statically with musl; each prints PASS/FAIL under tracegen.
 GPU_GUEST_SRC := $(wildcard traces/gpu/*.c)
 GPU_GUESTS    := $(patsubst traces/gpu/%.c,$(BUILD)/traces/gpu/%,$(GPU_GUEST_SRC))
-$(BUILD)/traces/gpu/%: traces/gpu/%.c traces/gpu/gpu_common.h include/cgm/guest.h
+$(BUILD)/traces/gpu/%: traces/gpu/%.c $(wildcard traces/gpu/*.h) include/cgm/guest.h
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -lm -lpthread
 .PHONY: gpu-guests

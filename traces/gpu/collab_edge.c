@@ -1,0 +1,52 @@
+/* Collaborative edge detection (seed 000 Sec. 3.3.2.3): a 3 x 3 filter over a
+ * grey image; the CPU threads take the first rows, the GPU the rest. */
+#include "collab_common.h"
+
+enum { WD = 64, HT = 64, T = 16 };
+
+struct job { const float *img, *filter; float *out; };
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void cpu_rows(void *ctx, int lo, int hi)
+{
+    struct job *j = ctx;
+    for (int y = lo; y < hi; y++)
+        for (int x = 0; x < WD; x++) {
+            float acc = 0.0f;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    acc += j->filter[(dy + 1) * 3 + dx + 1] *
+                           j->img[clampi(y + dy, 0, HT - 1) * WD + clampi(x + dx, 0, WD - 1)];
+            j->out[y * WD + x] = fabsf(acc);
+        }
+}
+
+int main(int argc, char **argv)
+{
+    struct collab c = collab_args(argc, argv);
+    gpu_require();
+    long k = gpu_get_kernel("edge_detect", "edge_detect");
+    float *img = collab_host(&c, WD * HT * 4), *out = collab_host(&c, WD * HT * 4);
+    float *filter = collab_host(&c, 9 * 4);
+    static const float sobel[9] = { -1, 0, 1, -2, 0, 2, -1, 0, 1 };
+    memcpy(filter, sobel, sizeof sobel);
+    for (int i = 0; i < WD * HT; i++) img[i] = gpu_frand();
+    int cpu = collab_cpu_units(&c, HT, T), gpu = HT - cpu;
+    float *gi = collab_to_gpu(&c, img, WD * HT * 4, 1), *gf = collab_to_gpu(&c, filter, 36, 1);
+    float *go = collab_to_gpu(&c, out, WD * HT * 4, 0);
+    if (gpu) {
+        struct gpu_args g = { .n = 0 };
+        arg_ptr(&g, gi); arg_ptr(&g, gf); arg_ptr(&g, go);
+        arg_int(&g, WD); arg_int(&g, HT); arg_int(&g, cpu);
+        gpu_run(k, 2, WD, (size_t)gpu, T, T, &g);
+    }
+    struct job j = { img, filter, out };
+    collab_cpu(&c, cpu, cpu_rows, &j);
+    cgm_gpu_wait();
+    collab_from_gpu(&c, out, go, (size_t)cpu * WD * 4, (size_t)gpu * WD * 4);
+    static float ref[WD * HT];
+    struct job r = { img, filter, ref };
+    cpu_rows(&r, 0, HT);
+    return gpu_finish(gpu_close("edge", out, ref, WD * HT, 1e-5f));
+}

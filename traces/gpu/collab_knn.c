@@ -1,0 +1,62 @@
+/* Collaborative k-nearest neighbour (seed 000 Sec. 3.3.2.4, after Rodinia's
+ * nn): distances of every record to a query point, the CPU threads taking
+ * the first records and the GPU the rest; the host then picks the K nearest. */
+#include "collab_common.h"
+
+enum { NR = 4096, K = 5, G = 64 };
+static const float LAT = 0.25f, LNG = 0.75f;
+
+struct job { const float *rec; float *dist; };
+
+static void cpu_part(void *ctx, int lo, int hi)
+{
+    struct job *j = ctx;
+    for (int i = lo; i < hi; i++) {
+        float a = LAT - j->rec[2 * i], b = LNG - j->rec[2 * i + 1];
+        j->dist[i] = sqrtf(a * a + b * b);
+    }
+}
+
+/* The K smallest distances, ascending. */
+static void nearest(const float *d, float *best)
+{
+    for (int k = 0; k < K; k++) best[k] = 3.4e38f;
+    for (int i = 0; i < NR; i++)
+        for (int k = 0; k < K; k++)
+            if (d[i] < best[k]) {
+                memmove(best + k + 1, best + k, (size_t)(K - 1 - k) * 4);
+                best[k] = d[i];
+                break;
+            }
+}
+
+int main(int argc, char **argv)
+{
+    struct collab c = collab_args(argc, argv);
+    gpu_require();
+    long k = gpu_get_kernel("knn", "knn_distance");
+    float *rec = collab_host(&c, NR * 8), *dist = collab_host(&c, NR * 4);
+    for (int i = 0; i < 2 * NR; i++) rec[i] = gpu_frand();
+    int cpu = collab_cpu_units(&c, NR, G), gpu = NR - cpu;
+    float *gr = collab_to_gpu(&c, rec, NR * 8, 1), *gd = collab_to_gpu(&c, dist, NR * 4, 0);
+    if (gpu) {
+        struct gpu_args g = { .n = 0 };
+        arg_ptr(&g, gr); arg_ptr(&g, gd); arg_int(&g, NR); arg_int(&g, cpu);
+        arg_float(&g, LAT); arg_float(&g, LNG);
+        gpu_run(k, 1, (size_t)gpu, 1, G, 1, &g);
+    }
+    struct job j = { rec, dist };
+    collab_cpu(&c, cpu, cpu_part, &j);
+    cgm_gpu_wait();
+    collab_from_gpu(&c, dist, gd, (size_t)cpu * 4, (size_t)gpu * 4);
+    static float ref[NR];
+    struct job r = { rec, ref };
+    cpu_part(&r, 0, NR);
+    float got[K], want[K];
+    nearest(dist, got);
+    nearest(ref, want);
+    for (int i = 0; i < K; i++)
+        printf("neighbour %d at %.6f\n", i, (double)got[i]);
+    return gpu_finish(gpu_close("distance", dist, ref, NR, 1e-5f) &&
+                      gpu_close("nearest", got, want, K, 1e-5f));
+}
