@@ -1,0 +1,166 @@
+/* GPU workloads under tracegen (traces/gpu): each prints PASS (its own check
+ * against a CPU computation), its trace verifies, and two runs give
+ * byte-identical traces.  The driver's error paths return -errno with a
+ * message and never stop tracegen; natively the GPU calls say -ENOSYS. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgm/trace.h"
+
+static char bin[1024], build[1024], tmp[1024];
+
+/* Runs CMD with stdout and stderr into files; returns the exit status. */
+static int run(const char *cmd, const char *out, const char *err)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, out, err);
+    int st = system(full);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = 0;
+    if (len)
+        *len = (size_t)n;
+    fclose(f);
+    return buf;
+}
+
+static int has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; (p = strstr(p, line)); p += n)
+        if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+static const char *const workloads[] = {
+    "hotspot", "backprop", "lud", "kmeans", "nw", "bfs",
+    "collab_backprop 2 25 copy", "collab_backprop 3 50 share",
+    "collab_matmul 2 50 copy", "collab_matmul 1 25 share",
+    "collab_edge 2 50 copy", "collab_edge 4 75 share",
+    "collab_knn 2 30 copy", "collab_knn 2 60 share",
+    "collab_write 2 50 copy", "collab_write 3 10 share",
+    "collab_matmul 1 0 share", "collab_write 2 100 copy",
+};
+
+static void test_workloads_pass_verify_and_repeat(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++) {
+        char cmd[4096], out[1100], err[1100], t1[1100], t2[1100], e[512];
+        snprintf(out, sizeof out, "%s/out", tmp);
+        snprintf(err, sizeof err, "%s/err", tmp);
+        snprintf(t1, sizeof t1, "%s/a.cgt", tmp);
+        snprintf(t2, sizeof t2, "%s/b.cgt", tmp);
+        for (int r = 0; r < 2; r++) {
+            snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/%s", bin,
+                     r ? t2 : t1, build, workloads[i]);
+            int st = run(cmd, out, err);
+            char *o = slurp(out, NULL);
+            if (st != 0 || !o || !has_line(o, "PASS")) {
+                char *m = slurp(err, NULL);
+                fprintf(stderr, "%s: status %d\n%s%s", workloads[i], st, o ? o : "", m ? m : "");
+                free(m);
+                fail();
+            }
+            free(o);
+        }
+        assert_int_equal(cgm_trace_verify(t1, e, sizeof e), 0);
+        size_t n1, n2;
+        char *a = slurp(t1, &n1), *b = slurp(t2, &n2);
+        assert_non_null(a);
+        assert_non_null(b);
+        if (n1 != n2 || memcmp(a, b, n1)) {
+            fprintf(stderr, "%s: two runs differ\n", workloads[i]);
+            fail();
+        }
+        free(a);
+        free(b);
+    }
+}
+
+static void test_driver_errors(void **state)
+{
+    (void)state;
+    char cmd[4096], out[1100], err[1100];
+    snprintf(out, sizeof out, "%s/out", tmp);
+    snprintf(err, sizeof err, "%s/err", tmp);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --no-trace -- %s/traces/gpu/driver_errors",
+             bin, build);
+    assert_int_equal(run(cmd, out, err), 0);
+    char *o = slurp(out, NULL), *m = slurp(err, NULL);
+    assert_non_null(o);
+    assert_non_null(m);
+    if (!has_line(o, "PASS"))
+        fprintf(stderr, "%s", o);
+    assert_true(has_line(o, "PASS"));
+    /* each failure is explained: what, and where */
+    assert_non_null(strstr(m, "/nonexistent/x.co: No such file"));
+    assert_non_null(strstr(m, "no kernel 'nope'"));
+    assert_non_null(strstr(m, "not a positive multiple of the work-group size"));
+    assert_non_null(strstr(m, "address 0x10 is not mapped"));
+    const char *f = strstr(m, "launch 1 of write_array failed");
+    assert_non_null(f);
+    assert_non_null(strstr(f, "work-item (0,0,0)"));
+    assert_non_null(strstr(f, "pc 0x"));
+    assert_non_null(strstr(f, "0x1000"));
+    free(o);
+    free(m);
+}
+
+static void test_native_run_has_no_gpu(void **state)
+{
+    (void)state;
+    char cmd[4096], out[1100], err[1100];
+    snprintf(out, sizeof out, "%s/out", tmp);
+    snprintf(err, sizeof err, "%s/err", tmp);
+    snprintf(cmd, sizeof cmd, "%s/traces/gpu/hotspot", build);
+    assert_int_equal(run(cmd, out, err), 0);
+    char *o = slurp(out, NULL);
+    assert_non_null(o);
+    assert_non_null(strstr(o, "SKIP: no GPU"));
+    free(o);
+}
+
+int main(void)
+{
+    const char *b = getenv("CGM_BIN"), *d = getenv("CGM_BUILD");
+    snprintf(bin, sizeof bin, "%s", b ? b : "bin");
+    snprintf(build, sizeof build, "%s", d ? d : "build");
+    snprintf(tmp, sizeof tmp, "/tmp/test_gpu_workloads.XXXXXX");
+    if (!mkdtemp(tmp))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workloads_pass_verify_and_repeat),
+        cmocka_unit_test(test_driver_errors),
+        cmocka_unit_test(test_native_run_has_no_gpu),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
