@@ -38,7 +38,10 @@ enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH };
 
 enum cgm_coh_msg_type {
     /* core -> directory */
-    COH_GETS, COH_GET, COH_GETX, COH_UPGRADE, COH_WB, COH_FWD_ACK, COH_FWD_NACK, COH_INV_ACK,
+    COH_GETS, COH_GET, COH_GETX, COH_UPGRADE,
+    COH_WB,            /* a written block leaves the core, with its data */
+    COH_EVICT,         /* an unwritten exclusive block leaves the core: a notice without data */
+    COH_FWD_ACK, COH_FWD_NACK, COH_INV_ACK,
     COH_UNBLOCK, /* a requester got a forwarded block; the directory may move on */
     /* directory (or a forwarding core) -> core */
     COH_PUTS, COH_PUTCLNX, COH_PUTX, COH_UPGRADE_ACK, COH_NACK, COH_GET_FWD, COH_GETX_FWD,
@@ -111,6 +114,14 @@ struct cgm_coh_core_stats {
     uint64_t accesses, hits, misses, upgrades, coalesced, stalls, nacks_received, retries;
     uint64_t evictions, writebacks, wb_hits;
     uint64_t l2_hits, l2_misses, l2_evictions, l1_writebacks, l1_wb_hits;
+    /* writebacks counts written blocks sent to the L3 with their data;
+     * clean_evictions the unwritten exclusive blocks the L2 gave up with a
+     * notice (Evict, no data); the other L2 evictions were silent. */
+    uint64_t clean_evictions;
+    /* Data-cache loads and stores that missed and joined a miss or upgrade
+     * of the same block already in flight (secondary misses; fetches and
+     * replays of parked requests are not counted). */
+    uint64_t l1d_secondary_misses;
     /* the instruction cache's share of accesses, hits, misses, evictions */
     uint64_t fetch_accesses, fetch_hits, fetch_misses, fetch_evictions;
     uint64_t mshr_peak;        /* most MSHR entries in use at once */
@@ -137,6 +148,15 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 
 const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s);
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s);
+/* Coherence messages by type that one node sent and received. Nodes are
+ * the cores 0..cores-1 (each core's L2, the only cache of a core that
+ * exchanges messages: its L1s act on it within the step) and the L3 slices
+ * cores..cores+slices-1. Index the arrays with enum cgm_coh_msg_type and
+ * name them with cgm_coh_msg_names. */
+struct cgm_coh_msg_stats {
+    uint64_t sent[COH_NTYPES], received[COH_NTYPES];
+};
+const struct cgm_coh_msg_stats *cgm_coh_node_msgs(const struct cgm_coh_sys *s, int node);
 const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core);
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice);
 int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);

@@ -80,6 +80,11 @@ const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m);
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m);
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);
+/* Coherence messages by type a cache sent and received (see struct
+ * cgm_coh_msg_stats): core's L2 (its L1s exchange no messages), or L3
+ * slice's. NULL for an index out of range. */
+const struct cgm_coh_msg_stats *cgm_memsys_l2_msgs(const struct cgm_memsys *m, int core);
+const struct cgm_coh_msg_stats *cgm_memsys_l3_msgs(const struct cgm_memsys *m, int slice);
 /* Statistics of every component as JSON. */
 int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out);
 /* With check_dram: the first timing violation found, or "". */

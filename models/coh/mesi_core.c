@@ -45,6 +45,15 @@ static struct core_wb *q_free(struct core_wb *q, unsigned n)
     return NULL;
 }
 
+/* The message a queued L2 victim leaves in: WriteBack with its data if
+ * written, else an Evict notice without data. */
+static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb, int dst)
+{
+    return (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .src = c->id, .dst = dst,
+                                 .block = wb->block, .data = wb->data, .has_data = wb->dirty,
+                                 .dirty = wb->dirty };
+}
+
 static struct core_wb *l2wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
 {
     return q_find(c->wb, s->cfg.wb_entries, b);
@@ -166,10 +175,12 @@ static void drop_l1(struct core *c, uint64_t block)
 
 /* Frees an L2 way. Inclusion first: the L1 copies come back. Then shared
  * blocks are dropped silently; written blocks go to the write-back queue;
- * unwritten exclusive blocks go there too when it has room (so the
- * directory learns of it), else they are dropped (the directory's copy is
- * current, and a forward to this core gets a NACK). false if a written
- * block finds the queue full. */
+ * unwritten exclusive blocks go there too when it has room, to leave as an
+ * Evict notice without data (so the directory learns of it), else they are
+ * dropped (the directory's copy is current, and a forward to this core
+ * gets a NACK). "Written" is the L2's dirty bit, not its state: a block the
+ * directory sent as PutX (M in the L3) is M here yet clean. false if a
+ * written block finds the queue full. */
 static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v, struct core_wb *slot)
 {
     if (!v->state)
@@ -193,7 +204,10 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
             inuse += c->wb[i].used;
         if (inuse > c->st.wb_queue_peak)
             c->st.wb_queue_peak = inuse;
-        c->st.writebacks++;
+        if (v->dirty)
+            c->st.writebacks++;
+        else
+            c->st.clean_evictions++;
         s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_WB_DRAIN);
     }
     drop_l1(c, v->block);
@@ -285,8 +299,13 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
 {
     bool st = op == CGM_OP_STORE, fetch = op == CGM_OP_FETCH;
     struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-    if (e)
-        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
+    if (e) {
+        if (!coalesce(c, s, e, op, tag, value))
+            return -1;
+        if (!fetch && !c->replaying)
+            c->st.l1d_secondary_misses++;
+        return 0;
+    }
     e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT);
     if (e) {
         if (!fetch)
@@ -472,8 +491,12 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
             struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
             if (!e)
                 return -1;
+            if (!coalesce(c, s, e, op, tag, value))
+                return -1;
             coh_row(s, st ? R32_SPU_STORE : R32_SPU_LOAD);
-            return coalesce(c, s, e, op, tag, value) ? 0 : -1;
+            if (!c->replaying)
+                c->st.l1d_secondary_misses++;
+            return 0;
         }
         default:
             break;
@@ -613,7 +636,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
         } else if (l2->state == MESI_SM) {
             l2->state = MESI_IM; /* the upgrade will be NACKed or answered with data */
         } else if (l2->state == MESI_E || l2->state == MESI_M) {
-            ack.has_data = true;
+            ack.has_data = l2->dirty; /* the slice's copy is current otherwise */
             ack.dirty = l2->dirty;
             ack.data = l2->data;
             l2->state = MESI_I;
@@ -623,7 +646,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
     }
     struct core_wb *wb = l2wb_find(s, c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
-        ack.has_data = true;
+        ack.has_data = wb->dirty;
         ack.dirty = wb->dirty;
         ack.data = wb->data;
         wb->used = false;
@@ -652,8 +675,8 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
                                     .dst = m->requester, .block = m->block, .data = l2->data,
                                     .has_data = true, .instr = m->instr };
         struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .src = c->id, .dst = m->src,
-                                   .block = m->block, .data = l2->data, .has_data = true,
-                                   .dirty = l2->dirty };
+                                   .block = m->block, .data = l2->data, .has_data = l2->dirty,
+                                   .dirty = l2->dirty }; /* data only as a sharing write-back */
         coh_send(s, data);
         coh_send(s, ack);
         l2->dirty = false;
@@ -672,8 +695,7 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
     if (wb && !wb->sent) {
         /* The block waits in the write-back queue: send it now, ahead of
          * the NACK, so the directory has the data when the NACK arrives. */
-        struct cgm_coh_msg w = { .type = COH_WB, .src = c->id, .dst = m->src, .block = m->block,
-                                 .data = wb->data, .has_data = true, .dirty = wb->dirty };
+        struct cgm_coh_msg w = wb_msg(c, wb, m->src);
         coh_send(s, w);
         wb->sent = true;
     }
@@ -724,9 +746,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
     } else if (what == COH_WAKE_WB_DRAIN) {
         struct core_wb *wb = l2wb_find(s, c, block);
         if (wb && !wb->sent) {
-            struct cgm_coh_msg w = { .type = COH_WB, .src = c->id, .dst = dir_node(s, block),
-                                     .block = block, .data = wb->data, .has_data = true,
-                                     .dirty = wb->dirty };
+            struct cgm_coh_msg w = wb_msg(c, wb, dir_node(s, block));
             coh_send(s, w);
             wb->sent = true;
         }

@@ -24,7 +24,7 @@ static void reply(struct cgm_coh_sys *s, struct slice *sl, int dst, uint8_t type
                   uint64_t data, bool instr)
 {
     struct cgm_coh_msg m = { .type = type, .src = node(s, sl), .dst = dst, .block = block,
-                             .data = data, .has_data = type != COH_NACK && type != COH_UPGRADE_ACK,
+                             .data = data, .has_data = type == COH_PUTS || type == COH_PUTCLNX || type == COH_PUTX,
                              .instr = instr };
     coh_send(s, m);
 }
@@ -370,6 +370,7 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
     struct dir_wb *wb = l ? NULL : dwb_find(s, sl, m->block);
     switch (m->type) {
     case COH_WB:
+    case COH_EVICT:
         if (l && l->pending == DP_FWD && l->req == COH_GETX && l->requester == m->src) {
             /* The new owner got the forwarded block and evicted it before
              * the old owner's Fwd_Ack arrived. Written, its data is the

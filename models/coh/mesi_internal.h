@@ -65,6 +65,7 @@ struct cgm_coh_sys {
     uint64_t *mem;         /* memory contents per block */
     uint64_t rows[MESI_NROWS];
     uint64_t msgs[COH_NTYPES];
+    struct cgm_coh_msg_stats *node_msgs; /* cores, then slices */
 };
 
 static inline void coh_row(struct cgm_coh_sys *s, enum cgm_mesi_row r) { s->rows[r]++; }

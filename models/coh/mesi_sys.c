@@ -27,7 +27,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     s->cores = calloc(cfg->cores, sizeof *s->cores);
     s->slices = calloc(cfg->slices, sizeof *s->slices);
     s->mem = calloc(cfg->blocks, sizeof *s->mem);
-    if (!s->cores || !s->slices || !s->mem)
+    s->node_msgs = calloc(cfg->cores + cfg->slices, sizeof *s->node_msgs);
+    if (!s->cores || !s->slices || !s->mem || !s->node_msgs)
         goto fail;
     for (unsigned i = 0; i < cfg->cores; i++) {
         struct core *c = &s->cores[i];
@@ -85,6 +86,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     free(s->cores);
     free(s->slices);
     free(s->mem);
+    free(s->node_msgs);
     free(s);
 }
 
@@ -101,6 +103,8 @@ int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block)
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
 {
     s->msgs[m.type]++;
+    s->node_msgs[m.src].sent[m.type]++;
+    s->node_msgs[m.dst].received[m.type]++;
     s->env.send(s->env.ctx, &m);
 }
 
@@ -139,6 +143,12 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
 
 const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s) { return s->rows; }
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s) { return s->msgs; }
+const struct cgm_coh_msg_stats *cgm_coh_node_msgs(const struct cgm_coh_sys *s, int node)
+{
+    if (node < 0 || (unsigned)node >= s->cfg.cores + s->cfg.slices)
+        return NULL;
+    return &s->node_msgs[node];
+}
 const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core)
 {
     struct core *c = &s->cores[core];

@@ -146,6 +146,18 @@ const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m)
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m) { return m->coh; }
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m) { return m->dram; }
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m) { return m->net; }
+const struct cgm_coh_msg_stats *cgm_memsys_l2_msgs(const struct cgm_memsys *m, int core)
+{
+    if (core < 0 || (unsigned)core >= m->cfg.cores)
+        return NULL;
+    return cgm_coh_node_msgs(m->coh, core);
+}
+const struct cgm_coh_msg_stats *cgm_memsys_l3_msgs(const struct cgm_memsys *m, int slice)
+{
+    if (slice < 0 || (unsigned)slice >= m->cfg.slices)
+        return NULL;
+    return cgm_coh_node_msgs(m->coh, (int)m->cfg.cores + slice);
+}
 
 static struct pkt *pkt_new(struct cgm_memsys *m)
 {

@@ -6,6 +6,19 @@
 
 static void add_u(cJSON *o, const char *k, uint64_t v) { cJSON_AddNumberToObject(o, k, (double)v); }
 
+/* "messages_sent" and "messages_received", by type; types never seen are left out. */
+static void add_msgs(cJSON *o, const struct cgm_coh_msg_stats *ms)
+{
+    cJSON *snt = cJSON_AddObjectToObject(o, "messages_sent");
+    cJSON *rcv = cJSON_AddObjectToObject(o, "messages_received");
+    for (int t = 0; ms && snt && rcv && t < COH_NTYPES; t++) {
+        if (ms->sent[t])
+            add_u(snt, cgm_coh_msg_names[t], ms->sent[t]);
+        if (ms->received[t])
+            add_u(rcv, cgm_coh_msg_names[t], ms->received[t]);
+    }
+}
+
 int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
 {
     const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
@@ -44,6 +57,8 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "retries", cs->retries);
         add_u(x, "evictions", cs->evictions);
         add_u(x, "writebacks", cs->writebacks);
+        add_u(x, "clean_evictions", cs->clean_evictions);
+        add_u(x, "l1d_secondary_misses", cs->l1d_secondary_misses);
         add_u(x, "writeback_hits", cs->wb_hits);
         add_u(x, "l1d_writebacks", cs->l1_writebacks);
         add_u(x, "l1d_writeback_hits", cs->l1_wb_hits);
@@ -52,6 +67,7 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "l2_evictions", cs->l2_evictions);
         add_u(x, "mshr_peak", cs->mshr_peak);
         add_u(x, "writeback_queue_peak", cs->wb_queue_peak);
+        add_msgs(x, cgm_memsys_l2_msgs(m, c));
         cJSON_AddItemToArray(cores, x);
     }
     cJSON *slices = cJSON_AddArrayToObject(o, "l3_slices");
@@ -70,6 +86,7 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "back_invalidations", ss->back_invalidations);
         add_u(x, "joins", ss->joins);
         add_u(x, "writeback_hits", ss->wb_hits);
+        add_msgs(x, cgm_memsys_l3_msgs(m, i));
         cJSON_AddItemToArray(slices, x);
     }
     cJSON *msgs = cJSON_AddObjectToObject(o, "coherence_messages");

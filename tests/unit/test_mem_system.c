@@ -254,12 +254,163 @@ static void test_deterministic(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
+/* ---- scripted single-core sweeps ----------------------------------------- */
+
+struct script {
+    struct cgm_memsys *ms;
+    const uint64_t *addr;     /* bit 0 set: a store */
+    unsigned n, next, outstanding, k, done;
+};
+
+static void script_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                        uint64_t cycle)
+{
+    (void)core;
+    (void)tag;
+    (void)op;
+    (void)addr;
+    (void)value;
+    (void)cycle;
+    struct script *s = ctx;
+    s->outstanding--;
+    s->done++;
+}
+
+static void script_main(void *arg)
+{
+    struct script *s = arg;
+    while (s->next < s->n) {
+        uint64_t a = s->addr[s->next];
+        uint8_t op = a & 1 ? CGM_OP_STORE : CGM_OP_LOAD;
+        if (s->outstanding < s->k && cgm_memsys_access(s->ms, 0, op, a & ~1ull, s->next, s->next + 1)) {
+            s->next++;
+            s->outstanding++;
+        }
+        ks_pause(1);
+    }
+}
+
+static struct cgm_memsys *run_script(ks_engine *eng, struct script *s, const struct cgm_memsys_config *c)
+{
+    char err[200];
+    s->ms = cgm_memsys_create(eng, c, script_done, s, err, sizeof err);
+    if (!s->ms)
+        fail_msg("%s", err);
+    ks_context_opts o = { .name = "cpu", .domain = cgm_memsys_cpu_domain(s->ms) };
+    assert_non_null(ks_context_create_opts(eng, script_main, s, &o));
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    assert_int_equal(s->done, s->n);
+    return s->ms;
+}
+
+/* Every node's sent and received messages add up to the system's count of
+ * each type (each message has one sender and one receiver). */
+static void check_msg_sums(const struct cgm_memsys *ms, unsigned cores, unsigned slices)
+{
+    const uint64_t *all = cgm_coh_msg_counts(cgm_memsys_coh(ms));
+    for (int t = 0; t < COH_NTYPES; t++) {
+        uint64_t snt = 0, rcv = 0;
+        for (unsigned c = 0; c < cores; c++) {
+            snt += cgm_memsys_l2_msgs(ms, (int)c)->sent[t];
+            rcv += cgm_memsys_l2_msgs(ms, (int)c)->received[t];
+        }
+        for (unsigned i = 0; i < slices; i++) {
+            snt += cgm_memsys_l3_msgs(ms, (int)i)->sent[t];
+            rcv += cgm_memsys_l3_msgs(ms, (int)i)->received[t];
+        }
+        assert_int_equal(snt, all[t]);
+        assert_int_equal(rcv, all[t]);
+    }
+    assert_null(cgm_memsys_l2_msgs(ms, (int)cores));
+    assert_null(cgm_memsys_l3_msgs(ms, -1));
+}
+
+/* One core writes N blocks once, then reads 2N blocks (those and N never
+ * written) twice. N is twice the L2, so every block leaves the L2 after
+ * its write: exactly N blocks are written back, each once; the rest of
+ * the L2's evictions are clean (a notice without data, or silent). The
+ * L3 (8 MB) holds all 2N blocks: nothing reaches DRAM as a write, and
+ * DRAM reads each block once. */
+static void test_read_sweep_writes_back_only_written_blocks(void **state)
+{
+    (void)state;
+    struct cgm_memsys_config c;
+    cgm_memsys_default_config(&c);
+    c.check_dram = true;
+    const unsigned n = 2 * c.coh.l2_sets * c.coh.l2_ways, base = 1 << 20;
+    unsigned total = n + 2 * 2 * n;
+    uint64_t *addr = malloc(total * sizeof *addr);
+    unsigned k = 0;
+    for (unsigned b = 0; b < n; b++)
+        addr[k++] = base + (uint64_t)b * 64 + 8 + 1;
+    for (unsigned r = 0; r < 2; r++)
+        for (unsigned b = 0; b < 2 * n; b++)
+            addr[k++] = base + (uint64_t)b * 64;
+    ks_engine *eng = ks_engine_create(NULL);
+    struct script s = { .addr = addr, .n = total, .k = 8 };
+    struct cgm_memsys *ms = run_script(eng, &s, &c);
+
+    const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(cgm_memsys_coh(ms), 0);
+    assert_int_equal(cs->writebacks, n);
+    assert_true(cs->l2_evictions >= cs->writebacks + cs->clean_evictions);
+    assert_true(cs->clean_evictions > 0);
+    const struct cgm_coh_msg_stats *l2m = cgm_memsys_l2_msgs(ms, 0);
+    assert_int_equal(l2m->sent[COH_WB], n);
+    assert_int_equal(l2m->sent[COH_EVICT], cs->clean_evictions);
+    assert_int_equal(l2m->received[COH_WB_ACK], n + cs->clean_evictions);
+    uint64_t wb_at_l3 = 0, mem_writes = 0;
+    for (int i = 0; i < (int)c.slices; i++) {
+        wb_at_l3 += cgm_memsys_l3_msgs(ms, i)->received[COH_WB];
+        mem_writes += cgm_coh_slice_stats(cgm_memsys_coh(ms), i)->mem_writes;
+    }
+    assert_int_equal(wb_at_l3, n);
+    assert_int_equal(mem_writes, 0);
+    const struct cgm_memsys_stats *st = cgm_memsys_stats(ms);
+    assert_int_equal(st->mem_writes, 0);
+    assert_int_equal(cgm_dram_stats(cgm_memsys_dram(ms))->writes, 0);
+    assert_int_equal(st->mem_reads, 2 * n);
+    assert_int_equal(st->dram_violations, 0);
+    check_msg_sums(ms, c.cores, c.slices);
+    cgm_memsys_stop(ms);
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+    free(addr);
+}
+
+/* Eight loads to each of M new blocks, issued back to back: the first
+ * misses, the other seven find its miss in flight (a DRAM miss takes far
+ * longer than eight cycles) and join it: 7 M secondary misses, and the
+ * fetches of an instruction stream over the same blocks add none. */
+static void test_secondary_misses_data_cache_only(void **state)
+{
+    (void)state;
+    struct cgm_memsys_config c;
+    cgm_memsys_default_config(&c);
+    const unsigned m = 40;
+    uint64_t addr[40 * 8];
+    for (unsigned b = 0; b < m; b++)
+        for (unsigned w = 0; w < 8; w++)
+            addr[b * 8 + w] = (1u << 22) + (uint64_t)b * 4096 + w * 8;
+    ks_engine *eng = ks_engine_create(NULL);
+    struct script s = { .addr = addr, .n = m * 8, .k = 8 };
+    struct cgm_memsys *ms = run_script(eng, &s, &c);
+    const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(cgm_memsys_coh(ms), 0);
+    assert_int_equal(cs->l1d_secondary_misses, 7 * m);
+    assert_int_equal(cs->l2_misses, m);
+    check_msg_sums(ms, c.cores, c.slices);
+    cgm_memsys_stop(ms);
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hit_and_miss_latency),
         cmocka_unit_test(test_random_traffic_small_hierarchy),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_read_sweep_writes_back_only_written_blocks),
+        cmocka_unit_test(test_secondary_misses_data_cache_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
