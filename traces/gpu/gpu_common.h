@@ -28,9 +28,24 @@ static inline long gpu_get_kernel(const char *program, const char *name)
         snprintf(path, sizeof path, "%s/%s.co", dir, program);
     else
         snprintf(path, sizeof path, "%s/kernels/%s.co", build ? build : "build", program);
-    long prog = cgm_gpu_load(path);
-    if (prog < 0)
-        gpu_die(path, prog);
+    /* each code object is loaded once */
+    static char loaded[8][64];
+    static long handles[8];
+    long prog = 0;
+    for (int i = 0; i < 8 && handles[i] > 0; i++)
+        if (!strcmp(loaded[i], program))
+            prog = handles[i];
+    if (!prog) {
+        prog = cgm_gpu_load(path);
+        if (prog < 0)
+            gpu_die(path, prog);
+        for (int i = 0; i < 8; i++)
+            if (!handles[i]) {
+                snprintf(loaded[i], sizeof loaded[i], "%s", program);
+                handles[i] = prog;
+                break;
+            }
+    }
     long k = cgm_gpu_kernel(prog, name);
     if (k < 0)
         gpu_die(name, k);

@@ -1,0 +1,207 @@
+/* What the GPU driver records, read back as a consumer would: the host
+ * thread's GPU events for traces/gpu/backprop.c (its buffers, grid and
+ * __local sizes are known from its source), and work-group streams that
+ * describe themselves -- the stream name is the static-table section its
+ * records decode against, launch_id the gpu_launch event's launch field. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgm/events.h"
+#include "cgm/sirec.h"
+#include "cgm/trace.h"
+
+/* traces/gpu/backprop.c */
+enum { IN = 256, HID = 16, B = 16, W = (IN + 1) * (HID + 1) };
+
+static char trace[1100];
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char cmd[4096];
+    snprintf(trace, sizeof trace, "/tmp/test_gpu_trace.%d.cgt", (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/backprop >/dev/null",
+             bin ? bin : "bin", trace, build ? build : "build");
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove(trace);
+    return 0;
+}
+
+struct gpu_events {
+    struct cgm_event ev[64];
+    int n;
+};
+
+/* The GPU events of the host thread, in order. */
+static void host_events(struct cgm_reader *r, struct gpu_events *g)
+{
+    g->n = 0;
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
+        if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        struct cgm_riter *it = cgm_riter_open(r, s);
+        const uint8_t *rec;
+        size_t len;
+        while (cgm_riter_next(it, &rec, &len) == 1) {
+            struct cgm_event ev;
+            if (rec[0] >= CGM_EV_GPU_LOAD && rec[0] <= CGM_EV_GPU_WAIT &&
+                cgm_event_decode(rec, len, &ev) == 0 && g->n < 64)
+                g->ev[g->n++] = ev;
+        }
+        cgm_riter_close(it);
+    }
+}
+
+static void test_host_events(void **state)
+{
+    (void)state;
+    char err[512];
+    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
+    assert_non_null(r);
+    struct gpu_events g;
+    host_events(r, &g);
+    /* load, 5 allocations, 2 launches (+mem), 2 done, wait */
+    assert_int_equal(g.n, 1 + 5 + 4 + 2 + 1);
+    assert_int_equal(g.ev[0].type, CGM_EV_GPU_LOAD);
+    assert_int_equal(g.ev[0].f[0], 1);
+    const uint64_t sizes[5] = { (IN + 1) * 4, W * 4, W * 4, IN / B * HID * 4, (HID + 1) * 4 };
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(g.ev[1 + i].type, CGM_EV_GPU_ALLOC);
+        assert_int_equal(g.ev[1 + i].f[1], sizes[i]);
+        assert_int_equal(g.ev[1 + i].f[0] % 4096, 0);
+    }
+    for (int l = 0; l < 2; l++) {
+        const struct cgm_event *e = &g.ev[6 + 2 * l], *m = &g.ev[7 + 2 * l];
+        assert_int_equal(e->type, CGM_EV_GPU_LAUNCH);
+        assert_int_equal(e->f[0], l + 1);          /* launch id */
+        assert_int_equal(e->f[1], l + 1);          /* kernel handle */
+        assert_int_equal(e->f[2], 2);
+        assert_int_equal(e->f[3], HID);
+        assert_int_equal(e->f[4], IN);
+        assert_int_equal(e->f[5], 1);
+        assert_int_equal(e->f[6], B);
+        assert_int_equal(e->f[7], B);
+        assert_int_equal(e->f[8], 1);
+        /* layerforward asks for B + B*B floats of __local memory */
+        if (l == 0)
+            assert_true(e->f[9] >= (B + B * B) * 4);
+        assert_int_equal(m->type, CGM_EV_GPU_LAUNCH_MEM);
+        assert_int_equal(m->f[0], l + 1);
+        assert_true(m->f[2] >= 5 * 8);              /* at least the explicit arguments */
+    }
+    assert_int_equal(g.ev[10].type, CGM_EV_GPU_DONE);
+    assert_int_equal(g.ev[10].f[0], 1);
+    assert_int_equal(g.ev[11].type, CGM_EV_GPU_DONE);
+    assert_int_equal(g.ev[11].f[0], 2);
+    assert_int_equal(g.ev[12].type, CGM_EV_GPU_WAIT);
+    cgm_reader_close(r);
+}
+
+static int in_some_buffer(const struct gpu_events *g, uint64_t addr, unsigned size)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->ev[i].type == CGM_EV_GPU_ALLOC && addr >= g->ev[i].f[0] &&
+            addr + size <= g->ev[i].f[0] + g->ev[i].f[1])
+            return 1;
+    return 0;
+}
+
+static void test_workgroup_streams_describe_themselves(void **state)
+{
+    (void)state;
+    char err[512];
+    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
+    assert_non_null(r);
+    struct gpu_events g;
+    host_events(r, &g);
+    int groups[3] = { 0 }, seen[2][IN / B] = { { 0 } };
+    static struct cgm_si_dyn insts[CGM_SI_RUN_MAX];
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
+        const struct cgm_reader_stream *rs = cgm_reader_stream(r, s);
+        if (rs->info.kind != CGM_STREAM_GPU_WORKGROUP)
+            continue;
+        /* launch_id names a launch event */
+        uint32_t launch = rs->info.launch_id;
+        assert_true(launch == 1 || launch == 2);
+        groups[launch]++;
+        assert_int_equal(rs->info.group[0], 0);
+        assert_true(rs->info.group[1] < IN / B);
+        assert_int_equal(rs->info.group[2], 0);
+        seen[launch - 1][rs->info.group[1]]++;
+        /* the name is a section holding the static table */
+        assert_string_equal(rs->info.name, CGM_SI_STATIC_PREFIX "1");
+        uint8_t *sec;
+        size_t len;
+        assert_int_equal(cgm_reader_read_section(r, rs->info.name, 1 << 24, &sec, &len, err,
+                                                 sizeof err), 0);
+        struct cgm_si_static table[2048];
+        size_t n = 0;
+        uint32_t prev = 0;
+        for (const uint8_t *p = sec; p < sec + len; n++) {
+            assert_true(n < 2048);
+            assert_int_equal(cgm_si_static_decode(&p, sec + len, &prev, &table[n]), 0);
+        }
+        free(sec);
+        /* every record decodes against it; VMEM lanes fall in the buffers */
+        struct cgm_si_codec codec;
+        assert_int_equal(cgm_si_codec_init(&codec, table, n), 0);
+        struct cgm_riter *it = cgm_riter_open(r, s);
+        const uint8_t *rec;
+        size_t rlen;
+        uint64_t count = 0;
+        int ends = 0;
+        while (cgm_riter_next(it, &rec, &rlen) == 1) {
+            uint8_t type;
+            unsigned wave, k;
+            assert_int_equal(cgm_si_record_decode(&codec, rec, rlen, &type, &wave, insts, &k), 0);
+            if (type != CGM_SI_REC_WAVE)
+                continue;
+            count += k;
+            for (unsigned i = 0; i < k; i++) {
+                long e = cgm_si_static_find(&codec, insts[i].offset);
+                assert_true(e >= 0);
+                ends += table[e].unit == CGM_SI_END;
+                if (table[e].unit == CGM_SI_VMEM && table[e].access != CGM_SI_NONE)
+                    for (uint64_t m = insts[i].exec; m; m &= m - 1)
+                        assert_true(in_some_buffer(&g, insts[i].addr[__builtin_ctzll(m)],
+                                                   table[e].access_size));
+                if (table[e].unit == CGM_SI_LDS && table[e].access != CGM_SI_NONE)
+                    for (uint64_t m = insts[i].exec; m; m &= m - 1)
+                        assert_true(insts[i].addr[__builtin_ctzll(m)] < 65536);
+            }
+        }
+        cgm_riter_close(it);
+        cgm_si_codec_free(&codec);
+        assert_int_equal(count, rs->totals.instructions);
+        assert_int_equal(ends, B * B / 64);   /* every wavefront of the group reached s_endpgm */
+    }
+    /* one stream per work-group of each launch: (HID/B) x (IN/B) */
+    assert_int_equal(groups[1], IN / B);
+    assert_int_equal(groups[2], IN / B);
+    for (int l = 0; l < 2; l++)
+        for (int y = 0; y < IN / B; y++)
+            assert_int_equal(seen[l][y], 1);
+    cgm_reader_close(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host_events),
+        cmocka_unit_test(test_workgroup_streams_describe_themselves),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
