@@ -238,6 +238,7 @@ $(BUILD)/traces/gpu/%: traces/gpu/%.c $(wildcard traces/gpu/*.h) include/cgm/gue
 gpu-guests: $(GPU_GUESTS) kernels
 all: gpu-guests
 test: gpu-guests
+bench-gpu: gpu-guests
 
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
