@@ -197,11 +197,45 @@ static void test_workgroup_streams_describe_themselves(void **state)
     cgm_reader_close(r);
 }
 
+/* traces/gpu/hotspot.c: 4 steps on a 64 x 64 grid in 16 x 16 groups, the
+ * first outside the region of interest. */
+static void test_roi_only_records_groups_inside_the_roi(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char cmd[4096], path[1200], err[512];
+    snprintf(path, sizeof path, "%s.roi", trace);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --roi-only -o %s -- %s/traces/gpu/hotspot "
+             ">/dev/null", bin ? bin : "bin", path, build ? build : "build");
+    assert_int_equal(system(cmd), 0);
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    struct gpu_events g;
+    host_events(r, &g);
+    int launches = 0, per_launch[5] = { 0 };
+    for (int i = 0; i < g.n; i++)
+        launches += g.ev[i].type == CGM_EV_GPU_LAUNCH;
+    assert_int_equal(launches, 4);               /* events are kept outside the ROI */
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
+        const struct cgm_reader_stream *rs = cgm_reader_stream(r, s);
+        if (rs->info.kind != CGM_STREAM_GPU_WORKGROUP)
+            continue;
+        assert_true(rs->info.launch_id >= 1 && rs->info.launch_id <= 4);
+        per_launch[rs->info.launch_id]++;
+    }
+    assert_int_equal(per_launch[1], 0);
+    for (int l = 2; l <= 4; l++)
+        assert_int_equal(per_launch[l], (64 / 16) * (64 / 16));
+    cgm_reader_close(r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_events),
         cmocka_unit_test(test_workgroup_streams_describe_themselves),
+        cmocka_unit_test(test_roi_only_records_groups_inside_the_roi),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,8 @@
  *   - per work-group one stream (ids from GPU_GROUP_STREAM_BASE upwards)
  *     named "si.static.P" after the table its records decode against, with
  *     launch_id equal to the launch field of its gpu_launch event.
+ * Under --roi-only, launches outside the region of interest get their events
+ * but no work-group streams.
  * Launches run to completion at the launch call, so runs are deterministic. */
 #ifndef TRACEGEN_GPU_DRIVER_H
 #define TRACEGEN_GPU_DRIVER_H
@@ -19,6 +21,7 @@
 
 #include "cgm/si_program.h"
 #include "cgm/sirec.h"
+#include "cgm/trace.h"
 
 struct x86_process;
 struct x86_thread;
@@ -30,6 +33,9 @@ struct cgm_event;
 #define GPU_MAX_KERNELS        1024
 #define GPU_MAX_ARGS_BYTES     4096
 #define GPU_MAX_PENDING        4096
+/* work-group streams in one trace: the container holds CGM_STREAMS_MAX
+ * streams, leaving room for threads and sections */
+#define GPU_MAX_GROUP_STREAMS  (CGM_STREAMS_MAX - 65536u)
 
 struct gpu_program {
     struct si_program prog;

@@ -121,7 +121,7 @@ static int run(struct x86_process *p, struct gpu_driver *d, const struct gpu_pro
     struct si_memory mem = gpu_si_memory(p);
     struct si_run_stats st;
     struct si_recorder *r = NULL;
-    if (p->rec) {
+    if (p->rec && x86_rec_recording(p->rec)) {   /* --roi-only: work-groups inside the ROI */
         r = si_recorder_create(x86_rec_writer(p->rec), g->table, g->ntable, g->code_address, id,
                                GPU_GROUP_STREAM_BASE + d->next_group_stream);
         if (!r) {
@@ -178,6 +178,14 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
         fprintf(stderr, "tracegen: gpu: launch %s: bad argument pointer 0x%llx\n", k->name,
                 (unsigned long long)args_addr);
         return -EFAULT;
+    }
+    uint64_t groups = (uint64_t)(l.grid[0] / l.group[0]) * (l.grid[1] / l.group[1]) *
+                      (l.grid[2] / l.group[2]);
+    if (p->rec && groups > GPU_MAX_GROUP_STREAMS - d->next_group_stream) {
+        fprintf(stderr, "tracegen: gpu: launch %s: %llu work-groups would exceed the trace's "
+                "%u work-group streams (%u used)\n", k->name, (unsigned long long)groups,
+                GPU_MAX_GROUP_STREAMS, d->next_group_stream);
+        return -E2BIG;
     }
     long dyn = place_local_args(k, args, args_bytes);
     if (dyn < 0)

@@ -166,6 +166,8 @@ void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev)
 
 struct cgm_writer *x86_rec_writer(struct x86_recorder *r) { return r->w; }
 
+int x86_rec_recording(const struct x86_recorder *r) { return r->enabled; }
+
 void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
                     uint64_t *modifies)
 {

@@ -32,6 +32,8 @@ void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired);
 void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev);
 /* The trace being written (the GPU driver adds its streams to it). */
 struct cgm_writer *x86_rec_writer(struct x86_recorder *r);
+/* 0 outside the region of interest under --roi-only, else 1. */
+int x86_rec_recording(const struct x86_recorder *r);
 /* Region-of-interest markers: recording starts/stops here with --roi-only
  * (for every thread). */
 void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq);
