@@ -121,6 +121,7 @@ static void test_driver_errors(void **state)
     assert_non_null(strstr(m, "no kernel 'nope'"));
     assert_non_null(strstr(m, "not a positive multiple of the work-group size"));
     assert_non_null(strstr(m, "address 0x10 is not mapped"));
+    assert_non_null(strstr(m, "its explicit arguments take 16 bytes, 8 given"));
     const char *f = strstr(m, "launch 1 of write_array failed");
     assert_non_null(f);
     assert_non_null(strstr(f, "work-item (0,0,0)"));

@@ -67,8 +67,11 @@ static long place_local_args(const struct si_kernel *k, uint8_t *args, size_t ar
         const struct si_kernel_arg *a = &k->args[i];
         if (a->is_hidden || strcmp(a->address_space, "local") != 0)
             continue;
-        if (a->size != 4 && a->size != 8)
+        if (a->size != 4 && a->size != 8) {
+            fprintf(stderr, "tracegen: gpu: launch %s: __local argument %zu has %u bytes\n",
+                    k->name, i, a->size);
             return -1;
+        }
         if ((uint64_t)a->offset + a->size > args_bytes) {
             fprintf(stderr, "tracegen: gpu: launch %s: argument %zu (__local) lies past the %zu "
                     "argument bytes given\n", k->name, i, args_bytes);
@@ -186,6 +189,16 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
                 "%u work-group streams (%u used)\n", k->name, (unsigned long long)groups,
                 GPU_MAX_GROUP_STREAMS, d->next_group_stream);
         return -E2BIG;
+    }
+    uint64_t explicit_end = 0;
+    for (size_t i = 0; i < k->nargs; i++)
+        if (!k->args[i].is_hidden && k->args[i].offset + (uint64_t)k->args[i].size > explicit_end)
+            explicit_end = k->args[i].offset + (uint64_t)k->args[i].size;
+    if (args_bytes < explicit_end) {
+        fprintf(stderr, "tracegen: gpu: launch %s: its explicit arguments take %llu bytes, "
+                "%llu given\n", k->name, (unsigned long long)explicit_end,
+                (unsigned long long)args_bytes);
+        return -EINVAL;
     }
     long dyn = place_local_args(k, args, args_bytes);
     if (dyn < 0)

@@ -39,6 +39,9 @@ int main(void)
     expect("0 dimensions", cgm_gpu_launch(k, 0, g, l, a.b, a.n), -EINVAL);
     expect("grid not a multiple of the group", cgm_gpu_launch(k, 1, bad, l, a.b, a.n), -EINVAL);
     expect("too many argument bytes", cgm_gpu_launch(k, 1, g, l, a.b, 1 << 20), -EINVAL);
+    expect("too few argument bytes", cgm_gpu_launch(k, 1, g, l, a.b, 8), -EINVAL);
+    expect("arguments running into the hidden ones",
+           cgm_gpu_launch(k, 1, g, l, a.b, 256), -EINVAL);
 
     /* a kernel storing through an unmapped pointer */
     struct gpu_args f = { .n = 0 };
