@@ -196,9 +196,8 @@ static long gpu_copy(struct x86_process *p, struct x86_thread *t, uint64_t dst, 
 static long gpu_wait(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d)
 {
     /* launches ran at their call; the host learns of their end here */
-    for (uint32_t i = 0; i < d->npending; i++)
-        event(t, CGM_EV_GPU_DONE, d->pending[i], 0, 0);
-    d->npending = 0;
+    while (d->waited < d->launches)
+        event(t, CGM_EV_GPU_DONE, ++d->waited, 0, 0);
     event(t, CGM_EV_GPU_WAIT, ++p->seq, 0, 0);
     return 0;
 }

@@ -32,7 +32,6 @@ struct cgm_event;
 #define GPU_MAX_PROGRAMS       64
 #define GPU_MAX_KERNELS        1024
 #define GPU_MAX_ARGS_BYTES     4096
-#define GPU_MAX_PENDING        4096
 /* work-group streams in one trace: the container holds CGM_STREAMS_MAX
  * streams, leaving room for threads and sections */
 #define GPU_MAX_GROUP_STREAMS  (CGM_STREAMS_MAX - 65536u)
@@ -61,8 +60,7 @@ struct gpu_driver {
     struct gpu_alloc *allocs;
     size_t nallocs, allocs_cap;
     uint32_t launches;                 /* launch ids given so far (first is 1) */
-    uint32_t pending[GPU_MAX_PENDING]; /* launched since the last wait */
-    uint32_t npending;
+    uint32_t waited;                   /* launches 1..waited have had their gpu_done */
     uint32_t next_group_stream;
 };
 

@@ -156,11 +156,6 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
     const struct gpu_kernel_ref *ref = &d->kernels[kh - 1];
     const struct si_kernel *k = ref->k;
     const struct gpu_program *g = d->programs[ref->program - 1];
-    if (d->npending == GPU_MAX_PENDING) {
-        fprintf(stderr, "tracegen: gpu: launch %s: %d launches without a wait\n", k->name,
-                GPU_MAX_PENDING);
-        return -EAGAIN;
-    }
     struct si_launch l;
     memset(&l, 0, sizeof l);
     l.program = &g->prog;
@@ -237,7 +232,6 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
 
     uint32_t id = ++d->launches;
     launch_events(t, id, (uint32_t)kh, &l, scratch, ka_len);
-    d->pending[d->npending++] = id;
     char err[1024];
     rc = run(p, d, g, ref->program, &l, id, err, sizeof err);
     gmem_unmap(p->mem, region, region_len);
