@@ -1,9 +1,10 @@
 /* HotSpot on the GPU (seed 000 Sec. 3.3.1): a few explicit time steps of
  * the thermal grid, checked against the same arithmetic on the CPU.  Steps
- * after the first are the region of interest (cgm_roi_begin/end). */
+ * after the first are the region of interest (cgm_roi_begin/end).
+ * Usage: hotspot [SIZE (multiple of 16, default 64)] [STEPS (default 4)] */
 #include "gpu_common.h"
 
-enum { S = 64, STEPS = 4 };
+static int S = 64, STEPS = 4;
 
 static void cpu_step(const float *power, const float *tin, float *tout, float cap, float rx,
                      float ry, float rz, float step, float amb)
@@ -21,12 +22,21 @@ static void cpu_step(const float *power, const float *tin, float *tout, float ca
         }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) S = atoi(argv[1]);
+    if (argc > 2) STEPS = atoi(argv[2]);
+    if (S < 16 || S > 4096 || S % 16 || STEPS < 1 || STEPS > 1000) {
+        fprintf(stderr, "usage: %s [SIZE: 16..4096, multiple of 16] [STEPS: 1..1000]\n", argv[0]);
+        return 2;
+    }
     gpu_require();
     long k = gpu_get_kernel("hotspot", "hotspot_step");
-    float *power = gpu_buffer(S * S * 4), *t0 = gpu_buffer(S * S * 4), *t1 = gpu_buffer(S * S * 4);
-    static float cp[S * S], c0[S * S], c1[S * S];
+    size_t bytes = (size_t)S * S * 4;
+    float *power = gpu_buffer(bytes), *t0 = gpu_buffer(bytes), *t1 = gpu_buffer(bytes);
+    float *cp = malloc(bytes), *c0 = malloc(bytes), *c1 = malloc(bytes);
+    if (!cp || !c0 || !c1)
+        gpu_die("malloc", 0);
     for (int i = 0; i < S * S; i++) {
         cp[i] = power[i] = gpu_frand();
         c0[i] = t0[i] = 320.0f + 10.0f * gpu_frand();
@@ -41,11 +51,11 @@ int main(void)
         arg_int(&a, S); arg_int(&a, S);
         arg_float(&a, cap); arg_float(&a, rx); arg_float(&a, ry); arg_float(&a, rz);
         arg_float(&a, step); arg_float(&a, amb);
-        gpu_run(k, 2, S, S, 16, 16, &a);
+        gpu_run(k, 2, (size_t)S, (size_t)S, 16, 16, &a);
         cpu_step(cp, i & 1 ? c1 : c0, i & 1 ? c0 : c1, cap, rx, ry, rz, step, amb);
     }
     cgm_gpu_wait();
     cgm_roi_end();
     const float *got = STEPS & 1 ? t1 : t0, *want = STEPS & 1 ? c1 : c0;
-    return gpu_finish(gpu_close("temperature", got, want, S * S, 1e-5f));
+    return gpu_finish(gpu_close("temperature", got, want, (size_t)S * S, 1e-5f));
 }
