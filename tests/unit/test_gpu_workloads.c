@@ -63,6 +63,7 @@ static const char *const workloads[] = {
     "collab_knn 2 30 copy", "collab_knn 2 60 share",
     "collab_write 2 50 copy", "collab_write 3 10 share",
     "collab_matmul 1 0 share", "collab_write 2 100 copy",
+    "driver_errors",   /* a faulting launch leaves a trace that verifies */
 };
 
 static void test_workloads_pass_verify_and_repeat(void **state)
