@@ -1,10 +1,12 @@
 /* cgmtrace guest interface: include in a workload to mark its region of
- * interest. The markers are system calls with numbers in a range Linux
+ * interest and to use the GPU. The calls are system calls with numbers in a range Linux
  * does not use; tracegen records them, a native kernel answers -ENOSYS,
  * so the same binary runs natively unchanged (and can tell where it runs).
  * Header-only; x86-64 only. */
 #ifndef CGM_GUEST_H
 #define CGM_GUEST_H
+
+#include <stddef.h>
 
 /* Reserved system call numbers: 0x43470000 ("CG") and up. ROI markers take
  * the first two; the GPU driver calls use CGM_SYSCALL_GPU_BASE and up. */
@@ -37,7 +39,6 @@ static inline long cgm_roi_end(void)
  * Under tracegen a Southern Islands GPU shares the guest's address space;
  * natively every call fails (-ENOSYS, NULL, cgm_gpu_available() == 0).
  * Errors return -errno and tracegen explains them on stderr. */
-#include <stddef.h>
 
 #define CGM_SYSCALL_GPU_AVAILABLE (CGM_SYSCALL_GPU_BASE + 0)
 #define CGM_SYSCALL_GPU_LOAD      (CGM_SYSCALL_GPU_BASE + 1)
