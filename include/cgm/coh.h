@@ -16,7 +16,12 @@
  * Deviations from the seed, on purpose: a core's L1s and L2 act on each
  * other at once (the L1-L2 latency is charged as time, not modelled as
  * messages), so an L2 eviction or a directory action takes the L1 copies
- * back immediately and the L2's flush-conflict rows never arise; the
+ * back immediately. One exchange is kept as time: an exclusive or modified
+ * L2 victim the data cache held waits in the write-back queue for the data
+ * cache's flush acknowledgement (one wake-up, COH_WAKE_L1_FLUSHED) before
+ * it may leave or merge back, and a data-cache request for it meanwhile is
+ * a flush conflict (Table 3.3 I_WB_Flush_Conflict: NACKed to the data
+ * cache, which retries it like a stalled request; l1_nacks). The
  * directory collects invalidation acknowledgements before it replies, so a
  * writer never coexists with readers; a requester that receives a block forwarded by another core
  * sends the directory an Unblock, and the directory keeps the block pending
@@ -94,7 +99,7 @@ struct cgm_coh_env {
 
 /* Wake-up reasons passed through env->later. */
 enum { COH_WAKE_RETRY = 1, COH_WAKE_WB_DRAIN, COH_WAKE_MEM_READ, COH_WAKE_MEM_WRITE, COH_WAKE_STALLED,
-       COH_WAKE_L1WB_DRAIN, COH_WAKE_L1WB_DONE };
+       COH_WAKE_L1WB_DRAIN, COH_WAKE_L1WB_DONE, COH_WAKE_L1_FLUSHED };
 
 struct cgm_coh_config {
     unsigned cores, slices;
@@ -118,6 +123,7 @@ struct cgm_coh_core_stats {
      * clean_evictions the unwritten exclusive blocks the L2 gave up with a
      * notice (Evict, no data); the other L2 evictions were silent. */
     uint64_t clean_evictions;
+    uint64_t l1_nacks;         /* flush conflicts NACKed by the L2 to the data cache */
     /* Data-cache loads and stores that missed and joined a miss or upgrade
      * of the same block already in flight (secondary misses; fetches and
      * replays of parked requests are not counted). */

@@ -185,6 +185,8 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
 {
     if (!v->state)
         return true;
+    const struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, v->block);
+    bool l1_held = (l1 && l1->state) || l1wb_find(s, c, v->block);
     pull_l1(s, c, v);
     bool exclusive = v->state == MESI_E || v->state == MESI_M;
     if (exclusive && !v->dirty && !slot)
@@ -199,6 +201,9 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
         slot->dirty = v->dirty;
         slot->block = v->block;
         slot->data = v->data;
+        /* An exclusive block the data cache held leaves once the data
+         * cache acknowledges its flush (the data came back above). */
+        slot->flushing = l1_held;
         unsigned inuse = 0;
         for (unsigned i = 0; i < s->cfg.wb_entries; i++)
             inuse += c->wb[i].used;
@@ -208,7 +213,7 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
             c->st.writebacks++;
         else
             c->st.clean_evictions++;
-        s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_WB_DRAIN);
+        s->env.later(s->env.ctx, c->id, v->block, slot->flushing ? COH_WAKE_L1_FLUSHED : COH_WAKE_WB_DRAIN);
     }
     drop_l1(c, v->block);
     c->st.l2_evictions++;
@@ -315,6 +320,15 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
     struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
     if (!l2) {
         struct core_wb *wb = l2wb_find(s, c, block);
+        if (wb && wb->flushing) {
+            /* I_WB_Flush_Conflict: the L2 NACKs the request back to the
+             * L1, which tries it again shortly. */
+            if (!fetch)
+                coh_row(s, st ? R33_WBFC_STORE : R33_WBFC_LOAD);
+            c->st.l1_nacks++;
+            stall_push(s, c, op, block, tag, value);
+            return 0;
+        }
         if (wb && !wb->sent) {
             /* I_WB_Writable: merge the block back into the L2; the victim,
              * if written, takes the queue slot the block leaves. */
@@ -694,10 +708,12 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
     struct core_wb *wb = l2wb_find(s, c, m->block);
     if (wb && !wb->sent) {
         /* The block waits in the write-back queue: send it now, ahead of
-         * the NACK, so the directory has the data when the NACK arrives. */
+         * the NACK, so the directory has the data when the NACK arrives
+         * (a pending data-cache flush is cut short: its data is here). */
         struct cgm_coh_msg w = wb_msg(c, wb, m->src);
         coh_send(s, w);
         wb->sent = true;
+        wb->flushing = false;
     }
     struct cgm_coh_msg nack = { .type = COH_FWD_NACK, .src = c->id, .dst = m->src, .block = m->block };
     coh_send(s, nack);
@@ -743,9 +759,13 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
 {
     if ((what & 15) == COH_WAKE_RETRY) {
         retry(s, c, block, (what & 32) != 0);
-    } else if (what == COH_WAKE_WB_DRAIN) {
+    } else if (what == COH_WAKE_WB_DRAIN || what == COH_WAKE_L1_FLUSHED) {
+        /* The victim leaves; after the data cache's flush acknowledgement
+         * if it waited for one. */
         struct core_wb *wb = l2wb_find(s, c, block);
-        if (wb && !wb->sent) {
+        if (wb && what == COH_WAKE_L1_FLUSHED)
+            wb->flushing = false;
+        if (wb && !wb->sent && !wb->flushing) {
             struct cgm_coh_msg w = wb_msg(c, wb, dir_node(s, block));
             coh_send(s, w);
             wb->sent = true;

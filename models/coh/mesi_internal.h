@@ -10,6 +10,7 @@
 struct core_wb {
     uint64_t block, data;
     bool used, sent, dirty;
+    bool flushing;   /* L2 victim: waits for the data cache's flush acknowledgement */
 };
 
 /* A request that found the core's resources full, replayed later. */

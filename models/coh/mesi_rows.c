@@ -7,20 +7,9 @@ const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS] = {
 #undef ROW
 };
 
-/* Rows this model does not have (see cgm/coh.h): the L2's flush-conflict
- * rows do not arise because the L1s give their copies back to the L2 at
- * once. */
-static const enum cgm_mesi_row replaced[] = {
-    R33_WBFC_LOAD, R33_WBFC_STORE,
-};
-
-bool cgm_mesi_row_implemented(enum cgm_mesi_row r)
-{
-    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
-        if (replaced[i] == r)
-            return false;
-    return r < MESI_NROWS;
-}
+/* Every row is modelled (the L2's flush-conflict rows by the flush wait
+ * described in cgm/coh.h). */
+bool cgm_mesi_row_implemented(enum cgm_mesi_row r) { return r < MESI_NROWS; }
 
 const char *const cgm_coh_msg_names[COH_NTYPES] = {
     [COH_GETS] = "GetS", [COH_GET] = "Get", [COH_GETX] = "GetX", [COH_UPGRADE] = "Upgrade",

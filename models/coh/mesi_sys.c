@@ -221,7 +221,8 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
                     cgm_coh_msg_names[l2->req < COH_NTYPES ? l2->req : 0]);
         for (unsigned w = 0; w < s->cfg.wb_entries; w++)
             if (c->wb[w].used && c->wb[w].block == block)
-                fprintf(out, ", L2 write-back %s data %llu", c->wb[w].sent ? "sent" : "queued",
+                fprintf(out, ", L2 write-back %s data %llu",
+                        c->wb[w].sent ? "sent" : c->wb[w].flushing ? "flushing the data cache" : "queued",
                         (unsigned long long)c->wb[w].data);
         for (unsigned e = 0; e < c->mshr.entries; e++)
             if (c->mshr.e[e].used && c->mshr.e[e].block == block)

@@ -6,7 +6,7 @@
  * stored; every load must return that value; every request must complete
  * (a watchdog reports the state of every controller for a stuck block).
  * Small configurations force evictions, NACKs and write-back conflicts.
- * Every implemented row of Tables 3.1-3.5 must be reached. */
+ * Every row of Tables 3.1-3.5 must be modelled and reached. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -388,8 +388,8 @@ static void test_random_coherence(void **state)
     int missing = 0;
     for (int r = 0; r < MESI_NROWS; r++) {
         if (!cgm_mesi_row_implemented((enum cgm_mesi_row)r)) {
-            printf("  Table %s row \"%s\": not modelled (see cgm/coh.h)\n", cgm_mesi_rows[r].table,
-                   cgm_mesi_rows[r].text);
+            printf("  Table %s row \"%s\": not modelled\n", cgm_mesi_rows[r].table, cgm_mesi_rows[r].text);
+            missing++; /* issue 7: every row of the tables is modelled and reached */
             continue;
         }
         if (!rows[r]) {
