@@ -59,6 +59,7 @@ int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
         add_u(x, "writebacks", cs->writebacks);
         add_u(x, "clean_evictions", cs->clean_evictions);
         add_u(x, "l1d_secondary_misses", cs->l1d_secondary_misses);
+        add_u(x, "l1d_flush_conflict_nacks", cs->l1_nacks);
         add_u(x, "writeback_hits", cs->wb_hits);
         add_u(x, "l1d_writebacks", cs->l1_writebacks);
         add_u(x, "l1d_writeback_hits", cs->l1_wb_hits);
