@@ -1,7 +1,7 @@
 #!/bin/sh
 # GPU workloads (traces/gpu) over every CPU thread count (1, 2, 4), CPU share
 # (0..100 %) and mode (copy, share): each run prints PASS under tracegen and
-# its trace passes `tracetool verify`.  Needs `make gpu-guests`.
+# its trace passes `tracetool verify`; the launch fuzzer survives 20 seeds.  Needs `make gpu-guests`.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${CGM_BIN:-bin}
 BUILD=${CGM_BUILD:-build}
@@ -29,5 +29,7 @@ for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
         done
     done
 done
+# hostile launches: random grids and argument bytes, many seeds
+for seed in $(seq 1 20); do check driver_fuzz 1000 "$seed"; done
 echo "gpu workloads: $runs runs, $fail failed"
 [ "$fail" -eq 0 ]
