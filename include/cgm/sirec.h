@@ -1,8 +1,9 @@
 /* Southern Islands records: each kernel's static instruction table and the
  * dynamic records of a work-group's stream.
  *
- * Static table: section "si.static.KERNEL" (one per kernel of a loaded
- * program), one entry per instruction in address order: offset from the
+ * Static table: section "si.static.P", one per loaded program (P is the GPU
+ * driver's program handle; a work-group stream's name is the section its
+ * records decode against), one entry per instruction in address order: offset from the
  * code object's vaddr 0 (delta varint), size, unit, access kind, bytes per
  * lane, flags, the s_waitcnt counts for waitcnt instructions, and the
  * instruction's bytes (so a consumer can disassemble it).
