@@ -239,6 +239,7 @@ gpu-guests: $(GPU_GUESTS) kernels
 all: gpu-guests
 test: gpu-guests
 bench-gpu: gpu-guests
+validate: gpu-guests
 
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
