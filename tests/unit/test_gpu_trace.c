@@ -230,12 +230,73 @@ static void test_roi_only_records_groups_inside_the_roi(void **state)
     remove(path);
 }
 
+/* traces/gpu/lud.c: a 48 x 48 float matrix copied to its one GPU buffer and
+ * back; 47 elimination steps of two launches each before one wait. */
+static void test_copies_are_recorded(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char cmd[4096], path[1200], err[512];
+    snprintf(path, sizeof path, "%s.lud", trace);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/lud >/dev/null",
+             bin ? bin : "bin", path, build ? build : "build");
+    assert_int_equal(system(cmd), 0);
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    struct gpu_events g;
+    host_events(r, &g);   /* keeps the first 64 GPU events */
+    const uint64_t bytes = 48 * 48 * 4;
+    assert_int_equal(g.ev[0].type, CGM_EV_GPU_LOAD);
+    assert_int_equal(g.ev[1].type, CGM_EV_GPU_ALLOC);
+    assert_int_equal(g.ev[1].f[1], bytes);
+    uint64_t buffer = g.ev[1].f[0];
+    assert_int_equal(g.ev[2].type, CGM_EV_GPU_COPY);   /* host -> GPU */
+    assert_int_equal(g.ev[2].f[0], buffer);
+    assert_true(g.ev[2].f[1] != buffer);
+    assert_int_equal(g.ev[2].f[2], bytes);
+    cgm_reader_close(r);
+    /* the copy back comes after the wait, last of all */
+    r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    struct cgm_event last[3];
+    int n = 0, launches = 0;
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
+        if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        struct cgm_riter *it = cgm_riter_open(r, s);
+        const uint8_t *rec;
+        size_t len;
+        struct cgm_event ev;
+        while (cgm_riter_next(it, &rec, &len) == 1)
+            if (rec[0] >= CGM_EV_GPU_LOAD && rec[0] <= CGM_EV_GPU_WAIT &&
+                cgm_event_decode(rec, len, &ev) == 0) {
+                launches += ev.type == CGM_EV_GPU_LAUNCH;
+                last[0] = last[1];
+                last[1] = last[2];
+                last[2] = ev;
+                n++;
+            }
+        cgm_riter_close(it);
+    }
+    assert_int_equal(launches, 2 * 47);
+    assert_true(n >= 3);
+    assert_int_equal(last[0].type, CGM_EV_GPU_DONE);
+    assert_int_equal(last[0].f[0], 2 * 47);
+    assert_int_equal(last[1].type, CGM_EV_GPU_WAIT);
+    assert_int_equal(last[2].type, CGM_EV_GPU_COPY);    /* GPU -> host */
+    assert_int_equal(last[2].f[1], buffer);
+    assert_int_equal(last[2].f[2], bytes);
+    cgm_reader_close(r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_events),
         cmocka_unit_test(test_workgroup_streams_describe_themselves),
         cmocka_unit_test(test_roi_only_records_groups_inside_the_roi),
+        cmocka_unit_test(test_copies_are_recorded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
