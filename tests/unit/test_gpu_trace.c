@@ -290,6 +290,60 @@ static void test_copies_are_recorded(void **state)
     remove(path);
 }
 
+/* traces/gpu/threads_launch.c with 3 threads: each launches once and waits.
+ * A thread's launch and wait are in its own stream; each launch gets one
+ * gpu_done, in the stream of whichever wait came first after it. */
+static void test_each_thread_records_its_calls(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char cmd[4096], path[1200], err[512];
+    snprintf(path, sizeof path, "%s.thr", trace);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/threads_launch 3 "
+             ">/dev/null", bin ? bin : "bin", path, build ? build : "build");
+    assert_int_equal(system(cmd), 0);
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    int threads_with_launch = 0, launched[4] = { 0 }, done[4] = { 0 };
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
+        if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
+            continue;
+        struct cgm_riter *it = cgm_riter_open(r, s);
+        const uint8_t *rec;
+        size_t len;
+        struct cgm_event ev;
+        int launches = 0, waits = 0;
+        while (cgm_riter_next(it, &rec, &len) == 1)
+            if (rec[0] >= CGM_EV_GPU_LAUNCH && rec[0] <= CGM_EV_GPU_WAIT &&
+                cgm_event_decode(rec, len, &ev) == 0) {
+                if (ev.type == CGM_EV_GPU_LAUNCH) {
+                    launches++;
+                    assert_true(ev.f[0] >= 1 && ev.f[0] <= 3);
+                    launched[ev.f[0]]++;
+                } else if (ev.type == CGM_EV_GPU_DONE) {
+                    assert_true(ev.f[0] >= 1 && ev.f[0] <= 3);
+                    assert_int_equal(launched[ev.f[0]], 1);   /* after its launch */
+                    done[ev.f[0]]++;
+                } else if (ev.type == CGM_EV_GPU_WAIT) {
+                    waits++;
+                }
+            }
+        cgm_riter_close(it);
+        if (!launches)
+            continue;
+        threads_with_launch++;
+        assert_int_equal(launches, 1);
+        assert_int_equal(waits, 1);
+    }
+    assert_int_equal(threads_with_launch, 3);
+    for (int l = 1; l <= 3; l++) {
+        assert_int_equal(launched[l], 1);
+        assert_int_equal(done[l], 1);
+    }
+    cgm_reader_close(r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_workgroup_streams_describe_themselves),
         cmocka_unit_test(test_roi_only_records_groups_inside_the_roi),
         cmocka_unit_test(test_copies_are_recorded),
+        cmocka_unit_test(test_each_thread_records_its_calls),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

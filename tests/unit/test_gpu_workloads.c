@@ -65,6 +65,7 @@ static const char *const workloads[] = {
     "collab_matmul 1 0 share", "collab_write 2 100 copy",
     "driver_errors",   /* a faulting launch leaves a trace that verifies */
     "driver_fuzz 300", /* random grids and arguments: faults stay the kernels' */
+    "threads_launch 3",
 };
 
 static void test_workloads_pass_verify_and_repeat(void **state)
