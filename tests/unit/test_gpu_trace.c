@@ -292,7 +292,8 @@ static void test_copies_are_recorded(void **state)
 
 /* traces/gpu/threads_launch.c with 3 threads: each launches once and waits.
  * A thread's launch and wait are in its own stream; each launch gets one
- * gpu_done, in the stream of whichever wait came first after it. */
+ * gpu_done, in the stream of whichever wait came first after it (streams
+ * are read one after another here, so their order is not checked). */
 static void test_each_thread_records_its_calls(void **state)
 {
     (void)state;
@@ -322,7 +323,6 @@ static void test_each_thread_records_its_calls(void **state)
                     launched[ev.f[0]]++;
                 } else if (ev.type == CGM_EV_GPU_DONE) {
                     assert_true(ev.f[0] >= 1 && ev.f[0] <= 3);
-                    assert_int_equal(launched[ev.f[0]], 1);   /* after its launch */
                     done[ev.f[0]]++;
                 } else if (ev.type == CGM_EV_GPU_WAIT) {
                     waits++;
