@@ -101,6 +101,24 @@ void cgm_si_stats_print(FILE *out, const struct cgm_si_stats *st)
         fprintf(out, "scalar memory: %" PRIu64 " loads\n", st->smem_insts);
 }
 
+void cgm_si_print_access(FILE *out, const struct cgm_si_static *s, const struct cgm_si_dyn *d)
+{
+    if (!s || s->access == CGM_SI_NONE)
+        return;
+    static const char *const kinds[] = { "", "load", "store", "atomic" };
+    if (s->unit == CGM_SI_SMEM) {
+        fprintf(out, " %s %u bytes at 0x%" PRIx64, kinds[s->access], s->access_size, d->addr[0]);
+    } else if (d->exec) {
+        int first = __builtin_ctzll(d->exec);
+        fprintf(out, " %s %u bytes/lane from 0x%" PRIx64 " (lane %d)", kinds[s->access],
+                s->access_size, d->addr[first], first);
+        if (s->unit == CGM_SI_VMEM)
+            fprintf(out, ", %u lines", cgm_si_distinct_lines(d, s->access_size));
+        else
+            fprintf(out, ", %u cycles", cgm_si_lds_cycles(d));
+    }
+}
+
 void cgm_si_dump_wave(FILE *out, const struct cgm_si_codec *c, unsigned wave,
                       const struct cgm_si_dyn *insts, unsigned n)
 {
@@ -110,21 +128,7 @@ void cgm_si_dump_wave(FILE *out, const struct cgm_si_codec *c, unsigned wave,
         const struct cgm_si_static *s = k >= 0 ? &c->table[k] : NULL;
         fprintf(out, "wave %u 0x%06" PRIx32 " %-7s exec=%016" PRIx64, wave, d->offset,
                 s ? cgm_si_unit_name(s->unit) : "?", d->exec);
-        if (s && s->access != CGM_SI_NONE) {
-            static const char *const kinds[] = { "", "load", "store", "atomic" };
-            if (s->unit == CGM_SI_SMEM) {
-                fprintf(out, " %s %u bytes at 0x%" PRIx64, kinds[s->access], s->access_size,
-                        d->addr[0]);
-            } else if (d->exec) {
-                int first = __builtin_ctzll(d->exec);
-                fprintf(out, " %s %u bytes/lane from 0x%" PRIx64 " (lane %d)", kinds[s->access],
-                        s->access_size, d->addr[first], first);
-                if (s->unit == CGM_SI_VMEM)
-                    fprintf(out, ", %u lines", cgm_si_distinct_lines(d, s->access_size));
-                else
-                    fprintf(out, ", %u cycles", cgm_si_lds_cycles(d));
-            }
-        }
+        cgm_si_print_access(out, s, d);
         fputc('\n', out);
     }
 }

@@ -5,6 +5,7 @@
 
 #include "cgm/events.h"
 #include "cgm/x86view.h"
+#include "formats/tracetool/si_view.h"
 #include "formats/tracetool/tracetool.h"
 
 static void print_record(uint16_t kind, const uint8_t *rec, size_t len)
@@ -43,6 +44,15 @@ static int dump_stream(struct cgm_reader *r, struct cgm_x86_view *view, size_t s
         char err[512];
         fflush(stdout);
         if (cgm_x86_dump_stream(stdout, view, r, si, from, count, err, sizeof err)) {
+            fprintf(stderr, "tracetool dump: %s\n", err);
+            return -1;
+        }
+        return 0;
+    }
+    if (s->info.kind == CGM_STREAM_GPU_WORKGROUP && s->info.name[0]) {
+        char err[512];
+        fflush(stdout);
+        if (si_dump_stream(stdout, r, si, from, count, err, sizeof err)) {
             fprintf(stderr, "tracetool dump: %s\n", err);
             return -1;
         }
@@ -91,7 +101,8 @@ int cmd_dump(int argc, char **argv)
                  "Prints records as text, one per line, as STREAM:RECORD followed by the\n"
                  "record: events with their fields, x86 blocks with each instruction's\n"
                  "address, disassembly and memory accesses (when the trace has its static\n"
-                 "code table), other records by type and bytes.\n\n"
+                 "code table), GPU work-group streams as wavefront instructions with their\n"
+                 "disassembly, exec mask and lane addresses, other records by type and bytes.\n\n"
                  "  -s, --stream ID  only the stream with this id (default: every stream)\n"
                  "  -f, --from N     start at record N of each stream (0-based)\n"
                  "  -n, --count N    at most N records of each stream");

@@ -6,6 +6,7 @@
 
 #include "cgm/events.h"
 #include "cgm/x86view.h"
+#include "formats/tracetool/si_view.h"
 #include "formats/tracetool/tracetool.h"
 
 struct type_counts {
@@ -102,6 +103,42 @@ static void x86_text(const struct cgm_x86_stats *s)
                    100.0 * (double)s->by_class[c] / (double)(s->instructions ? s->instructions : 1));
 }
 
+/* ---- GPU work-group streams ------------------------------------------------ */
+
+static void si_add(struct cgm_si_stats *to, const struct cgm_si_stats *s)
+{
+    for (unsigned u = 0; u < CGM_SI_UNIT_COUNT; u++)
+        to->by_unit[u] += s->by_unit[u];
+    to->lanes += s->lanes;
+    to->vmem_insts += s->vmem_insts;
+    to->vmem_lines += s->vmem_lines;
+    to->vmem_lanes += s->vmem_lanes;
+    to->lds_insts += s->lds_insts;
+    to->lds_cycles += s->lds_cycles;
+    to->smem_insts += s->smem_insts;
+}
+
+static cJSON *si_json(const struct cgm_si_stats *s)
+{
+    cJSON *o = cJSON_CreateObject(), *mix = cJSON_CreateObject();
+    uint64_t total = 0;
+    for (unsigned u = 0; u < CGM_SI_UNIT_COUNT; u++) {
+        total += s->by_unit[u];
+        if (s->by_unit[u])
+            cJSON_AddNumberToObject(mix, cgm_si_unit_name(u), (double)s->by_unit[u]);
+    }
+    cJSON_AddNumberToObject(o, "wavefront_instructions", (double)total);
+    cJSON_AddItemToObject(o, "mix", mix);
+    cJSON_AddNumberToObject(o, "active_lanes", (double)s->lanes);
+    cJSON_AddNumberToObject(o, "vmem_instructions", (double)s->vmem_insts);
+    cJSON_AddNumberToObject(o, "vmem_lines", (double)s->vmem_lines);
+    cJSON_AddNumberToObject(o, "vmem_lanes", (double)s->vmem_lanes);
+    cJSON_AddNumberToObject(o, "lds_instructions", (double)s->lds_insts);
+    cJSON_AddNumberToObject(o, "lds_cycles", (double)s->lds_cycles);
+    cJSON_AddNumberToObject(o, "smem_instructions", (double)s->smem_insts);
+    return o;
+}
+
 int cmd_stats(int argc, char **argv)
 {
     int json = 0;
@@ -111,7 +148,10 @@ int cmd_stats(int argc, char **argv)
         "Counts records by type (events by name) in every stream and in all. For\n"
         "x86 thread streams (with the trace's static code table) also the\n"
         "instruction mix by class, blocks, data reads and writes, and over all\n"
-        "threads the data footprint in distinct 64-byte lines and 4 KiB pages.\n\n"
+        "threads the data footprint in distinct 64-byte lines and 4 KiB pages. For\n"
+        "GPU work-group streams the wavefront instruction mix by unit, active\n"
+        "lanes, distinct 64-byte lines per vector memory instruction (coalescing\n"
+        "potential) and LDS cycles with bank conflicts.\n\n"
         "  --json  the same as JSON: streams[] with id, kind, counts and x86, and\n"
         "          totals (with x86 and footprint)\n",
         "json", &json, &file);
@@ -127,6 +167,8 @@ int cmd_stats(int argc, char **argv)
     struct cgm_x86_view *view = NULL;
     struct cgm_x86_footprint *fp = NULL;
     struct cgm_x86_stats x86_all = { 0 };
+    struct cgm_si_stats si_all = { 0 };
+    int have_si = 0;
     if (cgm_reader_find_section(r, CGM_X86_STATIC_SECTION) >= 0) {
         if (!(view = cgm_x86_view_open(r, err, sizeof err)))
             fprintf(stderr, "tracetool stats: %s: %s; no x86 statistics\n", file, err);
@@ -154,6 +196,17 @@ int cmd_stats(int argc, char **argv)
             }
             x86_add(&x86_all, &x86);
         }
+        struct cgm_si_stats gpu = { 0 };
+        int is_si = s->info.kind == CGM_STREAM_GPU_WORKGROUP && s->info.name[0];
+        if (is_si) {
+            if (si_stream_stats(r, i, &gpu, err, sizeof err)) {
+                fprintf(stderr, "tracetool stats: %s: %s\n", file, err);
+                rc = 1;
+                break;
+            }
+            si_add(&si_all, &gpu);
+            have_si = 1;
+        }
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "id", s->info.id);
@@ -162,6 +215,8 @@ int cmd_stats(int argc, char **argv)
             cJSON_AddItemToObject(o, "counts", counts_json(one));
             if (is_x86)
                 cJSON_AddItemToObject(o, "x86", x86_json(&x86));
+            if (is_si)
+                cJSON_AddItemToObject(o, "si", si_json(&gpu));
             cJSON_AddItemToArray(arr, o);
         } else {
             printf("stream %u (%s%s%s): %" PRIu64 " records\n", s->info.id,
@@ -170,6 +225,8 @@ int cmd_stats(int argc, char **argv)
             counts_text(one);
             if (is_x86)
                 x86_text(&x86);
+            if (is_si)
+                cgm_si_stats_print(stdout, &gpu);
         }
     }
     if (!rc) {
@@ -181,6 +238,8 @@ int cmd_stats(int argc, char **argv)
                 cJSON_AddNumberToObject(x, "footprint_pages", (double)cgm_x86_footprint_pages(fp));
                 cJSON_AddItemToObject(tot, "x86", x);
             }
+            if (have_si)
+                cJSON_AddItemToObject(tot, "si", si_json(&si_all));
             cJSON_AddItemToObject(root, "totals", tot);
             char *txt = cJSON_Print(root);
             if (txt)
@@ -194,6 +253,10 @@ int cmd_stats(int argc, char **argv)
                 printf("    data footprint: %" PRIu64 " distinct 64-byte lines, %" PRIu64
                        " distinct 4 KiB pages\n",
                        cgm_x86_footprint_lines(fp), cgm_x86_footprint_pages(fp));
+            }
+            if (have_si) {
+                puts("    GPU work-groups:");
+                cgm_si_stats_print(stdout, &si_all);
             }
         }
     }

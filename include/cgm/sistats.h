@@ -33,6 +33,10 @@ void cgm_si_stats_add(struct cgm_si_stats *st, const struct cgm_si_static *s,
                       const struct cgm_si_dyn *d);
 void cgm_si_stats_print(FILE *out, const struct cgm_si_stats *st);
 
+/* Prints " load 4 bytes/lane from ADDR (lane L), N lines" and the like
+ * for a memory instruction; nothing for others. */
+void cgm_si_print_access(FILE *out, const struct cgm_si_static *s, const struct cgm_si_dyn *d);
+
 /* Prints one decoded WAVE record (one line per instruction) for dumps. */
 void cgm_si_dump_wave(FILE *out, const struct cgm_si_codec *c, unsigned wave,
                       const struct cgm_si_dyn *insts, unsigned n);

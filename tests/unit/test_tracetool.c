@@ -237,6 +237,85 @@ static void x86_dump_and_stats_of_a_recorded_guest(void **state)
     unlink(trace);
 }
 
+/* A recorded GPU workload: the SI dump's disassembly must be text LLVM's own
+ * listing of the kernel contains, and the statistics must account for the
+ * wavefront instructions the writer counted per work-group stream. */
+static void si_dump_and_stats_of_a_recorded_workload(void **state)
+{
+    (void)state;
+    const char *root = getenv("CGM_ROOT"), *build = getenv("CGM_BUILD"), *bin = getenv("CGM_BIN");
+    char guest[4096], listing[4096], trace[64], cmd[8400], args[4200];
+    snprintf(guest, sizeof guest, "%s/traces/gpu/backprop", build ? build : "build");
+    snprintf(listing, sizeof listing, "%s/kernels/backprop.s", build ? build : "build");
+    FILE *lf = fopen(listing, "r");
+    if (access(guest, X_OK) || !lf)
+        skip(); /* built by make test */
+    static char lst[1 << 20];
+    size_t ln = fread(lst, 1, sizeof lst - 1, lf);
+    lst[ln] = 0;
+    fclose(lf);
+    snprintf(trace, sizeof trace, "/tmp/cgm_tt_si_%d.cgt", (int)getpid());
+    snprintf(cmd, sizeof cmd, "cd %s && CGM_BUILD=%s %s/tracegen --quiet -o %s -- %s >/dev/null 2>&1",
+             root ? root : ".", build ? build : "build", bin ? bin : "bin", trace, guest);
+    assert_int_equal(system(cmd), 0);
+
+    snprintf(args, sizeof args, "info --json %s", trace);
+    struct run r = tracetool(args);
+    cJSON *info = cJSON_Parse(r.out);
+    free(r.out);
+    assert_non_null(info);
+    double counted = 0, first_group = -1;
+    cJSON *st;
+    cJSON_ArrayForEach(st, cJSON_GetObjectItem(info, "streams"))
+        if (!strcmp(cJSON_GetObjectItem(st, "kind")->valuestring, "gpu_workgroup")) {
+            counted += cJSON_GetObjectItem(st, "instructions")->valuedouble;
+            if (first_group < 0)
+                first_group = cJSON_GetObjectItem(st, "id")->valuedouble;
+        }
+    cJSON_Delete(info);
+    assert_true(counted > 0);
+
+    snprintf(args, sizeof args, "stats --json %s", trace);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    cJSON *j = cJSON_Parse(r.out);
+    free(r.out);
+    cJSON *si = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "si");
+    assert_non_null(si);
+    assert_true(cJSON_GetObjectItem(si, "wavefront_instructions")->valuedouble == counted);
+    double sum = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(si, "mix"))
+        sum += c->valuedouble;
+    assert_true(sum == counted);
+    cJSON_Delete(j);
+
+    snprintf(args, sizeof args, "dump --stream %.0f --count 1 %s", first_group, trace);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    /* Every instruction line: "    0xOFFSET  TEXT   exec=..."; TEXT must be
+     * in LLVM's listing (branch targets aside, which it writes as labels). */
+    int lines = 0;
+    for (char *save = NULL, *l = strtok_r(r.out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "    0x", 6))
+            continue;
+        char *text = strchr(l + 4, ' ');
+        while (text && *text == ' ')
+            text++;
+        char *end = strstr(text, "  ");
+        assert_non_null(end);
+        *end = 0;
+        if (!strncmp(text, "s_branch", 8) || !strncmp(text, "s_cbranch", 9))
+            continue;
+        if (!strstr(lst, text))
+            fail_msg("'%s' is not in LLVM's listing", text);
+        lines++;
+    }
+    assert_true(lines > 10);
+    free(r.out);
+    unlink(trace);
+}
+
 static void usage_errors_and_help(void **state)
 {
     (void)state;
@@ -275,6 +354,7 @@ int main(void)
         cmocka_unit_test(stats_counts_by_type),
         cmocka_unit_test(verify_accepts_intact_and_names_damage),
         cmocka_unit_test(x86_dump_and_stats_of_a_recorded_guest),
+        cmocka_unit_test(si_dump_and_stats_of_a_recorded_workload),
         cmocka_unit_test(usage_errors_and_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
