@@ -56,7 +56,14 @@ static void usage(FILE *out)
           "the static code table (section x86.static); see include/cgm/x86rec.h.\n"
           "Guest threads (clone with CLONE_VM|CLONE_THREAD, futex) run one at a time\n"
           "under a deterministic round-robin scheduler (--quantum); fork and exec are\n"
-          "refused (EPERM).\n",
+          "refused (EPERM).\n"
+          "\n"
+          "GPU: a guest that includes cgm/guest.h loads Southern Islands (gfx600) code\n"
+          "objects and launches kernels through cgm_gpu_load/kernel/alloc/copy/launch/\n"
+          "wait; tracegen runs them on its SI emulator over the guest's memory and\n"
+          "records one stream per work-group (named after its static table section,\n"
+          "si.static.N) and the GPU calls as events in the calling thread's stream.\n"
+          "A trace also holds a \"program\" section: argv, exit status, instructions.\n",
           out);
 }
 
