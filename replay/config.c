@@ -45,6 +45,8 @@ static const struct key keys[] = {
     { "cpu", "issue_width", T_COUNT, OFF(issue_width), "6", 1, 16, NULL, "micro-ops issued per cycle" },
     { "cpu", "commit_width", T_COUNT, OFF(commit_width), "4", 1, 16, NULL, "micro-ops committed per cycle" },
     { "cpu", "fetch_queue", T_COUNT, OFF(fetch_queue), "32", 1, 1024, NULL, "micro-ops between fetch and dispatch" },
+    { "cpu", "fetch_lines", T_COUNT, OFF(fetch_lines), "4", 1, 64, NULL,
+      "I-cache line fetches in flight at once (fetch is pipelined: it runs ahead of arriving lines)" },
     { "cpu", "rob_size", T_COUNT, OFF(rob_size), "128", 4, 4096, NULL, "reorder buffer entries" },
     { "cpu", "iq_size", T_COUNT, OFF(iq_size), "48", 1, 4096, NULL, "issue queue entries" },
     { "cpu", "lsq_size", T_COUNT, OFF(lsq_size), "48", 1, 4096, NULL, "load/store queue entries" },

@@ -19,7 +19,7 @@ struct rp_config {
     /* [cpu] */
     uint64_t cores, frequency;
     uint64_t fetch_width, dispatch_width, issue_width, commit_width;
-    uint64_t fetch_queue, rob_size, iq_size, lsq_size;
+    uint64_t fetch_queue, fetch_lines, rob_size, iq_size, lsq_size;
     uint64_t alus, mem_ports;
     uint64_t lat_int, lat_mul, lat_div, lat_fp, lat_simd, lat_other;
     uint64_t predictor, predictor_entries, history_bits, predictor_init, mispredict_penalty;

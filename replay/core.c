@@ -34,8 +34,9 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
     c->id = id;
     c->fq = calloc(s->cfg.fetch_queue, sizeof *c->fq);
     c->rob = calloc(s->cfg.rob_size, sizeof *c->rob);
+    c->line_ready = calloc(s->cfg.fetch_queue + 1, sizeof *c->line_ready);
     ks_ec_init(&c->mem_ec, "core-memory", 0);
-    if (!c->fq || !c->rob)
+    if (!c->fq || !c->rob || !c->line_ready)
         return -1;
     const struct rp_config *cfg = &s->cfg;
     struct cgm_mmu_config mc = { .tlb_sets = (unsigned)cfg->tlb_sets, .tlb_ways = (unsigned)cfg->tlb_ways,
@@ -53,6 +54,7 @@ void rp_core_free(struct rp_core *c)
 {
     free(c->fq);
     free(c->rob);
+    free(c->line_ready);
     rp_bpred_free(&c->bp);
     cgm_mmu_free(&c->itlb);
     cgm_mmu_free(&c->dtlb);
@@ -63,14 +65,18 @@ static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
     return &c->rob[seq % c->sim->cfg.rob_size];
 }
 
+/* The arrival cycle of line fetch LINE (sequence + 1, as in rp_uop). */
+static uint64_t *line_slot(struct rp_core *c, uint64_t line)
+{
+    return &c->line_ready[(line - 1) % (c->sim->cfg.fetch_queue + 1)];
+}
+
 void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
 {
     uint64_t seq = tag & ~TAG_KIND;
     switch (tag & TAG_KIND) {
     case TAG_FETCH:
-        c->fetch_wait_mem = false;
-        if (cycle > c->fetch_ready)
-            c->fetch_ready = cycle;
+        *line_slot(c, seq + 1) = cycle;
         break;
     case TAG_LOAD:
         rob_at(c, seq)->done = cycle;
@@ -122,8 +128,11 @@ static unsigned commit(struct rp_core *c, uint64_t now)
 
 static enum rp_stall stall_reason(struct rp_core *c)
 {
-    if (c->rob_head == c->rob_tail)
+    if (c->rob_head == c->rob_tail) {
+        if (c->fetch_starved)
+            return ST_ICACHE;
         return c->thread ? (enum rp_stall)c->fetch_cause : ST_IDLE;
+    }
     const struct rp_uop *u = rob_at(c, c->rob_head);
     if (u->syscall)
         return ST_SYSCALL;
@@ -215,13 +224,19 @@ static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
 
 /* ---- dispatch --------------------------------------------------------- */
 
-static unsigned dispatch(struct rp_core *c)
+/* Takes micro-ops in order once their line has arrived. */
+static unsigned dispatch(struct rp_core *c, uint64_t now)
 {
     const struct rp_config *cfg = &c->sim->cfg;
     unsigned n = 0;
+    c->fetch_starved = false;
     while (n < cfg->dispatch_width && c->fq_head < c->fq_tail) {
         struct rp_uop *u = &c->fq[c->fq_head % cfg->fetch_queue];
         bool mem = u->kind != UOP_ALU;
+        if (u->line && *line_slot(c, u->line) > now) {
+            c->fetch_starved = true;
+            break;
+        }
         if (c->rob_tail - c->rob_head >= cfg->rob_size) {
             c->st.rob_full++;
             break;
@@ -273,6 +288,7 @@ static struct rp_uop *new_uop(struct rp_core *c, uint8_t kind, const struct rp_s
     u->kind = kind;
     u->cls = si->cls;
     u->done = NEVER;
+    u->line = c->line_tail;
     return u;
 }
 
@@ -408,13 +424,55 @@ static struct rp_uop *redirect_carrier(struct rp_core *c, uint64_t seq, struct r
     return scratch;
 }
 
-/* Returns the instructions (or events) taken this cycle. */
+/* Requests physical block BLOCK from the L1I as a new line fetch. False
+ * if it cannot be requested this cycle. */
+/* Line fetches not yet arrived at NOW: the live lines are those of the
+ * fetch queue's micro-ops and the current line. */
+static unsigned lines_in_flight(struct rp_core *c, uint64_t now)
+{
+    if (!c->line_tail)
+        return 0;
+    uint64_t oldest = c->line_tail;
+    if (c->fq_head < c->fq_tail && c->fq[c->fq_head % c->sim->cfg.fetch_queue].line)
+        oldest = c->fq[c->fq_head % c->sim->cfg.fetch_queue].line;
+    unsigned n = 0;
+    for (uint64_t l = oldest; l <= c->line_tail; l++)
+        n += *line_slot(c, l) > now;
+    return n;
+}
+
+static bool request_line(struct rp_core *c, uint64_t block, uint64_t now)
+{
+    if (lines_in_flight(c, now) >= c->sim->cfg.fetch_lines) {
+        c->fetch_cause = ST_ICACHE;
+        return false;
+    }
+    uint64_t line = c->line_tail + 1;
+    *line_slot(c, line) = NEVER; /* the access may complete from inside the call */
+    c->mem_unknown++;
+    if (!cgm_memsys_access(c->sim->ms, c->id, CGM_OP_FETCH, block * 64, TAG_FETCH | (line - 1), 0)) {
+        c->mem_unknown--;
+        c->st.mem_refused++;
+        return false;
+    }
+    c->line_tail = line;
+    c->st.fetches++;
+    c->fetch_block = block + 1;
+    return true;
+}
+
+/* Returns the instructions (or events) taken this cycle. Fetch is
+ * pipelined: a new line is requested (one per cycle, up to cpu.fetch_lines
+ * in flight) and its instructions enter the fetch queue at once, where
+ * dispatch holds them until the line arrives. Fetch stops for a taken
+ * branch (the rest of the cycle), a full fetch queue, the in-flight limit,
+ * an ITLB miss, or a misprediction until it resolves. */
 static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
 {
     struct rp_sim *s = c->sim;
     const struct rp_config *cfg = &s->cfg;
     unsigned taken = 0;
-    if (c->fetch_wait_mem || c->fetch_wait_redirect || c->fetch_ready > now)
+    if (c->fetch_wait_redirect || c->fetch_ready > now)
         return 0;
     while (taken < cfg->fetch_width) {
         struct rp_thread *t = c->thread;
@@ -488,20 +546,9 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             }
             uint64_t pa = (c->fetch_ppage << pb) | (si->addr & ((1ull << pb) - 1));
             uint64_t block = pa / 64;
-            if (block + 1 != c->fetch_block) {
-                c->mem_unknown++;
-                c->fetch_wait_mem = true;
-                c->fetch_cause = ST_ICACHE;
-                if (!cgm_memsys_access(s->ms, c->id, CGM_OP_FETCH, block * 64, TAG_FETCH, 0)) {
-                    c->mem_unknown--;
-                    c->fetch_wait_mem = false;
-                    c->st.mem_refused++;
-                    return taken;
-                }
-                c->st.fetches++;
-                c->fetch_block = block + 1;
+            /* One line per cycle: a new line waits for the next cycle. */
+            if (block + 1 != c->fetch_block && (taken || !request_line(c, block, now)))
                 return taken;
-            }
         }
         fs->started = true;
         /* Room for the next access's micro-ops (2) or the compute one. */
@@ -550,8 +597,14 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
 static uint64_t next_known_event(struct rp_core *c, uint64_t now)
 {
     uint64_t next = NEVER;
-    if (!c->fetch_wait_mem && !c->fetch_wait_redirect && c->fetch_ready > now)
+    if (!c->fetch_wait_redirect && c->fetch_ready > now)
         next = c->fetch_ready;
+    if (c->fq_head < c->fq_tail) {
+        const struct rp_uop *u = &c->fq[c->fq_head % c->sim->cfg.fetch_queue];
+        uint64_t arrives = u->line ? *line_slot(c, u->line) : 0;
+        if (arrives != NEVER && arrives > now && arrives < next)
+            next = arrives;
+    }
     for (uint64_t q = c->rob_head; q < c->rob_tail; q++) {
         const struct rp_uop *u = rob_at(c, q);
         if (u->issued && u->done > now && u->done < next)
@@ -577,7 +630,7 @@ void rp_core_main(void *arg)
         unsigned committed = commit(c, now);
         unsigned progress = committed;
         progress += issue(c, now, &retry);
-        progress += dispatch(c);
+        progress += dispatch(c, now);
         progress += fetch(c, &fs, now);
         enum rp_stall why = stall_reason(c);
         if (!committed)
@@ -610,7 +663,9 @@ void rp_core_main(void *arg)
             ks_pause(1);
         }
         uint64_t slept = ks_cycle() - before;
-        if (slept > 1 && !committed)
+        if (slept > 1)
             c->st.stall[why] += slept - 1;
+        else if (slept == 0)
+            c->st.stall[why]--; /* woken within the cycle: it is counted again */
     }
 }

@@ -24,6 +24,7 @@ struct rp_uop {
     uint64_t addr;             /* physical, loads and stores */
     uint64_t done;             /* cycle the result is available; UINT64_MAX: not yet */
     uint64_t xlat_done;        /* cycle its address translation completes */
+    uint64_t line;             /* I-cache line fetch it came from (sequence + 1; 0: none) */
     uint32_t xlat;             /* translation cycles beyond a TLB hit, not yet started */
     uint64_t src[RP_SRC_MAX + 1];
     uint8_t nsrc;
@@ -83,7 +84,14 @@ struct rp_core {
     uint64_t fetch_vpage, fetch_ppage; /* translation of the page fetch is in (vpage + 1) */
     struct cgm_mmu itlb, dtlb;
     uint64_t fetch_ready;          /* cycle fetch may continue */
-    bool fetch_wait_mem, fetch_wait_redirect;
+    bool fetch_wait_redirect;
+    /* Line fetches, pipelined: each I-cache line requested gets a sequence
+     * number; its micro-ops wait in the fetch queue until it arrives. The
+     * ring (fetch_queue + 1 entries: every live line has a micro-op in the
+     * fetch queue, or is the current one) holds each line's arrival cycle. */
+    uint64_t *line_ready;          /* UINT64_MAX while in flight */
+    uint64_t line_tail;            /* lines requested (the current line is line_tail - 1) */
+    bool fetch_starved;            /* dispatch last stopped at a line not yet arrived */
     uint64_t redirect_seq;         /* the mispredicted or serialising uop */
     uint8_t fetch_cause;           /* enum rp_stall: why fetch last stopped */
     struct rp_bpred bp;
