@@ -624,6 +624,8 @@ void rp_core_main(void *arg)
     struct fetch_state fs;
     memset(&fs, 0, sizeof fs);
     for (;;) {
+        if (s->stopping)
+            return;
         uint64_t now = ks_cycle();
         uint64_t mem_seen = ks_ec_count(&c->mem_ec), sched_seen = ks_ec_count(&s->sched_ec);
         bool retry = false;

@@ -149,10 +149,26 @@ fail:
     return NULL;
 }
 
+/* Lets every context return: KnightSim leaves stale (ASan) stack state
+ * behind contexts destroyed while blocked. Cores still waiting (a failed
+ * or never started run) see stopping and return; the memory system's
+ * contexts end in cgm_memsys_stop, which runs the engine to idle. */
+void rp_sim_stop(struct rp_sim *s)
+{
+    if (!s->eng || !s->ms || s->stopping)
+        return;
+    s->stopping = true;
+    for (unsigned i = 0; s->cores && i < s->cfg.cores; i++)
+        ks_advance(&s->cores[i].mem_ec);
+    ks_advance(&s->sched_ec);
+    cgm_memsys_stop(s->ms);
+}
+
 void rp_sim_destroy(struct rp_sim *s)
 {
     if (!s)
         return;
+    rp_sim_stop(s);
     for (size_t i = 0; i < s->nthreads; i++)
         if (s->threads[i].stream) {
             rp_x86_stream_close(s->threads[i].stream);

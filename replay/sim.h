@@ -126,6 +126,7 @@ struct rp_sim {
     ks_eventcount sched_ec;        /* a thread became runnable, or all are done */
     uint64_t end_cycle;
     bool failed;
+    bool stopping;                 /* rp_sim_stop: contexts return */
     char error[600];
     /* region of interest */
     bool roi_open, roi_seen;
@@ -138,6 +139,9 @@ struct rp_sim {
 struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, char *err, size_t errlen);
 /* Runs to the end of every thread. 0, or -1 with the reason in sim->error. */
 int rp_sim_run(struct rp_sim *s, bool progress);
+/* Ends every context (cores and memory system); call from outside any
+ * context once rp_sim_run returned. rp_sim_destroy calls it. */
+void rp_sim_stop(struct rp_sim *s);
 void rp_sim_destroy(struct rp_sim *s);
 
 /* For the cores. */

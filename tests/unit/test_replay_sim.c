@@ -350,6 +350,34 @@ static void test_threads(void **state)
     unlink(bad);
 }
 
+/* rp_sim_stop (which rp_sim_destroy calls) ends every context: after a
+ * finished run (the memory system's contexts still wait for work), after a
+ * failed one (a core waits for a wake that never comes) and when the run
+ * never started. KnightSim leaves stale stack state behind a context
+ * destroyed while blocked. */
+static void test_stop_ends_every_context(void **state)
+{
+    (void)state;
+    char *ok = threads_trace(false), *bad = threads_trace(true);
+    const char *traces[3] = { ok, bad, ok };
+    for (int k = 0; k < 3; k++) {
+        struct rp_config cfg;
+        rp_config_defaults(&cfg);
+        cfg.cores = 2;
+        char err[600];
+        struct rp_sim *s = rp_sim_create(&cfg, traces[k], err, sizeof err);
+        assert_non_null(s);
+        if (k < 2)
+            assert_int_equal(rp_sim_run(s, false), k == 0 ? 0 : -1);
+        assert_true(ks_engine_contexts(s->eng) > 0);
+        rp_sim_stop(s);
+        assert_int_equal(ks_engine_contexts(s->eng), 0);
+        rp_sim_destroy(s);
+    }
+    unlink(ok);
+    unlink(bad);
+}
+
 /* Three threads that never synchronise on one core with a short quantum:
  * they take turns (each turn ends at a quantum, and the waiting threads
  * run), and every instruction retires. A GPU stream is skipped. */
@@ -619,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_tlb_walks),
         cmocka_unit_test(test_repeatable_and_roi),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_stop_ends_every_context),
         cmocka_unit_test(test_time_slicing_and_gpu_streams),
         cmocka_unit_test(test_recorded_guest),
         cmocka_unit_test(test_hostile_records),
