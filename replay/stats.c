@@ -77,6 +77,17 @@ static cJSON *coherence_json(const struct cgm_coh_sys *coh)
     return m;
 }
 
+/* A cache's coherence messages by type, sent and received. */
+static void add_msgs(cJSON *cache, const struct cgm_coh_msg_stats *ms)
+{
+    cJSON *m = cJSON_AddObjectToObject(cache, "coherence_messages");
+    cJSON *sent = cJSON_AddObjectToObject(m, "sent"), *recv = cJSON_AddObjectToObject(m, "received");
+    for (int t = 0; t < COH_NTYPES; t++) {
+        add_u(sent, cgm_coh_msg_names[t], ms ? ms->sent[t] : 0);
+        add_u(recv, cgm_coh_msg_names[t], ms ? ms->received[t] : 0);
+    }
+}
+
 static void add_caches(cJSON *root, struct rp_sim *s)
 {
     const struct cgm_coh_sys *coh = cgm_memsys_coh(s->ms);
@@ -87,19 +98,30 @@ static void add_caches(cJSON *root, struct rp_sim *s)
         snprintf(name, sizeof name, "core%u.l1i", i);
         cJSON *x = cache_json(name, "l1i", cs->fetch_accesses, cs->fetch_hits, cs->fetch_misses,
                               cs->fetch_evictions, 0, 0);
+        /* The L1s act on their L2 within a step and exchange no messages:
+         * the core's messages are under its L2. */
+        char l2name[32];
+        snprintf(l2name, sizeof l2name, "core%u.l2", i);
+        cJSON_AddStringToObject(x, "coherence_messages_in", l2name);
         cJSON_AddItemToArray(caches, x);
         snprintf(name, sizeof name, "core%u.l1d", i);
         x = cache_json(name, "l1d", cs->accesses - cs->fetch_accesses, cs->hits - cs->fetch_hits,
                        cs->misses - cs->fetch_misses, cs->evictions - cs->fetch_evictions, cs->l1_writebacks, 0);
-        /* Misses that joined a miss to the same block already in flight
-         * (the L2's MSHR coalesced them; nearly all come from the data
-         * cache). A zero-latency cache model counts them as hits. */
-        add_u(x, "secondary_misses", cs->coalesced);
+        /* Loads and stores that missed and joined a miss (or upgrade) to
+         * the same block already in flight. A zero-latency cache model
+         * counts them as hits. */
+        add_u(x, "secondary_misses", cs->l1d_secondary_misses);
         add_u(x, "writeback_queue_hits", cs->l1_wb_hits);
+        add_u(x, "flush_conflict_nacks", cs->l1_nacks);
+        cJSON_AddStringToObject(x, "coherence_messages_in", l2name);
         cJSON_AddItemToArray(caches, x);
         snprintf(name, sizeof name, "core%u.l2", i);
         x = cache_json(name, "l2", cs->l2_hits + cs->l2_misses, cs->l2_hits, cs->l2_misses, cs->l2_evictions,
                        cs->writebacks, cs->nacks_received);
+        /* writebacks: written blocks sent with their data; clean_evictions:
+         * unwritten exclusive blocks given up with a notice (no data). */
+        add_u(x, "clean_evictions", cs->clean_evictions);
+        add_msgs(x, cgm_memsys_l2_msgs(s->ms, (int)i));
         /* The core's MSHR file and coalescer (shared by its L1s and L2). */
         cJSON *m = cJSON_AddObjectToObject(x, "mshr");
         add_u(m, "coalesced", cs->coalesced);
@@ -121,6 +143,7 @@ static void add_caches(cJSON *root, struct rp_sim *s)
         add_u(x, "back_invalidations", ss->back_invalidations);
         add_u(x, "memory_reads", ss->mem_reads);
         add_u(x, "writeback_hits", ss->wb_hits);
+        add_msgs(x, cgm_memsys_l3_msgs(s->ms, (int)i));
         cJSON_AddItemToArray(caches, x);
     }
 }
