@@ -27,14 +27,27 @@
 #define TAG_KIND  (3ull << 62)
 #define NEVER     UINT64_MAX
 
+/* Ring storage is a power of two (indexing by mask, not division); the
+ * configured sizes still bound the occupancy. */
+static uint64_t ring_mask(uint64_t entries)
+{
+    uint64_t n = 1;
+    while (n < entries)
+        n <<= 1;
+    return n - 1;
+}
+
 int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
 {
     memset(c, 0, sizeof *c);
     c->sim = s;
     c->id = id;
-    c->fq = calloc(s->cfg.fetch_queue, sizeof *c->fq);
-    c->rob = calloc(s->cfg.rob_size, sizeof *c->rob);
-    c->line_ready = calloc(s->cfg.fetch_queue + 1, sizeof *c->line_ready);
+    c->fq_mask = ring_mask(s->cfg.fetch_queue);
+    c->rob_mask = ring_mask(s->cfg.rob_size);
+    c->line_mask = ring_mask(s->cfg.fetch_queue + 1);
+    c->fq = calloc(c->fq_mask + 1, sizeof *c->fq);
+    c->rob = calloc(c->rob_mask + 1, sizeof *c->rob);
+    c->line_ready = calloc(c->line_mask + 1, sizeof *c->line_ready);
     ks_ec_init(&c->mem_ec, "core-memory", 0);
     if (!c->fq || !c->rob || !c->line_ready)
         return -1;
@@ -62,13 +75,18 @@ void rp_core_free(struct rp_core *c)
 
 static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
 {
-    return &c->rob[seq % c->sim->cfg.rob_size];
+    return &c->rob[seq & c->rob_mask];
+}
+
+static struct rp_uop *fq_at(struct rp_core *c, uint64_t seq)
+{
+    return &c->fq[seq & c->fq_mask];
 }
 
 /* The arrival cycle of line fetch LINE (sequence + 1, as in rp_uop). */
 static uint64_t *line_slot(struct rp_core *c, uint64_t line)
 {
-    return &c->line_ready[(line - 1) % (c->sim->cfg.fetch_queue + 1)];
+    return &c->line_ready[(line - 1) & c->line_mask];
 }
 
 void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
@@ -231,7 +249,7 @@ static unsigned dispatch(struct rp_core *c, uint64_t now)
     unsigned n = 0;
     c->fetch_starved = false;
     while (n < cfg->dispatch_width && c->fq_head < c->fq_tail) {
-        struct rp_uop *u = &c->fq[c->fq_head % cfg->fetch_queue];
+        struct rp_uop *u = fq_at(c, c->fq_head);
         bool mem = u->kind != UOP_ALU;
         if (u->line && *line_slot(c, u->line) > now) {
             c->fetch_starved = true;
@@ -282,7 +300,7 @@ static unsigned latency_of(const struct rp_config *cfg, unsigned cls)
 
 static struct rp_uop *new_uop(struct rp_core *c, uint8_t kind, const struct rp_sinsn *si)
 {
-    struct rp_uop *u = &c->fq[c->fq_tail % c->sim->cfg.fetch_queue];
+    struct rp_uop *u = fq_at(c, c->fq_tail);
     memset(u, 0, sizeof *u);
     u->seq = c->fq_tail++;
     u->kind = kind;
@@ -416,7 +434,7 @@ static bool control(struct rp_core *c, const struct rp_item *it, struct rp_uop *
 static struct rp_uop *redirect_carrier(struct rp_core *c, uint64_t seq, struct rp_uop *scratch)
 {
     if (seq >= c->fq_head)
-        return &c->fq[seq % c->sim->cfg.fetch_queue];
+        return fq_at(c, seq);
     struct rp_uop *u = rob_at(c, seq);
     if (!u->issued)
         return u;
@@ -433,8 +451,8 @@ static unsigned lines_in_flight(struct rp_core *c, uint64_t now)
     if (!c->line_tail)
         return 0;
     uint64_t oldest = c->line_tail;
-    if (c->fq_head < c->fq_tail && c->fq[c->fq_head % c->sim->cfg.fetch_queue].line)
-        oldest = c->fq[c->fq_head % c->sim->cfg.fetch_queue].line;
+    if (c->fq_head < c->fq_tail && fq_at(c, c->fq_head)->line)
+        oldest = fq_at(c, c->fq_head)->line;
     unsigned n = 0;
     for (uint64_t l = oldest; l <= c->line_tail; l++)
         n += *line_slot(c, l) > now;
@@ -568,7 +586,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
                 return taken;
             emit_alu(c, fs, si);
         }
-        struct rp_uop *last = &c->fq[(c->fq_tail - 1) % cfg->fetch_queue];
+        struct rp_uop *last = fq_at(c, c->fq_tail - 1);
         if (fs->alu)
             for (unsigned i = 0; i < si->ndst; i++)
                 c->writer[si->dst[i]] = fs->alu;
@@ -600,7 +618,7 @@ static uint64_t next_known_event(struct rp_core *c, uint64_t now)
     if (!c->fetch_wait_redirect && c->fetch_ready > now)
         next = c->fetch_ready;
     if (c->fq_head < c->fq_tail) {
-        const struct rp_uop *u = &c->fq[c->fq_head % c->sim->cfg.fetch_queue];
+        const struct rp_uop *u = fq_at(c, c->fq_head);
         uint64_t arrives = u->line ? *line_slot(c, u->line) : 0;
         if (arrives != NEVER && arrives > now && arrives < next)
             next = arrives;

@@ -79,6 +79,7 @@ struct rp_core {
     uint64_t slice_start;
     /* front end */
     struct rp_uop *fq;
+    uint64_t fq_mask, rob_mask, line_mask; /* ring storage: power-of-two sizes - 1 */
     uint64_t fq_head, fq_tail;    /* sequence numbers; ring of fetch_queue */
     uint64_t fetch_block;          /* last I-cache block fetched + 1 (0: none) */
     uint64_t fetch_vpage, fetch_ppage; /* translation of the page fetch is in (vpage + 1) */
