@@ -161,6 +161,11 @@ void rp_sim_stop(struct rp_sim *s)
     for (unsigned i = 0; s->cores && i < s->cfg.cores; i++)
         ks_advance(&s->cores[i].mem_ec);
     ks_advance(&s->sched_ec);
+    /* A failed run may leave requests in flight, whose packets only the
+     * memory system frees: let them complete first (bounded: a request
+     * takes far fewer cycles). */
+    const ks_domain *cpu = cgm_memsys_cpu_domain(s->ms);
+    ks_run_cycles(s->eng, cpu, ks_domain_cycle(cpu) + 1000000);
     cgm_memsys_stop(s->ms);
 }
 
