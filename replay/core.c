@@ -161,8 +161,12 @@ static enum rp_stall stall_reason(struct rp_core *c)
 
 /* ---- issue ------------------------------------------------------------ */
 
-static bool ready(struct rp_core *c, const struct rp_uop *u, uint64_t now)
+/* A producer's known completion never changes, so a micro-op waiting for
+ * one is not looked at again before then (ready_at). */
+static bool ready(struct rp_core *c, struct rp_uop *u, uint64_t now)
 {
+    if (u->ready_at > now)
+        return false;
     for (unsigned i = 0; i < u->nsrc; i++) {
         uint64_t s = u->src[i];
         if (s < c->rob_head)
@@ -170,8 +174,13 @@ static bool ready(struct rp_core *c, const struct rp_uop *u, uint64_t now)
         if (s >= c->rob_tail)
             return false;
         const struct rp_uop *p = rob_at(c, s);
-        if (!p->issued || p->done > now)
+        if (!p->issued)
             return false;
+        if (p->done > now) {
+            if (p->done != NEVER)
+                u->ready_at = p->done;
+            return false;
+        }
     }
     return true;
 }

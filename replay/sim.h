@@ -25,6 +25,7 @@ struct rp_uop {
     uint64_t done;             /* cycle the result is available; UINT64_MAX: not yet */
     uint64_t xlat_done;        /* cycle its address translation completes */
     uint64_t line;             /* I-cache line fetch it came from (sequence + 1; 0: none) */
+    uint64_t ready_at;         /* not ready before this cycle (a source's known completion) */
     uint32_t xlat;             /* translation cycles beyond a TLB hit, not yet started */
     uint64_t src[RP_SRC_MAX + 1];
     uint8_t nsrc;
