@@ -135,11 +135,38 @@ static void test_one_line_in_flight(void **state)
     assert_true(ipc1 < ipc4);
 }
 
+/* Fetch needs room for an access's two micro-ops: a one-entry fetch queue
+ * (which would never take one) is a configuration error naming the key;
+ * two entries and one line in flight still replay every instruction. */
+static void test_smallest_front_end(void **state)
+{
+    (void)state;
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    char err[512];
+    assert_int_equal(rp_config_set(&cfg, "cpu.fetch_queue=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "fetch_queue"));
+    assert_int_equal(rp_config_set(&cfg, "cpu.fetch_lines=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "fetch_lines"));
+    cfg.cores = 1;
+    cfg.fetch_queue = 2;
+    cfg.fetch_lines = 1;
+    char *trace = loop_trace(2);
+    char why[600];
+    struct rp_sim *s = rp_sim_create(&cfg, trace, why, sizeof why);
+    assert_non_null(s);
+    assert_int_equal(rp_sim_run(s, false), 0);
+    assert_int_equal(s->cores[0].st.instructions, 2 * LOOP_INSNS);
+    rp_sim_destroy(s);
+    unlink(trace);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fetch_runs_at_width),
         cmocka_unit_test(test_one_line_in_flight),
+        cmocka_unit_test(test_smallest_front_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
