@@ -1,5 +1,6 @@
-/* The catalog: what a reader knows of a trace's streams and chunks, found
- * either through the index or by scanning the blocks. Internal to formats/. */
+/* The catalog: a trace's streams and chunks, as the writer records them for
+ * its index, or as a reader finds them through the index or by scanning the
+ * blocks. Internal to formats/. */
 #ifndef CGM_FORMATS_CATALOG_H
 #define CGM_FORMATS_CATALOG_H
 
@@ -9,10 +10,13 @@
 #include "formats/block.h"
 #include "formats/id_map.h"
 
+struct cgm_wstream;
+
 struct catalog_stream {
     struct cgm_reader_stream pub;
     struct cgm_chunk_ref *chunks;
     size_t nchunks, cap;
+    struct cgm_wstream *open; /* writer only: the stream's handle until it closes */
 };
 
 struct catalog {

@@ -19,21 +19,11 @@
 
 #include "cgm/codec.h"
 #include "formats/block.h"
-#include "formats/id_map.h"
-
-/* What the index needs of each stream; updated by the background thread
- * under the writer's lock. */
-struct stream_meta {
-    struct cgm_stream_info info;
-    struct cgm_stream_totals totals;
-    struct cgm_chunk_ref *chunks;
-    size_t nchunks, cap;
-    struct cgm_wstream *open; /* NULL once closed */
-};
+#include "formats/catalog.h"
 
 struct cgm_wstream {
     struct cgm_writer *w;
-    size_t meta;              /* index into w->streams */
+    size_t meta;              /* index into w->cat.streams */
     uint8_t *buf[2];          /* allocated small and grown up to a chunk */
     size_t cap[2];
     int busy[2];              /* buf[i] is queued or being written */
@@ -76,9 +66,7 @@ struct cgm_writer {
     pthread_t thread;
     int thread_running;
 
-    struct stream_meta *streams; /* resized under the lock */
-    size_t nstreams, cap;
-    struct id_map ids;        /* stream index by id (recorder's thread) */
+    struct catalog cat;       /* streams and chunks for the index; under the lock */
     atomic_int failed;        /* any error: calls fail from now on */
     atomic_int io_failed;     /* the file cannot be written: queued blocks are dropped */
     char error[512];          /* set once, under the lock */
@@ -208,7 +196,7 @@ static void run_job(struct cgm_writer *w, struct job *j)
     uint64_t at = w->offset;
     if (j->b.type == CGM_BLOCK_END) {
         pthread_mutex_lock(&w->lock);
-        j->len = end_payload(&w->streams[j->meta].totals, j->small);
+        j->len = end_payload(&w->cat.streams[j->meta].pub.totals, j->small);
         pthread_mutex_unlock(&w->lock);
         j->data = j->small;
     }
@@ -218,30 +206,16 @@ static void run_job(struct cgm_writer *w, struct job *j)
     }
     if (j->b.type != CGM_BLOCK_CHUNK)
         return;
-    pthread_mutex_lock(&w->lock);
-    struct stream_meta *m = &w->streams[j->meta];
-    if (m->nchunks == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 8;
-        struct cgm_chunk_ref *nc = realloc(m->chunks, cap * sizeof *nc);
-        if (!nc) {
-            atomic_store(&w->io_failed, 1);
-            fail_locked(w, "out of memory");
-            pthread_mutex_unlock(&w->lock);
-            return;
-        }
-        m->chunks = nc;
-        m->cap = cap;
-    }
-    m->chunks[m->nchunks++] = (struct cgm_chunk_ref){
+    struct cgm_chunk_ref ref = {
         .offset = at, .first_record = j->b.first_record, .instructions = j->b.instructions,
         .records = j->b.records, .raw_bytes = j->b.raw_bytes,
         .stored_bytes = j->b.stored_bytes, .seq = j->b.seq,
     };
-    m->totals.records += j->b.records;
-    m->totals.instructions += j->b.instructions;
-    m->totals.raw_bytes += j->b.raw_bytes;
-    m->totals.compressed_bytes += j->b.stored_bytes;
-    m->totals.chunks++;
+    pthread_mutex_lock(&w->lock);
+    if (catalog_add_chunk(&w->cat.streams[j->meta], &ref)) {
+        atomic_store(&w->io_failed, 1);
+        fail_locked(w, "out of memory");
+    }
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -376,21 +350,18 @@ struct cgm_wstream *cgm_writer_open_stream(struct cgm_writer *w,
     s->w = w;
     pthread_mutex_lock(&w->lock);
     const char *why = NULL;
-    if (w->nstreams >= CGM_STREAMS_MAX)
+    struct cgm_stream_info named = *info;
+    named.name[CGM_STREAM_NAME_MAX - 1] = 0;
+    long si = -1;
+    if (w->cat.nstreams >= CGM_STREAMS_MAX)
         why = "too many streams";
-    if (id_map_get(&w->ids, info->id) >= 0)
+    else if (catalog_find(&w->cat, info->id) >= 0)
         why = "opened twice";
-    else if (id_map_put(&w->ids, info->id, (uint32_t)w->nstreams))
+    else if ((si = catalog_add_stream(&w->cat, &named)) < 0)
         why = "out of memory";
-    if (!why && w->nstreams == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 16;
-        struct stream_meta *ns = realloc(w->streams, cap * sizeof *ns);
-        if (ns) {
-            w->streams = ns;
-            w->cap = cap;
-        } else {
-            why = "out of memory";
-        }
+    else if (catalog_index_stream(&w->cat, (uint32_t)si)) {
+        w->cat.nstreams--;
+        why = "out of memory";
     }
     if (why) {
         fail_locked(w, "stream id %u: %s", info->id, why);
@@ -401,13 +372,9 @@ struct cgm_wstream *cgm_writer_open_stream(struct cgm_writer *w,
         free(j);
         return NULL;
     }
-    s->meta = w->nstreams;
-    struct stream_meta *m = &w->streams[w->nstreams++];
-    memset(m, 0, sizeof *m);
-    m->info = *info;
-    m->info.name[CGM_STREAM_NAME_MAX - 1] = 0;
-    m->open = s;
-    j->len = cgm_stream_info_encode(j->small, &m->info);
+    s->meta = (size_t)si;
+    w->cat.streams[si].open = s;
+    j->len = cgm_stream_info_encode(j->small, &named);
     pthread_mutex_unlock(&w->lock);
     j->data = j->small;
     submit(w, j);
@@ -420,7 +387,7 @@ static int hand_over(struct cgm_wstream *s, const uint8_t *data, size_t len, int
                      uint8_t *owned)
 {
     struct cgm_writer *w = s->w;
-    struct job *j = new_job(w, CGM_BLOCK_CHUNK, w->streams[s->meta].info.id);
+    struct job *j = new_job(w, CGM_BLOCK_CHUNK, w->cat.streams[s->meta].pub.info.id);
     if (!j) {
         free(owned);
         return -1;
@@ -501,7 +468,7 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint3
         return -1;
     if (len == 0 || len > CGM_RECORD_MAX)
         return fail(w, "stream %u: record of %zu bytes (allowed 1..%u)",
-                    w->streams[s->meta].info.id, len, CGM_RECORD_MAX);
+                    w->cat.streams[s->meta].pub.info.id, len, CGM_RECORD_MAX);
     size_t framed = len + CGM_VARINT_MAX;
     if (s->used + framed > s->cap[s->cur]) {
         int full = framed <= w->chunk_bytes ? grow_fill(s, framed) : 1;
@@ -539,7 +506,7 @@ const struct cgm_stream_totals *cgm_wstream_totals(const struct cgm_wstream *s)
 {
     struct cgm_wstream *m = (struct cgm_wstream *)s; /* the snapshot is a cache */
     pthread_mutex_lock(&s->w->lock);
-    m->snapshot = s->w->streams[s->meta].totals;
+    m->snapshot = s->w->cat.streams[s->meta].pub.totals;
     pthread_mutex_unlock(&s->w->lock);
     return &m->snapshot;
 }
@@ -554,9 +521,9 @@ int cgm_wstream_close(struct cgm_wstream *s)
     if (s->records)
         rc = hand_over(s, s->buf[s->cur], s->used, &s->busy[s->cur], NULL);
     pthread_mutex_lock(&w->lock);
-    w->streams[s->meta].open = NULL;
+    w->cat.streams[s->meta].open = NULL;
     pthread_mutex_unlock(&w->lock);
-    struct job *j = new_job(w, CGM_BLOCK_END, w->streams[s->meta].info.id);
+    struct job *j = new_job(w, CGM_BLOCK_END, w->cat.streams[s->meta].pub.info.id);
     if (!j) {
         /* Nothing can be written any more; wait for S's chunks, then free it. */
         wait_idle(w, &s->busy[0]);
@@ -595,21 +562,21 @@ int cgm_writer_add_section(struct cgm_writer *w, uint32_t id, const char *name,
 static int write_index(struct cgm_writer *w)
 {
     size_t cap = CGM_VARINT_MAX;
-    for (size_t i = 0; i < w->nstreams; i++)
+    for (size_t i = 0; i < w->cat.nstreams; i++)
         cap += CGM_STREAM_INFO_MAX_BYTES + 7 * CGM_VARINT_MAX +
-               w->streams[i].nchunks * 5 * CGM_VARINT_MAX;
+               w->cat.streams[i].nchunks * 5 * CGM_VARINT_MAX;
     uint8_t *buf = malloc(cap);
     if (!buf)
         return fail(w, "out of memory for the index");
-    size_t n = cgm_put_varint(buf, w->nstreams);
-    for (size_t i = 0; i < w->nstreams; i++) {
-        const struct stream_meta *m = &w->streams[i];
-        n += cgm_stream_info_encode(buf + n, &m->info);
+    size_t n = cgm_put_varint(buf, w->cat.nstreams);
+    for (size_t i = 0; i < w->cat.nstreams; i++) {
+        const struct catalog_stream *m = &w->cat.streams[i];
+        n += cgm_stream_info_encode(buf + n, &m->pub.info);
         n += cgm_put_varint(buf + n, m->open == NULL);
-        n += cgm_put_varint(buf + n, m->totals.records);
-        n += cgm_put_varint(buf + n, m->totals.instructions);
-        n += cgm_put_varint(buf + n, m->totals.raw_bytes);
-        n += cgm_put_varint(buf + n, m->totals.compressed_bytes);
+        n += cgm_put_varint(buf + n, m->pub.totals.records);
+        n += cgm_put_varint(buf + n, m->pub.totals.instructions);
+        n += cgm_put_varint(buf + n, m->pub.totals.raw_bytes);
+        n += cgm_put_varint(buf + n, m->pub.totals.compressed_bytes);
         n += cgm_put_varint(buf + n, m->nchunks);
         uint64_t prev = 0;
         for (size_t c = 0; c < m->nchunks; c++) {
@@ -643,9 +610,9 @@ static int write_index(struct cgm_writer *w)
  * queued and stops it. */
 static void drain(struct cgm_writer *w)
 {
-    for (size_t i = 0; i < w->nstreams; i++) {
+    for (size_t i = 0; i < w->cat.nstreams; i++) {
         pthread_mutex_lock(&w->lock);
-        struct cgm_wstream *s = w->streams[i].open;
+        struct cgm_wstream *s = w->cat.streams[i].open;
         pthread_mutex_unlock(&w->lock);
         if (s)
             cgm_wstream_close(s);
@@ -664,10 +631,7 @@ static void destroy(struct cgm_writer *w)
 {
     if (w->fd >= 0)
         close(w->fd);
-    for (size_t i = 0; i < w->nstreams; i++)
-        free(w->streams[i].chunks);
-    free(w->streams);
-    id_map_free(&w->ids);
+    catalog_free(&w->cat);
     free(w->cbuf);
     free(w->path);
     pthread_mutex_destroy(&w->lock);
