@@ -71,6 +71,7 @@ bool ks_timebase_fix(ks_engine *eng)
     ks_tick slowest = 1;
     for (ks_domain *d = eng->domains; d; d = d->next) {
         d->period = l / d->freq_hz;
+        d->cycle_now = eng->now / d->period;
         slowest = d->period > slowest ? d->period : slowest;
     }
     /* The seed's table covers 512 cycles; with a fine time base that takes
@@ -122,6 +123,14 @@ ks_tick ks_domain_cycle_tick(const ks_domain *d, uint64_t cycle)
 
 uint64_t ks_domain_cycle(const ks_domain *d)
 {
-    ks_tick p = ks_domain_period(d);
-    return p ? d->eng->now / p : 0;
+    return ks_timebase_fix(d->eng) ? d->cycle_now : 0;
+}
+
+void ks_time_set(ks_engine *eng, ks_tick t)
+{
+    eng->now = t;
+    if (!eng->timebase_fixed || eng->timebase_bad)
+        return;
+    for (ks_domain *d = eng->domains; d; d = d->next)
+        d->cycle_now = t / d->period;
 }

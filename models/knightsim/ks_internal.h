@@ -57,6 +57,9 @@ struct ks_domain {
     struct ks_domain *next;
     uint64_t freq_hz;
     ks_tick period;              /* ticks per cycle, once the time base is fixed */
+    uint64_t cycle_now;          /* eng->now / period, kept by ks_time_set: the
+                                    hottest question a context asks, without a
+                                    division per call */
     char name[32];
 };
 
@@ -163,7 +166,9 @@ static inline ks_context *ks_heap_top(const ks_heap *h) { return h->len ? h->ite
 void ks_schedule_new(ks_worker *w, ks_context *c);
 void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t);
 bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out);
-void ks_set_now(ks_worker *w, ks_tick t);
+void ks_set_now(ks_worker *w, ks_tick t);     /* ks_time_set, then ks_migrate */
+void ks_migrate(ks_worker *w);                 /* overflow entries now in the window */
+void ks_time_set(ks_engine *eng, ks_tick t);   /* eng->now and every domain's cycle */
 ks_context *ks_take_row(ks_worker *w, ks_tick t);
 void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next);
 void ks_reap(ks_worker *w);
@@ -180,13 +185,12 @@ void ks_set_error(ks_engine *eng, const char *fmt, ...) __attribute__((format(pr
 ks_stop ks_parallel_run(ks_engine *eng);
 void ks_outbox_put(ks_worker *from, ks_context *c);
 
-/* First edge of a domain with this period at or after tick t. */
-static inline ks_tick ks_edge_at_or_after(ks_tick t, ks_tick period)
+/* First edge of domain d at or after the engine's present tick, from the
+ * cycle ks_time_set keeps (no division). */
+static inline ks_tick ks_edge_now(const ks_domain *d, ks_tick now)
 {
-    if (period <= 1)
-        return t;
-    ks_tick r = t % period;
-    return r ? t + (period - r) : t;
+    ks_tick e = d->cycle_now * d->period;
+    return e == now ? now : e + d->period;
 }
 
 static inline void ks_list_append(ks_list *l, ks_context *c)

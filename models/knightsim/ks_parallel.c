@@ -71,7 +71,7 @@ static bool apply_hazardous(ks_engine *eng)
                 ks_context *c = ready;
                 ready = c->next;
                 c->awaiting = NULL;
-                c->when = ks_edge_at_or_after(eng->now, c->domain->period);
+                c->when = ks_edge_now(c->domain, eng->now);
                 again |= hand_over(eng, c);
             }
         }
@@ -138,7 +138,7 @@ static void serial_section(ks_engine *eng)
     else if (t >= eng->limit)
         finish(eng, KS_STOP_LIMIT, eng->limit);
     else
-        eng->now = t;
+        ks_time_set(eng, t);
 }
 
 static void futex_wait(atomic_uint *addr, unsigned expected)
@@ -205,7 +205,7 @@ static void *worker_main(void *arg)
             batch = w->inbox.head;
             w->inbox.head = w->inbox.tail = NULL;
         } else {
-            ks_set_now(w, eng->now);
+            ks_migrate(w); /* the serial section has set the time */
             batch = ks_take_row(w, eng->now);
         }
     }

@@ -114,7 +114,7 @@ bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out)
 /* Moves overflow entries that now fall inside the table window. A row enters
  * the window here before anything can be put in it directly, so heap entries
  * (scheduled earlier) keep their place ahead of later direct insertions. */
-static void migrate(ks_worker *w)
+void ks_migrate(ks_worker *w)
 {
     ks_tick now = w->eng->now;
     ks_context *c;
@@ -126,8 +126,8 @@ static void migrate(ks_worker *w)
 
 void ks_set_now(ks_worker *w, ks_tick t)
 {
-    w->eng->now = t;
-    migrate(w);
+    ks_time_set(w->eng, t);
+    ks_migrate(w);
 }
 
 static void schedule_overflow(ks_worker *w, ks_context *c, ks_tick t)
@@ -159,7 +159,7 @@ void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
 static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via)
 {
     ks_engine *eng = c->eng;
-    ks_tick t = ks_edge_at_or_after(eng->now, c->domain->period);
+    ks_tick t = ks_edge_now(c->domain, eng->now);
     if (!eng->running || !w || w->eng != eng) {
         ks_schedule_at(c->worker, c, t);
         return;
@@ -360,8 +360,7 @@ ks_tick ks_now(const ks_engine *eng)
 uint64_t ks_cycle(void)
 {
     ks_worker *w = running_worker("ks_cycle");
-    ks_tick p = w->cur->domain->period;
-    return p == 1 ? w->eng->now : w->eng->now / p;
+    return w->cur->domain->cycle_now;
 }
 
 void ks_pause(uint64_t cycles)
