@@ -27,6 +27,10 @@ struct cgm_net_packet {
     unsigned bytes;
     uint16_t hops;
     uint8_t lane;
+    /* Set by the network at injection, so a hop divides nothing: */
+    uint8_t home_port;   /* output port at the destination switch */
+    uint32_t flits;      /* link cycles the packet takes */
+    uint32_t dst_sw;     /* destination switch */
 };
 
 struct cgm_net_config {

@@ -48,14 +48,15 @@ static unsigned q_free(const struct cgm_net *n, const struct lane_q *q) { return
 
 static void q_push(const struct cgm_net *n, struct lane_q *q, struct cgm_net_packet *p)
 {
-    q->buf[(q->head + q->n) % n->cfg.queue_size] = p;
+    unsigned tail = q->head + q->n;
+    q->buf[tail >= n->cfg.queue_size ? tail - n->cfg.queue_size : tail] = p;
     q->n++;
 }
 
 static struct cgm_net_packet *q_pop(const struct cgm_net *n, struct lane_q *q)
 {
     struct cgm_net_packet *p = q->buf[q->head];
-    q->head = (q->head + 1) % n->cfg.queue_size;
+    q->head = q->head + 1 == n->cfg.queue_size ? 0 : q->head + 1;
     q->n--;
     return p;
 }
@@ -71,11 +72,10 @@ unsigned cgm_net_distance(const struct cgm_net *n, unsigned from, unsigned to)
  * round (East on a tie). */
 static unsigned route(const struct cgm_net *n, const struct sw *s, const struct cgm_net_packet *p)
 {
-    unsigned k = n->cfg.switches;
-    unsigned dsw = (unsigned)p->dst / n->cfg.local_ports;
+    unsigned k = n->cfg.switches, dsw = p->dst_sw;
     if (dsw == s->id)
-        return LOCAL0 + (unsigned)p->dst % n->cfg.local_ports;
-    unsigned cw = (dsw + k - s->id) % k;
+        return p->home_port;
+    unsigned cw = dsw > s->id ? dsw - s->id : dsw + k - s->id;
     return cw <= k - cw ? EAST : WEST;
 }
 
@@ -83,6 +83,15 @@ static unsigned transfer_cycles(const struct cgm_net *n, const struct cgm_net_pa
 {
     unsigned c = (p->bytes + n->cfg.flit_bytes - 1) / n->cfg.flit_bytes;
     return c ? c : 1;
+}
+
+/* The ring neighbour of switch id towards out (EAST or WEST). */
+static unsigned neighbour(const struct cgm_net *n, unsigned id, unsigned out)
+{
+    unsigned k = n->cfg.switches;
+    if (out == EAST)
+        return id + 1 == k ? 0 : id + 1;
+    return id ? id - 1 : k - 1;
 }
 
 /* One cycle of switch s. Returns the cycle it next has something to do:
@@ -113,11 +122,9 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
             s->st.blocked++;
             continue;
         }
-        unsigned x = transfer_cycles(n, p);
+        unsigned x = p->flits;
         if (out == WEST || out == EAST) {
-            unsigned nid = out == EAST ? (s->id + 1) % n->cfg.switches
-                                       : (s->id + n->cfg.switches - 1) % n->cfg.switches;
-            struct sw *nb = &n->sw[nid];
+            struct sw *nb = &n->sw[neighbour(n, s->id, out)];
             struct lane_q *nq = q_of(nb, out == EAST ? WEST : EAST, lane);
             unsigned need = port >= LOCAL0 ? 2 : 1;
             if (q_free(n, nq) < need) {
@@ -133,8 +140,7 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
             nb->nonempty |= 1u << q_index(nb, nq);
             ks_advance(&nb->ec);
         } else {
-            int ep = (int)(s->id * n->cfg.local_ports + (out - LOCAL0));
-            if (!n->deliver(n->ctx, ep, p)) {
+            if (!n->deliver(n->ctx, p->dst, p)) {
                 s->st.blocked++;
                 continue;
             }
@@ -149,7 +155,7 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
         s->st.packets++;
         s->st.lane_packets[lane]++;
     }
-    s->rr = (s->rr + 1) % total;
+    s->rr = s->rr + 1 == total ? 0 : s->rr + 1;
     if (s->nonempty && next == UINT64_MAX)
         next = now + 1;
     return next;
@@ -274,14 +280,16 @@ bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_
     p->id = n->next_id++;
     p->injected = now;
     p->hops = 0;
+    p->flits = transfer_cycles(n, p);
+    p->dst_sw = (uint32_t)p->dst / n->cfg.local_ports;
+    p->home_port = (uint8_t)(LOCAL0 + (unsigned)p->dst % n->cfg.local_ports);
     /* The endpoint's output controller moves the packet in flit-sized
      * pieces; the switch adds its traversal latency. */
-    p->ready = now + transfer_cycles(n, p) + n->cfg.latency;
+    p->ready = now + p->flits + n->cfg.latency;
     ks_tick period = ks_domain_period(n->domain);
-    if (not_before && period) {
+    if (not_before > now * period && period) {
         uint64_t first = (not_before + period - 1) / period; /* first edge at or after */
-        if (first + transfer_cycles(n, p) + n->cfg.latency > p->ready)
-            p->ready = first + transfer_cycles(n, p) + n->cfg.latency;
+        p->ready = first + p->flits + n->cfg.latency;
     }
     struct lane_q *q = q_of(s, LOCAL0 + (unsigned)p->src % n->cfg.local_ports, p->lane);
     q_push(n, q, p);
