@@ -36,13 +36,29 @@ unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
     return (unsigned)((block >> a->set_shift) & (a->sets - 1));
 }
 
+/* Compares a group of up to 8 ways without a branch per way: the way that
+ * matches is random, so an early exit costs a mispredicted branch on
+ * nearly every lookup. An invalid way may still carry its old tag (an
+ * invalidated block refilled elsewhere in the set), hence the state test. */
 struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
 {
     size_t base = (size_t)cgm_cache_set_of(a, block) * a->ways;
     const uint64_t *tags = &a->tags[base];
-    for (unsigned w = 0; w < a->ways; w++)
-        if (tags[w] == block && a->lines[base + w].state)
-            return &a->lines[base + w];
+    for (unsigned w0 = 0; w0 < a->ways; w0 += 8) {
+        unsigned mask = 0;
+        if (a->ways - w0 >= 8) {
+            for (unsigned k = 0; k < 8; k++)
+                mask |= (unsigned)(tags[w0 + k] == block) << k;
+        } else {
+            for (unsigned k = 0; k < a->ways - w0; k++)
+                mask |= (unsigned)(tags[w0 + k] == block) << k;
+        }
+        for (; mask; mask &= mask - 1) {
+            struct cgm_cache_line *l = &a->lines[base + w0 + (unsigned)__builtin_ctz(mask)];
+            if (l->state)
+                return l;
+        }
+    }
     return NULL;
 }
 
@@ -104,9 +120,14 @@ void cgm_mshr_free(struct cgm_mshr *m)
 
 struct cgm_mshr_entry *cgm_mshr_find(struct cgm_mshr *m, uint64_t block, uint8_t kind)
 {
-    for (unsigned i = 0; i < m->entries; i++)
-        if (m->e[i].used && m->e[i].block == block && m->e[i].kind == kind)
+    /* Most lookups find nothing: stop once every entry in use was seen. */
+    for (unsigned i = 0, seen = 0; seen < m->used; i++) {
+        if (!m->e[i].used)
+            continue;
+        seen++;
+        if (m->e[i].block == block && m->e[i].kind == kind)
             return &m->e[i];
+    }
     return NULL;
 }
 

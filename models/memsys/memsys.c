@@ -18,7 +18,15 @@ struct pkt {
     struct pkt *next_free;
 };
 
-/* A growable FIFO of pointers. */
+/* Packets come from chunks the system owns, so destroying it frees every
+ * packet wherever it is (in a switch queue, at the memory controller). */
+#define PKTS_PER_CHUNK 64
+struct pkt_chunk {
+    struct pkt_chunk *next;
+    struct pkt p[PKTS_PER_CHUNK];
+};
+
+/* A growable FIFO of pointers; the capacity is a power of two. */
 struct fifo {
     void **buf;
     unsigned head, n, cap;
@@ -32,13 +40,13 @@ static bool fifo_push(struct fifo *f, void *p)
         if (!b)
             return false;
         for (unsigned i = 0; i < f->n; i++)
-            b[i] = f->buf[(f->head + i) % f->cap];
+            b[i] = f->buf[(f->head + i) & (f->cap - 1)];
         free(f->buf);
         f->buf = b;
         f->head = 0;
         f->cap = cap;
     }
-    f->buf[(f->head + f->n++) % f->cap] = p;
+    f->buf[(f->head + f->n++) & (f->cap - 1)] = p;
     return true;
 }
 
@@ -47,7 +55,7 @@ static void *fifo_peek(const struct fifo *f) { return f->n ? f->buf[f->head] : N
 static void *fifo_pop(struct fifo *f)
 {
     void *p = f->buf[f->head];
-    f->head = (f->head + 1) % f->cap;
+    f->head = (f->head + 1) & (f->cap - 1);
     f->n--;
     return p;
 }
@@ -60,7 +68,6 @@ struct timer {
 struct cpu_req {
     uint64_t addr, tag, value, issued;
     uint8_t op;
-    bool used;
 };
 
 struct node {
@@ -78,6 +85,7 @@ struct node {
     unsigned ports_used;
     struct fifo cpu;
     struct cpu_req *reqs;
+    uint64_t *req_busy;        /* bit per record in use */
     unsigned nreqs;
 };
 
@@ -98,6 +106,7 @@ struct cgm_memsys {
     struct fifo sa_rx, sa_tx;
     unsigned mc_inflight;
     struct pkt *free_pkts;
+    struct pkt_chunk *chunks;
     cgm_memsys_done_fn done;
     void *ctx;
     struct cgm_memsys_stats st;
@@ -161,11 +170,19 @@ const struct cgm_coh_msg_stats *cgm_memsys_l3_msgs(const struct cgm_memsys *m, i
 
 static struct pkt *pkt_new(struct cgm_memsys *m)
 {
+    if (!m->free_pkts) {
+        struct pkt_chunk *c = malloc(sizeof *c);
+        if (!c)
+            abort(); /* packets in flight are bounded by the queues and MSHRs */
+        c->next = m->chunks;
+        m->chunks = c;
+        for (unsigned i = PKTS_PER_CHUNK; i-- > 0;) {
+            c->p[i].next_free = m->free_pkts;
+            m->free_pkts = &c->p[i];
+        }
+    }
     struct pkt *p = m->free_pkts;
-    if (p)
-        m->free_pkts = p->next_free;
-    else if (!(p = malloc(sizeof *p)))
-        abort(); /* packets in flight are bounded by the queues and MSHRs */
+    m->free_pkts = p->next_free;
     memset(p, 0, sizeof *p);
     return p;
 }
@@ -182,14 +199,11 @@ static void push_or_die(struct fifo *f, void *p)
         abort();
 }
 
+/* Latency histogram bucket: the value's bit length, at most 23. */
 static unsigned bucket(uint64_t v)
 {
-    unsigned b = 0;
-    while (v && b < 23) {
-        v >>= 1;
-        b++;
-    }
-    return b;
+    unsigned b = v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+    return b < 23 ? b : 23;
 }
 
 /* ---- the coherence environment ------------------------------------------ */
@@ -278,7 +292,7 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     if (lat > m->st.latency_max)
         m->st.latency_max = lat;
     m->st.latency_hist[bucket(lat)]++;
-    r->used = false;
+    n->req_busy[tag / 64] &= ~(1ull << (tag % 64));
     if (m->done)
         m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
 }
@@ -392,14 +406,19 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
     struct node *n = &m->nodes[core];
     if (n->cpu.n >= m->cfg.cpu_queue)
         return false;
-    unsigned idx = 0;
-    while (idx < n->nreqs && n->reqs[idx].used)
-        idx++;
-    if (idx == n->nreqs)
+    unsigned idx = n->nreqs; /* the lowest free record */
+    for (unsigned w = 0; w * 64 < n->nreqs; w++) {
+        if (~n->req_busy[w]) {
+            idx = w * 64 + (unsigned)__builtin_ctzll(~n->req_busy[w]);
+            break;
+        }
+    }
+    if (idx >= n->nreqs)
         return false; /* every record in use: as good as a full queue */
+    n->req_busy[idx / 64] |= 1ull << (idx % 64);
     uint64_t now = ks_domain_cycle(m->cpu);
     n->reqs[idx] = (struct cpu_req){ .addr = addr, .tag = tag, .value = store_value,
-                                     .issued = now, .op = op, .used = true };
+                                     .issued = now, .op = op };
     /* The L1 takes the request this cycle if its queue is empty and a port
      * is free: do it here rather than waking the controller (the same
      * cycle, so the same timing), when the caller runs in the CPU domain. */
@@ -577,7 +596,8 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
         if (n->is_core) {
             n->nreqs = cfg->cpu_queue + cfg->coh.mshr * cfg->coh.coalesce + 64;
             n->reqs = calloc(n->nreqs, sizeof *n->reqs);
-            if (!n->reqs) {
+            n->req_busy = calloc((n->nreqs + 63) / 64, sizeof *n->req_busy);
+            if (!n->reqs || !n->req_busy) {
                 snprintf(err, errlen, "out of memory");
                 goto fail;
             }
@@ -615,12 +635,6 @@ void cgm_memsys_stop(struct cgm_memsys *m)
     ks_run(m->eng);
 }
 
-static void fifo_free_pkts(struct fifo *f)
-{
-    while (f->n)
-        free(fifo_pop(f));
-    free(f->buf);
-}
 
 void cgm_memsys_destroy(struct cgm_memsys *m)
 {
@@ -629,19 +643,20 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
     for (unsigned i = 0; m->nodes && i < m->nnodes; i++) {
         struct node *n = &m->nodes[i];
         for (int l = 0; l < CGM_NLANES; l++) {
-            fifo_free_pkts(&n->rx[l]);
-            fifo_free_pkts(&n->tx[l]);
+            free(n->rx[l].buf);
+            free(n->tx[l].buf);
         }
         free(n->cpu.buf);
         free(n->timers);
         free(n->reqs);
+        free(n->req_busy);
     }
-    fifo_free_pkts(&m->sa_rx);
-    fifo_free_pkts(&m->sa_tx);
-    while (m->free_pkts) {
-        struct pkt *p = m->free_pkts;
-        m->free_pkts = p->next_free;
-        free(p);
+    free(m->sa_rx.buf);
+    free(m->sa_tx.buf);
+    while (m->chunks) {
+        struct pkt_chunk *c = m->chunks;
+        m->chunks = c->next;
+        free(c);
     }
     free(m->nodes);
     free(m->ep_node);

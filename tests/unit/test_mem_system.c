@@ -403,6 +403,43 @@ static void test_secondary_misses_data_cache_only(void **state)
     ks_engine_destroy(eng);
 }
 
+/* A burst of misses from every core, cut off while packets are still in the
+ * ring: destroying the system then must free them (AddressSanitizer's leak
+ * check in `make check-asan` fails otherwise). */
+static void burst(void *arg)
+{
+    struct drv *d = arg;
+    for (unsigned i = 0; i < d->k; i++)
+        d->issued += cgm_memsys_access(d->ms, d->core, CGM_OP_LOAD, (uint64_t)(d->core * 64 + i) * 4096,
+                                       i, 0);
+}
+
+static void test_destroy_with_requests_in_flight(void **state)
+{
+    (void)state;
+    ks_engine *eng = ks_engine_create(NULL);
+    struct world *w = calloc(1, sizeof *w);
+    W = w;
+    char err[200];
+    struct cgm_memsys_config c;
+    cgm_memsys_default_config(&c);
+    struct cgm_memsys *ms = cgm_memsys_create(eng, &c, on_done, w, err, sizeof err);
+    assert_non_null(ms);
+    for (unsigned i = 0; i < c.cores; i++) {
+        w->d[i] = (struct drv){ .ms = ms, .core = (int)i, .k = 8 };
+        ks_context_opts o = { .name = "burst", .domain = cgm_memsys_cpu_domain(ms) };
+        assert_non_null(ks_context_create_opts(eng, burst, &w->d[i], &o));
+    }
+    /* 30 CPU cycles: past the L1 and L2 latencies, long before DRAM answers. */
+    assert_int_equal(ks_run_cycles(eng, cgm_memsys_cpu_domain(ms), 30), KS_STOP_LIMIT);
+    assert_true(cgm_net_packets_in_flight(cgm_memsys_net(ms)) > 0);
+    assert_int_equal(cgm_memsys_stats(ms)->completed, 0);
+    cgm_memsys_stop(ms);
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+    free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_read_sweep_writes_back_only_written_blocks),
         cmocka_unit_test(test_secondary_misses_data_cache_only),
+        cmocka_unit_test(test_destroy_with_requests_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
