@@ -162,6 +162,13 @@ void ks_pause(uint64_t cycles);                   /* (context); 0 returns at onc
 void ks_await(ks_eventcount *ec, uint64_t value); /* (context) */
 void ks_advance(ks_eventcount *ec);               /* also between runs, not from a
                                                    * thread outside a running engine */
+/* As ks_advance, but each context it wakes resumes one cycle of its own
+ * domain later, in the place it would take had ks_advance woken it and had it
+ * at once paused for one cycle: for a waker of the same domain, behind the
+ * waker if the waker pauses for one cycle next. Saves the resumption when the
+ * woken context can do nothing before the next cycle. Not for hazardous
+ * eventcounts in a parallel run. */
+void ks_advance_next(ks_eventcount *ec);
 uint64_t ks_cycle(void);                          /* (context) own domain's cycle */
 ks_tick ks_now(const ks_engine *eng);             /* current global tick */
 void ks_exit(void);                               /* (context) never returns */

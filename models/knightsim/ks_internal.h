@@ -38,6 +38,8 @@ struct ks_context {
     ks_domain *domain;
     struct ks_worker *worker;
     enum ks_where where;
+    bool defer;                  /* in the batch, but only to take its place
+                                    in the next cycle (ks_advance_next) */
     ks_eventcount *awaiting;
     ks_engine *eng;
     /* the rest */

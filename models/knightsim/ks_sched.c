@@ -156,12 +156,12 @@ void ks_schedule_at(ks_worker *w, ks_context *c, ks_tick t)
 /* A context woken or created by the code running on worker w (w may be NULL
  * outside a run). It joins the current tick right after the running context
  * if the tick is one of its domain's edges, else its domain's next edge. */
-static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via)
+static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via, bool next_cycle)
 {
     ks_engine *eng = c->eng;
     ks_tick t = ks_edge_now(c->domain, eng->now);
     if (!eng->running || !w || w->eng != eng) {
-        ks_schedule_at(c->worker, c, t);
+        ks_schedule_at(c->worker, c, next_cycle ? t + c->domain->period : t);
         return;
     }
     if (c->worker != w) {
@@ -176,17 +176,20 @@ static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via)
     if (t == eng->now && w->cur) {
         c->when = t;
         c->where = KS_IN_BATCH;
+        c->defer = next_cycle;
         c->next = w->ins->next;
         w->ins->next = c;
         w->ins = c;
         return;
     }
-    ks_schedule_at(w, c, t == eng->now ? t + c->domain->period : t);
+    if (t == eng->now)
+        t += c->domain->period;
+    ks_schedule_at(w, c, next_cycle ? t + c->domain->period : t);
 }
 
 void ks_schedule_new(ks_worker *w, ks_context *c)
 {
-    place_ready(w, c, NULL);
+    place_ready(w, c, NULL, false);
 }
 
 /* ---- choosing the next context -------------------------------------------- */
@@ -227,8 +230,20 @@ static ks_context *batch_done(ks_worker *w)
     return next_tick_batch(w);
 }
 
+/* A deferred context reached in the batch goes to the next cycle of its
+ * domain, behind every context that blocked before this point. */
+static ks_context *pass_deferred(ks_worker *w, ks_context *c)
+{
+    ks_context *after = c->next;
+    c->defer = false;
+    schedule_at(w, c, w->eng->now + c->domain->period);
+    return after;
+}
+
 static inline ks_context *next_runnable(ks_worker *w, ks_context *after)
 {
+    while (__builtin_expect(after && after->defer, 0))
+        after = pass_deferred(w, after);
     return __builtin_expect(after != NULL, 1) ? after : batch_done(w);
 }
 
@@ -498,6 +513,18 @@ ks_context *ks_ec_take_ready(ks_eventcount *ec)
     return ready;
 }
 
+static void advance_now(ks_worker *w, ks_eventcount *ec, bool next_cycle)
+{
+    __atomic_store_n(&ec->count, ec->count + 1, __ATOMIC_RELAXED);
+    ks_context *ready = ks_ec_take_ready(ec);
+    while (ready) {
+        ks_context *c = ready;
+        ready = c->next;
+        c->awaiting = NULL;
+        place_ready(w, c, ec, next_cycle);
+    }
+}
+
 void ks_advance(ks_eventcount *ec)
 {
     ks_worker *w = ks_tls_worker;
@@ -505,12 +532,14 @@ void ks_advance(ks_eventcount *ec)
         defer_advance(w, ec);
         return;
     }
-    __atomic_store_n(&ec->count, ec->count + 1, __ATOMIC_RELAXED);
-    ks_context *ready = ks_ec_take_ready(ec);
-    while (ready) {
-        ks_context *c = ready;
-        ready = c->next;
-        c->awaiting = NULL;
-        place_ready(w, c, ec);
-    }
+    advance_now(w, ec, false);
+}
+
+void ks_advance_next(ks_eventcount *ec)
+{
+    ks_worker *w = ks_tls_worker;
+    if ((ec->flags & KS_EC_HAZARDOUS) && w && w->cur && w->eng->parallel)
+        ks_fail("eventcount '%s': ks_advance_next of a hazardous eventcount in a parallel run",
+                ec->name ? ec->name : "?");
+    advance_now(w, ec, true);
 }

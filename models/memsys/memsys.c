@@ -438,7 +438,10 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
         }
     }
     push_or_die(&n->cpu, (void *)(uintptr_t)idx);
-    ks_advance(&n->ec);
+    if (n->port_cycle == now && n->ports_used >= m->cfg.ports && self && ks_context_domain(self) == m->cpu)
+        ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
+    else
+        ks_advance(&n->ec);
     return true;
 }
 

@@ -150,6 +150,72 @@ static void test_advance_wakes_right_after_the_advancer(void **state)
     ks_engine_destroy(e);
 }
 
+/* ks_advance_next against its definition: a waiter woken by ks_advance that
+ * at once pauses for one cycle. Both runs must log the same schedule. */
+static bool use_next;
+
+static void next_waker(void *arg)
+{
+    (void)arg;
+    ks_pause(5);
+    if (use_next)
+        ks_advance_next(&ec);
+    else
+        ks_advance(&ec);
+    note(1);
+    ks_pause(1);
+    note(1);
+}
+
+static void next_waiter(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    ks_await(&ec, 1);
+    if (!use_next)
+        ks_pause(1);
+    note(id);
+    ks_pause(1);
+    note(id);
+}
+
+static void next_bystander(void *arg)
+{
+    (void)arg;
+    ks_pause(6);
+    note(4);
+}
+
+static void run_next_scenario(bool deferred)
+{
+    use_next = deferred;
+    nlog = 0;
+    ks_engine *e = engine();
+    ks_ec_init(&ec, "ec", 0);
+    ks_context_create(e, next_waiter, (void *)(intptr_t)2, 0);
+    ks_context_create(e, next_bystander, NULL, 0);
+    ks_context_create(e, next_waker, NULL, 0);
+    ks_context_create(e, next_waiter, (void *)(intptr_t)3, 0);
+    assert_int_equal(ks_run(e), KS_STOP_IDLE);
+    ks_engine_destroy(e);
+}
+
+static void test_advance_next_is_advance_then_one_cycle_pause(void **state)
+{
+    (void)state;
+    run_next_scenario(false);
+    struct entry ref[LOG_MAX];
+    size_t n = nlog;
+    memcpy(ref, log_, n * sizeof *ref);
+    /* Worked out by hand: at 5 the waker notes; the waiters (woken behind it)
+     * pause at once, behind the waker's own pause and behind the bystander
+     * that paused at creation; at 7 they note again. */
+    static const struct entry want[] = { { 1, 5 }, { 4, 6 }, { 1, 6 }, { 2, 6 }, { 3, 6 },
+                                         { 2, 7 }, { 3, 7 } };
+    expect_log(want, 7);
+    run_next_scenario(true);
+    expect_log(ref, n);
+}
+
 static void early(void *arg)
 {
     (void)arg;
@@ -528,6 +594,7 @@ int main(void)
         cmocka_unit_test_setup(test_pause_resumes_n_cycles_later, setup),
         cmocka_unit_test_setup(test_pause_zero_returns_at_once, setup),
         cmocka_unit_test_setup(test_advance_wakes_right_after_the_advancer, setup),
+        cmocka_unit_test_setup(test_advance_next_is_advance_then_one_cycle_pause, setup),
         cmocka_unit_test_setup(test_await_of_reached_value_does_not_block, setup),
         cmocka_unit_test_setup(test_waiters_wake_by_value_then_arrival, setup),
         cmocka_unit_test_setup(test_chain_matches_tandem_queue, setup),
