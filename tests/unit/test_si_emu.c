@@ -16,41 +16,16 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
+#include "si_harness.h"
 
-/* ---- a flat guest memory --------------------------------------------------- */
-
+/* Guest memory above 4 GiB, so kernels use 64-bit addresses. */
 enum { ARENA = 32 << 20 };
-static const uint64_t BASE = 0x100000000ull;   /* above 4 GiB: 64-bit addresses */
-
-struct arena {
-    uint8_t *mem;
-    uint64_t used;
-};
-
-static uint8_t *arena_map(void *ctx, uint64_t addr, size_t len, int write)
-{
-    struct arena *a = ctx;
-    (void)write;
-    if (addr < BASE || addr - BASE > a->used || a->used - (addr - BASE) < len)
-        return NULL;
-    return a->mem + (addr - BASE);
-}
-
-static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
-{
-    uint64_t at = (a->used + 255) & ~255ull;
-    assert_true(at + bytes <= ARENA);
-    a->used = at + bytes;
-    memset(a->mem + at, 0, bytes);
-    return BASE + at;
-}
-
-static void *host(struct arena *a, uint64_t guest) { return a->mem + (guest - BASE); }
+static const uint64_t BASE = 0x100000000ull;
 
 /* basic.co and half.co, both mapped into guest memory. */
 struct fixture {
     struct si_program prog, half;
-    struct arena arena;
+    struct si_test_arena arena;
     struct si_memory mem;
     uint64_t code, half_code;
 };
@@ -58,21 +33,10 @@ struct fixture {
 static int setup(void **state)
 {
     static struct fixture f;
-    char path[1024], err[512];
-    const char *b = getenv("CGM_BUILD");
-    snprintf(path, sizeof path, "%s/kernels/test/basic.co", b ? b : "build");
-    if (si_program_load(path, &f.prog, err, sizeof err)) {
-        print_error("%s\n", err);
+    if (si_test_load_kernels("test/basic", &f.prog) || si_test_load_kernels("test/half", &f.half))
         return -1;
-    }
-    snprintf(path, sizeof path, "%s/kernels/test/half.co", b ? b : "build");
-    if (si_program_load(path, &f.half, err, sizeof err)) {
-        print_error("%s\n", err);
-        return -1;
-    }
-    f.arena.mem = malloc(ARENA);
-    f.mem.ctx = &f.arena;
-    f.mem.map = arena_map;
+    si_test_arena_init(&f.arena, BASE, ARENA);
+    f.mem = si_test_memory(&f.arena);
     *state = &f;
     return 0;
 }
@@ -82,19 +46,20 @@ static int teardown(void **state)
     struct fixture *f = *state;
     si_program_free(&f->prog);
     si_program_free(&f->half);
-    free(f->arena.mem);
+    si_test_arena_free(&f->arena);
     return 0;
 }
 
-/* Fresh memory per test: the code object image first (for s_getpc users). */
+/* Fresh memory per test: the code object images first (for s_getpc users). */
 static void reset(struct fixture *f)
 {
     f->arena.used = 0;
-    f->code = arena_alloc(&f->arena, f->prog.image_size);
-    memcpy(host(&f->arena, f->code), f->prog.image, f->prog.image_size);
-    f->half_code = arena_alloc(&f->arena, f->half.image_size);
-    memcpy(host(&f->arena, f->half_code), f->half.image, f->half.image_size);
+    f->code = si_test_place_code(&f->arena, &f->prog);
+    f->half_code = si_test_place_code(&f->arena, &f->half);
 }
+
+static uint64_t alloc(struct fixture *f, uint64_t bytes) { return si_test_alloc(&f->arena, bytes); }
+static void *host(struct fixture *f, uint64_t guest) { return si_test_host(&f->arena, guest); }
 
 struct launch_args {
     const char *kernel;
@@ -108,32 +73,19 @@ struct launch_args {
 static int launch(struct fixture *f, const struct launch_args *a, struct si_run_stats *stats,
                   const struct si_observer *obs, char *err, size_t errlen)
 {
+    const struct si_program *prog = &f->prog;
+    uint64_t code = f->code;
+    const struct si_kernel *k = si_program_kernel(prog, a->kernel);
+    if (!k) {
+        prog = &f->half;
+        code = f->half_code;
+        k = si_program_kernel(prog, a->kernel);
+    }
+    assert_non_null(k);
     struct si_launch l;
-    memset(&l, 0, sizeof l);
-    l.program = &f->prog;
-    l.kernel = si_program_kernel(&f->prog, a->kernel);
-    l.code_address = f->code;
-    if (!l.kernel) {
-        l.program = &f->half;
-        l.kernel = si_program_kernel(&f->half, a->kernel);
-        l.code_address = f->half_code;
-    }
-    assert_non_null(l.kernel);
-    l.dims = a->dims;
-    for (int d = 0; d < 3; d++) {
-        l.grid[d] = a->grid[d] ? a->grid[d] : 1;
-        l.group[d] = a->group[d] ? a->group[d] : 1;
-    }
+    si_test_launch_init(&l, prog, k, code, a->dims, a->grid, a->group);
     l.dynamic_lds = a->dynamic_lds;
-    l.kernarg_address = arena_alloc(&f->arena, l.kernel->kernarg_segment_size);
-    assert_int_equal(si_build_kernarg(l.kernel, a->args, a->args_bytes,
-                                      host(&f->arena, l.kernarg_address),
-                                      l.kernel->kernarg_segment_size),
-                     l.kernel->kernarg_segment_size);
-    l.packet_address = arena_alloc(&f->arena, 64);
-    si_fill_packet(&l, host(&f->arena, l.packet_address));
-    uint64_t scratch = si_scratch_bytes(&l);
-    l.scratch_address = arena_alloc(&f->arena, scratch ? scratch : 4);
+    si_test_launch_place(&l, &f->arena, a->args, a->args_bytes);
     return si_run(&l, &f->mem, obs, stats, err, errlen);
 }
 
@@ -169,9 +121,9 @@ static void vector_add(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 1000, GRID = 1024 };
-    uint64_t a = arena_alloc(&f->arena, GRID * 4), b = arena_alloc(&f->arena, GRID * 4),
-             c = arena_alloc(&f->arena, GRID * 4);
-    float *ha = host(&f->arena, a), *hb = host(&f->arena, b), *hc = host(&f->arena, c);
+    uint64_t a = alloc(f, GRID * 4), b = alloc(f, GRID * 4),
+             c = alloc(f, GRID * 4);
+    float *ha = host(f, a), *hb = host(f, b), *hc = host(f, c);
     for (int i = 0; i < GRID; i++) {
         ha[i] = rngf(-100, 100);
         hb[i] = rngf(-100, 100);
@@ -196,8 +148,8 @@ static void saxpy_and_daxpy(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 512 };
-    uint64_t x = arena_alloc(&f->arena, N * 4), y = arena_alloc(&f->arena, N * 4);
-    float *hx = host(&f->arena, x), *hy = host(&f->arena, y), y0[N];
+    uint64_t x = alloc(f, N * 4), y = alloc(f, N * 4);
+    float *hx = host(f, x), *hy = host(f, y), y0[N];
     for (int i = 0; i < N; i++) {
         hx[i] = rngf(-10, 10);
         hy[i] = y0[i] = rngf(-10, 10);
@@ -211,8 +163,8 @@ static void saxpy_and_daxpy(void **state)
             fail_msg("saxpy[%d]: got %.9g want %.9g", i, hy[i], 1.75 * hx[i] + y0[i]);
     }
 
-    uint64_t dx = arena_alloc(&f->arena, N * 8), dy = arena_alloc(&f->arena, N * 8);
-    double *hdx = host(&f->arena, dx), *hdy = host(&f->arena, dy), dy0[N];
+    uint64_t dx = alloc(f, N * 8), dy = alloc(f, N * 8);
+    double *hdx = host(f, dx), *hdy = host(f, dy), dy0[N];
     for (int i = 0; i < N; i++) {
         hdx[i] = rngf(-10, 10) / 3.0;
         hdy[i] = dy0[i] = rngf(-10, 10) / 7.0;
@@ -233,8 +185,8 @@ static void reduce_sum_lds_barrier_atomic(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 4096, WG = 256 };
-    uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, 4);
-    int32_t *hin = host(&f->arena, in), *hout = host(&f->arena, out);
+    uint64_t in = alloc(f, N * 4), out = alloc(f, 4);
+    int32_t *hin = host(f, in), *hout = host(f, out);
     int64_t want = 0;
     for (int i = 0; i < N; i++) {
         hin[i] = (int32_t)(rng() % 2001) - 1000;
@@ -252,8 +204,8 @@ static void collatz_divergence(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t s = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 4);
-    uint32_t *hs = host(&f->arena, s), *ho = host(&f->arena, o);
+    uint64_t s = alloc(f, N * 4), o = alloc(f, N * 4);
+    uint32_t *hs = host(f, s), *ho = host(f, o);
     for (int i = 0; i < N; i++)
         hs[i] = 1 + (uint32_t)i * 37u;
     struct { uint64_t s, o; } args = { s, o };
@@ -274,9 +226,9 @@ static void integer_mix(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 320 };   /* 5 waves of a 64-item group: partial last group not needed */
-    uint64_t a = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, N * 4),
-             o = arena_alloc(&f->arena, N * 32);
-    int32_t *ha = host(&f->arena, a), *hb = host(&f->arena, b), *ho = host(&f->arena, o);
+    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4),
+             o = alloc(f, N * 32);
+    int32_t *ha = host(f, a), *hb = host(f, b), *ho = host(f, o);
     for (int i = 0; i < N; i++) {
         ha[i] = (int32_t)rng();
         hb[i] = (int32_t)(rng() >> (rng() % 31));
@@ -304,8 +256,8 @@ static void private_memory(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 192 };
-    uint64_t s = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 4);
-    uint32_t *hs = host(&f->arena, s), *ho = host(&f->arena, o);
+    uint64_t s = alloc(f, N * 4), o = alloc(f, N * 4);
+    uint32_t *hs = host(f, s), *ho = host(f, o);
     for (int i = 0; i < N; i++)
         hs[i] = rng() % 1000;
     struct { uint64_t s, o; } args = { s, o };
@@ -324,9 +276,9 @@ static void matmul_2d(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { S = 32 };
-    uint64_t A = arena_alloc(&f->arena, S * S * 4), B = arena_alloc(&f->arena, S * S * 4),
-             C = arena_alloc(&f->arena, S * S * 4);
-    float *ha = host(&f->arena, A), *hb = host(&f->arena, B), *hc = host(&f->arena, C);
+    uint64_t A = alloc(f, S * S * 4), B = alloc(f, S * S * 4),
+             C = alloc(f, S * S * 4);
+    float *ha = host(f, A), *hb = host(f, B), *hc = host(f, C);
     for (int i = 0; i < S * S; i++) {
         ha[i] = rngf(-1, 1);
         hb[i] = rngf(-1, 1);
@@ -352,8 +304,8 @@ static void work_item_functions(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { GX = 16, GY = 8, LX = 4, LY = 4 };
-    uint64_t o = arena_alloc(&f->arena, GX * GY * 6 * 4);
-    uint32_t *ho = host(&f->arena, o);
+    uint64_t o = alloc(f, GX * GY * 6 * 4);
+    uint32_t *ho = host(f, o);
     struct { uint64_t o; } args = { o };
     struct launch_args la = { "ids", 2, { GX, GY }, { LX, LY }, &args, sizeof args, 0 };
     run_ok(f, &la, NULL);
@@ -374,8 +326,8 @@ static void float_functions(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t x = arena_alloc(&f->arena, N * 4), o = arena_alloc(&f->arena, N * 16);
-    float *hx = host(&f->arena, x), *ho = host(&f->arena, o);
+    uint64_t x = alloc(f, N * 4), o = alloc(f, N * 16);
+    float *hx = host(f, x), *ho = host(f, o);
     for (int i = 0; i < N; i++)
         hx[i] = rngf(0.001f, 50.0f);
     struct { uint64_t x, o; } args = { x, o };
@@ -397,10 +349,10 @@ static void double_division_is_ieee(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t x = arena_alloc(&f->arena, N * 8), y = arena_alloc(&f->arena, N * 8),
-             q = arena_alloc(&f->arena, N * 8), r = arena_alloc(&f->arena, N * 8);
-    double *hx = host(&f->arena, x), *hy = host(&f->arena, y), *hq = host(&f->arena, q),
-           *hr = host(&f->arena, r);
+    uint64_t x = alloc(f, N * 8), y = alloc(f, N * 8),
+             q = alloc(f, N * 8), r = alloc(f, N * 8);
+    double *hx = host(f, x), *hy = host(f, y), *hq = host(f, q),
+           *hr = host(f, r);
     static const double special[][2] = {
         { 1.0, 3.0 }, { 2.0, 0.0 }, { -2.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 5.0 },
         { 1e300, 1e-300 }, { 1e-300, 1e300 }, { 1e-310, 3.0 }, { 3.0, 1e-310 },
@@ -447,8 +399,8 @@ static void function_calls(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, N * 4);
-    uint32_t *hin = host(&f->arena, in), *hout = host(&f->arena, out);
+    uint64_t in = alloc(f, N * 4), out = alloc(f, N * 4);
+    uint32_t *hin = host(f, in), *hout = host(f, out);
     for (int i = 0; i < N; i++)
         hin[i] = rng();
     struct { uint64_t in, out; } args = { in, out };
@@ -468,9 +420,9 @@ static void lds_and_global_atomics(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 2048 };
-    uint64_t d = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, 64 * 4),
-             m = arena_alloc(&f->arena, 64 * 4);
-    uint32_t *hd = host(&f->arena, d), *hb = host(&f->arena, b), *hm = host(&f->arena, m);
+    uint64_t d = alloc(f, N * 4), b = alloc(f, 64 * 4),
+             m = alloc(f, 64 * 4);
+    uint32_t *hd = host(f, d), *hb = host(f, b), *hm = host(f, m);
     uint32_t want_b[64] = { 0 }, want_m[64] = { 0 };
     for (int i = 0; i < N; i++) {
         hd[i] = rng() % 100000;
@@ -528,11 +480,11 @@ static void half_conversions(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 512 };
-    uint64_t in = arena_alloc(&f->arena, N * 4), h = arena_alloc(&f->arena, N * 2),
-             back = arena_alloc(&f->arena, N * 4), packed = arena_alloc(&f->arena, N * 4);
-    float *hin = host(&f->arena, in), *hback = host(&f->arena, back);
-    uint16_t *hh = host(&f->arena, h);
-    uint32_t *hp = host(&f->arena, packed);
+    uint64_t in = alloc(f, N * 4), h = alloc(f, N * 2),
+             back = alloc(f, N * 4), packed = alloc(f, N * 4);
+    float *hin = host(f, in), *hback = host(f, back);
+    uint16_t *hh = host(f, h);
+    uint32_t *hp = host(f, packed);
     static const float edge[] = { 0.0f, -0.0f, 1.0f, 65504.0f, 65519.0f, 65520.0f, 65535.0f,
                                   1e9f, -1e9f, 5.9604645e-8f, 2.9802322e-8f, 1e-8f, 6.1035156e-5f,
                                   1.00048828125f, 1.00146484375f, 3.0e-5f };
@@ -580,10 +532,10 @@ static void wide_integer_sequences(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t a = arena_alloc(&f->arena, N * 8), b = arena_alloc(&f->arena, N * 8),
-             o = arena_alloc(&f->arena, N * 64), d = arena_alloc(&f->arena, N * 16);
-    int64_t *ha = host(&f->arena, a), *hb = host(&f->arena, b), *ho = host(&f->arena, o);
-    double *hd = host(&f->arena, d);
+    uint64_t a = alloc(f, N * 8), b = alloc(f, N * 8),
+             o = alloc(f, N * 64), d = alloc(f, N * 16);
+    int64_t *ha = host(f, a), *hb = host(f, b), *ho = host(f, o);
+    double *hd = host(f, d);
     for (int i = 0; i < N; i++) {
         uint64_t r1 = (uint64_t)rng() << 32 | rng(), r2 = (uint64_t)rng() << 32 | rng();
         ha[i] = (int64_t)(r1 >> (rng() % 40));
@@ -619,7 +571,7 @@ static void unmapped_access_is_reported(void **state)
 {
     struct fixture *f = *state;
     reset(f);
-    uint64_t a = arena_alloc(&f->arena, 256 * 4), c = arena_alloc(&f->arena, 256 * 4);
+    uint64_t a = alloc(f, 256 * 4), c = alloc(f, 256 * 4);
     struct { uint64_t a, b, c; uint32_t n; } args = { a, 0x40000000ull, c, 256 };
     struct launch_args la = { "vector_add", 1, { 256 }, { 64 }, &args, 28, 0 };
     char err[512];
@@ -673,8 +625,8 @@ static void observer_sees_every_step_and_address(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 512 };
-    uint64_t a = arena_alloc(&f->arena, N * 4), b = arena_alloc(&f->arena, N * 4),
-             c = arena_alloc(&f->arena, N * 4);
+    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4),
+             c = alloc(f, N * 4);
     struct { uint64_t a, b, c; uint32_t n; } args = { a, b, c, N };
     struct launch_args la = { "vector_add", 1, { N }, { 128 }, &args, 28, 0 };
     struct recorder rec = { 0, 0, 0, 1, c };
@@ -692,15 +644,15 @@ static void observer_sees_every_step_and_address(void **state)
 static void runs_are_deterministic(void **state)
 {
     struct fixture *f = *state;
-    uint8_t *first = malloc(ARENA);
+    uint8_t *first = malloc(f->arena.size);
     struct si_run_stats s1, s2;
     uint64_t used = 0;
     for (int run = 0; run < 2; run++) {
         reset(f);
         rng_state = 99;
         enum { N = 2048 };
-        uint64_t in = arena_alloc(&f->arena, N * 4), out = arena_alloc(&f->arena, 4);
-        int32_t *hin = host(&f->arena, in);
+        uint64_t in = alloc(f, N * 4), out = alloc(f, 4);
+        int32_t *hin = host(f, in);
         for (int i = 0; i < N; i++)
             hin[i] = (int32_t)(rng() % 100);
         struct { uint64_t in, out, tmp; } args = { in, out, 0 };
