@@ -27,7 +27,9 @@ struct cgm_cache_array {
     unsigned sets, ways, block_bytes;
     unsigned set_shift;  /* block-number bits skipped before the set index */
     struct cgm_cache_line *lines; /* [set][way] */
-    uint64_t *tags;      /* lines[i].block, packed so a lookup reads few cache lines */
+    uint32_t *tags;      /* lines[i].block folded to 32 bits, packed and 64-byte aligned
+                            so a lookup reads one host cache line per 16 ways; a match
+                            is confirmed on the line itself */
     uint64_t clock;
 };
 

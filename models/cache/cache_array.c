@@ -10,8 +10,11 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     memset(a, 0, sizeof *a);
     if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32)
         return -1;
-    a->lines = calloc((size_t)sets * ways, sizeof *a->lines);
-    a->tags = calloc((size_t)sets * ways, sizeof *a->tags);
+    size_t n = (size_t)sets * ways, tag_bytes = (n * sizeof *a->tags + 63) & ~(size_t)63;
+    a->lines = calloc(n, sizeof *a->lines);
+    a->tags = aligned_alloc(64, tag_bytes);
+    if (a->tags)
+        memset(a->tags, 0, tag_bytes);
     if (!a->lines || !a->tags) {
         cgm_cache_array_free(a);
         return -1;
@@ -36,26 +39,30 @@ unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
     return (unsigned)((block >> a->set_shift) & (a->sets - 1));
 }
 
+static uint32_t fold(uint64_t block) { return (uint32_t)block ^ (uint32_t)(block >> 32); }
+
 /* Compares a group of up to 8 ways without a branch per way: the way that
  * matches is random, so an early exit costs a mispredicted branch on
- * nearly every lookup. An invalid way may still carry its old tag (an
- * invalidated block refilled elsewhere in the set), hence the state test. */
+ * nearly every lookup. A folded tag may match another block, and an
+ * invalid way may still carry its old tag (an invalidated block refilled
+ * elsewhere in the set), hence the test on the line. */
 struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
 {
     size_t base = (size_t)cgm_cache_set_of(a, block) * a->ways;
-    const uint64_t *tags = &a->tags[base];
+    const uint32_t *tags = &a->tags[base];
+    uint32_t t = fold(block);
     for (unsigned w0 = 0; w0 < a->ways; w0 += 8) {
         unsigned mask = 0;
         if (a->ways - w0 >= 8) {
             for (unsigned k = 0; k < 8; k++)
-                mask |= (unsigned)(tags[w0 + k] == block) << k;
+                mask |= (unsigned)(tags[w0 + k] == t) << k;
         } else {
             for (unsigned k = 0; k < a->ways - w0; k++)
-                mask |= (unsigned)(tags[w0 + k] == block) << k;
+                mask |= (unsigned)(tags[w0 + k] == t) << k;
         }
         for (; mask; mask &= mask - 1) {
             struct cgm_cache_line *l = &a->lines[base + w0 + (unsigned)__builtin_ctz(mask)];
-            if (l->state)
+            if (l->block == block && l->state)
                 return l;
         }
     }
@@ -65,7 +72,7 @@ struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
 void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block)
 {
     l->block = block;
-    a->tags[l - a->lines] = block;
+    a->tags[l - a->lines] = fold(block);
 }
 
 struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
