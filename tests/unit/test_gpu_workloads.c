@@ -13,37 +13,18 @@
 #include <unistd.h>
 
 #include "cgm/trace.h"
+#include "si_files.h"
 
-static char bin[1024], build[1024], tmp[1024];
+static char bin[1024], build[1024], tmp[1024], out_path[1100], err_path[1100];
 
-/* Runs CMD with stdout and stderr into files; returns the exit status. */
-static int run(const char *cmd, const char *out, const char *err)
+/* Runs CMD with stdout and stderr into out_path and err_path; returns the
+ * exit status. */
+static int run(const char *cmd)
 {
     char full[8192];
-    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, out, err);
+    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, out_path, err_path);
     int st = system(full);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = 0;
-    if (len)
-        *len = (size_t)n;
-    fclose(f);
-    return buf;
 }
 
 static int has_line(const char *text, const char *line)
@@ -72,18 +53,16 @@ static void test_workloads_pass_verify_and_repeat(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++) {
-        char cmd[4096], out[1100], err[1100], t1[1100], t2[1100], e[512];
-        snprintf(out, sizeof out, "%s/out", tmp);
-        snprintf(err, sizeof err, "%s/err", tmp);
+        char cmd[4096], t1[1100], t2[1100], e[512];
         snprintf(t1, sizeof t1, "%s/a.cgt", tmp);
         snprintf(t2, sizeof t2, "%s/b.cgt", tmp);
         for (int r = 0; r < 2; r++) {
             snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/%s", bin,
                      r ? t2 : t1, build, workloads[i]);
-            int st = run(cmd, out, err);
-            char *o = slurp(out, NULL);
+            int st = run(cmd);
+            char *o = si_test_read_file(out_path, NULL);
             if (st != 0 || !o || !has_line(o, "PASS")) {
-                char *m = slurp(err, NULL);
+                char *m = si_test_read_file(err_path, NULL);
                 fprintf(stderr, "%s: status %d\n%s%s", workloads[i], st, o ? o : "", m ? m : "");
                 free(m);
                 fail();
@@ -92,7 +71,7 @@ static void test_workloads_pass_verify_and_repeat(void **state)
         }
         assert_int_equal(cgm_trace_verify(t1, e, sizeof e), 0);
         size_t n1, n2;
-        char *a = slurp(t1, &n1), *b = slurp(t2, &n2);
+        char *a = si_test_read_file(t1, &n1), *b = si_test_read_file(t2, &n2);
         assert_non_null(a);
         assert_non_null(b);
         if (n1 != n2 || memcmp(a, b, n1)) {
@@ -107,13 +86,11 @@ static void test_workloads_pass_verify_and_repeat(void **state)
 static void test_driver_errors(void **state)
 {
     (void)state;
-    char cmd[4096], out[1100], err[1100];
-    snprintf(out, sizeof out, "%s/out", tmp);
-    snprintf(err, sizeof err, "%s/err", tmp);
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --no-trace -- %s/traces/gpu/driver_errors",
              bin, build);
-    assert_int_equal(run(cmd, out, err), 0);
-    char *o = slurp(out, NULL), *m = slurp(err, NULL);
+    assert_int_equal(run(cmd), 0);
+    char *o = si_test_read_file(out_path, NULL), *m = si_test_read_file(err_path, NULL);
     assert_non_null(o);
     assert_non_null(m);
     if (!has_line(o, "PASS"))
@@ -137,12 +114,10 @@ static void test_driver_errors(void **state)
 static void test_native_run_has_no_gpu(void **state)
 {
     (void)state;
-    char cmd[4096], out[1100], err[1100];
-    snprintf(out, sizeof out, "%s/out", tmp);
-    snprintf(err, sizeof err, "%s/err", tmp);
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s/traces/gpu/hotspot", build);
-    assert_int_equal(run(cmd, out, err), 0);
-    char *o = slurp(out, NULL);
+    assert_int_equal(run(cmd), 0);
+    char *o = si_test_read_file(out_path, NULL);
     assert_non_null(o);
     assert_non_null(strstr(o, "SKIP: no GPU"));
     free(o);
@@ -156,6 +131,8 @@ int main(void)
     snprintf(tmp, sizeof tmp, "/tmp/test_gpu_workloads.XXXXXX");
     if (!mkdtemp(tmp))
         return 1;
+    snprintf(out_path, sizeof out_path, "%s/out", tmp);
+    snprintf(err_path, sizeof err_path, "%s/err", tmp);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workloads_pass_verify_and_repeat),
         cmocka_unit_test(test_driver_errors),

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
+#include "si_files.h"
+#include "si_harness.h"
 
 #ifdef CGM_ASAN
 /* PoCL's own allocations are not ours to account for. */
@@ -54,18 +56,22 @@ static uint32_t next(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
-static void fill_f32(void *p, size_t n, uint64_t seed)
+/* Floats in steps of 0.01 from LO: STEPS values. */
+static void fill_f32_steps(void *p, size_t n, uint64_t seed, uint32_t steps, float lo)
 {
     float *f = p;
     for (size_t i = 0; i < n / 4; i++)
-        f[i] = (float)(next(&seed) % 20000) / 100.0f - 100.0f;
+        f[i] = (float)(next(&seed) % steps) / 100.0f + lo;
+}
+
+static void fill_f32(void *p, size_t n, uint64_t seed)
+{
+    fill_f32_steps(p, n, seed, 20000, -100.0f);
 }
 
 static void fill_f32_pos(void *p, size_t n, uint64_t seed)
 {
-    float *f = p;
-    for (size_t i = 0; i < n / 4; i++)
-        f[i] = 0.01f + (float)(next(&seed) % 5000) / 100.0f;
+    fill_f32_steps(p, n, seed, 5000, 0.01f);
 }
 
 static void fill_f64(void *p, size_t n, uint64_t seed)
@@ -139,51 +145,31 @@ static void fill_node(void *p, size_t n, uint64_t seed)
 enum { ARENA = 64 << 20 };
 static const uint64_t BASE = 0x200000000ull;
 
-struct arena { uint8_t *mem; uint64_t used; };
-
-static uint8_t *arena_map(void *ctx, uint64_t addr, size_t len, int write)
-{
-    struct arena *a = ctx;
-    (void)write;
-    if (addr < BASE || addr - BASE > a->used || a->used - (addr - BASE) < len)
-        return NULL;
-    return a->mem + (addr - BASE);
-}
-
-static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
-{
-    uint64_t at = (a->used + 255) & ~255ull;
-    assert_true(at + bytes <= ARENA);
-    a->used = at + bytes;
-    memset(a->mem + at, 0, bytes);
-    return BASE + at;
-}
-
-static void run_emulator(const struct kcase *kc, const char *co_path, void **inputs,
-                         void **outputs)
+/* Runs the case on the emulator from the code object kernels/CO (under
+ * $CGM_BUILD); the buffers' final contents go to outputs. */
+static void run_emulator(const struct kcase *kc, const char *co, void **inputs, void **outputs)
 {
     struct si_program prog;
-    char err[512];
-    if (si_program_load(co_path, &prog, err, sizeof err))
-        fail_msg("%s", err);
+    if (si_test_load_kernels(co, &prog))
+        fail_msg("cannot load %s", co);
     const struct si_kernel *k = si_program_kernel(&prog, kc->kernel);
     if (!k)
-        fail_msg("%s: no kernel %s", co_path, kc->kernel);
-    struct arena ar = { malloc(ARENA), 0 };
-    struct si_memory mem = { &ar, arena_map };
-    struct si_launch l;
-    memset(&l, 0, sizeof l);
-    l.program = &prog;
-    l.kernel = k;
-    l.code_address = arena_alloc(&ar, prog.image_size);
-    memcpy(ar.mem + (l.code_address - BASE), prog.image, prog.image_size);
-    l.dims = kc->dims;
+        fail_msg("%s: no kernel %s", co, kc->kernel);
+    struct si_test_arena ar;
+    si_test_arena_init(&ar, BASE, ARENA);
+    struct si_memory mem = si_test_memory(&ar);
+    uint32_t grid[3], group[3];
     for (int d = 0; d < 3; d++) {
-        l.grid[d] = (uint32_t)(kc->grid[d] ? kc->grid[d] : 1);
-        l.group[d] = (uint32_t)(kc->group[d] ? kc->group[d] : 1);
+        grid[d] = (uint32_t)kc->grid[d];
+        group[d] = (uint32_t)kc->group[d];
     }
+    struct si_launch l;
+    si_test_launch_init(&l, &prog, k, si_test_place_code(&ar, &prog), kc->dims, grid, group);
+    /* the explicit arguments at the metadata's offsets; __local ones get
+     * LDS offsets after the kernel's fixed LDS */
     uint8_t kernarg[512];
     memset(kernarg, 0, sizeof kernarg);
+    size_t kernarg_bytes = 0;
     uint64_t guest[12] = { 0 };
     uint32_t lds_offset = (k->kd.group_segment_fixed_size + 15u) & ~15u;
     int explicit_index = 0;
@@ -193,9 +179,11 @@ static void run_emulator(const struct kcase *kc, const char *co_path, void **inp
             continue;
         const struct arg *a = &kc->args[explicit_index];
         assert_true(ka->offset + ka->size <= sizeof kernarg);
+        if (ka->offset + ka->size > kernarg_bytes)
+            kernarg_bytes = ka->offset + ka->size;
         if (a->kind == ARG_BUF) {
-            guest[explicit_index] = arena_alloc(&ar, a->bytes);
-            memcpy(ar.mem + (guest[explicit_index] - BASE), inputs[explicit_index], a->bytes);
+            guest[explicit_index] = si_test_alloc(&ar, a->bytes);
+            memcpy(si_test_host(&ar, guest[explicit_index]), inputs[explicit_index], a->bytes);
             memcpy(kernarg + ka->offset, &guest[explicit_index], 8);
         } else if (a->kind == ARG_SCALAR) {
             memcpy(kernarg + ka->offset, &a->scalar, a->bytes);
@@ -207,37 +195,18 @@ static void run_emulator(const struct kcase *kc, const char *co_path, void **inp
     }
     assert_int_equal(explicit_index, kc->nargs);
     l.dynamic_lds = lds_offset - k->kd.group_segment_fixed_size;
-    l.kernarg_address = arena_alloc(&ar, k->kernarg_segment_size);
-    memcpy(ar.mem + (l.kernarg_address - BASE), kernarg, k->kernarg_segment_size);
-    l.packet_address = arena_alloc(&ar, 64);
-    si_fill_packet(&l, ar.mem + (l.packet_address - BASE));
-    uint64_t scratch = si_scratch_bytes(&l);
-    l.scratch_address = arena_alloc(&ar, scratch ? scratch : 4);
+    si_test_launch_place(&l, &ar, kernarg, kernarg_bytes);
+    char err[512];
     if (si_run(&l, &mem, NULL, NULL, err, sizeof err))
         fail_msg("%s", err);
     for (int i = 0; i < kc->nargs; i++)
         if (kc->args[i].kind == ARG_BUF)
-            memcpy(outputs[i], ar.mem + (guest[i] - BASE), kc->args[i].bytes);
-    free(ar.mem);
+            memcpy(outputs[i], si_test_host(&ar, guest[i]), kc->args[i].bytes);
+    si_test_arena_free(&ar);
     si_program_free(&prog);
 }
 
 /* ---- the PoCL side ----------------------------------------------------------- */
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
 
 #define CL_OK(call) do { cl_int e_ = (call); if (e_ != CL_SUCCESS) fail_msg("%s: %d", #call, e_); } while (0)
 
@@ -252,7 +221,7 @@ static void run_pocl(const struct kcase *kc, const char *cl_path, void **inputs,
     CL_OK(e);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
     CL_OK(e);
-    char *src = read_text(cl_path);
+    char *src = si_test_read_file(cl_path, NULL);
     assert_non_null(src);
     const char *srcs[1] = { src };
     cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &e);
@@ -322,13 +291,12 @@ static void compare(const struct kcase *kc, int i, const void *ref, const void *
 
 static void run_case(const struct kcase *kc)
 {
-    const char *root = getenv("CGM_ROOT"), *build = getenv("CGM_BUILD");
+    const char *root = getenv("CGM_ROOT");
     char cl[1024], co[1024];
     const char *name = strrchr(kc->source, '/') ? strrchr(kc->source, '/') + 1 : kc->source;
     int is_test = strncmp(kc->source, "tests/", 6) == 0;
     snprintf(cl, sizeof cl, "%s/%s", root ? root : ".", kc->source);
-    snprintf(co, sizeof co, "%s/kernels/%s%.*s.co", build ? build : "build",
-             is_test ? "test/" : "", (int)(strlen(name) - 3), name);
+    snprintf(co, sizeof co, "%s%.*s", is_test ? "test/" : "", (int)(strlen(name) - 3), name);
     void *in[12] = { 0 }, *ref[12] = { 0 }, *got[12] = { 0 };
     for (int i = 0; i < kc->nargs; i++) {
         const struct arg *a = &kc->args[i];

@@ -17,6 +17,7 @@
 #include "cgm/sirec.h"
 #include "cgm/sistats.h"
 #include "cgm/trace.h"
+#include "si_harness.h"
 
 static uint64_t rs = 0x1234567;
 static uint64_t rnd(void)
@@ -282,56 +283,25 @@ static void stats_match_models(void **state)
 
 enum { ARENA = 8 << 20 };
 static const uint64_t BASE = 0x100000000ull;
-struct arena { uint8_t *mem; uint64_t used; };
-
-static uint8_t *arena_map(void *ctx, uint64_t addr, size_t len, int write)
-{
-    struct arena *a = ctx;
-    (void)write;
-    if (addr < BASE || addr - BASE > a->used || a->used - (addr - BASE) < len)
-        return NULL;
-    return a->mem + (addr - BASE);
-}
-
-static uint64_t arena_alloc(struct arena *a, uint64_t bytes)
-{
-    uint64_t at = (a->used + 255) & ~255ull;
-    a->used = at + bytes;
-    memset(a->mem + at, 0, bytes);
-    return BASE + at;
-}
 
 /* Records vector_add over N items in groups of 128 into PATH. */
 static void record_vector_add(const char *path, struct si_run_stats *st, uint64_t *c_out)
 {
     char err[512];
-    const char *b = getenv("CGM_BUILD");
-    char co[1024];
-    snprintf(co, sizeof co, "%s/kernels/test/basic.co", b ? b : "build");
     struct si_program prog;
-    if (si_program_load(co, &prog, err, sizeof err))
-        fail_msg("%s", err);
-    struct arena ar = { calloc(1, ARENA), 0 };
-    struct si_memory mem = { &ar, arena_map };
-    struct si_launch l;
-    memset(&l, 0, sizeof l);
-    l.program = &prog;
-    l.kernel = si_program_kernel(&prog, "vector_add");
-    l.code_address = arena_alloc(&ar, prog.image_size);
-    memcpy(ar.mem + (l.code_address - BASE), prog.image, prog.image_size);
+    assert_int_equal(si_test_load_kernels("test/basic", &prog), 0);
+    struct si_test_arena ar;
+    si_test_arena_init(&ar, BASE, ARENA);
+    struct si_memory mem = si_test_memory(&ar);
     enum { N = 1000, GRID = 1024 };
-    uint64_t a = arena_alloc(&ar, GRID * 4), bb = arena_alloc(&ar, GRID * 4),
-             c = arena_alloc(&ar, GRID * 4);
+    struct si_launch l;
+    si_test_launch_init(&l, &prog, si_program_kernel(&prog, "vector_add"),
+                        si_test_place_code(&ar, &prog), 1, (const uint32_t[3]){ GRID },
+                        (const uint32_t[3]){ 128 });
+    uint64_t a = si_test_alloc(&ar, GRID * 4), bb = si_test_alloc(&ar, GRID * 4),
+             c = si_test_alloc(&ar, GRID * 4);
     struct { uint64_t a, b, c; uint32_t n; } args = { a, bb, c, N };
-    l.dims = 1;
-    l.grid[0] = GRID; l.grid[1] = l.grid[2] = 1;
-    l.group[0] = 128; l.group[1] = l.group[2] = 1;
-    l.kernarg_address = arena_alloc(&ar, l.kernel->kernarg_segment_size);
-    si_build_kernarg(l.kernel, &args, 28, ar.mem + (l.kernarg_address - BASE),
-                     l.kernel->kernarg_segment_size);
-    l.packet_address = arena_alloc(&ar, 64);
-    si_fill_packet(&l, ar.mem + (l.packet_address - BASE));
-    l.scratch_address = arena_alloc(&ar, 4);
+    si_test_launch_place(&l, &ar, &args, 28);
 
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     if (!w)
@@ -349,7 +319,7 @@ static void record_vector_add(const char *path, struct si_run_stats *st, uint64_
         fail_msg("%s", err);
     *c_out = c;
     free(table);
-    free(ar.mem);
+    si_test_arena_free(&ar);
     si_program_free(&prog);
 }
 
