@@ -137,6 +137,33 @@ static void test_mshr_limits(void **state)
     cgm_mshr_free(&m);
 }
 
+/* Two blocks of one set whose 32-bit folded tags are equal (low ^ high
+ * word: 0x10 ^ 0x1 == 0x18 ^ 0x9): each lookup must find its own line. */
+static void test_folded_tags_never_confuse_blocks(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, 8, 4, 64, 0), 0);
+    const uint64_t b1 = 0x100000010ull, b2 = 0x900000018ull;
+    assert_int_equal(cgm_cache_set_of(&a, b1), cgm_cache_set_of(&a, b2));
+    assert_int_equal((uint32_t)b1 ^ (uint32_t)(b1 >> 32), (uint32_t)b2 ^ (uint32_t)(b2 >> 32));
+    struct cgm_cache_line *l1 = cgm_cache_victim(&a, b1, any, NULL);
+    cgm_cache_set_block(&a, l1, b1);
+    l1->state = 1;
+    assert_ptr_equal(cgm_cache_find(&a, b1), l1);
+    assert_null(cgm_cache_find(&a, b2));
+    struct cgm_cache_line *l2 = cgm_cache_victim(&a, b2, any, NULL);
+    assert_ptr_not_equal(l1, l2);
+    cgm_cache_set_block(&a, l2, b2);
+    l2->state = 1;
+    assert_ptr_equal(cgm_cache_find(&a, b1), l1);
+    assert_ptr_equal(cgm_cache_find(&a, b2), l2);
+    l1->state = 0; /* invalid: its tag stays, the lookup must still miss */
+    assert_null(cgm_cache_find(&a, b1));
+    assert_ptr_equal(cgm_cache_find(&a, b2), l2);
+    cgm_cache_array_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_victim_skips_transient_lines),
         cmocka_unit_test(test_set_shift_for_striped_slices),
         cmocka_unit_test(test_mshr_limits),
+        cmocka_unit_test(test_folded_tags_never_confuse_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
