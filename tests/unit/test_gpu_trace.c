@@ -22,15 +22,39 @@ enum { IN = 256, HID = 16, B = 16, W = (IN + 1) * (HID + 1) };
 
 static char trace[1100];
 
+/* Records traces/gpu/COMMAND under tracegen with OPTIONS into PATH; returns
+ * system()'s status. */
+static int record(const char *path, const char *options, const char *command)
+{
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet %s -o %s -- %s/traces/gpu/%s >/dev/null",
+             bin ? bin : "bin", options, path, build ? build : "build", command);
+    return system(cmd);
+}
+
+static struct cgm_reader *open_trace(const char *path)
+{
+    char err[512];
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    return r;
+}
+
+/* Records into the trace's name plus SUFFIX (PATH, for removal) and opens it. */
+static struct cgm_reader *record_and_open(char *path, size_t n, const char *suffix,
+                                          const char *options, const char *command)
+{
+    snprintf(path, n, "%s%s", trace, suffix);
+    assert_int_equal(record(path, options, command), 0);
+    return open_trace(path);
+}
+
 static int setup(void **state)
 {
     (void)state;
-    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
-    char cmd[4096];
     snprintf(trace, sizeof trace, "/tmp/test_gpu_trace.%d.cgt", (int)getpid());
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/backprop >/dev/null",
-             bin ? bin : "bin", trace, build ? build : "build");
-    return system(cmd) == 0 ? 0 : -1;
+    return record(trace, "", "backprop") == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -40,37 +64,54 @@ static int teardown(void **state)
     return 0;
 }
 
+typedef void event_fn(void *ctx, const struct cgm_event *ev);
+
+/* Calls FN with each GPU event of x86 thread stream S, in order. */
+static void thread_gpu_events(struct cgm_reader *r, size_t s, event_fn *fn, void *ctx)
+{
+    struct cgm_riter *it = cgm_riter_open(r, s);
+    const uint8_t *rec;
+    size_t len;
+    while (cgm_riter_next(it, &rec, &len) == 1) {
+        struct cgm_event ev;
+        if (rec[0] >= CGM_EV_GPU_LOAD && rec[0] <= CGM_EV_GPU_WAIT &&
+            cgm_event_decode(rec, len, &ev) == 0)
+            fn(ctx, &ev);
+    }
+    cgm_riter_close(it);
+}
+
+/* The same for every x86 thread stream, one after another. */
+static void gpu_events(struct cgm_reader *r, event_fn *fn, void *ctx)
+{
+    for (size_t s = 0; s < cgm_reader_stream_count(r); s++)
+        if (cgm_reader_stream(r, s)->info.kind == CGM_STREAM_X86_THREAD)
+            thread_gpu_events(r, s, fn, ctx);
+}
+
 struct gpu_events {
     struct cgm_event ev[64];
     int n;
 };
 
-/* The GPU events of the host thread, in order. */
+static void keep_first_64(void *ctx, const struct cgm_event *ev)
+{
+    struct gpu_events *g = ctx;
+    if (g->n < 64)
+        g->ev[g->n++] = *ev;
+}
+
+/* The GPU events of the host thread, in order (the first 64). */
 static void host_events(struct cgm_reader *r, struct gpu_events *g)
 {
     g->n = 0;
-    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
-        if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
-            continue;
-        struct cgm_riter *it = cgm_riter_open(r, s);
-        const uint8_t *rec;
-        size_t len;
-        while (cgm_riter_next(it, &rec, &len) == 1) {
-            struct cgm_event ev;
-            if (rec[0] >= CGM_EV_GPU_LOAD && rec[0] <= CGM_EV_GPU_WAIT &&
-                cgm_event_decode(rec, len, &ev) == 0 && g->n < 64)
-                g->ev[g->n++] = ev;
-        }
-        cgm_riter_close(it);
-    }
+    gpu_events(r, keep_first_64, g);
 }
 
 static void test_host_events(void **state)
 {
     (void)state;
-    char err[512];
-    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
-    assert_non_null(r);
+    struct cgm_reader *r = open_trace(trace);
     struct gpu_events g;
     host_events(r, &g);
     /* load, 5 allocations, 2 launches (+mem), 2 done, wait */
@@ -122,9 +163,7 @@ static int in_some_buffer(const struct gpu_events *g, uint64_t addr, unsigned si
 static void test_workgroup_streams_describe_themselves(void **state)
 {
     (void)state;
-    char err[512];
-    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
-    assert_non_null(r);
+    struct cgm_reader *r = open_trace(trace);
     struct gpu_events g;
     host_events(r, &g);
     int groups[3] = { 0 }, seen[2][IN / B] = { { 0 } };
@@ -143,6 +182,7 @@ static void test_workgroup_streams_describe_themselves(void **state)
         seen[launch - 1][rs->info.group[1]]++;
         /* the name is a section holding the static table */
         assert_string_equal(rs->info.name, CGM_SI_STATIC_PREFIX "1");
+        char err[512];
         uint8_t *sec;
         size_t len;
         assert_int_equal(cgm_reader_read_section(r, rs->info.name, 1 << 24, &sec, &len, err,
@@ -202,14 +242,8 @@ static void test_workgroup_streams_describe_themselves(void **state)
 static void test_roi_only_records_groups_inside_the_roi(void **state)
 {
     (void)state;
-    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
-    char cmd[4096], path[1200], err[512];
-    snprintf(path, sizeof path, "%s.roi", trace);
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --roi-only -o %s -- %s/traces/gpu/hotspot "
-             ">/dev/null", bin ? bin : "bin", path, build ? build : "build");
-    assert_int_equal(system(cmd), 0);
-    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
+    char path[1200];
+    struct cgm_reader *r = record_and_open(path, sizeof path, ".roi", "--roi-only", "hotspot");
     struct gpu_events g;
     host_events(r, &g);
     int launches = 0, per_launch[5] = { 0 };
@@ -230,19 +264,29 @@ static void test_roi_only_records_groups_inside_the_roi(void **state)
     remove(path);
 }
 
+/* The last three GPU events, how many there were and how many launches. */
+struct tail {
+    struct cgm_event last[3];
+    int n, launches;
+};
+
+static void keep_last_3(void *ctx, const struct cgm_event *ev)
+{
+    struct tail *t = ctx;
+    t->launches += ev->type == CGM_EV_GPU_LAUNCH;
+    t->last[0] = t->last[1];
+    t->last[1] = t->last[2];
+    t->last[2] = *ev;
+    t->n++;
+}
+
 /* traces/gpu/lud.c: a 48 x 48 float matrix copied to its one GPU buffer and
  * back; 47 elimination steps of two launches each before one wait. */
 static void test_copies_are_recorded(void **state)
 {
     (void)state;
-    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
-    char cmd[4096], path[1200], err[512];
-    snprintf(path, sizeof path, "%s.lud", trace);
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/lud >/dev/null",
-             bin ? bin : "bin", path, build ? build : "build");
-    assert_int_equal(system(cmd), 0);
-    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
+    char path[1200];
+    struct cgm_reader *r = record_and_open(path, sizeof path, ".lud", "", "lud");
     struct gpu_events g;
     host_events(r, &g);   /* keeps the first 64 GPU events */
     const uint64_t bytes = 48 * 48 * 4;
@@ -256,38 +300,40 @@ static void test_copies_are_recorded(void **state)
     assert_int_equal(g.ev[2].f[2], bytes);
     cgm_reader_close(r);
     /* the copy back comes after the wait, last of all */
-    r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
-    struct cgm_event last[3];
-    int n = 0, launches = 0;
-    for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
-        if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
-            continue;
-        struct cgm_riter *it = cgm_riter_open(r, s);
-        const uint8_t *rec;
-        size_t len;
-        struct cgm_event ev;
-        while (cgm_riter_next(it, &rec, &len) == 1)
-            if (rec[0] >= CGM_EV_GPU_LOAD && rec[0] <= CGM_EV_GPU_WAIT &&
-                cgm_event_decode(rec, len, &ev) == 0) {
-                launches += ev.type == CGM_EV_GPU_LAUNCH;
-                last[0] = last[1];
-                last[1] = last[2];
-                last[2] = ev;
-                n++;
-            }
-        cgm_riter_close(it);
-    }
-    assert_int_equal(launches, 2 * 47);
-    assert_true(n >= 3);
-    assert_int_equal(last[0].type, CGM_EV_GPU_DONE);
-    assert_int_equal(last[0].f[0], 2 * 47);
-    assert_int_equal(last[1].type, CGM_EV_GPU_WAIT);
-    assert_int_equal(last[2].type, CGM_EV_GPU_COPY);    /* GPU -> host */
-    assert_int_equal(last[2].f[1], buffer);
-    assert_int_equal(last[2].f[2], bytes);
+    r = open_trace(path);
+    struct tail t = { .n = 0 };
+    gpu_events(r, keep_last_3, &t);
+    assert_int_equal(t.launches, 2 * 47);
+    assert_true(t.n >= 3);
+    assert_int_equal(t.last[0].type, CGM_EV_GPU_DONE);
+    assert_int_equal(t.last[0].f[0], 2 * 47);
+    assert_int_equal(t.last[1].type, CGM_EV_GPU_WAIT);
+    assert_int_equal(t.last[2].type, CGM_EV_GPU_COPY);    /* GPU -> host */
+    assert_int_equal(t.last[2].f[1], buffer);
+    assert_int_equal(t.last[2].f[2], bytes);
     cgm_reader_close(r);
     remove(path);
+}
+
+/* One thread's launches and waits; per launch id, launches and gpu_done
+ * events over all threads. */
+struct calls {
+    int launches, waits, launched[4], done[4];
+};
+
+static void count_calls(void *ctx, const struct cgm_event *ev)
+{
+    struct calls *c = ctx;
+    if (ev->type == CGM_EV_GPU_LAUNCH) {
+        c->launches++;
+        assert_true(ev->f[0] >= 1 && ev->f[0] <= 3);
+        c->launched[ev->f[0]]++;
+    } else if (ev->type == CGM_EV_GPU_DONE) {
+        assert_true(ev->f[0] >= 1 && ev->f[0] <= 3);
+        c->done[ev->f[0]]++;
+    } else if (ev->type == CGM_EV_GPU_WAIT) {
+        c->waits++;
+    }
 }
 
 /* traces/gpu/threads_launch.c with 3 threads: each launches once and waits.
@@ -297,48 +343,25 @@ static void test_copies_are_recorded(void **state)
 static void test_each_thread_records_its_calls(void **state)
 {
     (void)state;
-    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
-    char cmd[4096], path[1200], err[512];
-    snprintf(path, sizeof path, "%s.thr", trace);
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/threads_launch 3 "
-             ">/dev/null", bin ? bin : "bin", path, build ? build : "build");
-    assert_int_equal(system(cmd), 0);
-    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
-    int threads_with_launch = 0, launched[4] = { 0 }, done[4] = { 0 };
+    char path[1200];
+    struct cgm_reader *r = record_and_open(path, sizeof path, ".thr", "", "threads_launch 3");
+    int threads_with_launch = 0;
+    struct calls c = { 0 };
     for (size_t s = 0; s < cgm_reader_stream_count(r); s++) {
         if (cgm_reader_stream(r, s)->info.kind != CGM_STREAM_X86_THREAD)
             continue;
-        struct cgm_riter *it = cgm_riter_open(r, s);
-        const uint8_t *rec;
-        size_t len;
-        struct cgm_event ev;
-        int launches = 0, waits = 0;
-        while (cgm_riter_next(it, &rec, &len) == 1)
-            if (rec[0] >= CGM_EV_GPU_LAUNCH && rec[0] <= CGM_EV_GPU_WAIT &&
-                cgm_event_decode(rec, len, &ev) == 0) {
-                if (ev.type == CGM_EV_GPU_LAUNCH) {
-                    launches++;
-                    assert_true(ev.f[0] >= 1 && ev.f[0] <= 3);
-                    launched[ev.f[0]]++;
-                } else if (ev.type == CGM_EV_GPU_DONE) {
-                    assert_true(ev.f[0] >= 1 && ev.f[0] <= 3);
-                    done[ev.f[0]]++;
-                } else if (ev.type == CGM_EV_GPU_WAIT) {
-                    waits++;
-                }
-            }
-        cgm_riter_close(it);
-        if (!launches)
+        c.launches = c.waits = 0;
+        thread_gpu_events(r, s, count_calls, &c);
+        if (!c.launches)
             continue;
         threads_with_launch++;
-        assert_int_equal(launches, 1);
-        assert_int_equal(waits, 1);
+        assert_int_equal(c.launches, 1);
+        assert_int_equal(c.waits, 1);
     }
     assert_int_equal(threads_with_launch, 3);
     for (int l = 1; l <= 3; l++) {
-        assert_int_equal(launched[l], 1);
-        assert_int_equal(done[l], 1);
+        assert_int_equal(c.launched[l], 1);
+        assert_int_equal(c.done[l], 1);
     }
     cgm_reader_close(r);
     remove(path);

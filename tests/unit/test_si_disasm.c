@@ -14,35 +14,12 @@
 
 #include "cgm/si_isa.h"
 #include "cgm/si_program.h"
-
-static FILE *open_corpus(void)
-{
-    const char *root = getenv("CGM_ROOT");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/data/si/corpus.txt", root ? root : ".");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    return f;
-}
-
-static size_t parse_hex(const char *s, uint8_t *out, size_t max)
-{
-    size_t n = 0;
-    while (s[0] && s[1] && n < max) {
-        unsigned v;
-        if (sscanf(s, "%2x", &v) != 1)
-            break;
-        out[n++] = (uint8_t)v;
-        s += 2;
-    }
-    return n;
-}
+#include "si_files.h"
 
 static void corpus_round_trip(void **state)
 {
     (void)state;
-    FILE *f = open_corpus();
+    FILE *f = si_test_open_corpus();
     char line[512];
     unsigned lines = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
@@ -53,7 +30,7 @@ static void corpus_round_trip(void **state)
         *tab = '\0';
         const char *want = tab + 1;
         uint8_t bytes[16];
-        size_t n = parse_hex(line, bytes, sizeof bytes);
+        size_t n = si_test_parse_hex(line, bytes, sizeof bytes);
         struct si_inst in;
         char got[256];
         size_t used = si_decode(bytes, n, &in);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
+#include "si_files.h"
 
 enum { WINDOW = 1 << 16 };
 static uint8_t window[WINDOW];
@@ -91,25 +92,15 @@ static void fill_registers(void *ctx, unsigned wave, uint32_t *s, uint32_t *v, u
 static void every_corpus_instruction_runs_or_stops_cleanly(void **state)
 {
     (void)state;
-    const char *root = getenv("CGM_ROOT");
-    char path[4096], line[512];
-    snprintf(path, sizeof path, "%s/tests/data/si/corpus.txt", root ? root : ".");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    char line[512];
+    FILE *f = si_test_open_corpus();
     struct si_memory mem = { NULL, map_window };
     unsigned ran = 0, completed = 0, stopped = 0;
     seed = 42;
     static struct fake fk;
     while (fgets(line, sizeof line, f)) {
-        uint8_t bytes[16];
-        size_t n = 0;
-        for (const char *p = line; p[0] != '\t' && p[0] && p[1] && n < 12; p += 2) {
-            unsigned v;
-            if (sscanf(p, "%2x", &v) != 1)
-                break;
-            bytes[n++] = (uint8_t)v;
-        }
-        make_fake(&fk, bytes, n);
+        uint8_t bytes[12];
+        make_fake(&fk, bytes, si_test_parse_hex(line, bytes, sizeof bytes));
         struct si_launch l;
         memset(&l, 0, sizeof l);
         l.program = &fk.prog;

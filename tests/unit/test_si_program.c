@@ -13,6 +13,7 @@
 
 #include "cgm/si_isa.h"
 #include "cgm/si_program.h"
+#include "si_harness.h"
 
 static void basic_path(char *buf, size_t n)
 {
@@ -23,12 +24,8 @@ static void basic_path(char *buf, size_t n)
 static int setup(void **state)
 {
     static struct si_program prog;
-    char path[1024], err[512];
-    basic_path(path, sizeof path);
-    if (si_program_load(path, &prog, err, sizeof err) != 0) {
-        print_error("%s\n", err);
+    if (si_test_load_kernels("test/basic", &prog))
         return -1;
-    }
     *state = &prog;
     return 0;
 }
