@@ -96,6 +96,20 @@ static void run_ok(struct fixture *f, const struct launch_args *a, struct si_run
         fail_msg("%s", err);
 }
 
+/* Runs KERNEL(const uint *in, uint *out) on the N values of IN in 1-D groups
+ * of GROUP, in fresh memory; returns OUT as the kernel left it. */
+static const uint32_t *run_map_u32(struct fixture *f, const char *kernel, const uint32_t *in,
+                                   uint32_t n, uint32_t group)
+{
+    reset(f);
+    uint64_t s = alloc(f, n * 4), o = alloc(f, n * 4);
+    memcpy(host(f, s), in, n * 4);
+    struct { uint64_t s, o; } args = { s, o };
+    struct launch_args la = { kernel, 1, { n }, { group }, &args, sizeof args, 0 };
+    run_ok(f, &la, NULL);
+    return host(f, o);
+}
+
 static uint32_t rng_state = 12345;
 static uint32_t rng(void)
 {
@@ -121,8 +135,7 @@ static void vector_add(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 1000, GRID = 1024 };
-    uint64_t a = alloc(f, GRID * 4), b = alloc(f, GRID * 4),
-             c = alloc(f, GRID * 4);
+    uint64_t a = alloc(f, GRID * 4), b = alloc(f, GRID * 4), c = alloc(f, GRID * 4);
     float *ha = host(f, a), *hb = host(f, b), *hc = host(f, c);
     for (int i = 0; i < GRID; i++) {
         ha[i] = rngf(-100, 100);
@@ -201,16 +214,11 @@ static void reduce_sum_lds_barrier_atomic(void **state)
 
 static void collatz_divergence(void **state)
 {
-    struct fixture *f = *state;
-    reset(f);
     enum { N = 256 };
-    uint64_t s = alloc(f, N * 4), o = alloc(f, N * 4);
-    uint32_t *hs = host(f, s), *ho = host(f, o);
+    uint32_t hs[N];
     for (int i = 0; i < N; i++)
         hs[i] = 1 + (uint32_t)i * 37u;
-    struct { uint64_t s, o; } args = { s, o };
-    struct launch_args la = { "collatz_steps", 1, { N }, { 64 }, &args, sizeof args, 0 };
-    run_ok(f, &la, NULL);
+    const uint32_t *ho = run_map_u32(*state, "collatz_steps", hs, N, 64);
     for (int i = 0; i < N; i++) {
         uint32_t x = hs[i], n = 0;
         while (x != 1u && n < 1000u) {
@@ -226,8 +234,7 @@ static void integer_mix(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 320 };   /* 5 waves of a 64-item group: partial last group not needed */
-    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4),
-             o = alloc(f, N * 32);
+    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4), o = alloc(f, N * 32);
     int32_t *ha = host(f, a), *hb = host(f, b), *ho = host(f, o);
     for (int i = 0; i < N; i++) {
         ha[i] = (int32_t)rng();
@@ -253,16 +260,11 @@ static void integer_mix(void **state)
 
 static void private_memory(void **state)
 {
-    struct fixture *f = *state;
-    reset(f);
     enum { N = 192 };
-    uint64_t s = alloc(f, N * 4), o = alloc(f, N * 4);
-    uint32_t *hs = host(f, s), *ho = host(f, o);
+    uint32_t hs[N];
     for (int i = 0; i < N; i++)
         hs[i] = rng() % 1000;
-    struct { uint64_t s, o; } args = { s, o };
-    struct launch_args la = { "private_array", 1, { N }, { 192 }, &args, sizeof args, 0 };
-    run_ok(f, &la, NULL);
+    const uint32_t *ho = run_map_u32(*state, "private_array", hs, N, 192);
     for (int i = 0; i < N; i++) {
         uint32_t v[32], acc = 0;
         for (int k = 0; k < 32; k++) v[k] = hs[i] * (uint32_t)(k + 1);
@@ -276,8 +278,7 @@ static void matmul_2d(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { S = 32 };
-    uint64_t A = alloc(f, S * S * 4), B = alloc(f, S * S * 4),
-             C = alloc(f, S * S * 4);
+    uint64_t A = alloc(f, S * S * 4), B = alloc(f, S * S * 4), C = alloc(f, S * S * 4);
     float *ha = host(f, A), *hb = host(f, B), *hc = host(f, C);
     for (int i = 0; i < S * S; i++) {
         ha[i] = rngf(-1, 1);
@@ -349,10 +350,8 @@ static void double_division_is_ieee(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t x = alloc(f, N * 8), y = alloc(f, N * 8),
-             q = alloc(f, N * 8), r = alloc(f, N * 8);
-    double *hx = host(f, x), *hy = host(f, y), *hq = host(f, q),
-           *hr = host(f, r);
+    uint64_t x = alloc(f, N * 8), y = alloc(f, N * 8), q = alloc(f, N * 8), r = alloc(f, N * 8);
+    double *hx = host(f, x), *hy = host(f, y), *hq = host(f, q), *hr = host(f, r);
     static const double special[][2] = {
         { 1.0, 3.0 }, { 2.0, 0.0 }, { -2.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 5.0 },
         { 1e300, 1e-300 }, { 1e-300, 1e300 }, { 1e-310, 3.0 }, { 3.0, 1e-310 },
@@ -396,16 +395,11 @@ static uint32_t mix_step_cpu(uint32_t x, uint32_t k)
 /* A kernel that calls a function: getpc/swappc/setpc and the callee's stack. */
 static void function_calls(void **state)
 {
-    struct fixture *f = *state;
-    reset(f);
     enum { N = 256 };
-    uint64_t in = alloc(f, N * 4), out = alloc(f, N * 4);
-    uint32_t *hin = host(f, in), *hout = host(f, out);
+    uint32_t hin[N];
     for (int i = 0; i < N; i++)
         hin[i] = rng();
-    struct { uint64_t in, out; } args = { in, out };
-    struct launch_args la = { "call_function", 1, { N }, { 128 }, &args, sizeof args, 0 };
-    run_ok(f, &la, NULL);
+    const uint32_t *hout = run_map_u32(*state, "call_function", hin, N, 128);
     for (int i = 0; i < N; i++) {
         uint32_t x = hin[i];
         for (uint32_t k = 0; k < 4; k++)
@@ -420,8 +414,7 @@ static void lds_and_global_atomics(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 2048 };
-    uint64_t d = alloc(f, N * 4), b = alloc(f, 64 * 4),
-             m = alloc(f, 64 * 4);
+    uint64_t d = alloc(f, N * 4), b = alloc(f, 64 * 4), m = alloc(f, 64 * 4);
     uint32_t *hd = host(f, d), *hb = host(f, b), *hm = host(f, m);
     uint32_t want_b[64] = { 0 }, want_m[64] = { 0 };
     for (int i = 0; i < N; i++) {
@@ -532,8 +525,7 @@ static void wide_integer_sequences(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 256 };
-    uint64_t a = alloc(f, N * 8), b = alloc(f, N * 8),
-             o = alloc(f, N * 64), d = alloc(f, N * 16);
+    uint64_t a = alloc(f, N * 8), b = alloc(f, N * 8), o = alloc(f, N * 64), d = alloc(f, N * 16);
     int64_t *ha = host(f, a), *hb = host(f, b), *ho = host(f, o);
     double *hd = host(f, d);
     for (int i = 0; i < N; i++) {
@@ -625,8 +617,7 @@ static void observer_sees_every_step_and_address(void **state)
     struct fixture *f = *state;
     reset(f);
     enum { N = 512 };
-    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4),
-             c = alloc(f, N * 4);
+    uint64_t a = alloc(f, N * 4), b = alloc(f, N * 4), c = alloc(f, N * 4);
     struct { uint64_t a, b, c; uint32_t n; } args = { a, b, c, N };
     struct launch_args la = { "vector_add", 1, { N }, { 128 }, &args, 28, 0 };
     struct recorder rec = { 0, 0, 0, 1, c };
