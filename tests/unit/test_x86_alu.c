@@ -10,12 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "tracegen/x86/decode.h"
-#include "tracegen/x86/decode_cache.h"
+#include "tests/unit/x86_harness.h"
+#include "tests/unit/x86_rand.h"
 #include "tracegen/x86/flags.h"
-#include "tracegen/x86/interp.h"
 
 #define CF 0x001u
 #define PF 0x004u
@@ -32,66 +30,30 @@ struct regs {
 /* mov rax,[rdi]; mov rcx,[rdi+8]; mov rdx,[rdi+24]; push [rdi+16]; popfq */
 static const uint8_t prologue[] = { 0x48, 0x8b, 0x07, 0x48, 0x8b, 0x4f, 0x08, 0x48, 0x8b,
                                     0x57, 0x18, 0xff, 0x77, 0x10, 0x9d };
-/* pushfq; pop [rdi+16]; mov [rdi],rax; mov [rdi+8],rcx; mov [rdi+24],rdx; ret */
+/* pushfq; pop [rdi+16]; mov [rdi],rax; mov [rdi+8],rcx; mov [rdi+24],rdx */
 static const uint8_t epilogue[] = { 0x9c, 0x8f, 0x47, 0x10, 0x48, 0x89, 0x07, 0x48, 0x89,
-                                    0x4f, 0x08, 0x48, 0x89, 0x57, 0x18, 0xc3 };
+                                    0x4f, 0x08, 0x48, 0x89, 0x57, 0x18 };
+static const struct x86_wrap wrap = { prologue, sizeof prologue, epilogue, sizeof epilogue };
 
-static uint8_t *stub;
-static csh cs;
-
-static void run_host(const uint8_t *code, size_t n, struct regs *r)
+static void run_emulated(struct x86_harness *h, const uint8_t *code, size_t n, struct regs *r)
 {
-    size_t k = 0;
-    memcpy(stub + k, prologue, sizeof prologue);
-    k += sizeof prologue;
-    memcpy(stub + k, code, n);
-    k += n;
-    memcpy(stub + k, epilogue, sizeof epilogue);
-    void (*fn)(struct regs *);
-    void *p = stub;
-    memcpy(&fn, &p, sizeof fn);
-    fn(r);
-}
-
-static void run_emulated(const uint8_t *code, size_t n, struct regs *r)
-{
-    struct x86_block *b = calloc(1, sizeof *b + 4 * sizeof(struct x86_dinsn));
-    struct x86_cpu *c = calloc(1, sizeof *c);
-    assert_non_null(b);
-    assert_non_null(c);
-    uint64_t addr = 0x401000;
-    size_t off = 0;
-    while (off < n) {
-        unsigned len = x86_decode(cs, code + off, n - off, addr + off, &b->insn[b->ninsn]);
-        assert_true(len > 0);
-        off += len;
-        b->ninsn++;
-    }
-    jmp_buf jb;
-    c->fault_jmp = &jb;
+    struct x86_cpu *c = x86_harness_cpu(h);
     c->r[R_RAX] = r->rax;
     c->r[R_RCX] = r->rcx;
     c->r[R_RDX] = r->rdx;
     x86_set_rflags(c, r->flags);
-    if (setjmp(jb))
-        fail_msg("unexpected fault");
-    x86_exec_block(c, b);
+    x86_run_block(h, c, code, n, 4);
     r->rax = c->r[R_RAX];
     r->rcx = c->r[R_RCX];
     r->rdx = c->r[R_RDX];
     r->flags = x86_rflags(c);
-    free(b);
-    free(c);
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return x86_xorshift64(&rng);
 }
 
 static uint64_t operand(void)
@@ -264,12 +226,12 @@ static void input(struct regs *r, const struct case_ *k)
     }
 }
 
-static int compare_one(const char *name, const uint8_t *code, size_t len, const struct regs *in,
-                       unsigned mask, unsigned checks)
+static int compare_one(struct x86_harness *harness, const char *name, const uint8_t *code,
+                       size_t len, const struct regs *in, unsigned mask, unsigned checks)
 {
     struct regs h = *in, e = *in;
-    run_host(code, len, &h);
-    run_emulated(code, len, &e);
+    x86_host_run(harness->page, &wrap, code, len, &h);
+    run_emulated(harness, code, len, &e);
     int bad = ((h.flags ^ e.flags) & mask) != 0;
     if ((checks & CHECK_RAX) && h.rax != e.rax)
         bad = 1;
@@ -292,7 +254,7 @@ static int compare_one(const char *name, const uint8_t *code, size_t len, const 
 
 static void test_integer_ops_match_host(void **state)
 {
-    (void)state;
+    struct x86_harness *h = *state;
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct case_ *k = &cases[i];
@@ -302,7 +264,7 @@ static void test_integer_ops_match_host(void **state)
             unsigned mask = k->flags_mask;
             if (k->kind == 1 && (in.rcx & 0xff) == 1 && (k->flags_mask & CF))
                 mask |= OF; /* OF is defined for one-bit shifts and rotates */
-            failures += compare_one(k->name, k->code, k->len, &in, mask, k->checks);
+            failures += compare_one(h, k->name, k->code, k->len, &in, mask, k->checks);
         }
     }
     assert_int_equal(failures, 0);
@@ -310,7 +272,7 @@ static void test_integer_ops_match_host(void **state)
 
 static void test_conditions_match_host(void **state)
 {
-    (void)state;
+    struct x86_harness *h = *state;
     int failures = 0;
     for (size_t p = 0; p < sizeof producers / sizeof producers[0]; p++)
         for (unsigned cc = 0; cc < 16; cc++)
@@ -337,28 +299,10 @@ static void test_conditions_match_host(void **state)
                 int imul = p == 11;
                 if (imul && cc != 0 && cc != 1 && cc != 2 && cc != 3)
                     continue;
-                failures += compare_one(producers[p].name, code, len, &in, imul ? CF | OF : ALL,
-                                        CHECK_RDX);
+                failures += compare_one(h, producers[p].name, code, len, &in,
+                                        imul ? CF | OF : ALL, CHECK_RDX);
             }
     assert_int_equal(failures, 0);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                -1, 0);
-    if (stub == MAP_FAILED)
-        return -1;
-    return x86_decoder_open(&cs);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    munmap(stub, 4096);
-    cs_close(&cs);
-    return 0;
 }
 
 int main(void)
@@ -367,5 +311,5 @@ int main(void)
         cmocka_unit_test(test_integer_ops_match_host),
         cmocka_unit_test(test_conditions_match_host),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, x86_harness_setup, x86_harness_teardown);
 }

@@ -87,29 +87,13 @@ static void fault_like_native(const char *mode, int signal_status, const char *w
     free(e);
 }
 
-static void test_segv(void **state)
-{
-    (void)state;
-    fault_like_native("segv", 128 + 11, "invalid write at address 0x0");
-}
-
-static void test_divide_error(void **state)
-{
-    (void)state;
-    fault_like_native("div0", 128 + 8, "divide error");
-}
-
-static void test_ud2(void **state)
-{
-    (void)state;
-    fault_like_native("ud2", 128 + 4, "ud2");
-}
-
-static void test_abort(void **state)
-{
-    (void)state;
-    fault_like_native("abort", 128 + 6, "signal 6");
-}
+/* test_NAME: the guest's MODE ends with STATUS natively and under tracegen, which says WHY. */
+#define FAULT_TEST(name, mode, status, why) \
+    static void test_##name(void **state) { (void)state; fault_like_native(mode, status, why); }
+FAULT_TEST(segv, "segv", 128 + 11, "invalid write at address 0x0")
+FAULT_TEST(divide_error, "div0", 128 + 8, "divide error")
+FAULT_TEST(ud2, "ud2", 128 + 4, "ud2")
+FAULT_TEST(abort, "abort", 128 + 6, "signal 6")
 
 static void test_unimplemented_is_named(void **state)
 {

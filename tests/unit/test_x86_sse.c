@@ -12,10 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "tracegen/x86/decode.h"
-#include "tracegen/x86/decode_cache.h"
+#include "tests/unit/x86_harness.h"
+#include "tests/unit/x86_rand.h"
 #include "tracegen/x86/flags.h"
 #include "tracegen/x86/interp.h"
 
@@ -35,60 +34,29 @@ static const uint8_t epilogue[] = {
     0xf3, 0x0f, 0x7f, 0x07,             /* movdqu [rdi], xmm0 */
     0xf3, 0x0f, 0x7f, 0x4f, 0x10,       /* movdqu [rdi+16], xmm1 */
     0x48, 0x89, 0x47, 0x20,             /* mov [rdi+32], rax */
-    0xc3,
 };
+static const struct x86_wrap wrap = { prologue, sizeof prologue, epilogue, sizeof epilogue };
 
-static uint8_t *stub;
-static csh cs;
-
-static void run_host(const uint8_t *code, size_t n, struct state *s)
+static void run_emulated(struct x86_harness *h, const uint8_t *code, size_t n, struct state *s)
 {
-    size_t k = 0;
-    memcpy(stub, prologue, sizeof prologue);
-    k += sizeof prologue;
-    memcpy(stub + k, code, n);
-    k += n;
-    memcpy(stub + k, epilogue, sizeof epilogue);
-    void (*fn)(struct state *);
-    void *p = stub;
-    memcpy(&fn, &p, sizeof fn);
-    fn(s);
-}
-
-static void run_emulated(const uint8_t *code, size_t n, struct state *s)
-{
-    struct x86_block *b = calloc(1, sizeof *b + 2 * sizeof(struct x86_dinsn));
-    struct x86_cpu *c = calloc(1, sizeof *c);
-    assert_non_null(b);
-    assert_non_null(c);
-    assert_int_equal(x86_decode(cs, code, n, 0x401000, &b->insn[0]), n);
-    b->ninsn = 1;
-    jmp_buf jb;
-    c->fault_jmp = &jb;
+    struct x86_cpu *c = x86_harness_cpu(h);
     x86_fpu_reset(c);
     memcpy(c->xmm[0].b, s->x0, 16);
     memcpy(c->xmm[1].b, s->x1, 16);
     c->r[R_RAX] = s->rax;
     x86_set_rflags(c, s->flags);
-    if (setjmp(jb))
-        fail_msg("instruction faulted or is not implemented");
-    x86_exec_block(c, b);
+    x86_run_block(h, c, code, n, 1);
     memcpy(s->x0, c->xmm[0].b, 16);
     memcpy(s->x1, c->xmm[1].b, 16);
     s->rax = c->r[R_RAX];
     s->flags = x86_rflags(c);
-    free(b);
-    free(c);
 }
 
 static uint64_t rng = 0x1234567887654321ull;
 
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return x86_xorshift64(&rng);
 }
 
 static double some_double(void)
@@ -212,7 +180,7 @@ static const struct sse_case cases[] = {
 
 static void test_sse_matches_host(void **state)
 {
-    (void)state;
+    struct x86_harness *harness = *state;
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct sse_case *k = &cases[i];
@@ -226,8 +194,8 @@ static void test_sse_matches_host(void **state)
             in.flags = 0x202 | (next_rand() & 0x8d5);
             h = in;
             e = in;
-            run_host(k->code, k->len, &h);
-            run_emulated(k->code, k->len, &e);
+            x86_host_run(harness->page, &wrap, k->code, k->len, &h);
+            run_emulated(harness, k->code, k->len, &e);
             int bad = memcmp(h.x0, e.x0, 16) != 0 || memcmp(h.x1, e.x1, 16) != 0;
             if (k->rax && h.rax != e.rax)
                 bad = 1;
@@ -250,28 +218,10 @@ static void test_sse_matches_host(void **state)
     assert_int_equal(failures, 0);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                -1, 0);
-    if (stub == MAP_FAILED)
-        return -1;
-    return x86_decoder_open(&cs);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    munmap(stub, 4096);
-    cs_close(&cs);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sse_matches_host),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, x86_harness_setup, x86_harness_teardown);
 }

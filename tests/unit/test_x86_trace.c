@@ -8,21 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgm/events.h"
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
+#include "tests/unit/x86_rand.h"
+#include "tests/unit/x86_recording.h"
 
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return x86_xorshift64(&rng);
 }
 
 static void test_block_codec_round_trip(void **state)
@@ -122,46 +120,12 @@ static void test_static_codec_round_trip(void **state)
     }
 }
 
-static char *build_path(const char *env, const char *rel)
+/* Records the musl guest NAME with a scheduling quantum and, if EXTRA, one more option. */
+static void record(struct x86_recording *r, const char *name, const char *quantum,
+                   const char *extra)
 {
-    char *p = malloc(4096);
-    assert_non_null(p);
-    assert_non_null(getenv(env));
-    snprintf(p, 4096, "%s/%s", getenv(env), rel);
-    return p;
-}
-
-/* Runs tracegen -o OUT on a guest; returns its exit status. */
-static int record_args(const char *guest, const char *out, const char *quantum, const char *extra)
-{
-    char *tracegen = build_path("CGM_BIN", "tracegen");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        FILE *f = freopen("/dev/null", "w", stdout);
-        (void)f;
-        if (extra)
-            execl(tracegen, tracegen, "--quiet", extra, "--quantum", quantum, "-o", out, "--",
-                  guest, (char *)NULL);
-        else
-            execl(tracegen, tracegen, "--quiet", "--quantum", quantum, "-o", out, "--", guest,
-                  (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    free(tracegen);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int record_q(const char *guest, const char *out, const char *quantum)
-{
-    return record_args(guest, out, quantum, NULL);
-}
-
-static int record(const char *guest, const char *out)
-{
-    return record_q(guest, out, "100000");
+    const char *opts[] = { extra, "--quantum", quantum, NULL };
+    x86_record_guest(r, name, extra ? opts : opts + 1);
 }
 
 static int files_equal(const char *a, const char *b)
@@ -185,20 +149,17 @@ static int files_equal(const char *a, const char *b)
 static void test_recorded_trace_is_whole_and_repeatable(void **state)
 {
     (void)state;
-    char *guest = build_path("CGM_BUILD", "traces/x86/musl/hello");
-    char t1[] = "/tmp/cgm_x86_trace_a_XXXXXX", t2[] = "/tmp/cgm_x86_trace_b_XXXXXX";
-    int fd1 = mkstemp(t1), fd2 = mkstemp(t2);
-    assert_true(fd1 >= 0 && fd2 >= 0);
-    close(fd1);
-    close(fd2);
+    struct x86_recording t1, t2;
+    record(&t1, "hello", "100000", NULL);
+    record(&t2, "hello", "100000", NULL);
     /* hello exits with status 3 */
-    assert_int_equal(record(guest, t1), 3);
-    assert_int_equal(record(guest, t2), 3);
-    assert_true(files_equal(t1, t2));
+    assert_int_equal(t1.status, 3);
+    assert_int_equal(t2.status, 3);
+    assert_true(files_equal(t1.path, t2.path));
 
     char err[512];
-    assert_int_equal(cgm_trace_verify(t1, err, sizeof err), 0);
-    struct cgm_reader *r = cgm_reader_open(t1, err, sizeof err);
+    assert_int_equal(cgm_trace_verify(t1.path, err, sizeof err), 0);
+    struct cgm_reader *r = cgm_reader_open(t1.path, err, sizeof err);
     assert_non_null(r);
     assert_true(cgm_reader_complete(r));
 
@@ -262,9 +223,8 @@ static void test_recorded_trace_is_whole_and_repeatable(void **state)
     free(codec);
     free(sec);
     cgm_reader_close(r);
-    unlink(t1);
-    unlink(t2);
-    free(guest);
+    x86_recording_remove(&t1);
+    x86_recording_remove(&t2);
 }
 
 /* Threads: one stream each, every ended wait names a wake that happened
@@ -272,15 +232,12 @@ static void test_recorded_trace_is_whole_and_repeatable(void **state)
 static void test_threaded_trace_events(void **state)
 {
     (void)state;
-    char *guest = build_path("CGM_BUILD", "traces/x86/musl/sync_mt");
-    char t1[] = "/tmp/cgm_x86_trace_t_XXXXXX";
-    int fd = mkstemp(t1);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(record_q(guest, t1, "50"), 0);
+    struct x86_recording t;
+    record(&t, "sync_mt", "50", NULL);
+    assert_int_equal(t.status, 0);
     char err[512];
-    assert_int_equal(cgm_trace_verify(t1, err, sizeof err), 0);
-    struct cgm_reader *r = cgm_reader_open(t1, err, sizeof err);
+    assert_int_equal(cgm_trace_verify(t.path, err, sizeof err), 0);
+    struct cgm_reader *r = cgm_reader_open(t.path, err, sizeof err);
     assert_non_null(r);
     enum { MAXSEQ = 1 << 20 };
     uint8_t *kind = calloc(MAXSEQ, 1); /* 1 wake, 2 other */
@@ -345,8 +302,7 @@ static void test_threaded_trace_events(void **state)
     free(kind);
     free(waits);
     cgm_reader_close(r);
-    unlink(t1);
-    free(guest);
+    x86_recording_remove(&t);
 }
 
 /* --roi-only: the workers of matmul_mt live entirely inside the region of
@@ -355,15 +311,14 @@ static void test_threaded_trace_events(void **state)
 static void test_roi_only(void **state)
 {
     (void)state;
-    char *guest = build_path("CGM_BUILD", "traces/x86/musl/matmul_mt");
-    char full[] = "/tmp/cgm_x86_roi_f_XXXXXX", roi[] = "/tmp/cgm_x86_roi_r_XXXXXX";
-    close(mkstemp(full));
-    close(mkstemp(roi));
-    assert_int_equal(record_args(guest, full, "100000", NULL), 0);
-    assert_int_equal(record_args(guest, roi, "100000", "--roi-only"), 0);
+    struct x86_recording full, roi;
+    record(&full, "matmul_mt", "100000", NULL);
+    record(&roi, "matmul_mt", "100000", "--roi-only");
+    assert_int_equal(full.status, 0);
+    assert_int_equal(roi.status, 0);
     char err[512];
-    struct cgm_reader *rf = cgm_reader_open(full, err, sizeof err);
-    struct cgm_reader *rr = cgm_reader_open(roi, err, sizeof err);
+    struct cgm_reader *rf = cgm_reader_open(full.path, err, sizeof err);
+    struct cgm_reader *rr = cgm_reader_open(roi.path, err, sizeof err);
     assert_non_null(rf);
     assert_non_null(rr);
     assert_int_equal(cgm_reader_stream_count(rf), cgm_reader_stream_count(rr));
@@ -388,9 +343,8 @@ static void test_roi_only(void **state)
     assert_int_equal(markers, 2);
     cgm_reader_close(rf);
     cgm_reader_close(rr);
-    unlink(full);
-    unlink(roi);
-    free(guest);
+    x86_recording_remove(&full);
+    x86_recording_remove(&roi);
 }
 
 int main(void)

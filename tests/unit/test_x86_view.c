@@ -13,37 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgm/events.h"
 #include "cgm/x86view.h"
-
-static char *build_path(const char *env, const char *rel)
-{
-    char *p = malloc(4096);
-    assert_non_null(p);
-    assert_non_null(getenv(env));
-    snprintf(p, 4096, "%s/%s", getenv(env), rel);
-    return p;
-}
-
-static int record(const char *guest, const char *out)
-{
-    char *tracegen = build_path("CGM_BIN", "tracegen");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        FILE *f = freopen("/dev/null", "w", stdout);
-        (void)f;
-        execl(tracegen, tracegen, "--quiet", "-o", out, "--", guest, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    free(tracegen);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "tests/unit/x86_recording.h"
 
 /* The entry point and the text of its first instruction, from the file. */
 static uint64_t entry_insn(const char *path, char *text, size_t len)
@@ -83,14 +57,12 @@ static uint64_t entry_insn(const char *path, char *text, size_t len)
 static void test_dump_and_stats(void **state)
 {
     (void)state;
-    char *guest = build_path("CGM_BUILD", "traces/x86/musl/hello");
-    char trace[] = "/tmp/cgm_x86_view_XXXXXX";
-    int fd = mkstemp(trace);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(record(guest, trace), 3);
+    static const char *const no_options[] = { NULL };
+    struct x86_recording t;
+    x86_record_guest(&t, "hello", no_options);
+    assert_int_equal(t.status, 3);
     char err[512];
-    struct cgm_reader *r = cgm_reader_open(trace, err, sizeof err);
+    struct cgm_reader *r = cgm_reader_open(t.path, err, sizeof err);
     assert_non_null(r);
     struct cgm_x86_view *v = cgm_x86_view_open(r, err, sizeof err);
     assert_non_null(v);
@@ -104,7 +76,7 @@ static void test_dump_and_stats(void **state)
     assert_int_equal(cgm_x86_dump_stream(out, v, r, (size_t)si, 0, 3, err, sizeof err), 0);
     fclose(out);
     char want[256];
-    uint64_t entry = entry_insn(guest, want, sizeof want);
+    uint64_t entry = entry_insn(t.guest, want, sizeof want);
     char head[64];
     snprintf(head, sizeof head, "1000:0 block 0x%llx ", (unsigned long long)entry);
     assert_true(strncmp(dump, head, strlen(head)) == 0);
@@ -163,8 +135,7 @@ static void test_dump_and_stats(void **state)
     assert_true(pushes > 0);
     cgm_x86_view_close(v);
     cgm_reader_close(r);
-    unlink(trace);
-    free(guest);
+    x86_recording_remove(&t);
 }
 
 int main(void)

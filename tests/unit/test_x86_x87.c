@@ -13,8 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "tests/unit/x86_harness.h"
+#include "tests/unit/x86_rand.h"
 #include "tracegen/x86/decode_cache.h"
 #include "tracegen/x86/flags.h"
 #include "tracegen/x86/interp.h"
@@ -46,36 +47,16 @@ static const uint8_t epilogue[] = {
 #define GUEST_CODE 0x400000ull
 #define GUEST_DATA 0x600000ull
 
-static uint8_t *stub;
+static const struct x86_wrap wrap = { prologue, sizeof prologue, epilogue, sizeof epilogue };
 
-static size_t build(uint8_t *out, const uint8_t *insn, size_t n)
-{
-    size_t k = 0;
-    memcpy(out, prologue, sizeof prologue);
-    k += sizeof prologue;
-    memcpy(out + k, insn, n);
-    k += n;
-    memcpy(out + k, epilogue, sizeof epilogue);
-    return k + sizeof epilogue;
-}
-
-static void run_host(const uint8_t *insn, size_t n, struct frame *f)
-{
-    size_t k = build(stub, insn, n);
-    stub[k] = 0xc3;
-    void (*fn)(struct frame *);
-    void *p = stub;
-    memcpy(&fn, &p, sizeof fn);
-    fn(f);
-}
-
+static uint8_t *host_page;
 static struct gmem *mem;
 static struct x86_code_cache *cache;
 
 static void run_emulated(const uint8_t *insn, size_t n, struct frame *f)
 {
     uint8_t code[128];
-    size_t k = build(code, insn, n);
+    size_t k = x86_wrap_code(code, sizeof code - 1, &wrap, insn, n);
     code[k++] = 0xf4; /* hlt: ends the run as an illegal instruction */
     /* the same code address holds new code each time: forget old blocks */
     x86_code_cache_flush(cache);
@@ -107,10 +88,7 @@ static uint64_t rng = 0xabcdef0123456789ull;
 
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return x86_xorshift64(&rng);
 }
 
 static void some_ext(uint8_t *out, int range)
@@ -208,7 +186,7 @@ static void test_x87_matches_host(void **state)
             in.flags = 0x202 | (next_rand() & 0x8d5);
             h = in;
             e = in;
-            run_host(k->code, k->len, &h);
+            x86_host_run(host_page, &wrap, k->code, k->len, &h);
             run_emulated(k->code, k->len, &e);
             int bad = 0;
             if (k->results >= 1 && memcmp(h.a, e.a, 10))
@@ -243,10 +221,9 @@ static void test_x87_matches_host(void **state)
 static int setup(void **state)
 {
     (void)state;
-    stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                -1, 0);
+    host_page = x86_host_page_open();
     mem = gmem_create();
-    if (stub == MAP_FAILED || !mem || gmem_map(mem, GUEST_CODE, 4096, GPROT_R | GPROT_X) ||
+    if (!host_page || !mem || gmem_map(mem, GUEST_CODE, 4096, GPROT_R | GPROT_X) ||
         gmem_map(mem, GUEST_DATA, 8192, GPROT_R | GPROT_W))
         return -1;
     cache = x86_code_cache_create(mem);
@@ -256,7 +233,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    munmap(stub, 4096);
+    x86_host_page_close(host_page);
     x86_code_cache_destroy(cache);
     gmem_destroy(mem);
     return 0;
