@@ -297,6 +297,51 @@ static uint64_t now_cycles(struct rp_sim *s)
     return ks_domain_cycle(cgm_memsys_cpu_domain(s->ms));
 }
 
+/* ---- the guest's address space -------------------------------------- */
+
+/* A page leaves the address space: every core's TLBs drop it (the
+ * shootdown the kernel does), its frame goes back to the allocator. */
+static void page_unmapped(void *ctx, uint32_t asid, uint64_t vpn, uint64_t pfn)
+{
+    struct rp_sim *s = ctx;
+    (void)pfn;
+    for (unsigned i = 0; i < s->cfg.cores; i++) {
+        cgm_mmu_flush_page(&s->cores[i].itlb, asid, vpn);
+        cgm_mmu_flush_page(&s->cores[i].dtlb, asid, vpn);
+    }
+}
+
+/* Pages [first, last] covering [addr, addr + len). */
+static uint64_t page_span(const struct rp_sim *s, uint64_t addr, uint64_t len, uint64_t *first)
+{
+    unsigned pb = cgm_page_table_page_bits(s->pt);
+    uint64_t end = len > UINT64_MAX - addr ? UINT64_MAX : addr + len;
+    *first = addr >> pb;
+    return len ? ((end - 1) >> pb) - *first + 1 : 0;
+}
+
+static void unmap(struct rp_sim *s, uint64_t addr, uint64_t len)
+{
+    uint64_t vpn, pages = page_span(s, addr, len, &vpn);
+    if (cgm_page_table_unmap_range(s->pt, 0, vpn, pages, page_unmapped, s) < 0)
+        rp_sim_fail(s, "out of memory freeing guest pages");
+}
+
+/* mprotect: the pages stay, their cached translations go. */
+static void shoot_down(struct rp_sim *s, uint64_t addr, uint64_t len)
+{
+    uint64_t vpn, pages = page_span(s, addr, len, &vpn);
+    if (pages > 4096) {
+        for (unsigned i = 0; i < s->cfg.cores; i++) {
+            cgm_mmu_flush(&s->cores[i].itlb, 0);
+            cgm_mmu_flush(&s->cores[i].dtlb, 0);
+        }
+        return;
+    }
+    for (uint64_t v = vpn; v < vpn + pages; v++)
+        page_unmapped(s, 0, v, 0);
+}
+
 bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, const struct cgm_event *ev)
 {
     (void)c;
@@ -319,6 +364,24 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
         t->state = TH_BLOCKED;
         t->blocked_on = ev->f[2];
         return false;
+    case CGM_EV_MUNMAP:
+        unmap(s, ev->f[0], ev->f[1]);
+        return true;
+    case CGM_EV_MMAP:
+        if (ev->f[3] & 0x10) /* MAP_FIXED replaces what was mapped there */
+            unmap(s, ev->f[0], ev->f[1]);
+        return true;
+    case CGM_EV_MPROTECT:
+        shoot_down(s, ev->f[0], ev->f[1]);
+        return true;
+    case CGM_EV_BRK:
+        if (ev->f[1] < ev->f[0]) { /* the heap shrank */
+            unsigned pb = cgm_page_table_page_bits(s->pt);
+            uint64_t keep = (ev->f[1] + (1ull << pb) - 1) & ~((1ull << pb) - 1);
+            if (keep < ev->f[0])
+                unmap(s, keep, ev->f[0] - keep);
+        }
+        return true;
     case CGM_EV_ROI_BEGIN:
         if (!s->roi_begin) {
             s->roi_begin_cycle = now_cycles(s);

@@ -49,6 +49,7 @@ static cJSON *core_json(const struct rp_core *c)
         add_u(t, "misses", tlbs[i]->st.misses);
         add_u(t, "first_touch_faults", tlbs[i]->st.hard_faults);
         add_u(t, "evictions", tlbs[i]->st.evictions);
+        add_u(t, "shootdowns", tlbs[i]->st.shootdowns);
     }
     return x;
 }
@@ -220,6 +221,9 @@ void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
     cJSON_AddItemToObject(root, "coherence_messages", coherence_json(cgm_memsys_coh(s->ms)));
     add_network(root, s);
     add_dram(root, s);
+    /* Pages given back by munmap, brk and MAP_FIXED; their frames are reused. */
+    cJSON *vm = cJSON_AddObjectToObject(root, "virtual_memory");
+    add_u(vm, "pages_unmapped", cgm_page_table_unmapped(s->pt));
     cJSON *th = cJSON_AddArrayToObject(root, "threads");
     for (size_t i = 0; i < s->nthreads; i++) {
         cJSON *x = cJSON_CreateObject();

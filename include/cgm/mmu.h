@@ -32,7 +32,16 @@ bool cgm_page_table_lookup(const struct cgm_page_table *pt, uint32_t asid, uint6
 /* Maps (asid, vpn) to the next free frame. Returns false when physical
  * memory is exhausted. */
 bool cgm_page_table_map(struct cgm_page_table *pt, uint32_t asid, uint64_t vpn, uint64_t *pfn);
+/* Called for each page an unmap takes away, with the frame it had. */
+typedef void (*cgm_page_unmapped_fn)(void *ctx, uint32_t asid, uint64_t vpn, uint64_t pfn);
+/* Unmaps the mapped pages among [vpn, vpn + pages) of asid (pages never
+ * touched are skipped); their frames are handed out again, most recently
+ * freed first. Returns the number unmapped, or -1 when out of memory. */
+int cgm_page_table_unmap_range(struct cgm_page_table *pt, uint32_t asid, uint64_t vpn, uint64_t pages,
+                               cgm_page_unmapped_fn fn, void *ctx);
+/* Pages mapped now, and unmapped so far. */
 uint64_t cgm_page_table_mapped(const struct cgm_page_table *pt);
+uint64_t cgm_page_table_unmapped(const struct cgm_page_table *pt);
 unsigned cgm_page_table_page_bits(const struct cgm_page_table *pt);
 
 struct cgm_mmu_config {
@@ -44,6 +53,7 @@ struct cgm_mmu_config {
 
 struct cgm_mmu_stats {
     uint64_t translations, hits, misses, soft_faults, hard_faults, evictions;
+    uint64_t shootdowns;     /* entries dropped by cgm_mmu_flush_page */
 };
 
 struct cgm_mmu {
@@ -59,7 +69,10 @@ void cgm_mmu_free(struct cgm_mmu *m);
 /* Translates vaddr; writes the physical address and returns the latency
  * in cycles, or -1 if physical memory is exhausted. */
 long cgm_mmu_translate(struct cgm_mmu *m, uint32_t asid, uint64_t vaddr, uint64_t *paddr);
-/* Drops every cached translation of asid (for example after munmap). */
+/* Drops every cached translation of asid. */
 void cgm_mmu_flush(struct cgm_mmu *m, uint32_t asid);
+/* Drops the cached translation of one page (a shootdown after munmap or
+ * mprotect); true if the TLB held it. */
+bool cgm_mmu_flush_page(struct cgm_mmu *m, uint32_t asid, uint64_t vpn);
 
 #endif

@@ -61,3 +61,13 @@ void cgm_mmu_flush(struct cgm_mmu *m, uint32_t asid)
         if (m->tlb.lines[i].state && (m->tlb.lines[i].block >> 48) == asid)
             m->tlb.lines[i].state = 0;
 }
+
+bool cgm_mmu_flush_page(struct cgm_mmu *m, uint32_t asid, uint64_t vpn)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&m->tlb, tlb_key(asid, vpn));
+    if (!l)
+        return false;
+    l->state = 0;
+    m->st.shootdowns++;
+    return true;
+}

@@ -144,6 +144,108 @@ static void test_bad_configurations(void **state)
     cgm_page_table_destroy(pt);
 }
 
+/* Random map/unmap against a reference: the live pages with their frames,
+ * and the freed frames with the order the header promises (most recently
+ * freed first) while that order is known; after an unmap of a range larger
+ * than what is mapped (the table is walked in its own order) the reference
+ * only knows the set of freed frames until it has been used up. Every page
+ * is looked up after every step, so a removal that loses another key of its
+ * probe run fails; frames of live pages must be distinct and no frame
+ * beyond the peak of live pages is ever handed out. */
+static uint64_t unmapped_count;
+static void count_unmapped(void *ctx, uint32_t asid, uint64_t vpn, uint64_t pfn)
+{
+    (void)ctx;
+    (void)asid;
+    (void)vpn;
+    (void)pfn;
+    unmapped_count++;
+}
+
+static void test_unmap_frees_and_reuses_frames(void **state)
+{
+    (void)state;
+    enum { PAGES = 3000, FRAMES = 600, BASE = 100 };
+    struct cgm_page_table_config c = { .page_bits = 12, .frames = FRAMES, .frame_base = BASE };
+    struct cgm_page_table *pt = cgm_page_table_create(&c);
+    assert_non_null(pt);
+    static uint64_t ref[PAGES];    /* frame + 1, 0: not mapped */
+    static bool is_free[FRAMES];   /* frame - BASE given up and not reused */
+    static uint64_t stack[FRAMES]; /* freed frames, top last */
+    static bool in_use[FRAMES];
+    size_t nstack = 0, nfree = 0, live = 0, peak = 0;
+    bool order_known = true;
+    uint64_t next = BASE, rng = 99, walks = 0;
+    for (int step = 0; step < 20000; step++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t v = (rng >> 33) % PAGES;
+        if ((rng >> 20) % 3 && live < FRAMES) {
+            uint64_t pfn;
+            assert_true(cgm_page_table_map(pt, 1, v, &pfn));
+            if (ref[v]) {
+                assert_int_equal(pfn + 1, ref[v]);
+                continue;
+            }
+            if (!nfree) {
+                assert_int_equal(pfn, next++);
+            } else {
+                assert_true(pfn >= BASE && pfn < BASE + FRAMES && is_free[pfn - BASE]);
+                if (order_known)
+                    assert_int_equal(pfn, stack[--nstack]);
+                is_free[pfn - BASE] = false;
+                if (!--nfree) {
+                    order_known = true; /* nothing of the unknown order is left */
+                    nstack = 0;
+                }
+            }
+            assert_false(in_use[pfn - BASE]);
+            in_use[pfn - BASE] = true;
+            ref[v] = pfn + 1;
+            if (++live > peak)
+                peak = live;
+        } else {
+            uint64_t len = 1 + (rng >> 40) % 8;
+            if ((rng >> 50) % 16 == 0)
+                len = 1000000; /* a released reservation */
+            unmapped_count = 0;
+            int n = cgm_page_table_unmap_range(pt, 1, v, len, count_unmapped, NULL);
+            bool walked = len > 2 * (uint64_t)live;
+            int want = 0;
+            for (uint64_t u = v; u < v + len && u < PAGES; u++) {
+                if (!ref[u])
+                    continue;
+                uint64_t f = ref[u] - 1;
+                ref[u] = 0;
+                in_use[f - BASE] = false;
+                is_free[f - BASE] = true;
+                nfree++;
+                if (order_known)
+                    stack[nstack++] = f;
+                live--;
+                want++;
+            }
+            assert_int_equal(n, want);
+            assert_int_equal(unmapped_count, (uint64_t)n);
+            if (walked && n > 1) {
+                order_known = false;
+                nstack = 0;
+                walks++;
+            }
+        }
+        for (uint64_t u = 0; u < PAGES; u++) {
+            uint64_t pfn;
+            bool mapped = cgm_page_table_lookup(pt, 1, u, &pfn);
+            assert_int_equal(mapped, ref[u] != 0);
+            if (mapped)
+                assert_int_equal(pfn + 1, ref[u]);
+        }
+        assert_int_equal(cgm_page_table_mapped(pt), live);
+        assert_true(next <= BASE + peak);
+    }
+    assert_true(walks > 0); /* the table walk was exercised */
+    cgm_page_table_destroy(pt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_translation_latency_and_faults),
         cmocka_unit_test(test_tlb_hits_match_lru_model),
         cmocka_unit_test(test_bad_configurations),
+        cmocka_unit_test(test_unmap_frees_and_reuses_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -236,6 +236,62 @@ static void test_tlb_walks(void **state)
     unlink(path);
 }
 
+/* munmap, brk and mprotect from the trace's events: ROUNDS rounds each
+ * touch the PAGES pages of one region and unmap it (the second half of the
+ * rounds give the pages back by shrinking the heap instead), with memory.size
+ * holding fewer frames than all rounds touch together: the run completes
+ * only if unmapped frames are reused. Every page unmapped is counted, every
+ * touch after an unmap faults afresh; an mprotect keeps the pages (no fault
+ * follows) but drops their TLB entries. */
+static void test_unmapped_pages_are_reused(void **state)
+{
+    (void)state;
+    enum { ROUNDS = 12, PAGES = 48 };
+    const uint64_t base = 0x60000000ull;
+    char *path = temp_path();
+    char err[256];
+    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
+    add_static(w);
+    struct cgm_wstream *st = open_thread(w, 1, 100);
+    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int p = 0; p < PAGES; p++)
+            add_load(st, codec, base + (uint64_t)p * 4096 + 8 * (uint64_t)r);
+        if (r == 0) { /* read-only now: the TLB forgets, the pages stay */
+            add_event(st, CGM_EV_MPROTECT, base, PAGES * 4096ull, 1);
+            for (int p = 0; p < PAGES; p++)
+                add_load(st, codec, base + (uint64_t)p * 4096 + 16);
+        }
+        if (r < ROUNDS / 2)
+            add_event(st, CGM_EV_MUNMAP, base, PAGES * 4096ull, 0);
+        else /* a heap ending at base + PAGES pages shrinks back to base + 1 byte */
+            add_event(st, CGM_EV_BRK, base + PAGES * 4096ull, base + 1, 0);
+    }
+    free(codec);
+    finish(w);
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cfg.cores = 1;
+    cfg.mem_size = 1u << 20; /* 256 frames: fewer than the 576 pages touched */
+    struct rp_sim *s = run(path, &cfg);
+    const struct cgm_mmu_stats *t = &s->cores[0].dtlb.st;
+    /* brk keeps the page holding the new end (base + 1): one page fewer. */
+    uint64_t unmapped = (ROUNDS / 2) * PAGES + (ROUNDS / 2) * (PAGES - 1);
+    assert_int_equal(cgm_page_table_unmapped(s->pt), unmapped);
+    /* Faults: every page of round 0, then the pages each unmap took away. */
+    assert_int_equal(t->hard_faults, PAGES + unmapped - (PAGES - 1));
+    /* The 48 consecutive pages take 3 ways of each of the DTLB's 16 sets, so
+     * it holds them all: the mprotect drops PAGES entries, each munmap PAGES,
+     * each brk PAGES - 1. */
+    assert_int_equal(cfg.tlb_sets, 16);
+    assert_int_equal(cfg.tlb_ways, 4);
+    assert_int_equal(t->shootdowns, PAGES + (ROUNDS / 2) * PAGES + (ROUNDS / 2) * (PAGES - 1));
+    assert_int_equal(t->soft_faults, PAGES); /* after the mprotect: pages kept */
+    assert_true(cgm_page_table_mapped(s->pt) <= PAGES);
+    rp_sim_destroy(s);
+    unlink(path);
+}
+
 static char *stats_text(struct rp_sim *s)
 {
     char *text = NULL;
@@ -645,6 +701,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l1d_misses_match_lru),
         cmocka_unit_test(test_tlb_walks),
+        cmocka_unit_test(test_unmapped_pages_are_reused),
         cmocka_unit_test(test_repeatable_and_roi),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_stop_ends_every_context),
