@@ -141,13 +141,26 @@ __attribute__((always_inline)) static inline void x86_log_access(struct x86_cpu 
     }
 }
 
-/* Slow paths in interp_mem.c. */
+/* Slow paths in interp_mem.c (they refill the TLB; the caller has logged
+ * the access already). */
 uint64_t x86_read_slow(struct x86_cpu *c, uint64_t addr, unsigned size);
 void x86_write_slow(struct x86_cpu *c, uint64_t addr, unsigned size, uint64_t v);
-void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size);
-void x86_write_bytes(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size);
+void x86_read_bytes_slow(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size);
+void x86_write_bytes_slow(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size);
 void x86_tlb_flush(struct x86_cpu *c);
 _Noreturn void x86_fault(struct x86_cpu *c, int kind, uint64_t addr);
+
+/* The host address of [ADDR, ADDR+SIZE) when TLB maps its page and the
+ * access stays inside it, else NULL (then the slow path decides). */
+__attribute__((always_inline)) static inline uint8_t *x86_tlb_host(const struct tlb_entry *tlb,
+                                                                   uint64_t addr, unsigned size)
+{
+    uint64_t pn = addr >> GPAGE_SHIFT;
+    const struct tlb_entry *e = &tlb[pn & (TLB_SIZE - 1)];
+    if (__builtin_expect(e->page == pn && (addr & GPAGE_MASK) <= GPAGE_SIZE - size, 1))
+        return e->host + (addr & GPAGE_MASK);
+    return NULL;
+}
 
 __attribute__((always_inline)) static inline uint64_t x86_read(struct x86_cpu *c, uint64_t addr, unsigned size)
 {
@@ -181,6 +194,29 @@ __attribute__((always_inline)) static inline void x86_write(struct x86_cpu *c, u
         }
     }
     x86_write_slow(c, addr, size, v);
+}
+
+/* Accesses of any size (SSE's 16 bytes, x87's 10) through the same TLB. */
+__attribute__((always_inline)) static inline void x86_read_bytes(struct x86_cpu *c, uint64_t addr,
+                                                                 void *dst, unsigned size)
+{
+    x86_log_access(c, addr, size, 0);
+    const uint8_t *p = x86_tlb_host(c->tlb_r, addr, size);
+    if (__builtin_expect(p != NULL, 1))
+        memcpy(dst, p, size);
+    else
+        x86_read_bytes_slow(c, addr, dst, size);
+}
+
+__attribute__((always_inline)) static inline void x86_write_bytes(struct x86_cpu *c, uint64_t addr,
+                                                                  const void *src, unsigned size)
+{
+    x86_log_access(c, addr, size, 1);
+    uint8_t *p = x86_tlb_host(c->tlb_w, addr, size);
+    if (__builtin_expect(p != NULL, 1))
+        memcpy(p, src, size);
+    else
+        x86_write_bytes_slow(c, addr, src, size);
 }
 
 #endif

@@ -52,10 +52,9 @@ static uint8_t *byte_for_write(struct x86_cpu *c, uint64_t addr)
     return p + (addr & GPAGE_MASK);
 }
 
-void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size)
+void x86_read_bytes_slow(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size)
 {
     uint8_t *d = dst;
-    x86_log_access(c, addr, size, 0);
     if ((addr & GPAGE_MASK) <= GPAGE_SIZE - size) {
         memcpy(d, byte_for_read(c, addr), size);
         return;
@@ -64,10 +63,9 @@ void x86_read_bytes(struct x86_cpu *c, uint64_t addr, void *dst, unsigned size)
         d[i] = *byte_for_read(c, addr + i);
 }
 
-void x86_write_bytes(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size)
+void x86_write_bytes_slow(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size)
 {
     const uint8_t *s = src;
-    x86_log_access(c, addr, size, 1);
     if ((addr & GPAGE_MASK) <= GPAGE_SIZE - size) {
         memcpy(byte_for_write(c, addr), s, size);
         return;

@@ -310,10 +310,12 @@ static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
         struct x86_cpu *c = &t->cpu;
         uint64_t slice_end = p->icount + p->opt.quantum;
         while (p->icount < slice_end) {
-            if (c->tlb_gen != *generation)
-                x86_tlb_flush(c);
             c->cur = NULL;
             const struct x86_block *b = x86_block_get(c, c->rip);
+            /* after decoding, which marks code pages: a write through the
+             * TLB must not miss that its page now holds decoded code */
+            if (c->tlb_gen != *generation)
+                x86_tlb_flush(c);
             *cur_block = b;
             c->icount = p->icount;
             if (t->rec)

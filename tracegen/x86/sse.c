@@ -23,6 +23,8 @@ static xmm_t load(struct x86_cpu *c, const struct x86_opnd *o)
         uint64_t a = op_ea(c, o);
         if (n <= 8 && (n & (n - 1)) == 0)
             v.q[0] = x86_read(c, a, n);
+        else if (n == 16)
+            x86_read_bytes(c, a, v.b, 16); /* a constant size copies inline */
         else
             x86_read_bytes(c, a, v.b, n);
         return v;
@@ -70,6 +72,8 @@ static void store_n(struct x86_cpu *c, const struct x86_opnd *o, const xmm_t *v,
         uint64_t a = op_ea(c, o);
         if (n <= 8)
             x86_write(c, a, n, v->q[0]);
+        else if (n == 16)
+            x86_write_bytes(c, a, v->b, 16); /* a constant size copies inline */
         else
             x86_write_bytes(c, a, v->b, n);
     } else if (o->kind == OPK_REG) {
