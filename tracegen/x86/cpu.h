@@ -62,6 +62,7 @@ struct x86_dinsn {
     uint8_t cond;    /* condition code 0..15, or ssecc / sub-op */
     uint8_t rep;     /* 0, 1 (rep/repe), 2 (repne) */
     uint8_t aux;     /* per-op extra (e.g. immediate byte) */
+    uint8_t sse_fast; /* SSE: one of x86_exec_sse_fast's forms (set when decoded) */
     uint64_t next;   /* address of the next instruction */
     struct x86_opnd o[3];
 };

@@ -693,7 +693,8 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             break;
         }
         case XOP_SSE:
-            x86_exec_sse(c, in);
+            if (!in->sse_fast || !x86_exec_sse_fast(c, in))
+                x86_exec_sse(c, in);
             break;
         case XOP_X87:
             x86_exec_x87(c, in);

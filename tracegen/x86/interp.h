@@ -18,6 +18,10 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b);
 uint64_t x86_operand_address(const struct x86_cpu *c, const struct x86_opnd *o);
 
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in);
+/* Runs the most frequent SSE forms; 0 when IN is not one of them. */
+int x86_exec_sse_fast(struct x86_cpu *c, const struct x86_dinsn *in);
+/* 1 when x86_exec_sse_fast runs IN. */
+int x86_sse_fast_form(const struct x86_dinsn *in);
 void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_cpuid(struct x86_cpu *c);
 

@@ -8,6 +8,7 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/operand.h"
+#include "tracegen/x86/ops.h"
 
 /* Source operand as a 128-bit value: XMM register, memory (its operand
  * size, zero-extended) or general register. */
@@ -189,6 +190,65 @@ static void shift_imm_or_xmm(struct x86_cpu *c, const struct x86_dinsn *in, unsi
         case 4: d->d[i] = (uint32_t)v; break;
         default: d->q[i] = v; break;
         }
+    }
+}
+
+int x86_sse_fast_form(const struct x86_dinsn *in)
+{
+    const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
+    if (in->op != XOP_SSE)
+        return 0;
+    switch (in->csid) {
+    case X86_INS_MOVSD: case X86_INS_MOVSS:
+        return (o0->kind == OPK_XMM && (o1->kind == OPK_XMM || o1->kind == OPK_MEM)) ||
+               (o0->kind == OPK_MEM && o1->kind == OPK_XMM);
+    case X86_INS_ADDSD: case X86_INS_SUBSD: case X86_INS_MULSD:
+    case X86_INS_ADDSS: case X86_INS_SUBSS: case X86_INS_MULSS:
+        return o0->kind == OPK_XMM && (o1->kind == OPK_XMM || o1->kind == OPK_MEM);
+    default:
+        return 0;
+    }
+}
+
+/* The scalar arithmetic and moves of compiled inner loops, in a small
+ * function that saves few registers (x86_exec_sse's frame costs more than
+ * the work of these). The same code as the cases of x86_exec_sse; returns
+ * 0 for every other form, which x86_exec_sse then runs. The decoder marks
+ * the instructions it runs (x86_sse_fast_form), so the others do not pay
+ * for a second dispatch. */
+int x86_exec_sse_fast(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
+    if (o0->kind != OPK_XMM) {
+        if (o0->kind != OPK_MEM || o1->kind != OPK_XMM)
+            return 0;
+        /* stores from an XMM register */
+        switch (in->csid) {
+        case X86_INS_MOVSD: x86_write(c, op_ea(c, o0), 8, c->xmm[o1->reg].q[0]); return 1;
+        case X86_INS_MOVSS: x86_write(c, op_ea(c, o0), 4, c->xmm[o1->reg].q[0]); return 1;
+        default: return 0;
+        }
+    }
+    xmm_t *d = &c->xmm[o0->reg];
+    switch (in->csid) {
+    case X86_INS_MOVSD: case X86_INS_MOVSS: {
+        unsigned n = in->csid == X86_INS_MOVSS ? 4 : 8;
+        if (o1->kind == OPK_XMM) {
+            memcpy(d->b, c->xmm[o1->reg].b, n);
+        } else {
+            d->q[0] = x86_read(c, op_ea(c, o1), n);
+            d->q[1] = 0;
+        }
+        return 1;
+    }
+    case X86_INS_ADDSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a + b); return 1; }
+    case X86_INS_SUBSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a - b); return 1; }
+    case X86_INS_MULSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a * b); return 1; }
+    case X86_INS_ADDSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a + b); return 1; }
+    case X86_INS_SUBSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a - b); return 1; }
+    case X86_INS_MULSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a * b); return 1; }
+    default:
+        return 0;
     }
 }
 
