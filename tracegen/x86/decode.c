@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "tracegen/x86/interp.h"
 #include "tracegen/x86/ops.h"
 
 int x86_decoder_open(csh *h)
@@ -300,6 +301,7 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     }
     if (!ok && out->op != XOP_NOP)
         out->op = XOP_UNIMPL;
+    out->sse_fast = (uint8_t)x86_sse_fast_form(out);
     cs_free(ci, 1);
     return out->len;
 }

@@ -5,7 +5,6 @@
 
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fault.h"
-#include "tracegen/x86/interp.h"
 #include "tracegen/x86/ops.h"
 
 #define HASH_BITS 16
@@ -158,7 +157,6 @@ static struct x86_block *decode_block(struct x86_cpu *c, uint64_t rip)
             in->next = pc + 1;
             in->aux = 0xff; /* marks "does not decode" */
         }
-        in->sse_fast = (uint8_t)x86_sse_fast_form(in);
         mark_code_page(cc, pc);
         mark_code_page(cc, pc + in->len - 1);
         pc = in->next;
