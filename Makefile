@@ -172,6 +172,9 @@ FUZZ_LIB_SRC := $(FORMATS_SRC)
 fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
 
+# Targets for parsers outside formats/ take their sources as extra prerequisites.
+$(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(wildcard models/dram/*.c)
+$(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \

@@ -480,6 +480,68 @@ static int trace_err(const char *text, char *err, size_t len)
     return rc;
 }
 
+/* Long idle stretches: without an observer the controller takes a run of
+ * refreshes at once; with one (here the timing checker) it ticks through
+ * each. Both must end in the same state, for open and closed pages, and an
+ * idle gap of 10^14 cycles must not take long (it once took hours). */
+static struct cgm_dram_stats run_with_gaps(const char *preset, bool closed, bool observe, uint64_t gap,
+                                           uint64_t *violations)
+{
+    struct cgm_dram_config c;
+    assert_int_equal(cgm_dram_preset(preset, &c), 0);
+    if (closed)
+        c.page_policy = CGM_DRAM_CLOSED_PAGE;
+    char err[300];
+    struct cgm_dram *d = cgm_dram_create(&c, err, sizeof err);
+    assert_non_null(d);
+    struct cgm_dram_checker *k = NULL;
+    if (observe) {
+        k = cgm_dram_checker_create(&c);
+        cgm_dram_set_observer(d, cgm_dram_checker_observe, k);
+    }
+    char text[512];
+    snprintf(text, sizeof text,
+             "0x0 READ 0\n0x40 WRITE 2\n0x12340 READ 3\n0x80 READ %llu\n0x999940 WRITE %llu\n"
+             "0xc0 READ %llu\n",
+             (unsigned long long)gap, (unsigned long long)gap + 1, (unsigned long long)(2 * gap + 7));
+    FILE *in = fmemopen(text, strlen(text), "r");
+    assert_int_equal(cgm_dram_run_trace(d, in, "gaps.trace", err, sizeof err), 0);
+    fclose(in);
+    struct cgm_dram_stats st = *cgm_dram_stats(d);
+    *violations = 0;
+    if (k) {
+        cgm_dram_checker_finish(k, cgm_dram_now(d));
+        *violations = cgm_dram_checker_violations(k);
+        cgm_dram_checker_destroy(k);
+    }
+    cgm_dram_destroy(d);
+    return st;
+}
+
+static void test_idle_refreshes_in_bulk(void **state)
+{
+    (void)state;
+    static const char *const presets[] = { "DDR3-1600", "DDR4-2400", "GDDR5" };
+    for (int p = 0; p < 3; p++)
+        for (int closed = 0; closed < 2; closed++) {
+            uint64_t v1, v2;
+            struct cgm_dram_stats a = run_with_gaps(presets[p], closed, true, 3000000, &v1);
+            struct cgm_dram_stats b = run_with_gaps(presets[p], closed, false, 3000000, &v2);
+            assert_int_equal(v1, 0);
+            assert_memory_equal(&a, &b, sizeof a);
+            struct cgm_dram_config c;
+            cgm_dram_preset(presets[p], &c);
+            /* Every rank refreshes once per tREFI: 2 gaps of 3e6 cycles. */
+            uint64_t per_rank = 6000000 / c.t.refi;
+            assert_true(a.refreshes + 2 * c.channels * c.ranks >= per_rank * c.channels * c.ranks);
+            assert_true(a.refreshes <= (per_rank + 2) * c.channels * c.ranks);
+        }
+    uint64_t v;
+    struct cgm_dram_stats far = run_with_gaps("DDR3-1600", false, false, 100000000000000ull, &v);
+    assert_int_equal(far.reads, 4);
+    assert_int_equal(far.writes, 2);
+}
+
 static void test_trace_driver(void **state)
 {
     (void)state;
@@ -553,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_closed_page),
         cmocka_unit_test(test_refresh_rate),
         cmocka_unit_test(test_trace_driver),
+        cmocka_unit_test(test_idle_refreshes_in_bulk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
