@@ -108,7 +108,8 @@ static void usage(FILE *out)
           "Drives the DRAM model alone from lines \"ADDRESS READ|WRITE CYCLE\" (hexadecimal\n"
           "address, arrival in DRAM cycles, non-decreasing). The [dram] section of CONFIG\n"
           "sets the model (preset = DDR3-1600 | DDR4-2400 | GDDR5, timings, geometry,\n"
-          "page_policy, queue_size, mapping). --check runs the timing checker on every command.\n",
+          "page_policy, queue_size, mapping). --check runs the timing checker on every command\n"
+          "(it must see every refresh, so idle stretches are then simulated refresh by refresh).\n",
           out);
 }
 
