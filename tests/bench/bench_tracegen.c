@@ -58,6 +58,22 @@ static struct result run(char *const argv[])
     return r;
 }
 
+/* The native runs last milliseconds, so one run's process start-up and
+ * scheduling noise moved the slowdown by 25% from one bench run to the
+ * next: the native time is the best of several runs. */
+#define NATIVE_RUNS 5
+
+static struct result run_native(char *const argv[])
+{
+    struct result best = run(argv);
+    for (int i = 1; i < NATIVE_RUNS && best.status == 0; i++) {
+        struct result r = run(argv);
+        if (r.status != 0 || r.seconds < best.seconds)
+            best = r;
+    }
+    return best;
+}
+
 static long file_size(const char *path)
 {
     struct stat st;
@@ -97,7 +113,7 @@ int main(void)
                        (char *)work[i].arg1, (char *)work[i].arg2, NULL };
         char *tr[] = { tracegen, "--quiet", "--stats", "-o", trace, "--", guest,
                        (char *)work[i].arg1, (char *)work[i].arg2, NULL };
-        struct result n = run(nat), a = run(nt), b = run(tr);
+        struct result n = run_native(nat), a = run(nt), b = run(tr);
         if (n.status != 0 || a.status != 0 || b.status != 0 || !b.insts) {
             fprintf(stderr, "bench_tracegen: %s failed (native %d, no-trace %d, trace %d)\n",
                     work[i].name, n.status, a.status, b.status);
@@ -121,6 +137,7 @@ int main(void)
     double mips_trace = tot_insts / tot_trace / 1e6, mips_notrace = tot_insts / tot_notrace / 1e6;
     printf("total: %llu instructions; native %.3f s, no-trace %.3f s, trace %.3f s\n", tot_insts,
            tot_native, tot_notrace, tot_trace);
+    printf("native: best of %d runs per workload\n", NATIVE_RUNS);
     printf("targets: >= 50 MIPS recording, < 60x slowdown, <= 2 B/inst, RSS <= native + 64 MiB\n");
     printf("BENCH tracegen mips_trace=%.1f mips_notrace=%.1f slowdown=%.1f bytes_per_inst=%.3f "
            "rss_over_native_mib=%ld\n", mips_trace, mips_notrace, tot_trace / tot_native,
