@@ -302,6 +302,10 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     if (!ok && out->op != XOP_NOP)
         out->op = XOP_UNIMPL;
     out->sse_fast = (uint8_t)x86_sse_fast_form(out);
+    if ((out->op == XOP_ADD || out->op == XOP_SUB || out->op == XOP_CMP) && out->osz == 8 &&
+        out->o[0].kind == OPK_REG && out->o[0].size == 8)
+        out->alu64 = out->o[1].kind == OPK_REG && out->o[1].size == 8 ? 1
+                     : out->o[1].kind == OPK_IMM ? 2 : 0;
     cs_free(ci, 1);
     return out->len;
 }

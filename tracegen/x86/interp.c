@@ -538,8 +538,20 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             else
                 reg_set(c, in->o[0].reg, 4, __builtin_bswap32((uint32_t)c->r[in->o[0].reg]));
             break;
-        case XOP_ADD: case XOP_OR: case XOP_ADC: case XOP_SBB: case XOP_AND:
-        case XOP_SUB: case XOP_XOR: case XOP_CMP: case XOP_TEST:
+        case XOP_ADD: case XOP_SUB: case XOP_CMP:
+            if (in->alu64) {
+                /* 64-bit register forms: no size masks, no operand-kind branches */
+                uint64_t a = c->r[in->o[0].reg];
+                uint64_t b = in->alu64 == 1 ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val;
+                uint64_t r = in->op == XOP_ADD ? a + b : a - b;
+                x86_set_lazy(c, in->op == XOP_ADD ? LZ_ADD : LZ_SUB, 8, a, b, r);
+                if (in->op != XOP_CMP)
+                    c->r[in->o[0].reg] = r;
+                break;
+            }
+            exec_alu(c, in);
+            break;
+        case XOP_OR: case XOP_ADC: case XOP_SBB: case XOP_AND: case XOP_XOR: case XOP_TEST:
             exec_alu(c, in);
             break;
         case XOP_INC: case XOP_DEC: {
