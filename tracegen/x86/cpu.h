@@ -63,7 +63,7 @@ struct x86_dinsn {
     uint8_t rep;     /* 0, 1 (rep/repe), 2 (repne) */
     uint8_t aux;     /* per-op extra (e.g. immediate byte) */
     uint8_t sse_fast; /* SSE: one of x86_exec_sse_fast's forms (set when decoded) */
-    uint8_t alu64;   /* ADD/SUB/CMP of 64-bit registers: 1 reg,reg; 2 reg,imm; else 0 */
+    uint8_t alu_reg; /* ALU op on a 32/64-bit register: 1 reg,reg; 2 reg,imm; else 0 */
     uint64_t next;   /* address of the next instruction */
     struct x86_opnd o[3];
 };

@@ -216,6 +216,25 @@ static int is_x87_opcode(const cs_x86 *x)
     return x->opcode[0] >= 0xd8 && x->opcode[0] <= 0xdf;
 }
 
+/* The interpreter's inline ALU path (x86_dinsn.alu_reg): ADD SUB CMP AND
+ * OR XOR TEST of a 32- or 64-bit register with a register of that size or
+ * an immediate. */
+static uint8_t alu_reg_form(const struct x86_dinsn *in)
+{
+    switch (in->op) {
+    case XOP_ADD: case XOP_SUB: case XOP_CMP: case XOP_AND: case XOP_OR: case XOP_XOR:
+    case XOP_TEST:
+        break;
+    default:
+        return 0;
+    }
+    if ((in->osz != 8 && in->osz != 4) || in->o[0].kind != OPK_REG || in->o[0].size != in->osz)
+        return 0;
+    if (in->o[1].kind == OPK_REG && in->o[1].size == in->osz)
+        return 1;
+    return in->o[1].kind == OPK_IMM ? 2 : 0;
+}
+
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                     struct x86_dinsn *out)
 {
@@ -302,10 +321,7 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     if (!ok && out->op != XOP_NOP)
         out->op = XOP_UNIMPL;
     out->sse_fast = (uint8_t)x86_sse_fast_form(out);
-    if ((out->op == XOP_ADD || out->op == XOP_SUB || out->op == XOP_CMP) && out->osz == 8 &&
-        out->o[0].kind == OPK_REG && out->o[0].size == 8)
-        out->alu64 = out->o[1].kind == OPK_REG && out->o[1].size == 8 ? 1
-                     : out->o[1].kind == OPK_IMM ? 2 : 0;
+    out->alu_reg = alu_reg_form(out);
     cs_free(ci, 1);
     return out->len;
 }

@@ -105,6 +105,29 @@ static void exec_alu(struct x86_cpu *c, const struct x86_dinsn *in)
     rmw_write(c, &d, sz, r);
 }
 
+/* exec_alu for the decoder's alu_reg forms (a 32/64-bit register and a
+ * register or immediate), inlined with a constant OP: no operand-kind
+ * branches, which mispredict when the kinds change from one instruction to
+ * the next, and the size mask is a select. */
+__attribute__((always_inline)) static inline void alu_reg(struct x86_cpu *c,
+                                                          const struct x86_dinsn *in, unsigned op)
+{
+    uint64_t m = in->osz == 8 ? ~0ull : 0xffffffffull;
+    uint64_t a = c->r[in->o[0].reg] & m;
+    uint64_t b = (in->alu_reg == 1 ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val) & m;
+    uint64_t r;
+    switch (op) {
+    case XOP_ADD: r = (a + b) & m; x86_set_lazy(c, LZ_ADD, in->osz, a, b, r); break;
+    case XOP_SUB: r = (a - b) & m; x86_set_lazy(c, LZ_SUB, in->osz, a, b, r); break;
+    case XOP_CMP: x86_set_lazy(c, LZ_SUB, in->osz, a, b, (a - b) & m); return;
+    case XOP_AND: r = a & b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
+    case XOP_OR: r = a | b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
+    case XOP_XOR: r = a ^ b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
+    default: x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, a & b); return; /* TEST */
+    }
+    c->r[in->o[0].reg] = r; /* a 32-bit result zero-extends */
+}
+
 static void exec_shift(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     unsigned sz = in->osz, bits = sz * 8;
@@ -538,20 +561,35 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             else
                 reg_set(c, in->o[0].reg, 4, __builtin_bswap32((uint32_t)c->r[in->o[0].reg]));
             break;
-        case XOP_ADD: case XOP_SUB: case XOP_CMP:
-            if (in->alu64) {
-                /* 64-bit register forms: no size masks, no operand-kind branches */
-                uint64_t a = c->r[in->o[0].reg];
-                uint64_t b = in->alu64 == 1 ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val;
-                uint64_t r = in->op == XOP_ADD ? a + b : a - b;
-                x86_set_lazy(c, in->op == XOP_ADD ? LZ_ADD : LZ_SUB, 8, a, b, r);
-                if (in->op != XOP_CMP)
-                    c->r[in->o[0].reg] = r;
-                break;
-            }
+        case XOP_ADD:
+            if (in->alu_reg) { alu_reg(c, in, XOP_ADD); break; }
             exec_alu(c, in);
             break;
-        case XOP_OR: case XOP_ADC: case XOP_SBB: case XOP_AND: case XOP_XOR: case XOP_TEST:
+        case XOP_SUB:
+            if (in->alu_reg) { alu_reg(c, in, XOP_SUB); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_CMP:
+            if (in->alu_reg) { alu_reg(c, in, XOP_CMP); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_AND:
+            if (in->alu_reg) { alu_reg(c, in, XOP_AND); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_OR:
+            if (in->alu_reg) { alu_reg(c, in, XOP_OR); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_XOR:
+            if (in->alu_reg) { alu_reg(c, in, XOP_XOR); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_TEST:
+            if (in->alu_reg) { alu_reg(c, in, XOP_TEST); break; }
+            exec_alu(c, in);
+            break;
+        case XOP_ADC: case XOP_SBB:
             exec_alu(c, in);
             break;
         case XOP_INC: case XOP_DEC: {
