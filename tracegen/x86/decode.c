@@ -216,6 +216,24 @@ static int is_x87_opcode(const cs_x86 *x)
     return x->opcode[0] >= 0xd8 && x->opcode[0] <= 0xdf;
 }
 
+/* The form the interpreter runs IN as (enum x86_run_form), or its op. */
+static uint8_t run_form(const struct x86_dinsn *in)
+{
+    const struct x86_opnd *d = &in->o[0], *s = &in->o[1];
+    if (in->op != XOP_MOV || (in->osz != 8 && in->osz != 4) || d->size != in->osz)
+        return (uint8_t)in->op;
+    int wide = in->osz == 8;
+    if (d->kind == OPK_REG && s->kind == OPK_REG && s->size == in->osz)
+        return RUN_MOV_RR;
+    if (d->kind == OPK_REG && s->kind == OPK_IMM)
+        return RUN_MOV_RI;
+    if (d->kind == OPK_REG && s->kind == OPK_MEM && s->size == in->osz)
+        return wide ? RUN_MOV_RM8 : RUN_MOV_RM4;
+    if (d->kind == OPK_MEM && s->kind == OPK_REG && s->size == in->osz)
+        return wide ? RUN_MOV_MR8 : RUN_MOV_MR4;
+    return (uint8_t)in->op;
+}
+
 /* The interpreter's inline ALU path (x86_dinsn.alu_reg): ADD SUB CMP AND
  * OR XOR TEST of a 32- or 64-bit register with a register of that size or
  * an immediate. */
@@ -322,6 +340,7 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
         out->op = XOP_UNIMPL;
     out->sse_fast = (uint8_t)x86_sse_fast_form(out);
     out->alu_reg = alu_reg_form(out);
+    out->run = run_form(out);
     cs_free(ci, 1);
     return out->len;
 }

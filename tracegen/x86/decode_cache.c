@@ -153,6 +153,7 @@ static struct x86_block *decode_block(struct x86_cpu *c, uint64_t rip)
             /* undecodable (or cut by a non-executable page): stop here */
             memset(in, 0, sizeof *in);
             in->op = avail < 15 ? XOP_UNIMPL : XOP_UD2;
+            in->run = (uint8_t)in->op;
             in->len = 1;
             in->next = pc + 1;
             in->aux = 0xff; /* marks "does not decode" */

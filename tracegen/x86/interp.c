@@ -477,8 +477,28 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
     for (; in < end; in++) {
         c->cur = in;
         c->rip = in->next;
-        switch (in->op) {
+        switch (in->run) {
         case XOP_NOP: case XOP_FENCE:
+            break;
+        /* MOV forms (decode.c run_form): the same as XOP_MOV's op_read and
+         * op_write for these operand kinds and sizes */
+        case RUN_MOV_RR:
+            c->r[in->o[0].reg] = c->r[in->o[1].reg] & (in->osz == 8 ? ~0ull : 0xffffffffull);
+            break;
+        case RUN_MOV_RI:
+            c->r[in->o[0].reg] = (uint64_t)in->o[1].val & (in->osz == 8 ? ~0ull : 0xffffffffull);
+            break;
+        case RUN_MOV_RM8:
+            c->r[in->o[0].reg] = x86_read(c, op_ea(c, &in->o[1]), 8);
+            break;
+        case RUN_MOV_RM4:
+            c->r[in->o[0].reg] = x86_read(c, op_ea(c, &in->o[1]), 4);
+            break;
+        case RUN_MOV_MR8:
+            x86_write(c, op_ea(c, &in->o[0]), 8, c->r[in->o[1].reg]);
+            break;
+        case RUN_MOV_MR4:
+            x86_write(c, op_ea(c, &in->o[0]), 4, c->r[in->o[1].reg]);
             break;
         case XOP_MOV:
             op_write(c, &in->o[0], in->osz, op_read(c, &in->o[1], in->osz));

@@ -27,6 +27,21 @@ enum x86_op {
     XOP_COUNT
 };
 
+/* What the interpreter dispatches on (x86_dinsn.run): the operation, or
+ * one of these specialised forms the decoder picks for frequent operand
+ * shapes, so the dispatch itself tells the shape apart instead of branches
+ * that mispredict when shapes change from one instruction to the next.
+ * The operation (x86_dinsn.op) stays what the trace records. */
+enum x86_run_form {
+    RUN_MOV_RR = XOP_COUNT, /* MOV 32/64-bit register <- register of that size */
+    RUN_MOV_RI,             /* MOV 32/64-bit register <- immediate */
+    RUN_MOV_RM8,            /* MOV 64-bit register <- memory */
+    RUN_MOV_MR8,            /* MOV memory <- 64-bit register */
+    RUN_MOV_RM4,            /* MOV 32-bit register <- memory */
+    RUN_MOV_MR4,            /* MOV memory <- 32-bit register */
+    RUN_COUNT
+};
+
 const char *x86_op_name(unsigned op);
 
 #endif
