@@ -220,6 +220,8 @@ static int is_x87_opcode(const cs_x86 *x)
 static uint8_t run_form(const struct x86_dinsn *in)
 {
     const struct x86_opnd *d = &in->o[0], *s = &in->o[1];
+    if (in->op == XOP_SSE)
+        return (uint8_t)x86_sse_run_form(in);
     if (in->op != XOP_MOV || (in->osz != 8 && in->osz != 4) || d->size != in->osz)
         return (uint8_t)in->op;
     int wide = in->osz == 8;
@@ -338,7 +340,6 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     }
     if (!ok && out->op != XOP_NOP)
         out->op = XOP_UNIMPL;
-    out->sse_fast = (uint8_t)x86_sse_fast_form(out);
     out->alu_reg = alu_reg_form(out);
     out->run = run_form(out);
     cs_free(ci, 1);

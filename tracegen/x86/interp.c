@@ -500,6 +500,18 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_MOV_MR4:
             x86_write(c, op_ea(c, &in->o[0]), 4, c->r[in->o[1].reg]);
             break;
+        case RUN_MOVSD_RR: x86_sse_movsd_rr(c, in); break;
+        case RUN_MOVSS_RR: x86_sse_movss_rr(c, in); break;
+        case RUN_MOVSD_LOAD: x86_sse_movsd_load(c, in); break;
+        case RUN_MOVSS_LOAD: x86_sse_movss_load(c, in); break;
+        case RUN_MOVSD_STORE: x86_sse_movsd_store(c, in); break;
+        case RUN_MOVSS_STORE: x86_sse_movss_store(c, in); break;
+        case RUN_ADDSD: x86_sse_addsd(c, in); break;
+        case RUN_SUBSD: x86_sse_subsd(c, in); break;
+        case RUN_MULSD: x86_sse_mulsd(c, in); break;
+        case RUN_ADDSS: x86_sse_addss(c, in); break;
+        case RUN_SUBSS: x86_sse_subss(c, in); break;
+        case RUN_MULSS: x86_sse_mulss(c, in); break;
         case XOP_MOV:
             op_write(c, &in->o[0], in->osz, op_read(c, &in->o[1], in->osz));
             break;
@@ -763,8 +775,7 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             break;
         }
         case XOP_SSE:
-            if (!in->sse_fast || !x86_exec_sse_fast(c, in))
-                x86_exec_sse(c, in);
+            x86_exec_sse(c, in);
             break;
         case XOP_X87:
             x86_exec_x87(c, in);

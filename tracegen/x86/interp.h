@@ -18,10 +18,21 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b);
 uint64_t x86_operand_address(const struct x86_cpu *c, const struct x86_opnd *o);
 
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in);
-/* Runs the most frequent SSE forms; 0 when IN is not one of them. */
-int x86_exec_sse_fast(struct x86_cpu *c, const struct x86_dinsn *in);
-/* 1 when x86_exec_sse_fast runs IN. */
-int x86_sse_fast_form(const struct x86_dinsn *in);
+/* The run form (ops.h) of an SSE instruction: a scalar move or add/sub/mul
+ * form below, or XOP_SSE (x86_exec_sse). */
+unsigned x86_sse_run_form(const struct x86_dinsn *in);
+void x86_sse_movsd_rr(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_movss_rr(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_movsd_load(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_movss_load(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_movsd_store(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_movss_store(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_addsd(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_subsd(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_mulsd(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_addss(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_subss(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_sse_mulss(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_cpuid(struct x86_cpu *c);
 

@@ -39,6 +39,11 @@ enum x86_run_form {
     RUN_MOV_MR8,            /* MOV memory <- 64-bit register */
     RUN_MOV_RM4,            /* MOV 32-bit register <- memory */
     RUN_MOV_MR4,            /* MOV memory <- 32-bit register */
+    RUN_MOVSD_RR, RUN_MOVSS_RR,       /* scalar SSE moves (sse.c x86_sse_run_form) */
+    RUN_MOVSD_LOAD, RUN_MOVSS_LOAD,
+    RUN_MOVSD_STORE, RUN_MOVSS_STORE,
+    RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
+    RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
     RUN_COUNT
 };
 

@@ -193,63 +193,109 @@ static void shift_imm_or_xmm(struct x86_cpu *c, const struct x86_dinsn *in, unsi
     }
 }
 
-int x86_sse_fast_form(const struct x86_dinsn *in)
+unsigned x86_sse_run_form(const struct x86_dinsn *in)
 {
     const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
-    if (in->op != XOP_SSE)
-        return 0;
+    int sd = in->csid == X86_INS_MOVSD || in->csid == X86_INS_ADDSD ||
+             in->csid == X86_INS_SUBSD || in->csid == X86_INS_MULSD;
+    int src_ok = o1->kind == OPK_XMM || o1->kind == OPK_MEM;
     switch (in->csid) {
     case X86_INS_MOVSD: case X86_INS_MOVSS:
-        return (o0->kind == OPK_XMM && (o1->kind == OPK_XMM || o1->kind == OPK_MEM)) ||
-               (o0->kind == OPK_MEM && o1->kind == OPK_XMM);
-    case X86_INS_ADDSD: case X86_INS_SUBSD: case X86_INS_MULSD:
-    case X86_INS_ADDSS: case X86_INS_SUBSS: case X86_INS_MULSS:
-        return o0->kind == OPK_XMM && (o1->kind == OPK_XMM || o1->kind == OPK_MEM);
-    default:
-        return 0;
+        if (o0->kind == OPK_XMM && o1->kind == OPK_XMM)
+            return sd ? RUN_MOVSD_RR : RUN_MOVSS_RR;
+        if (o0->kind == OPK_XMM && o1->kind == OPK_MEM)
+            return sd ? RUN_MOVSD_LOAD : RUN_MOVSS_LOAD;
+        if (o0->kind == OPK_MEM && o1->kind == OPK_XMM)
+            return sd ? RUN_MOVSD_STORE : RUN_MOVSS_STORE;
+        return XOP_SSE;
+    case X86_INS_ADDSD: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSD : XOP_SSE;
+    case X86_INS_SUBSD: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSD : XOP_SSE;
+    case X86_INS_MULSD: return o0->kind == OPK_XMM && src_ok ? RUN_MULSD : XOP_SSE;
+    case X86_INS_ADDSS: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSS : XOP_SSE;
+    case X86_INS_SUBSS: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSS : XOP_SSE;
+    case X86_INS_MULSS: return o0->kind == OPK_XMM && src_ok ? RUN_MULSS : XOP_SSE;
+    default: return XOP_SSE;
     }
 }
 
-/* The scalar arithmetic and moves of compiled inner loops, in a small
- * function that saves few registers (x86_exec_sse's frame costs more than
- * the work of these). The same code as the cases of x86_exec_sse; returns
- * 0 for every other form, which x86_exec_sse then runs. The decoder marks
- * the instructions it runs (x86_sse_fast_form), so the others do not pay
- * for a second dispatch. */
-int x86_exec_sse_fast(struct x86_cpu *c, const struct x86_dinsn *in)
+/* The scalar forms x86_sse_run_form picks, one small function each (the
+ * same code as the cases of x86_exec_sse): the dispatch calls them
+ * directly instead of through x86_exec_sse's large frame and its switch
+ * over capstone ids. */
+void x86_sse_movsd_rr(struct x86_cpu *c, const struct x86_dinsn *in)
 {
-    const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
-    if (o0->kind != OPK_XMM) {
-        if (o0->kind != OPK_MEM || o1->kind != OPK_XMM)
-            return 0;
-        /* stores from an XMM register */
-        switch (in->csid) {
-        case X86_INS_MOVSD: x86_write(c, op_ea(c, o0), 8, c->xmm[o1->reg].q[0]); return 1;
-        case X86_INS_MOVSS: x86_write(c, op_ea(c, o0), 4, c->xmm[o1->reg].q[0]); return 1;
-        default: return 0;
-        }
-    }
-    xmm_t *d = &c->xmm[o0->reg];
-    switch (in->csid) {
-    case X86_INS_MOVSD: case X86_INS_MOVSS: {
-        unsigned n = in->csid == X86_INS_MOVSS ? 4 : 8;
-        if (o1->kind == OPK_XMM) {
-            memcpy(d->b, c->xmm[o1->reg].b, n);
-        } else {
-            d->q[0] = x86_read(c, op_ea(c, o1), n);
-            d->q[1] = 0;
-        }
-        return 1;
-    }
-    case X86_INS_ADDSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a + b); return 1; }
-    case X86_INS_SUBSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a - b); return 1; }
-    case X86_INS_MULSD: { double a = d->fd[0], b = src_f64(c, o1); d->fd[0] = NAN2(double, a, b, a * b); return 1; }
-    case X86_INS_ADDSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a + b); return 1; }
-    case X86_INS_SUBSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a - b); return 1; }
-    case X86_INS_MULSS: { float a = d->f[0], b = src_f32(c, o1); d->f[0] = NAN2(float, a, b, a * b); return 1; }
-    default:
-        return 0;
-    }
+    memcpy(c->xmm[in->o[0].reg].b, c->xmm[in->o[1].reg].b, 8);
+}
+
+void x86_sse_movss_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    memcpy(c->xmm[in->o[0].reg].b, c->xmm[in->o[1].reg].b, 4);
+}
+
+void x86_sse_movsd_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    d->q[0] = x86_read(c, op_ea(c, &in->o[1]), 8);
+    d->q[1] = 0;
+}
+
+void x86_sse_movss_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    d->q[0] = x86_read(c, op_ea(c, &in->o[1]), 4);
+    d->q[1] = 0;
+}
+
+void x86_sse_movsd_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    x86_write(c, op_ea(c, &in->o[0]), 8, c->xmm[in->o[1].reg].q[0]);
+}
+
+void x86_sse_movss_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    x86_write(c, op_ea(c, &in->o[0]), 4, c->xmm[in->o[1].reg].q[0]);
+}
+
+void x86_sse_addsd(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    double a = d->fd[0], b = src_f64(c, &in->o[1]);
+    d->fd[0] = NAN2(double, a, b, a + b);
+}
+
+void x86_sse_subsd(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    double a = d->fd[0], b = src_f64(c, &in->o[1]);
+    d->fd[0] = NAN2(double, a, b, a - b);
+}
+
+void x86_sse_mulsd(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    double a = d->fd[0], b = src_f64(c, &in->o[1]);
+    d->fd[0] = NAN2(double, a, b, a * b);
+}
+
+void x86_sse_addss(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    float a = d->f[0], b = src_f32(c, &in->o[1]);
+    d->f[0] = NAN2(float, a, b, a + b);
+}
+
+void x86_sse_subss(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    float a = d->f[0], b = src_f32(c, &in->o[1]);
+    d->f[0] = NAN2(float, a, b, a - b);
+}
+
+void x86_sse_mulss(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    float a = d->f[0], b = src_f32(c, &in->o[1]);
+    d->f[0] = NAN2(float, a, b, a * b);
 }
 
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
