@@ -175,6 +175,8 @@ fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
 $(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
+$(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
+$(BUILD)/fuzz/fuzz_x86_guest: PC_LIBS += -lmsgpackc
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \
