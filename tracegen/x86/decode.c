@@ -222,6 +222,8 @@ static uint8_t run_form(const struct x86_dinsn *in)
     const struct x86_opnd *d = &in->o[0], *s = &in->o[1];
     if (in->op == XOP_SSE)
         return (uint8_t)x86_sse_run_form(in);
+    if (in->op == XOP_JCC && in->cond < 16)
+        return (uint8_t)(RUN_JCC_FIRST + in->cond);
     if (in->op != XOP_MOV || (in->osz != 8 && in->osz != 4) || d->size != in->osz)
         return (uint8_t)in->op;
     int wide = in->osz == 8;

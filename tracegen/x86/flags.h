@@ -42,7 +42,10 @@ void x86_set_rflags(struct x86_cpu *c, uint64_t v);
 /* Evaluates condition code CC (0..15: O NO B AE E NE BE A S NS P NP L GE LE G). */
 int x86_cond_slow(const struct x86_cpu *c, unsigned cc);
 
-static inline int x86_cond(const struct x86_cpu *c, unsigned cc)
+/* x86_cond for callers that pass a constant CC and want it inlined (the
+ * switch on CC then disappears). */
+__attribute__((always_inline)) static inline int x86_cond_inline(const struct x86_cpu *c,
+                                                                 unsigned cc)
 {
     if (c->lz_op == LZ_SUB) {
         uint64_t a = c->lz_a, b = c->lz_b;
@@ -74,6 +77,11 @@ static inline int x86_cond(const struct x86_cpu *c, unsigned cc)
         }
     }
     return x86_cond_slow(c, cc);
+}
+
+static inline int x86_cond(const struct x86_cpu *c, unsigned cc)
+{
+    return x86_cond_inline(c, cc);
 }
 
 #endif

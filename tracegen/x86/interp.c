@@ -128,6 +128,14 @@ __attribute__((always_inline)) static inline void alu_reg(struct x86_cpu *c,
     c->r[in->o[0].reg] = r; /* a 32-bit result zero-extends */
 }
 
+/* A conditional jump with a constant condition code. */
+__attribute__((always_inline)) static inline void jcc(struct x86_cpu *c,
+                                                      const struct x86_dinsn *in, unsigned cc)
+{
+    if (x86_cond_inline(c, cc))
+        c->rip = (uint64_t)in->o[0].val;
+}
+
 static void exec_shift(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     unsigned sz = in->osz, bits = sz * 8;
@@ -512,6 +520,23 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_ADDSS: x86_sse_addss(c, in); break;
         case RUN_SUBSS: x86_sse_subss(c, in); break;
         case RUN_MULSS: x86_sse_mulss(c, in); break;
+        /* one case per condition code: x86_cond's switch on it folds away */
+        case RUN_JCC_FIRST + 0: jcc(c, in, 0); break;
+        case RUN_JCC_FIRST + 1: jcc(c, in, 1); break;
+        case RUN_JCC_FIRST + 2: jcc(c, in, 2); break;
+        case RUN_JCC_FIRST + 3: jcc(c, in, 3); break;
+        case RUN_JCC_FIRST + 4: jcc(c, in, 4); break;
+        case RUN_JCC_FIRST + 5: jcc(c, in, 5); break;
+        case RUN_JCC_FIRST + 6: jcc(c, in, 6); break;
+        case RUN_JCC_FIRST + 7: jcc(c, in, 7); break;
+        case RUN_JCC_FIRST + 8: jcc(c, in, 8); break;
+        case RUN_JCC_FIRST + 9: jcc(c, in, 9); break;
+        case RUN_JCC_FIRST + 10: jcc(c, in, 10); break;
+        case RUN_JCC_FIRST + 11: jcc(c, in, 11); break;
+        case RUN_JCC_FIRST + 12: jcc(c, in, 12); break;
+        case RUN_JCC_FIRST + 13: jcc(c, in, 13); break;
+        case RUN_JCC_FIRST + 14: jcc(c, in, 14); break;
+        case RUN_JCC_FIRST + 15: jcc(c, in, 15); break;
         case XOP_MOV:
             op_write(c, &in->o[0], in->osz, op_read(c, &in->o[1], in->osz));
             break;

@@ -44,6 +44,8 @@ enum x86_run_form {
     RUN_MOVSD_STORE, RUN_MOVSS_STORE,
     RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
     RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
+    RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */
+    RUN_JCC_LAST = RUN_JCC_FIRST + 15,
     RUN_COUNT
 };
 
