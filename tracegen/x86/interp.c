@@ -514,6 +514,9 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_MOVSS_LOAD: x86_sse_movss_load(c, in); break;
         case RUN_MOVSD_STORE: x86_sse_movsd_store(c, in); break;
         case RUN_MOVSS_STORE: x86_sse_movss_store(c, in); break;
+        case RUN_MOVX_RR: x86_sse_movx_rr(c, in); break;
+        case RUN_MOVX_LOAD: x86_sse_movx_load(c, in); break;
+        case RUN_MOVX_STORE: x86_sse_movx_store(c, in); break;
         case RUN_ADDSD: x86_sse_addsd(c, in); break;
         case RUN_SUBSD: x86_sse_subsd(c, in); break;
         case RUN_MULSD: x86_sse_mulsd(c, in); break;

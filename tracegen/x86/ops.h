@@ -42,6 +42,7 @@ enum x86_run_form {
     RUN_MOVSD_RR, RUN_MOVSS_RR,       /* scalar SSE moves (sse.c x86_sse_run_form) */
     RUN_MOVSD_LOAD, RUN_MOVSS_LOAD,
     RUN_MOVSD_STORE, RUN_MOVSS_STORE,
+    RUN_MOVX_RR, RUN_MOVX_LOAD, RUN_MOVX_STORE, /* 16-byte SSE moves */
     RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
     RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
     RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */

@@ -208,6 +208,16 @@ unsigned x86_sse_run_form(const struct x86_dinsn *in)
         if (o0->kind == OPK_MEM && o1->kind == OPK_XMM)
             return sd ? RUN_MOVSD_STORE : RUN_MOVSS_STORE;
         return XOP_SSE;
+    case X86_INS_MOVAPS: case X86_INS_MOVUPS: case X86_INS_MOVAPD: case X86_INS_MOVUPD:
+    case X86_INS_MOVDQA: case X86_INS_MOVDQU: case X86_INS_LDDQU: case X86_INS_MOVNTDQ:
+    case X86_INS_MOVNTPS: case X86_INS_MOVNTPD: case X86_INS_MOVNTDQA:
+        if (o0->kind == OPK_XMM && o1->kind == OPK_XMM)
+            return RUN_MOVX_RR;
+        if (o0->kind == OPK_XMM && o1->kind == OPK_MEM && o1->size == 16)
+            return RUN_MOVX_LOAD;
+        if (o0->kind == OPK_MEM && o1->kind == OPK_XMM)
+            return RUN_MOVX_STORE;
+        return XOP_SSE;
     case X86_INS_ADDSD: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSD : XOP_SSE;
     case X86_INS_SUBSD: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSD : XOP_SSE;
     case X86_INS_MULSD: return o0->kind == OPK_XMM && src_ok ? RUN_MULSD : XOP_SSE;
@@ -254,6 +264,26 @@ void x86_sse_movsd_store(struct x86_cpu *c, const struct x86_dinsn *in)
 void x86_sse_movss_store(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     x86_write(c, op_ea(c, &in->o[0]), 4, c->xmm[in->o[1].reg].q[0]);
+}
+
+/* 16-byte moves (movaps, movdqu and the like): x86_exec_sse's load then
+ * store_n of 16 bytes for these operand kinds. */
+void x86_sse_movx_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    c->xmm[in->o[0].reg] = c->xmm[in->o[1].reg];
+}
+
+void x86_sse_movx_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t v; /* a faulting load leaves the register as it was */
+    x86_read_bytes(c, op_ea(c, &in->o[1]), v.b, 16);
+    c->xmm[in->o[0].reg] = v;
+}
+
+void x86_sse_movx_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t v = c->xmm[in->o[1].reg];
+    x86_write_bytes(c, op_ea(c, &in->o[0]), v.b, 16);
 }
 
 void x86_sse_addsd(struct x86_cpu *c, const struct x86_dinsn *in)
