@@ -62,7 +62,7 @@ struct x86_dinsn {
     uint8_t cond;    /* condition code 0..15, or ssecc / sub-op */
     uint8_t rep;     /* 0, 1 (rep/repe), 2 (repne) */
     uint8_t aux;     /* per-op extra (e.g. immediate byte) */
-    uint8_t alu_reg; /* ALU op on a 32/64-bit register: 1 reg,reg; 2 reg,imm; else 0 */
+    uint8_t alu_reg; /* ALU op operand shape run inline (enum alu_form, ops.h) */
     uint8_t run;     /* what the interpreter dispatches on: op or a form (ops.h) */
     uint64_t next;   /* address of the next instruction */
     struct x86_opnd o[3];

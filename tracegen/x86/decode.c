@@ -239,8 +239,7 @@ static uint8_t run_form(const struct x86_dinsn *in)
 }
 
 /* The interpreter's inline ALU path (x86_dinsn.alu_reg): ADD SUB CMP AND
- * OR XOR TEST of a 32- or 64-bit register with a register of that size or
- * an immediate. */
+ * OR XOR TEST of 32 or 64 bits between registers, immediates and memory. */
 static uint8_t alu_reg_form(const struct x86_dinsn *in)
 {
     switch (in->op) {
@@ -248,13 +247,18 @@ static uint8_t alu_reg_form(const struct x86_dinsn *in)
     case XOP_TEST:
         break;
     default:
-        return 0;
+        return ALU_GENERIC;
     }
-    if ((in->osz != 8 && in->osz != 4) || in->o[0].kind != OPK_REG || in->o[0].size != in->osz)
-        return 0;
-    if (in->o[1].kind == OPK_REG && in->o[1].size == in->osz)
-        return 1;
-    return in->o[1].kind == OPK_IMM ? 2 : 0;
+    const struct x86_opnd *d = &in->o[0], *s = &in->o[1];
+    if ((in->osz != 8 && in->osz != 4) || d->size != in->osz)
+        return ALU_GENERIC;
+    int s_reg = s->kind == OPK_REG && s->size == in->osz, s_imm = s->kind == OPK_IMM;
+    if (d->kind == OPK_REG)
+        return s_reg ? ALU_REG_REG : s_imm ? ALU_REG_IMM
+               : s->kind == OPK_MEM && s->size == in->osz ? ALU_REG_MEM : ALU_GENERIC;
+    if (d->kind == OPK_MEM)
+        return s_reg ? ALU_MEM_REG : s_imm ? ALU_MEM_IMM : ALU_GENERIC;
+    return ALU_GENERIC;
 }
 
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,

@@ -105,27 +105,50 @@ static void exec_alu(struct x86_cpu *c, const struct x86_dinsn *in)
     rmw_write(c, &d, sz, r);
 }
 
-/* exec_alu for the decoder's alu_reg forms (a 32/64-bit register and a
- * register or immediate), inlined with a constant OP: no operand-kind
- * branches, which mispredict when the kinds change from one instruction to
- * the next, and the size mask is a select. */
+/* The arithmetic of exec_alu on operands already read, with a constant OP.
+ * Returns 1 when the result R is to be written back (not CMP or TEST). */
+__attribute__((always_inline)) static inline int alu_compute(struct x86_cpu *c, unsigned op,
+                                                             unsigned sz, uint64_t m, uint64_t a,
+                                                             uint64_t b, uint64_t *r)
+{
+    switch (op) {
+    case XOP_ADD: *r = (a + b) & m; x86_set_lazy(c, LZ_ADD, sz, a, b, *r); return 1;
+    case XOP_SUB: *r = (a - b) & m; x86_set_lazy(c, LZ_SUB, sz, a, b, *r); return 1;
+    case XOP_CMP: x86_set_lazy(c, LZ_SUB, sz, a, b, (a - b) & m); return 0;
+    case XOP_AND: *r = a & b; x86_set_lazy(c, LZ_LOGIC, sz, 0, 0, *r); return 1;
+    case XOP_OR: *r = a | b; x86_set_lazy(c, LZ_LOGIC, sz, 0, 0, *r); return 1;
+    case XOP_XOR: *r = a ^ b; x86_set_lazy(c, LZ_LOGIC, sz, 0, 0, *r); return 1;
+    default: x86_set_lazy(c, LZ_LOGIC, sz, 0, 0, a & b); return 0; /* TEST */
+    }
+}
+
+/* exec_alu for the decoder's alu_reg forms (enum alu_form, ops.h),
+ * inlined with a constant OP: no operand-kind branches, which mispredict
+ * when the kinds change from one instruction to the next, and the size
+ * mask is a select. Memory is read and written in exec_alu's order. */
 __attribute__((always_inline)) static inline void alu_reg(struct x86_cpu *c,
                                                           const struct x86_dinsn *in, unsigned op)
 {
-    uint64_t m = in->osz == 8 ? ~0ull : 0xffffffffull;
-    uint64_t a = c->r[in->o[0].reg] & m;
-    uint64_t b = (in->alu_reg == 1 ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val) & m;
+    unsigned sz = in->osz;
+    uint64_t m = sz == 8 ? ~0ull : 0xffffffffull;
     uint64_t r;
-    switch (op) {
-    case XOP_ADD: r = (a + b) & m; x86_set_lazy(c, LZ_ADD, in->osz, a, b, r); break;
-    case XOP_SUB: r = (a - b) & m; x86_set_lazy(c, LZ_SUB, in->osz, a, b, r); break;
-    case XOP_CMP: x86_set_lazy(c, LZ_SUB, in->osz, a, b, (a - b) & m); return;
-    case XOP_AND: r = a & b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
-    case XOP_OR: r = a | b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
-    case XOP_XOR: r = a ^ b; x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, r); break;
-    default: x86_set_lazy(c, LZ_LOGIC, in->osz, 0, 0, a & b); return; /* TEST */
+    if (in->alu_reg <= ALU_REG_IMM) {
+        uint64_t a = c->r[in->o[0].reg] & m;
+        uint64_t b = (in->alu_reg == ALU_REG_REG ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val) & m;
+        if (alu_compute(c, op, sz, m, a, b, &r))
+            c->r[in->o[0].reg] = r; /* a 32-bit result zero-extends */
+    } else if (in->alu_reg == ALU_REG_MEM) {
+        uint64_t a = c->r[in->o[0].reg] & m;
+        uint64_t b = x86_read(c, op_ea(c, &in->o[1]), sz);
+        if (alu_compute(c, op, sz, m, a, b, &r))
+            c->r[in->o[0].reg] = r;
+    } else {
+        uint64_t addr = op_ea(c, &in->o[0]);
+        uint64_t a = x86_read(c, addr, sz);
+        uint64_t b = (in->alu_reg == ALU_MEM_REG ? c->r[in->o[1].reg] : (uint64_t)in->o[1].val) & m;
+        if (alu_compute(c, op, sz, m, a, b, &r))
+            x86_write(c, addr, sz, r);
     }
-    c->r[in->o[0].reg] = r; /* a 32-bit result zero-extends */
 }
 
 /* A conditional jump with a constant condition code. */

@@ -50,6 +50,13 @@ enum x86_run_form {
     RUN_COUNT
 };
 
+/* Operand shapes of ADD SUB CMP AND OR XOR TEST (x86_dinsn.alu_reg) that
+ * the interpreter runs inline; 32 or 64 bits, every operand that size. */
+enum alu_form {
+    ALU_GENERIC,   /* anything else: exec_alu */
+    ALU_REG_REG, ALU_REG_IMM, ALU_REG_MEM, ALU_MEM_REG, ALU_MEM_IMM,
+};
+
 const char *x86_op_name(unsigned op);
 
 #endif
