@@ -216,6 +216,23 @@ static int is_x87_opcode(const cs_x86 *x)
     return x->opcode[0] >= 0xd8 && x->opcode[0] <= 0xdf;
 }
 
+/* The run form of a MOVZX or MOVSX to a 32/64-bit register, or its op. */
+static uint8_t extend_form(const struct x86_dinsn *in)
+{
+    const struct x86_opnd *s = &in->o[1];
+    int mem = s->kind == OPK_MEM, reg = s->kind == OPK_REG && !(s->reg & REG_HIGH8);
+    if (in->op == XOP_MOVZX) {
+        if (s->size == 1)
+            return mem ? RUN_MOVZX_RM8 : reg ? RUN_MOVZX_RR8 : XOP_MOVZX;
+        if (s->size == 2)
+            return mem ? RUN_MOVZX_RM16 : reg ? RUN_MOVZX_RR16 : XOP_MOVZX;
+        return XOP_MOVZX;
+    }
+    if (in->osz == 8 && s->size == 4)
+        return mem ? RUN_MOVSXD_RM : reg ? RUN_MOVSXD_RR : XOP_MOVSX;
+    return XOP_MOVSX;
+}
+
 /* The form the interpreter runs IN as (enum x86_run_form), or its op. */
 static uint8_t run_form(const struct x86_dinsn *in)
 {
@@ -224,6 +241,9 @@ static uint8_t run_form(const struct x86_dinsn *in)
         return (uint8_t)x86_sse_run_form(in);
     if (in->op == XOP_JCC && in->cond < 16)
         return (uint8_t)(RUN_JCC_FIRST + in->cond);
+    if ((in->op == XOP_MOVZX || in->op == XOP_MOVSX) && d->kind == OPK_REG &&
+        (in->osz == 8 || in->osz == 4) && d->size == in->osz)
+        return extend_form(in);
     if (in->op != XOP_MOV || (in->osz != 8 && in->osz != 4) || d->size != in->osz)
         return (uint8_t)in->op;
     int wide = in->osz == 8;

@@ -531,6 +531,26 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_MOV_MR4:
             x86_write(c, op_ea(c, &in->o[0]), 4, c->r[in->o[1].reg]);
             break;
+        /* MOVZX/MOVSX forms (decode.c extend_form): the zero- or
+         * sign-extended value fills the 32/64-bit destination */
+        case RUN_MOVZX_RM8:
+            c->r[in->o[0].reg] = x86_read(c, op_ea(c, &in->o[1]), 1);
+            break;
+        case RUN_MOVZX_RM16:
+            c->r[in->o[0].reg] = x86_read(c, op_ea(c, &in->o[1]), 2);
+            break;
+        case RUN_MOVZX_RR8:
+            c->r[in->o[0].reg] = c->r[in->o[1].reg] & 0xff;
+            break;
+        case RUN_MOVZX_RR16:
+            c->r[in->o[0].reg] = c->r[in->o[1].reg] & 0xffff;
+            break;
+        case RUN_MOVSXD_RM:
+            c->r[in->o[0].reg] = (uint64_t)(int64_t)(int32_t)x86_read(c, op_ea(c, &in->o[1]), 4);
+            break;
+        case RUN_MOVSXD_RR:
+            c->r[in->o[0].reg] = (uint64_t)(int64_t)(int32_t)c->r[in->o[1].reg];
+            break;
         case RUN_MOVSD_RR: x86_sse_movsd_rr(c, in); break;
         case RUN_MOVSS_RR: x86_sse_movss_rr(c, in); break;
         case RUN_MOVSD_LOAD: x86_sse_movsd_load(c, in); break;

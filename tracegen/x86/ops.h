@@ -39,6 +39,12 @@ enum x86_run_form {
     RUN_MOV_MR8,            /* MOV memory <- 64-bit register */
     RUN_MOV_RM4,            /* MOV 32-bit register <- memory */
     RUN_MOV_MR4,            /* MOV memory <- 32-bit register */
+    RUN_MOVZX_RM8,          /* MOVZX 32/64-bit register <- byte of memory */
+    RUN_MOVZX_RM16,         /* MOVZX 32/64-bit register <- word of memory */
+    RUN_MOVZX_RR8,          /* MOVZX 32/64-bit register <- low byte register */
+    RUN_MOVZX_RR16,         /* MOVZX 32/64-bit register <- 16-bit register */
+    RUN_MOVSXD_RM,          /* MOVSX(D) 64-bit register <- 32-bit memory */
+    RUN_MOVSXD_RR,          /* MOVSX(D) 64-bit register <- 32-bit register */
     RUN_MOVSD_RR, RUN_MOVSS_RR,       /* scalar SSE moves (sse.c x86_sse_run_form) */
     RUN_MOVSD_LOAD, RUN_MOVSS_LOAD,
     RUN_MOVSD_STORE, RUN_MOVSS_STORE,
