@@ -80,6 +80,32 @@ static void finish(struct cgm_writer *w)
     assert_int_equal(cgm_writer_finalize(w, err, sizeof err), 0);
 }
 
+/* A trace of one thread (stream 1, tid 100) over the one-load static
+ * table: the stream and its block codec for add_load and add_event. */
+struct one_thread {
+    struct cgm_writer *w;
+    struct cgm_wstream *st;
+    struct cgm_x86_codec *codec;
+};
+
+static struct one_thread one_thread_open(const char *path)
+{
+    char err[256];
+    struct one_thread t = { .w = cgm_writer_create(path, NULL, err, sizeof err) };
+    assert_non_null(t.w);
+    add_static(t.w);
+    t.st = open_thread(t.w, 1, 100);
+    t.codec = calloc(1, sizeof *t.codec);
+    assert_non_null(t.codec);
+    return t;
+}
+
+static void one_thread_close(struct one_thread *t)
+{
+    free(t->codec);
+    finish(t->w);
+}
+
 static char *temp_path(void)
 {
     static char path[4][64];
@@ -153,16 +179,10 @@ static void test_l1d_misses_match_lru(void **state)
         addr[i] = 0x10000000ull + (blk / 64) * 0x100000ull + (blk % 64) * 64 + 8 * (next_rand() % 8);
     }
     char *path = temp_path();
-    char err[256];
-    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
-    assert_non_null(w);
-    add_static(w);
-    struct cgm_wstream *st = open_thread(w, 1, 100);
-    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    struct one_thread t = one_thread_open(path);
     for (size_t i = 0; i < N; i++)
-        add_load(st, codec, addr[i]);
-    free(codec);
-    finish(w);
+        add_load(t.st, t.codec, addr[i]);
+    one_thread_close(&t);
 
     static const unsigned kib[] = { 8, 16, 32, 64 };
     for (int k = 0; k < 4; k++) {
@@ -202,15 +222,10 @@ static void test_tlb_walks(void **state)
         pages[i] = (addr[i] >> 12) * 64; /* one "block" per page for the LRU model */
     }
     char *path = temp_path();
-    char err[256];
-    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
-    add_static(w);
-    struct cgm_wstream *st = open_thread(w, 1, 100);
-    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    struct one_thread t = one_thread_open(path);
     for (size_t i = 0; i < N; i++)
-        add_load(st, codec, addr[i]);
-    free(codec);
-    finish(w);
+        add_load(t.st, t.codec, addr[i]);
+    one_thread_close(&t);
     uint64_t cycles[2], misses[2];
     for (int k = 0; k < 2; k++) {
         struct rp_config cfg;
@@ -249,11 +264,9 @@ static void test_unmapped_pages_are_reused(void **state)
     enum { ROUNDS = 12, PAGES = 48 };
     const uint64_t base = 0x60000000ull;
     char *path = temp_path();
-    char err[256];
-    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
-    add_static(w);
-    struct cgm_wstream *st = open_thread(w, 1, 100);
-    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    struct one_thread tr = one_thread_open(path);
+    struct cgm_wstream *st = tr.st;
+    struct cgm_x86_codec *codec = tr.codec;
     for (int r = 0; r < ROUNDS; r++) {
         for (int p = 0; p < PAGES; p++)
             add_load(st, codec, base + (uint64_t)p * 4096 + 8 * (uint64_t)r);
@@ -267,8 +280,7 @@ static void test_unmapped_pages_are_reused(void **state)
         else /* a heap ending at base + PAGES pages shrinks back to base + 1 byte */
             add_event(st, CGM_EV_BRK, base + PAGES * 4096ull, base + 1, 0);
     }
-    free(codec);
-    finish(w);
+    one_thread_close(&tr);
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     cfg.cores = 1;

@@ -31,13 +31,9 @@ for prog in malloc_qsort strings; do
     cg=$(sed -n 's/.*Mispredicts: *[0-9,]* *( *\([0-9,]*\) cond.*/\1/p' "$tmp/cg.txt" | tr -d ,)
     cgb=$(sed -n 's/.*Branches: *[0-9,]* *( *\([0-9,]*\) cond.*/\1/p' "$tmp/cg.txt" | tr -d ,)
     set -- $(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cores'][0]; print(c['conditional_mispredictions'], c['conditional_branches'])" "$tmp/$prog.json")
-    verdict=$(python3 -c "
-import sys
-cg, rp, judged = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == 'malloc_qsort'
-d = 100.0 * (rp - cg) / cg if cg else 0
-ok = abs(d) <= 2.0 or not judged
-print('%s %+.2f%%%s' % ('ok' if ok else 'FAIL', d, '' if judged else ' (not judged: rep strings)'))
-" "$cg" "$1" "$prog")
+    why=""
+    [ "$prog" = malloc_qsort ] || why="rep strings"
+    verdict=$(python3 "$(dirname "$0")/judge.py" "$cg" "$1" 2 "$why")
     echo "replay_branches: $prog: conditional mispredictions replay $1 of $2, cachegrind $cg of $cgb: $verdict"
     case $verdict in FAIL*) fail=1 ;; esac
 done

@@ -40,14 +40,9 @@ for prog in malloc_qsort strings; do
         { echo "replay_cachegrind: cachegrind $prog failed"; fail=1; continue; }
     cg=$(sed -n 's/.*D1  misses: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
     rp=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(c['misses'] - c['secondary_misses'] for c in d['caches'] if c['kind']=='l1d'))" "$tmp/$prog.json")
-    verdict=$(python3 -c "
-import sys
-cg, rp = int(sys.argv[1]), int(sys.argv[2])
-d = 100.0 * (rp - cg) / cg if cg else 0
-judged = cg >= 10000
-ok = abs(d) <= 2.0 or not judged
-print('%s %+.2f%%%s' % ('ok' if ok else 'FAIL', d, '' if judged else ' (not judged: fewer than 10000 misses)'))
-" "$cg" "$rp")
+    why=""
+    [ "$cg" -lt 10000 ] && why="fewer than 10000 misses"
+    verdict=$(python3 "$(dirname "$0")/judge.py" "$cg" "$rp" 2 "$why")
     echo "replay_cachegrind: $prog: replay L1D primary misses $rp, cachegrind D1 misses $cg: $verdict"
     case $verdict in FAIL*) fail=1 ;; esac
 done

@@ -55,14 +55,9 @@ for run in malloc_qsort strings "lud 1"; do
             { echo "replay_cachegrind_ll: cachegrind $prog failed"; fail=1; continue; }
         cg=$(sed -n 's/.*LL misses: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
         rp=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(c['misses'] for c in d['caches'] if c['kind']=='l3'))" "$tmp/$prog.json")
-        verdict=$(python3 -c "
-import sys
-cg, rp = int(sys.argv[1]), int(sys.argv[2])
-d = 100.0 * (rp - cg) / cg if cg else 0
-judged = cg >= 5000
-ok = abs(d) <= float(sys.argv[3]) or not judged
-print('%s %+.2f%%%s' % ('ok' if ok else 'FAIL', d, '' if judged else ' (not judged: fewer than 5000 misses)'))
-" "$cg" "$rp" "$bound")
+        why=""
+        [ "$cg" -lt 5000 ] && why="fewer than 5000 misses"
+        verdict=$(python3 "$(dirname "$0")/judge.py" "$cg" "$rp" "$bound" "$why")
         echo "replay_cachegrind_ll: $prog, LL $ll bytes: replay L3 misses $rp, cachegrind LL misses $cg: $verdict"
         case $verdict in FAIL*) fail=1 ;; esac
     done
