@@ -131,6 +131,15 @@ void ks_time_set(ks_engine *eng, ks_tick t)
     eng->now = t;
     if (!eng->timebase_fixed || eng->timebase_bad)
         return;
-    for (ks_domain *d = eng->domains; d; d = d->next)
-        d->cycle_now = t / d->period;
+    /* Time mostly moves to the next edge of some domain: step a domain's
+     * cycle by comparison, dividing only after a longer jump. */
+    for (ks_domain *d = eng->domains; d; d = d->next) {
+        ks_tick edge = d->cycle_now * d->period;
+        if (t >= edge && t - edge < d->period)
+            continue;
+        if (t >= edge + d->period && t - edge < 2 * d->period)
+            d->cycle_now++;
+        else
+            d->cycle_now = t / d->period;
+    }
 }
