@@ -61,6 +61,21 @@ uint32_t x86_flags_arith(const struct x86_cpu *c)
     return f;
 }
 
+int x86_flags_cf(const struct x86_cpu *c)
+{
+    uint64_t a = c->lz_a, b = c->lz_b, r = c->lz_res;
+    switch (c->lz_op) {
+    case LZ_NONE: return (c->rflags & FL_CF) != 0;
+    case LZ_ADD: return r < a;
+    case LZ_ADC: return c->lz_cin ? r <= a : r < a;
+    case LZ_SUB: return a < b;
+    case LZ_SBB: return c->lz_cin ? a <= b : a < b;
+    case LZ_INC: case LZ_DEC: return c->lz_cin != 0;
+    case LZ_NEG: return r != 0;
+    default: return 0; /* LZ_LOGIC */
+    }
+}
+
 void x86_flags_materialize(struct x86_cpu *c)
 {
     if (c->lz_op == LZ_NONE)

@@ -33,6 +33,9 @@ static inline void x86_set_lazy(struct x86_cpu *c, uint32_t op, unsigned size,
 
 /* The arithmetic flag bits (CF PF AF ZF SF OF) as they are now. */
 uint32_t x86_flags_arith(const struct x86_cpu *c);
+/* CF alone, as x86_flags_arith computes it (INC and DEC, which keep CF,
+ * ask for it at every execution). */
+int x86_flags_cf(const struct x86_cpu *c);
 /* Folds the lazy state into c->rflags (lz_op becomes LZ_NONE). */
 void x86_flags_materialize(struct x86_cpu *c);
 /* The whole RFLAGS value (bit 1 set, IF set). */

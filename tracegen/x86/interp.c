@@ -44,7 +44,7 @@ static void set_cf(struct x86_cpu *c, int cf)
 
 static int get_cf(const struct x86_cpu *c)
 {
-    return (x86_flags_arith(c) & FL_CF) != 0;
+    return x86_flags_cf(c);
 }
 
 /* Sets all arithmetic flags eagerly from a result plus explicit CF/OF. */
