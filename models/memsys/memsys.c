@@ -78,6 +78,7 @@ struct node {
     unsigned latency;
     ks_eventcount ec;
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
+    unsigned rx_n, tx_n;       /* packets in all rx lanes, in all tx lanes */
     struct timer *timers;
     unsigned ntimers, captimers;
     /* cores: requests from the CPU and their records */
@@ -226,6 +227,7 @@ static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
     if (!q->n && cgm_net_inject_at(m->net, &p->p, p->due))
         return;
     push_or_die(q, p);
+    n->tx_n++;
 }
 
 static void env_send(void *ctx, const struct cgm_coh_msg *msg)
@@ -316,6 +318,7 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
     if (q->n >= m->cfg.rx_queue)
         return false;
     push_or_die(q, p);
+    n->rx_n++;
     ks_advance(&n->ec);
     return true;
 }
@@ -324,12 +327,7 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
 
 static bool node_idle(const struct node *n)
 {
-    if (n->ntimers || n->cpu.n)
-        return false;
-    for (int l = 0; l < CGM_NLANES; l++)
-        if (n->rx[l].n || n->tx[l].n)
-            return false;
-    return true;
+    return !n->ntimers && !n->cpu.n && !n->rx_n && !n->tx_n;
 }
 
 static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
@@ -360,13 +358,14 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     }
     static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };
     unsigned taken = 0;
-    for (int k = 0; k < CGM_NLANES && taken < m->cfg.ports;) {
+    for (int k = 0; n->rx_n && k < CGM_NLANES && taken < m->cfg.ports;) {
         struct fifo *q = &n->rx[order[k]];
         if (!q->n) {
             k++;
             continue;
         }
         struct pkt *p = fifo_pop(q);
+        n->rx_n--;
         if (p->kind == PK_COH)
             cgm_coh_deliver(m->coh, &p->m);
         else if (p->kind == PK_MEM_READ_DONE)
@@ -377,10 +376,12 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         taken++;
     }
     /* The output controller: each lane's head once it is due. */
-    for (int l = 0; l < CGM_NLANES; l++) {
+    for (int l = 0; n->tx_n && l < CGM_NLANES; l++) {
         struct pkt *p = fifo_peek(&n->tx[l]);
-        if (p && cgm_net_inject_at(m->net, &p->p, p->due))
+        if (p && cgm_net_inject_at(m->net, &p->p, p->due)) {
             fifo_pop(&n->tx[l]);
+            n->tx_n--;
+        }
     }
 }
 
