@@ -48,8 +48,9 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
     c->fq = calloc(c->fq_mask + 1, sizeof *c->fq);
     c->rob = calloc(c->rob_mask + 1, sizeof *c->rob);
     c->line_ready = calloc(c->line_mask + 1, sizeof *c->line_ready);
+    c->iq = calloc(s->cfg.iq_size, sizeof *c->iq);
     ks_ec_init(&c->mem_ec, "core-memory", 0);
-    if (!c->fq || !c->rob || !c->line_ready)
+    if (!c->fq || !c->rob || !c->line_ready || !c->iq)
         return -1;
     const struct rp_config *cfg = &s->cfg;
     struct cgm_mmu_config mc = { .tlb_sets = (unsigned)cfg->tlb_sets, .tlb_ways = (unsigned)cfg->tlb_ways,
@@ -68,6 +69,7 @@ void rp_core_free(struct rp_core *c)
     free(c->fq);
     free(c->rob);
     free(c->line_ready);
+    free(c->iq);
     rp_bpred_free(&c->bp);
     cgm_mmu_free(&c->itlb);
     cgm_mmu_free(&c->dtlb);
@@ -185,68 +187,83 @@ static bool ready(struct rp_core *c, struct rp_uop *u, uint64_t now)
     return true;
 }
 
-static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
+/* Functional units and memory ports taken this cycle. */
+struct issue_slots {
+    unsigned alus, ports, walks;
+};
+
+/* Issues U if it is ready and a unit is free; false if it stays queued. */
+static bool issue_one(struct rp_core *c, struct rp_uop *u, uint64_t now, struct issue_slots *used, bool *retry)
 {
     const struct rp_config *cfg = &c->sim->cfg;
-    unsigned issued = 0, alus = 0, ports = 0, seen = 0, walks = 0;
-    for (uint64_t q = c->first_unissued; q < c->rob_tail && issued < cfg->issue_width && seen < cfg->iq_size;
-         q++) {
-        struct rp_uop *u = rob_at(c, q);
-        if (u->issued)
-            continue;
-        seen++;
-        if (!ready(c, u, now))
-            continue;
-        if (u->kind == UOP_ALU) {
-            if (alus >= cfg->alus)
-                continue;
-            if (u->cls == CGM_X86_DIV) {
-                if (c->div_free > now)
-                    continue;
-                c->div_free = now + u->lat;
-            }
-            alus++;
-            u->done = now + u->lat;
-        } else {
-            if (u->xlat) {
-                /* TLB miss: the walk starts once the address is known. */
-                u->xlat_done = now + u->xlat;
-                u->xlat = 0;
-                walks++;
-                continue;
-            }
-            if (u->xlat_done > now || ports >= cfg->mem_ports)
-                continue;
-            uint64_t tag = (u->kind == UOP_LOAD ? TAG_LOAD : TAG_STORE) | u->seq;
-            /* The memory system may report completion from inside the call. */
-            u->done = NEVER;
-            c->mem_unknown++;
-            if (!cgm_memsys_access(c->sim->ms, c->id, u->kind == UOP_LOAD ? CGM_OP_LOAD : CGM_OP_STORE,
-                                   u->addr, tag, 0)) {
-                c->mem_unknown--;
-                c->st.mem_refused++;
-                *retry = true;
-                continue;
-            }
-            ports++;
-            /* A store's result is its place in the store buffer. */
-            if (u->kind == UOP_STORE)
-                u->done = now + 1;
+    if (!ready(c, u, now))
+        return false;
+    if (u->kind == UOP_ALU) {
+        if (used->alus >= cfg->alus)
+            return false;
+        if (u->cls == CGM_X86_DIV) {
+            if (c->div_free > now)
+                return false;
+            c->div_free = now + u->lat;
         }
-        u->issued = true;
-        c->iq_used--;
-        issued++;
-        if (u->redirect) {
-            /* The branch resolves (or the trap returns) at done. */
-            c->fetch_wait_redirect = false;
-            uint64_t resume = u->done + (u->syscall ? 0 : cfg->mispredict_penalty);
-            if (resume > c->fetch_ready)
-                c->fetch_ready = resume;
+        used->alus++;
+        u->done = now + u->lat;
+    } else {
+        if (u->xlat) {
+            /* TLB miss: the walk starts once the address is known. */
+            u->xlat_done = now + u->xlat;
+            u->xlat = 0;
+            used->walks++;
+            return false;
         }
+        if (u->xlat_done > now || used->ports >= cfg->mem_ports)
+            return false;
+        uint64_t tag = (u->kind == UOP_LOAD ? TAG_LOAD : TAG_STORE) | u->seq;
+        /* The memory system may report completion from inside the call. */
+        u->done = NEVER;
+        c->mem_unknown++;
+        if (!cgm_memsys_access(c->sim->ms, c->id, u->kind == UOP_LOAD ? CGM_OP_LOAD : CGM_OP_STORE,
+                               u->addr, tag, 0)) {
+            c->mem_unknown--;
+            c->st.mem_refused++;
+            *retry = true;
+            return false;
+        }
+        used->ports++;
+        /* A store's result is its place in the store buffer. */
+        if (u->kind == UOP_STORE)
+            u->done = now + 1;
     }
-    while (c->first_unissued < c->rob_tail && rob_at(c, c->first_unissued)->issued)
-        c->first_unissued++;
-    return issued + walks;
+    u->issued = true;
+    if (u->redirect) {
+        /* The branch resolves (or the trap returns) at done. */
+        c->fetch_wait_redirect = false;
+        uint64_t resume = u->done + (u->syscall ? 0 : cfg->mispredict_penalty);
+        if (resume > c->fetch_ready)
+            c->fetch_ready = resume;
+    }
+    return true;
+}
+
+/* Oldest first, up to issue_width micro-ops. The issue queue holds only
+ * unissued micro-ops, so the scan never walks over issued ones waiting in
+ * the reorder buffer to commit; it is compacted as it goes. */
+static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
+{
+    const unsigned width = c->sim->cfg.issue_width, n = c->iq_used;
+    struct issue_slots used = { 0, 0, 0 };
+    unsigned issued = 0, kept = 0, i = 0;
+    for (; i < n && issued < width; i++) {
+        uint64_t q = c->iq[i];
+        if (issue_one(c, rob_at(c, q), now, &used, retry))
+            issued++;
+        else
+            c->iq[kept++] = q;
+    }
+    if (kept < i)
+        memmove(&c->iq[kept], &c->iq[i], (n - i) * sizeof *c->iq);
+    c->iq_used = kept + (n - i);
+    return issued + used.walks;
 }
 
 /* ---- dispatch --------------------------------------------------------- */
@@ -276,9 +293,9 @@ static unsigned dispatch(struct rp_core *c, uint64_t now)
             c->st.lsq_full++;
             break;
         }
+        c->iq[c->iq_used++] = c->rob_tail;
         *rob_at(c, c->rob_tail++) = *u;
         c->fq_head++;
-        c->iq_used++;
         if (mem)
             c->lsq_used++;
         n++;

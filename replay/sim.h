@@ -99,7 +99,8 @@ struct rp_core {
     struct rp_bpred bp;
     /* back end */
     struct rp_uop *rob;
-    uint64_t rob_head, rob_tail, first_unissued;
+    uint64_t rob_head, rob_tail;
+    uint64_t *iq;                  /* issue queue: seqs of the unissued uops, oldest first (iq_used) */
     uint64_t writer[RP_REGS_MAX];  /* seq + 1 of the last uop writing each register */
     unsigned iq_used, lsq_used, stores_after_commit;
     uint64_t div_free;             /* cycle the unpipelined divider is free */
