@@ -295,7 +295,7 @@ static int schedule(struct x86_process *p)
 }
 
 /* Runs threads until exit or a stop; faults leave through longjmp. */
-static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
+static void run_loop(struct x86_process *p, const struct x86_block *volatile *cur_block)
 {
     double start = seconds_now(), last_progress = start;
     uint64_t next_check = 1u << 24;
@@ -357,7 +357,9 @@ static void run_loop(struct x86_process *p, const struct x86_block **cur_block)
 int x86_process_run(struct x86_process *p)
 {
     jmp_buf jb;
-    const struct x86_block *cur_block = NULL;
+    /* Written in run_loop and read after a fault's longjmp: volatile, or its
+     * value there is indeterminate (C11 7.13.2.1) and depends on inlining. */
+    const struct x86_block *volatile cur_block = NULL;
 
     for (size_t i = 0; i < p->nthreads; i++)
         p->threads[i]->cpu.fault_jmp = &jb;
