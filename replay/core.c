@@ -48,9 +48,10 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
     c->fq = calloc(c->fq_mask + 1, sizeof *c->fq);
     c->rob = calloc(c->rob_mask + 1, sizeof *c->rob);
     c->line_ready = calloc(c->line_mask + 1, sizeof *c->line_ready);
-    c->iq = calloc(s->cfg.iq_size, sizeof *c->iq);
+    c->cand = calloc((c->rob_mask + 64) / 64, sizeof *c->cand);
+    c->wait = calloc(c->rob_mask + 1, sizeof *c->wait);
     ks_ec_init(&c->mem_ec, "core-memory", 0);
-    if (!c->fq || !c->rob || !c->line_ready || !c->iq)
+    if (!c->fq || !c->rob || !c->line_ready || !c->cand || !c->wait)
         return -1;
     const struct rp_config *cfg = &s->cfg;
     struct cgm_mmu_config mc = { .tlb_sets = (unsigned)cfg->tlb_sets, .tlb_ways = (unsigned)cfg->tlb_ways,
@@ -69,7 +70,8 @@ void rp_core_free(struct rp_core *c)
     free(c->fq);
     free(c->rob);
     free(c->line_ready);
-    free(c->iq);
+    free(c->cand);
+    free(c->wait);
     rp_bpred_free(&c->bp);
     cgm_mmu_free(&c->itlb);
     cgm_mmu_free(&c->dtlb);
@@ -91,6 +93,8 @@ static uint64_t *line_slot(struct rp_core *c, uint64_t line)
     return &c->line_ready[(line - 1) & c->line_mask];
 }
 
+static void set_done(struct rp_core *c, uint64_t seq, uint64_t done);
+
 void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
 {
     uint64_t seq = tag & ~TAG_KIND;
@@ -99,7 +103,7 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
         *line_slot(c, seq + 1) = cycle;
         break;
     case TAG_LOAD:
-        rob_at(c, seq)->done = cycle;
+        set_done(c, seq, cycle);
         break;
     default:
         if (seq < c->rob_head) {
@@ -163,28 +167,68 @@ static enum rp_stall stall_reason(struct rp_core *c)
 
 /* ---- issue ------------------------------------------------------------ */
 
-/* A producer's known completion never changes, so a micro-op waiting for
- * one is not looked at again before then (ready_at). */
-static bool ready(struct rp_core *c, struct rp_uop *u, uint64_t now)
+/* Operand readiness. A producer's completion, once known, never changes
+ * (an unissued producer, or a load in flight, has done == NEVER). So each
+ * micro-op in the issue queue looks at its sources once each, in order:
+ * known completions are folded into its wait entry, and at the first
+ * source whose completion is unknown it joins that producer's list of
+ * waiters, to go on when the completion becomes known (set_done). Once
+ * all are known (ready_at) the micro-op is an issue candidate (a bit per
+ * reorder-buffer slot), and the issue scan looks at the candidates only.
+ * A committed producer (below the reorder buffer's head) is complete. */
+
+static struct rp_wait *wait_of(struct rp_core *c, uint64_t seq)
 {
-    if (u->ready_at > now)
-        return false;
-    for (unsigned i = 0; i < u->nsrc; i++) {
-        uint64_t s = u->src[i];
-        if (s < c->rob_head)
+    return &c->wait[seq & c->rob_mask];
+}
+
+/* Looks at the sources of SEQ from next_src on. */
+static void scan_sources(struct rp_core *c, uint64_t seq)
+{
+    struct rp_wait *w = wait_of(c, seq);
+    const struct rp_uop *u = rob_at(c, seq);
+    while (w->next_src < u->nsrc) {
+        uint64_t src = u->src[w->next_src++];
+        if (src < c->rob_head)
             continue;
-        if (s >= c->rob_tail)
-            return false;
-        const struct rp_uop *p = rob_at(c, s);
-        if (!p->issued)
-            return false;
-        if (p->done > now) {
-            if (p->done != NEVER)
-                u->ready_at = p->done;
-            return false;
+        uint64_t done = rob_at(c, src)->done;
+        if (done == NEVER) {
+            struct rp_wait *p = wait_of(c, src);
+            w->next_waiter = p->first_waiter;
+            p->first_waiter = seq + 1;
+            w->ready_at = NEVER;
+            return;
         }
+        if (done > w->sources_done)
+            w->sources_done = done;
     }
-    return true;
+    w->ready_at = w->sources_done;
+    uint64_t slot = seq & c->rob_mask;
+    c->cand[slot / 64] |= 1ull << (slot % 64);
+}
+
+/* A micro-op entering the issue queue. */
+static void wait_init(struct rp_core *c, uint64_t seq)
+{
+    *wait_of(c, seq) = (struct rp_wait){ .ready_at = NEVER };
+    scan_sources(c, seq);
+}
+
+/* SEQ's result is available at DONE: its waiters go on with their sources. */
+static void set_done(struct rp_core *c, uint64_t seq, uint64_t done)
+{
+    rob_at(c, seq)->done = done;
+    struct rp_wait *p = wait_of(c, seq);
+    uint64_t next = p->first_waiter;
+    p->first_waiter = 0;
+    while (next) {
+        struct rp_wait *w = wait_of(c, next - 1);
+        uint64_t waiter = next - 1;
+        next = w->next_waiter;
+        if (done > w->sources_done)
+            w->sources_done = done;
+        scan_sources(c, waiter);
+    }
 }
 
 /* Functional units and memory ports taken this cycle. */
@@ -193,11 +237,12 @@ struct issue_slots {
 };
 
 /* Issues U if it is ready and a unit is free; false if it stays queued. */
-static bool issue_one(struct rp_core *c, struct rp_uop *u, uint64_t now, struct issue_slots *used, bool *retry)
+static bool issue_one(struct rp_core *c, uint64_t seq, uint64_t now, struct issue_slots *used, bool *retry)
 {
     const struct rp_config *cfg = &c->sim->cfg;
-    if (!ready(c, u, now))
+    if (wait_of(c, seq)->ready_at > now)
         return false;
+    struct rp_uop *u = rob_at(c, seq);
     if (u->kind == UOP_ALU) {
         if (used->alus >= cfg->alus)
             return false;
@@ -207,7 +252,7 @@ static bool issue_one(struct rp_core *c, struct rp_uop *u, uint64_t now, struct 
             c->div_free = now + u->lat;
         }
         used->alus++;
-        u->done = now + u->lat;
+        set_done(c, seq, now + u->lat);
     } else {
         if (u->xlat) {
             /* TLB miss: the walk starts once the address is known. */
@@ -232,7 +277,7 @@ static bool issue_one(struct rp_core *c, struct rp_uop *u, uint64_t now, struct 
         used->ports++;
         /* A store's result is its place in the store buffer. */
         if (u->kind == UOP_STORE)
-            u->done = now + 1;
+            set_done(c, seq, now + 1);
     }
     u->issued = true;
     if (u->redirect) {
@@ -245,24 +290,40 @@ static bool issue_one(struct rp_core *c, struct rp_uop *u, uint64_t now, struct 
     return true;
 }
 
-/* Oldest first, up to issue_width micro-ops. The issue queue holds only
- * unissued micro-ops, so the scan never walks over issued ones waiting in
- * the reorder buffer to commit; it is compacted as it goes. */
+/* The first issue candidate at or after OFF (micro-ops from the reorder
+ * buffer's head), or COUNT if none before it. A word of the bitmap covers
+ * 64 slots, or the whole ring when it is smaller. */
+static uint64_t next_candidate(const struct rp_core *c, uint64_t off, uint64_t count)
+{
+    const uint64_t word_slots = c->rob_mask < 64 ? c->rob_mask + 1 : 64;
+    while (off < count) {
+        uint64_t slot = (c->rob_head + off) & c->rob_mask;
+        uint64_t bits = c->cand[slot / 64] >> (slot % 64);
+        if (bits)
+            return off + (uint64_t)__builtin_ctzll(bits);
+        off += word_slots - slot % 64;
+    }
+    return count;
+}
+
+/* Oldest first, up to issue_width micro-ops. Only the candidates are
+ * looked at: a micro-op waiting for a source of unknown completion could
+ * not issue and takes no unit, so skipping it changes nothing. */
 static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
 {
-    const unsigned width = c->sim->cfg.issue_width, n = c->iq_used;
+    const unsigned width = c->sim->cfg.issue_width;
+    const uint64_t count = c->rob_tail - c->rob_head;
     struct issue_slots used = { 0, 0, 0 };
-    unsigned issued = 0, kept = 0, i = 0;
-    for (; i < n && issued < width; i++) {
-        uint64_t q = c->iq[i];
-        if (issue_one(c, rob_at(c, q), now, &used, retry))
+    unsigned issued = 0;
+    for (uint64_t off = next_candidate(c, 0, count); off < count && issued < width;
+         off = next_candidate(c, off + 1, count)) {
+        if (issue_one(c, c->rob_head + off, now, &used, retry)) {
+            uint64_t slot = (c->rob_head + off) & c->rob_mask;
+            c->cand[slot / 64] &= ~(1ull << (slot % 64));
+            c->iq_used--;
             issued++;
-        else
-            c->iq[kept++] = q;
+        }
     }
-    if (kept < i)
-        memmove(&c->iq[kept], &c->iq[i], (n - i) * sizeof *c->iq);
-    c->iq_used = kept + (n - i);
     return issued + used.walks;
 }
 
@@ -293,8 +354,9 @@ static unsigned dispatch(struct rp_core *c, uint64_t now)
             c->st.lsq_full++;
             break;
         }
-        c->iq[c->iq_used++] = c->rob_tail;
-        *rob_at(c, c->rob_tail++) = *u;
+        c->iq_used++;
+        *rob_at(c, c->rob_tail) = *u;
+        wait_init(c, c->rob_tail++);
         c->fq_head++;
         if (mem)
             c->lsq_used++;

@@ -25,12 +25,21 @@ struct rp_uop {
     uint64_t done;             /* cycle the result is available; UINT64_MAX: not yet */
     uint64_t xlat_done;        /* cycle its address translation completes */
     uint64_t line;             /* I-cache line fetch it came from (sequence + 1; 0: none) */
-    uint64_t ready_at;         /* not ready before this cycle (a source's known completion) */
     uint32_t xlat;             /* translation cycles beyond a TLB hit, not yet started */
     uint64_t src[RP_SRC_MAX + 1];
     uint8_t nsrc;
     uint8_t kind, cls, lat;
     bool issued, retire, redirect, store_done, syscall;
+};
+
+/* How far the sources of a micro-op in the issue queue are known to be
+ * complete (replay/core.c, scan_sources); one per reorder-buffer entry. */
+struct rp_wait {
+    uint64_t ready_at;         /* all sources complete at this cycle; NEVER while one is unknown */
+    uint64_t sources_done;     /* latest completion of the sources looked at */
+    uint64_t first_waiter;     /* seq + 1 of a uop waiting for this one's completion (0: none) */
+    uint64_t next_waiter;      /* seq + 1 of the next uop waiting for the same producer */
+    uint8_t next_src;          /* sources before this one were looked at */
 };
 
 /* Why a cycle committed nothing. With an empty reorder buffer the cause
@@ -100,7 +109,8 @@ struct rp_core {
     /* back end */
     struct rp_uop *rob;
     uint64_t rob_head, rob_tail;
-    uint64_t *iq;                  /* issue queue: seqs of the unissued uops, oldest first (iq_used) */
+    uint64_t *cand;                /* bit per ROB slot: unissued, its sources' completion known */
+    struct rp_wait *wait;          /* per reorder-buffer entry: its sources' readiness */
     uint64_t writer[RP_REGS_MAX];  /* seq + 1 of the last uop writing each register */
     unsigned iq_used, lsq_used, stores_after_commit;
     uint64_t div_free;             /* cycle the unpipelined divider is free */
