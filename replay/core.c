@@ -170,16 +170,52 @@ static enum rp_stall stall_reason(struct rp_core *c)
 /* Operand readiness. A producer's completion, once known, never changes
  * (an unissued producer, or a load in flight, has done == NEVER). So each
  * micro-op in the issue queue looks at its sources once each, in order:
- * known completions are folded into its wait entry, and at the first
- * source whose completion is unknown it joins that producer's list of
- * waiters, to go on when the completion becomes known (set_done). Once
- * all are known (ready_at) the micro-op is an issue candidate (a bit per
- * reorder-buffer slot), and the issue scan looks at the candidates only.
- * A committed producer (below the reorder buffer's head) is complete. */
+ * known completions are folded into its ready_at, and at the first source
+ * whose completion is unknown it joins that producer's list of waiters, to
+ * go on when the completion becomes known (set_done). Once all are known
+ * it waits on a timing wheel for ready_at, then becomes an issue candidate
+ * (a bit per reorder-buffer slot); the issue scan looks at the candidates
+ * only. A committed producer (below the reorder buffer's head) is complete. */
 
 static struct rp_wait *wait_of(struct rp_core *c, uint64_t seq)
 {
     return &c->wait[seq & c->rob_mask];
+}
+
+/* SEQ's sources are complete at its ready_at: a candidate from then on. */
+static void schedule(struct rp_core *c, uint64_t seq)
+{
+    struct rp_wait *w = wait_of(c, seq);
+    if (w->ready_at <= c->wheel_time) {
+        uint64_t slot = seq & c->rob_mask;
+        c->cand[slot / 64] |= 1ull << (slot % 64);
+        return;
+    }
+    uint64_t *bucket = &c->wheel[w->ready_at % RP_WHEEL];
+    w->next = *bucket;
+    *bucket = seq + 1;
+}
+
+/* Candidates up to cycle NOW: the wheel's buckets since the last call, all
+ * of them once after a longer sleep; the micro-ops due later (by a multiple
+ * of the wheel's span) go back in. */
+static void advance_wheel(struct rp_core *c, uint64_t now)
+{
+    if (now <= c->wheel_time)
+        return;
+    uint64_t from = c->wheel_time + 1;
+    if (now - from >= RP_WHEEL)
+        from = now - RP_WHEEL + 1;
+    c->wheel_time = now;
+    for (uint64_t t = from; t <= now; t++) {
+        uint64_t next = c->wheel[t % RP_WHEEL];
+        c->wheel[t % RP_WHEEL] = 0;
+        while (next) {
+            uint64_t seq = next - 1;
+            next = wait_of(c, seq)->next;
+            schedule(c, seq);
+        }
+    }
 }
 
 /* Looks at the sources of SEQ from next_src on. */
@@ -194,23 +230,20 @@ static void scan_sources(struct rp_core *c, uint64_t seq)
         uint64_t done = rob_at(c, src)->done;
         if (done == NEVER) {
             struct rp_wait *p = wait_of(c, src);
-            w->next_waiter = p->first_waiter;
+            w->next = p->first_waiter;
             p->first_waiter = seq + 1;
-            w->ready_at = NEVER;
             return;
         }
-        if (done > w->sources_done)
-            w->sources_done = done;
+        if (done > w->ready_at)
+            w->ready_at = done;
     }
-    w->ready_at = w->sources_done;
-    uint64_t slot = seq & c->rob_mask;
-    c->cand[slot / 64] |= 1ull << (slot % 64);
+    schedule(c, seq);
 }
 
 /* A micro-op entering the issue queue. */
 static void wait_init(struct rp_core *c, uint64_t seq)
 {
-    *wait_of(c, seq) = (struct rp_wait){ .ready_at = NEVER };
+    *wait_of(c, seq) = (struct rp_wait){ .ready_at = 0 };
     scan_sources(c, seq);
 }
 
@@ -222,11 +255,11 @@ static void set_done(struct rp_core *c, uint64_t seq, uint64_t done)
     uint64_t next = p->first_waiter;
     p->first_waiter = 0;
     while (next) {
-        struct rp_wait *w = wait_of(c, next - 1);
         uint64_t waiter = next - 1;
-        next = w->next_waiter;
-        if (done > w->sources_done)
-            w->sources_done = done;
+        struct rp_wait *w = wait_of(c, waiter);
+        next = w->next;
+        if (done > w->ready_at)
+            w->ready_at = done;
         scan_sources(c, waiter);
     }
 }
@@ -236,12 +269,10 @@ struct issue_slots {
     unsigned alus, ports, walks;
 };
 
-/* Issues U if it is ready and a unit is free; false if it stays queued. */
+/* Issues candidate SEQ if a unit is free; false if it stays queued. */
 static bool issue_one(struct rp_core *c, uint64_t seq, uint64_t now, struct issue_slots *used, bool *retry)
 {
     const struct rp_config *cfg = &c->sim->cfg;
-    if (wait_of(c, seq)->ready_at > now)
-        return false;
     struct rp_uop *u = rob_at(c, seq);
     if (u->kind == UOP_ALU) {
         if (used->alus >= cfg->alus)
@@ -307,14 +338,15 @@ static uint64_t next_candidate(const struct rp_core *c, uint64_t off, uint64_t c
 }
 
 /* Oldest first, up to issue_width micro-ops. Only the candidates are
- * looked at: a micro-op waiting for a source of unknown completion could
- * not issue and takes no unit, so skipping it changes nothing. */
+ * looked at: a micro-op whose sources are not complete could not issue
+ * and takes no unit, so skipping it changes nothing. */
 static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
 {
     const unsigned width = c->sim->cfg.issue_width;
     const uint64_t count = c->rob_tail - c->rob_head;
     struct issue_slots used = { 0, 0, 0 };
     unsigned issued = 0;
+    advance_wheel(c, now);
     for (uint64_t off = next_candidate(c, 0, count); off < count && issued < width;
          off = next_candidate(c, off + 1, count)) {
         if (issue_one(c, c->rob_head + off, now, &used, retry)) {

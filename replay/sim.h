@@ -35,12 +35,14 @@ struct rp_uop {
 /* How far the sources of a micro-op in the issue queue are known to be
  * complete (replay/core.c, scan_sources); one per reorder-buffer entry. */
 struct rp_wait {
-    uint64_t ready_at;         /* all sources complete at this cycle; NEVER while one is unknown */
-    uint64_t sources_done;     /* latest completion of the sources looked at */
+    uint64_t ready_at;         /* latest completion of the sources looked at */
     uint64_t first_waiter;     /* seq + 1 of a uop waiting for this one's completion (0: none) */
-    uint64_t next_waiter;      /* seq + 1 of the next uop waiting for the same producer */
+    uint64_t next;             /* seq + 1 of the next uop in the same waiter list or wheel bucket */
     uint8_t next_src;          /* sources before this one were looked at */
 };
+
+/* Cycles the timing wheel of micro-ops about to be ready spans. */
+#define RP_WHEEL 256
 
 /* Why a cycle committed nothing. With an empty reorder buffer the cause
  * is the front end's last blocking reason. */
@@ -109,7 +111,9 @@ struct rp_core {
     /* back end */
     struct rp_uop *rob;
     uint64_t rob_head, rob_tail;
-    uint64_t *cand;                /* bit per ROB slot: unissued, its sources' completion known */
+    uint64_t *cand;                /* bit per ROB slot: unissued, its sources complete */
+    uint64_t wheel[RP_WHEEL];      /* seq + 1 of a uop whose sources complete at a cycle (mod RP_WHEEL) */
+    uint64_t wheel_time;           /* buckets up to this cycle were emptied into cand */
     struct rp_wait *wait;          /* per reorder-buffer entry: its sources' readiness */
     uint64_t writer[RP_REGS_MAX];  /* seq + 1 of the last uop writing each register */
     unsigned iq_used, lsq_used, stores_after_commit;
