@@ -42,16 +42,16 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
     memset(c, 0, sizeof *c);
     c->sim = s;
     c->id = id;
-    c->fq_mask = ring_mask(s->cfg.fetch_queue);
-    c->rob_mask = ring_mask(s->cfg.rob_size);
+    /* The fetch queue follows the reorder buffer in one ring (dispatch
+     * moves the boundary, the micro-op stays where fetch wrote it). */
+    c->uop_mask = ring_mask(s->cfg.rob_size + s->cfg.fetch_queue);
     c->line_mask = ring_mask(s->cfg.fetch_queue + 1);
-    c->fq = calloc(c->fq_mask + 1, sizeof *c->fq);
-    c->rob = calloc(c->rob_mask + 1, sizeof *c->rob);
+    c->uops = calloc(c->uop_mask + 1, sizeof *c->uops);
     c->line_ready = calloc(c->line_mask + 1, sizeof *c->line_ready);
-    c->cand = calloc((c->rob_mask + 64) / 64, sizeof *c->cand);
-    c->wait = calloc(c->rob_mask + 1, sizeof *c->wait);
+    c->cand = calloc((c->uop_mask + 64) / 64, sizeof *c->cand);
+    c->wait = calloc(c->uop_mask + 1, sizeof *c->wait);
     ks_ec_init(&c->mem_ec, "core-memory", 0);
-    if (!c->fq || !c->rob || !c->line_ready || !c->cand || !c->wait)
+    if (!c->uops || !c->line_ready || !c->cand || !c->wait)
         return -1;
     const struct rp_config *cfg = &s->cfg;
     struct cgm_mmu_config mc = { .tlb_sets = (unsigned)cfg->tlb_sets, .tlb_ways = (unsigned)cfg->tlb_ways,
@@ -67,8 +67,7 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
 
 void rp_core_free(struct rp_core *c)
 {
-    free(c->fq);
-    free(c->rob);
+    free(c->uops);
     free(c->line_ready);
     free(c->cand);
     free(c->wait);
@@ -79,12 +78,12 @@ void rp_core_free(struct rp_core *c)
 
 static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
 {
-    return &c->rob[seq & c->rob_mask];
+    return &c->uops[seq & c->uop_mask];
 }
 
 static struct rp_uop *fq_at(struct rp_core *c, uint64_t seq)
 {
-    return &c->fq[seq & c->fq_mask];
+    return &c->uops[seq & c->uop_mask];
 }
 
 /* The arrival cycle of line fetch LINE (sequence + 1, as in rp_uop). */
@@ -179,7 +178,7 @@ static enum rp_stall stall_reason(struct rp_core *c)
 
 static struct rp_wait *wait_of(struct rp_core *c, uint64_t seq)
 {
-    return &c->wait[seq & c->rob_mask];
+    return &c->wait[seq & c->uop_mask];
 }
 
 /* SEQ's sources are complete at its ready_at: a candidate from then on. */
@@ -187,7 +186,7 @@ static void schedule(struct rp_core *c, uint64_t seq)
 {
     struct rp_wait *w = wait_of(c, seq);
     if (w->ready_at <= c->wheel_time) {
-        uint64_t slot = seq & c->rob_mask;
+        uint64_t slot = seq & c->uop_mask;
         c->cand[slot / 64] |= 1ull << (slot % 64);
         return;
     }
@@ -326,9 +325,9 @@ static bool issue_one(struct rp_core *c, uint64_t seq, uint64_t now, struct issu
  * 64 slots, or the whole ring when it is smaller. */
 static uint64_t next_candidate(const struct rp_core *c, uint64_t off, uint64_t count)
 {
-    const uint64_t word_slots = c->rob_mask < 64 ? c->rob_mask + 1 : 64;
+    const uint64_t word_slots = c->uop_mask < 64 ? c->uop_mask + 1 : 64;
     while (off < count) {
-        uint64_t slot = (c->rob_head + off) & c->rob_mask;
+        uint64_t slot = (c->rob_head + off) & c->uop_mask;
         uint64_t bits = c->cand[slot / 64] >> (slot % 64);
         if (bits)
             return off + (uint64_t)__builtin_ctzll(bits);
@@ -350,7 +349,7 @@ static unsigned issue(struct rp_core *c, uint64_t now, bool *retry)
     for (uint64_t off = next_candidate(c, 0, count); off < count && issued < width;
          off = next_candidate(c, off + 1, count)) {
         if (issue_one(c, c->rob_head + off, now, &used, retry)) {
-            uint64_t slot = (c->rob_head + off) & c->rob_mask;
+            uint64_t slot = (c->rob_head + off) & c->uop_mask;
             c->cand[slot / 64] &= ~(1ull << (slot % 64));
             c->iq_used--;
             issued++;
@@ -387,7 +386,6 @@ static unsigned dispatch(struct rp_core *c, uint64_t now)
             break;
         }
         c->iq_used++;
-        *rob_at(c, c->rob_tail) = *u;
         wait_init(c, c->rob_tail++);
         c->fq_head++;
         if (mem)
@@ -420,13 +418,19 @@ static unsigned latency_of(const struct rp_config *cfg, unsigned cls)
 
 static struct rp_uop *new_uop(struct rp_core *c, uint8_t kind, const struct rp_sinsn *si)
 {
+    /* Every field but the sources beyond nsrc (never read). */
     struct rp_uop *u = fq_at(c, c->fq_tail);
-    memset(u, 0, sizeof *u);
     u->seq = c->fq_tail++;
+    u->addr = 0;
+    u->done = NEVER;
+    u->xlat_done = 0;
+    u->line = c->line_tail;
+    u->xlat = 0;
+    u->nsrc = 0;
     u->kind = kind;
     u->cls = si->cls;
-    u->done = NEVER;
-    u->line = c->line_tail;
+    u->lat = 0;
+    u->issued = u->retire = u->redirect = u->store_done = u->syscall = false;
     return u;
 }
 

@@ -90,8 +90,9 @@ struct rp_core {
     struct rp_thread *thread;
     uint64_t slice_start;
     /* front end */
-    struct rp_uop *fq;
-    uint64_t fq_mask, rob_mask, line_mask; /* ring storage: power-of-two sizes - 1 */
+    struct rp_uop *uops;           /* ring: the reorder buffer [rob_head, rob_tail), then the
+                                      fetch queue [fq_head == rob_tail, fq_tail) */
+    uint64_t uop_mask, line_mask;  /* ring storage: power-of-two sizes - 1 */
     uint64_t fq_head, fq_tail;    /* sequence numbers; ring of fetch_queue */
     uint64_t fetch_block;          /* last I-cache block fetched + 1 (0: none) */
     uint64_t fetch_vpage, fetch_ppage; /* translation of the page fetch is in (vpage + 1) */
@@ -109,7 +110,6 @@ struct rp_core {
     uint8_t fetch_cause;           /* enum rp_stall: why fetch last stopped */
     struct rp_bpred bp;
     /* back end */
-    struct rp_uop *rob;
     uint64_t rob_head, rob_tail;
     uint64_t *cand;                /* bit per ROB slot: unissued, its sources complete */
     uint64_t wheel[RP_WHEEL];      /* seq + 1 of a uop whose sources complete at a cycle (mod RP_WHEEL) */
