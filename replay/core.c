@@ -223,9 +223,10 @@ static void scan_sources(struct rp_core *c, uint64_t seq)
     struct rp_wait *w = wait_of(c, seq);
     const struct rp_uop *u = rob_at(c, seq);
     while (w->next_src < u->nsrc) {
-        uint64_t src = u->src[w->next_src++];
-        if (src < c->rob_head)
-            continue;
+        uint64_t back = u->src_back[w->next_src++];
+        if (back > seq - c->rob_head)
+            continue; /* committed */
+        uint64_t src = seq - back;
         uint64_t done = rob_at(c, src)->done;
         if (done == NEVER) {
             struct rp_wait *p = wait_of(c, src);
@@ -434,10 +435,15 @@ static struct rp_uop *new_uop(struct rp_core *c, uint8_t kind, const struct rp_s
     return u;
 }
 
+/* A source is kept as its distance back from U. One further back than
+ * the reorder buffer holds has committed by the time U is in it, and any
+ * distance from RP_SRC_FAR on says as much. */
 static void add_src(struct rp_uop *u, uint64_t seq_plus1)
 {
-    if (seq_plus1 && u->nsrc < RP_SRC_MAX + 1)
-        u->src[u->nsrc++] = seq_plus1 - 1;
+    if (seq_plus1 && u->nsrc < RP_SRC_MAX + 1) {
+        uint64_t back = u->seq - (seq_plus1 - 1);
+        u->src_back[u->nsrc++] = (uint16_t)(back < RP_SRC_FAR ? back : RP_SRC_FAR);
+    }
 }
 
 static void reg_sources(struct rp_core *c, struct rp_uop *u, const struct rp_sinsn *si)

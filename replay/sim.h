@@ -19,6 +19,9 @@
 
 enum rp_uop_kind { UOP_ALU, UOP_LOAD, UOP_STORE };
 
+/* Beyond any reorder buffer (cpu.rob_size is at most 4096). */
+#define RP_SRC_FAR 0xffff
+
 struct rp_uop {
     uint64_t seq;
     uint64_t addr;             /* physical, loads and stores */
@@ -26,7 +29,7 @@ struct rp_uop {
     uint64_t xlat_done;        /* cycle its address translation completes */
     uint64_t line;             /* I-cache line fetch it came from (sequence + 1; 0: none) */
     uint32_t xlat;             /* translation cycles beyond a TLB hit, not yet started */
-    uint64_t src[RP_SRC_MAX + 1];
+    uint16_t src_back[RP_SRC_MAX + 1]; /* sources: seq minus theirs, at most RP_SRC_FAR */
     uint8_t nsrc;
     uint8_t kind, cls, lat;
     bool issued, retire, redirect, store_done, syscall;
