@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cgm/dram.h"
+#include "temp_file.h"
 
 /* ---- the standard's figures, written out here independently ------------- */
 struct jedec {
@@ -456,16 +457,9 @@ static void test_refresh_rate(void **state)
 }
 
 /* ---- the trace driver and configuration errors -------------------------- */
-static char *write_tmp(const char *text)
+static const char *write_tmp(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/cgm_dram_test_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_temp_file(text);
 }
 
 static int trace_err(const char *text, char *err, size_t len)

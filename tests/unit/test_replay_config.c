@@ -12,16 +12,11 @@
 #include <unistd.h>
 
 #include "replay/config.h"
+#include "temp_file.h"
 
-static char *write_temp(const char *text)
+static const char *write_temp(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/test_replay_config_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    return path;
+    return test_temp_file(text);
 }
 
 static void test_print_reads_back(void **state)
@@ -41,7 +36,7 @@ static void test_print_reads_back(void **state)
     FILE *f = open_memstream(&text, &len);
     rp_config_print(&a, f);
     fclose(f);
-    char *path = write_temp(text);
+    const char *path = write_temp(text);
     /* Start b from values that differ everywhere we changed a. */
     rp_config_defaults(&b);
     int rc = rp_config_load(&b, path, err, sizeof err);
@@ -81,7 +76,7 @@ static void expect_load_error(const char *ini, int line, const char *key)
     struct rp_config c;
     char err[512] = "";
     rp_config_defaults(&c);
-    char *path = write_temp(ini);
+    const char *path = write_temp(ini);
     assert_int_equal(rp_config_load(&c, path, err, sizeof err), -1);
     char where[96];
     snprintf(where, sizeof where, "%s:%d:", path, line);

@@ -16,6 +16,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "temp_file.h"
 
 #define CODE  0x401000ull
 #define BLOCK 16u    /* instructions per block record */
@@ -53,15 +54,9 @@ static void write_trace(const char *path, const uint8_t *insn, uint8_t len)
     assert_int_equal(cgm_writer_finalize(w, err, sizeof err), 0);
 }
 
-static char *temp_trace(const uint8_t *insn, uint8_t len)
+static const char *temp_trace(const uint8_t *insn, uint8_t len)
 {
-    static char path[2][64];
-    static int k;
-    char *p = path[k++ % 2];
-    snprintf(p, 64, "/tmp/test_replay_issue_XXXXXX");
-    int fd = mkstemp(p);
-    assert_true(fd >= 0);
-    close(fd);
+    const char *p = test_temp_file(NULL);
     write_trace(p, insn, len);
     return p;
 }
@@ -94,7 +89,7 @@ static uint64_t cycles(const char *trace, unsigned lat, unsigned rob)
 static void test_dependent_chain(void **state)
 {
     (void)state;
-    char *chain = temp_trace(ADD_RAX_RAX, sizeof ADD_RAX_RAX);
+    const char *chain = temp_trace(ADD_RAX_RAX, sizeof ADD_RAX_RAX);
     const uint64_t n = BLOCK * REPS;
     unsigned robs[] = { 8, 128 };
     for (unsigned i = 0; i < 2; i++) {
@@ -116,7 +111,7 @@ static void test_dependent_chain(void **state)
 static void test_independent_moves(void **state)
 {
     (void)state;
-    char *moves = temp_trace(MOV_EAX_1, sizeof MOV_EAX_1);
+    const char *moves = temp_trace(MOV_EAX_1, sizeof MOV_EAX_1);
     const uint64_t n = BLOCK * REPS;
     /* Several issue per cycle: the default core fetches and commits 4 per
      * cycle, so half the instruction count is a loose upper bound. */

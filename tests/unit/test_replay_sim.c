@@ -20,6 +20,7 @@
 #include "cgm/x86rec.h"
 #include "replay/bpred.h"
 #include "replay/sim.h"
+#include "temp_file.h"
 
 #define CODE 0x401000ull
 
@@ -106,17 +107,7 @@ static void one_thread_close(struct one_thread *t)
     finish(t->w);
 }
 
-static char *temp_path(void)
-{
-    static char path[4][64];
-    static int k;
-    char *p = path[k++ % 4];
-    snprintf(p, 64, "/tmp/test_replay_sim_XXXXXX");
-    int fd = mkstemp(p);
-    assert_true(fd >= 0);
-    close(fd);
-    return p;
-}
+static const char *temp_path(void) { return test_temp_file(NULL); }
 
 /* An LRU cache of 64-byte blocks, written for this test. */
 static uint64_t lru_misses(const uint64_t *addr, size_t n, unsigned sets, unsigned ways)
@@ -178,7 +169,7 @@ static void test_l1d_misses_match_lru(void **state)
         uint64_t blk = next_rand() % 600;
         addr[i] = 0x10000000ull + (blk / 64) * 0x100000ull + (blk % 64) * 64 + 8 * (next_rand() % 8);
     }
-    char *path = temp_path();
+    const char *path = temp_path();
     struct one_thread t = one_thread_open(path);
     for (size_t i = 0; i < N; i++)
         add_load(t.st, t.codec, addr[i]);
@@ -221,7 +212,7 @@ static void test_tlb_walks(void **state)
         addr[i] = 0x50000000ull + (next_rand() % 200) * 4096 + 64 * (next_rand() % 4);
         pages[i] = (addr[i] >> 12) * 64; /* one "block" per page for the LRU model */
     }
-    char *path = temp_path();
+    const char *path = temp_path();
     struct one_thread t = one_thread_open(path);
     for (size_t i = 0; i < N; i++)
         add_load(t.st, t.codec, addr[i]);
@@ -263,7 +254,7 @@ static void test_unmapped_pages_are_reused(void **state)
     (void)state;
     enum { ROUNDS = 12, PAGES = 48 };
     const uint64_t base = 0x60000000ull;
-    char *path = temp_path();
+    const char *path = temp_path();
     struct one_thread tr = one_thread_open(path);
     struct cgm_wstream *st = tr.st;
     struct cgm_x86_codec *codec = tr.codec;
@@ -317,7 +308,7 @@ static char *stats_text(struct rp_sim *s)
 static void test_repeatable_and_roi(void **state)
 {
     (void)state;
-    char *path = temp_path();
+    const char *path = temp_path();
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     add_static(w);
@@ -363,9 +354,9 @@ static void test_repeatable_and_roi(void **state)
 
 /* Thread 100 creates 200, then waits for the wake (seq 7) that 200 does
  * after its loads; 300 is created but waits for a wake nobody does. */
-static char *threads_trace(bool broken)
+static const char *threads_trace(bool broken)
 {
-    char *path = temp_path();
+    const char *path = temp_path();
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     add_static(w);
@@ -390,7 +381,7 @@ static char *threads_trace(bool broken)
 static void test_threads(void **state)
 {
     (void)state;
-    char *ok = threads_trace(false), *bad = threads_trace(true);
+    const char *ok = threads_trace(false), *bad = threads_trace(true);
     for (unsigned cores = 1; cores <= 2; cores++) {
         struct rp_config cfg;
         rp_config_defaults(&cfg);
@@ -426,7 +417,7 @@ static void test_threads(void **state)
 static void test_stop_ends_every_context(void **state)
 {
     (void)state;
-    char *ok = threads_trace(false), *bad = threads_trace(true);
+    const char *ok = threads_trace(false), *bad = threads_trace(true);
     const char *traces[3] = { ok, bad, ok };
     for (int k = 0; k < 3; k++) {
         struct rp_config cfg;
@@ -452,7 +443,7 @@ static void test_stop_ends_every_context(void **state)
 static void test_time_slicing_and_gpu_streams(void **state)
 {
     (void)state;
-    char *path = temp_path();
+    const char *path = temp_path();
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     add_static(w);
@@ -505,7 +496,7 @@ static void test_recorded_guest(void **state)
         print_message("skipped: %s missing (make x86-guests)\n", guest);
         skip();
     }
-    char *path = temp_path();
+    const char *path = temp_path();
     snprintf(cmd, sizeof cmd, "%s/tracegen -o %s -- %s > /dev/null", bin ? bin : "bin", path, guest);
     assert_true(system(cmd) != -1); /* tracegen exits with the guest's status */
     char err[600];
@@ -544,7 +535,7 @@ static void test_hostile_records(void **state)
     (void)state;
     static uint8_t rec[CGM_X86_RECORD_BYTES_MAX];
     for (int round = 0; round < 60; round++) {
-        char *path = temp_path();
+        const char *path = temp_path();
         char err[600];
         struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
         add_static(w);
@@ -608,14 +599,14 @@ static void test_bad_traces(void **state)
     char err[600];
     assert_null(rp_sim_create(&cfg, "/nonexistent/x.cgt", err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/x.cgt"));
-    char *junk = temp_path();
+    const char *junk = temp_path();
     FILE *f = fopen(junk, "w");
     fputs("this is not a trace\n", f);
     fclose(f);
     assert_null(rp_sim_create(&cfg, junk, err, sizeof err));
     assert_non_null(strstr(err, junk));
     /* A trace without the static table. */
-    char *nostatic = temp_path();
+    const char *nostatic = temp_path();
     struct cgm_writer *w = cgm_writer_create(nostatic, NULL, err, sizeof err);
     struct cgm_wstream *st = open_thread(w, 1, 100);
     struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
