@@ -6,19 +6,34 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Every path handed out, so they stay reachable (and valid) until exit. */
+static char **paths;
+static size_t npaths, cap;
+
+static void die(void)
+{
+    perror("test_temp_file");
+    abort();
+}
+
 const char *test_temp_file(const char *text)
 {
+    if (npaths == cap) {
+        size_t c = cap ? 2 * cap : 16;
+        char **p = realloc(paths, c * sizeof *p);
+        if (!p)
+            die();
+        paths = p;
+        cap = c;
+    }
     char *path = strdup("/tmp/cgm_test_XXXXXX");
     int fd = path ? mkstemp(path) : -1;
-    if (fd < 0) {
-        perror("test_temp_file");
-        abort();
-    }
+    if (fd < 0)
+        die();
     size_t n = text ? strlen(text) : 0;
-    if (n && write(fd, text, n) != (ssize_t)n) {
-        perror("test_temp_file");
-        abort();
-    }
+    if (n && write(fd, text, n) != (ssize_t)n)
+        die();
     close(fd);
-    return path; /* kept for the program's life, as the tests expect */
+    paths[npaths++] = path;
+    return path;
 }
