@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "replay/config.h"
+#include "temp_file.h"
 
 static char out[65536];
 
@@ -48,12 +49,7 @@ static void test_help_and_usage(void **state)
 static void test_config_errors(void **state)
 {
     (void)state;
-    char path[] = "/tmp/test_replay_cli_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *ini = "[cpu]\ncores = 2\n\n[cache.l1d]\nsize = 12 parsecs\n";
-    assert_int_equal(write(fd, ini, strlen(ini)), (ssize_t)strlen(ini));
-    close(fd);
+    const char *path = test_temp_file("[cpu]\ncores = 2\n\n[cache.l1d]\nsize = 12 parsecs\n");
     char args[256], where[128];
     snprintf(args, sizeof args, "-c %s nothing.cgt", path);
     assert_int_equal(replay(args), 1);
@@ -70,11 +66,7 @@ static void test_print_config_reads_back(void **state)
     (void)state;
     assert_int_equal(replay("--set cache.l2.size=512KiB --set cpu.predictor=gselect --set cpu.history_bits=6 "
                             "--print-config"), 0);
-    char path[] = "/tmp/test_replay_cli_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, out, strlen(out)), (ssize_t)strlen(out));
-    close(fd);
+    const char *path = test_temp_file(out);
     struct rp_config a, b;
     char err[512];
     rp_config_defaults(&a);
@@ -90,12 +82,7 @@ static void test_print_config_reads_back(void **state)
 static void test_dram_trace(void **state)
 {
     (void)state;
-    char path[] = "/tmp/test_replay_cli_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *lines = "0x1000 READ 0\n0x2000 WRITE 10\n0x1040 READ 20\n0x9000 READ 30\n";
-    assert_int_equal(write(fd, lines, strlen(lines)), (ssize_t)strlen(lines));
-    close(fd);
+    const char *path = test_temp_file("0x1000 READ 0\n0x2000 WRITE 10\n0x1040 READ 20\n0x9000 READ 30\n");
     char args[256];
     snprintf(args, sizeof args, "--dram-trace %s", path);
     assert_int_equal(replay(args), 0);

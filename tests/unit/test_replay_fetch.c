@@ -19,6 +19,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "temp_file.h"
 
 #define CODE 0x401000ull
 #define NOP_LEN 8                      /* nop dword [rax + rax*1 + 0] */
@@ -28,15 +29,9 @@
 static const uint8_t NOP8[NOP_LEN] = { 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 };
 
 /* Writes a trace of PASSES passes over the loop; returns its path. */
-static char *loop_trace(unsigned passes)
+static const char *loop_trace(unsigned passes)
 {
-    static char path[2][64];
-    static int k;
-    char *p = path[k++ % 2];
-    snprintf(p, 64, "/tmp/test_replay_fetch_XXXXXX");
-    int fd = mkstemp(p);
-    assert_true(fd >= 0);
-    close(fd);
+    const char *p = test_temp_file(NULL);
     char err[256];
     struct cgm_writer *w = cgm_writer_create(p, NULL, err, sizeof err);
     assert_non_null(w);
@@ -97,7 +92,7 @@ enum { PASSES = 40 };
 
 static void steady(unsigned fetch_lines, double *ipc, double *fetches_per_pass)
 {
-    char *one = loop_trace(PASSES), *two = loop_trace(2 * PASSES);
+    const char *one = loop_trace(PASSES), *two = loop_trace(2 * PASSES);
     struct run_result a = replay(one, fetch_lines), b = replay(two, fetch_lines);
     unlink(one);
     unlink(two);
@@ -151,7 +146,7 @@ static void test_smallest_front_end(void **state)
     cfg.cores = 1;
     cfg.fetch_queue = 2;
     cfg.fetch_lines = 1;
-    char *trace = loop_trace(2);
+    const char *trace = loop_trace(2);
     char why[600];
     struct rp_sim *s = rp_sim_create(&cfg, trace, why, sizeof why);
     assert_non_null(s);

@@ -29,6 +29,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "temp_file.h"
 
 #define CODE 0x401000ull
 #define DATA 0x20000000ull
@@ -37,13 +38,9 @@ static const uint8_t MOV_RBX_RCX[] = { 0x48, 0x8b, 0x19 };
 
 enum { BLOCKS = 6144, L2_SETS = 512, L2_WAYS = 8 };
 
-static char *sweep_trace(void)
+static const char *sweep_trace(void)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/test_replay_stats_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    const char *path = test_temp_file(NULL);
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     assert_non_null(w);
@@ -114,7 +111,7 @@ static const cJSON *cache(const cJSON *root, const char *name)
 static void test_sweep_counts(void **state)
 {
     (void)state;
-    char *trace = sweep_trace();
+    const char *trace = sweep_trace();
     char *a = stats_json(trace), *b = stats_json(trace);
     unlink(trace);
     assert_string_equal(a, b); /* byte-identical across runs */
