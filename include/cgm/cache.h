@@ -27,9 +27,11 @@ struct cgm_cache_array {
     unsigned sets, ways, block_bytes;
     unsigned set_shift;  /* block-number bits skipped before the set index */
     struct cgm_cache_line *lines; /* [set][way] */
-    uint32_t *tags;      /* lines[i].block folded to 32 bits, packed and 64-byte aligned
-                            so a lookup reads one host cache line per 16 ways; a match
-                            is confirmed on the line itself */
+    uint32_t *tags;      /* lines' blocks folded to 32 bits, [set][tag_stride], 64-byte
+                            aligned so a lookup reads one host cache line per 16 ways;
+                            a match is confirmed on the line itself */
+    unsigned tag_stride; /* ways rounded up to a multiple of 4 */
+    uint64_t way_mask;   /* bit per way */
     uint64_t clock;
 };
 

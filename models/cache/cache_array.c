@@ -1,6 +1,7 @@
 /* Set-associative cache array with LRU replacement by access stamps. */
 #include "cgm/cache.h"
 
+#include <emmintrin.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,11 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     memset(a, 0, sizeof *a);
     if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32)
         return -1;
-    size_t n = (size_t)sets * ways, tag_bytes = (n * sizeof *a->tags + 63) & ~(size_t)63;
+    /* Each set's tags start on a 16-byte boundary: a lookup compares four
+     * ways per SSE2 instruction. */
+    unsigned stride = (ways + 3) & ~3u;
+    size_t n = (size_t)sets * ways;
+    size_t tag_bytes = ((size_t)sets * stride * sizeof *a->tags + 63) & ~(size_t)63;
     a->lines = calloc(n, sizeof *a->lines);
     a->tags = aligned_alloc(64, tag_bytes);
     if (a->tags)
@@ -21,6 +26,8 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     }
     a->sets = sets;
     a->ways = ways;
+    a->tag_stride = stride;
+    a->way_mask = ways >= 64 ? ~0ull : (1ull << ways) - 1;
     a->block_bytes = block_bytes;
     a->set_shift = set_shift;
     return 0;
@@ -41,38 +48,37 @@ unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
 
 static uint32_t fold(uint64_t block) { return (uint32_t)block ^ (uint32_t)(block >> 32); }
 
-/* Compares a group of up to 8 ways without a branch per way: the way that
- * matches is random, so an early exit costs a mispredicted branch on
- * nearly every lookup. A folded tag may match another block, and an
- * invalid way may still carry its old tag (an invalidated block refilled
- * elsewhere in the set), hence the test on the line. */
+/* Compares every way of the set without a branch per way (the way that
+ * matches is random, so an early exit would mispredict on nearly every
+ * lookup): four tags per SSE2 compare, the matches gathered in a bit mask.
+ * A folded tag may match another block, and an invalid way may still carry
+ * its old tag (an invalidated block refilled elsewhere in the set), hence
+ * the test on the line. */
 struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block)
 {
-    size_t base = (size_t)cgm_cache_set_of(a, block) * a->ways;
-    const uint32_t *tags = &a->tags[base];
-    uint32_t t = fold(block);
-    for (unsigned w0 = 0; w0 < a->ways; w0 += 8) {
-        unsigned mask = 0;
-        if (a->ways - w0 >= 8) {
-            for (unsigned k = 0; k < 8; k++)
-                mask |= (unsigned)(tags[w0 + k] == t) << k;
-        } else {
-            for (unsigned k = 0; k < a->ways - w0; k++)
-                mask |= (unsigned)(tags[w0 + k] == t) << k;
-        }
-        for (; mask; mask &= mask - 1) {
-            struct cgm_cache_line *l = &a->lines[base + w0 + (unsigned)__builtin_ctz(mask)];
-            if (l->block == block && l->state)
-                return l;
-        }
+    unsigned set = cgm_cache_set_of(a, block);
+    const uint32_t *tags = &a->tags[(size_t)set * a->tag_stride];
+    __m128i t = _mm_set1_epi32((int)fold(block));
+    uint64_t mask = 0;
+    for (unsigned g = 0; g < a->tag_stride; g += 4) {
+        __m128i eq = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)&tags[g]), t);
+        mask |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(eq)) << g;
+    }
+    mask &= a->way_mask; /* the padding after the last way */
+    struct cgm_cache_line *lines = &a->lines[(size_t)set * a->ways];
+    for (; mask; mask &= mask - 1) {
+        struct cgm_cache_line *l = &lines[__builtin_ctzll(mask)];
+        if (l->block == block && l->state)
+            return l;
     }
     return NULL;
 }
 
 void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block)
 {
+    size_t i = (size_t)(l - a->lines);
     l->block = block;
-    a->tags[l - a->lines] = fold(block);
+    a->tags[a->tag_stride == a->ways ? i : i / a->ways * a->tag_stride + i % a->ways] = fold(block);
 }
 
 struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,

@@ -12,6 +12,7 @@
  * messages delivered at once (no timing, no network, no contexts), which
  * bounds what the timed system can reach.
  *   CGM_MEMSYS_BENCH_REQUESTS  requests per core (default 1000000)
+ *   CGM_MEMSYS_BENCH_BASELINE  0 skips the baseline (for profiling the timed run)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -264,6 +265,9 @@ int main(void)
     cgm_memsys_destroy(ms);
     ks_engine_destroy(eng);
 
+    const char *b = getenv("CGM_MEMSYS_BENCH_BASELINE");
+    if (b && !strcmp(b, "0"))
+        return 0;
     uint64_t base_done = 0;
     double base = run_baseline(&cfg, per_core, &base_done);
     double base_rate = (double)base_done / base;

@@ -13,7 +13,7 @@
 
 /* Reference: per set, a list of blocks from most to least recently used. */
 #define SETS 4
-#define WAYS 3
+#define MAX_WAYS 64
 
 static bool any(const struct cgm_cache_line *l, void *ctx)
 {
@@ -22,18 +22,19 @@ static bool any(const struct cgm_cache_line *l, void *ctx)
     return true;
 }
 
-static void test_lru_matches_reference(void **state)
+/* WAYS not a multiple of 4 leaves padding in each set's packed tags, and
+ * 64 ways fill the whole match mask. */
+static void lru_matches_reference(unsigned WAYS)
 {
-    (void)state;
     struct cgm_cache_array a;
     assert_int_equal(cgm_cache_array_init(&a, SETS, WAYS, 64, 0), 0);
-    uint64_t ref[SETS][WAYS];
+    uint64_t ref[SETS][MAX_WAYS];
     unsigned n[SETS] = { 0 };
     uint64_t rng = 12345;
     uint64_t hits = 0, misses = 0;
     for (int i = 0; i < 200000; i++) {
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t block = (rng >> 33) % 24;
+        uint64_t block = (rng >> 33) % (2 * SETS * WAYS);
         unsigned s = (unsigned)(block % SETS);
         /* Reference lookup. */
         int pos = -1;
@@ -70,6 +71,14 @@ static void test_lru_matches_reference(void **state)
     }
     assert_true(hits > 10000 && misses > 10000);
     cgm_cache_array_free(&a);
+}
+
+static void test_lru_matches_reference(void **state)
+{
+    (void)state;
+    static const unsigned ways[] = { 1, 3, 4, 8, 13, 16, 64 };
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++)
+        lru_matches_reference(ways[i]);
 }
 
 static bool not_pinned(const struct cgm_cache_line *l, void *ctx)
