@@ -6,7 +6,10 @@
  *
  * Load per core, eight requests in flight: 90% to a private 16 KB region
  * (L1 hits), 8% to a private 512 KB region (L2 and L3 hits, DRAM), 2% to a
- * shared 64 KB region (coherence); 30% stores.
+ * shared 64 KB region (coherence); 30% stores. Each core issues at most as
+ * many requests per cycle as the L1 has ports, as replay's issue stage does
+ * with its memory ports (until 2026-11-22 the driver filled the L1's request
+ * queue up to the in-flight limit every cycle, a burst replay never makes).
  *
  * Baseline, same run and same address streams: the MESI handlers alone with
  * messages delivered at once (no timing, no network, no contexts), which
@@ -78,8 +81,9 @@ static void on_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr
 static void driver_main(void *arg)
 {
     struct driver *d = arg;
+    const unsigned ports = cgm_memsys_config_of(d->ms)->ports;
     while (d->issued < d->n) {
-        while (d->issued < d->n && d->issued - d->done < INFLIGHT) {
+        for (unsigned k = 0; k < ports && d->issued < d->n && d->issued - d->done < INFLIGHT; k++) {
             uint64_t save = d->rng;
             uint8_t op;
             uint64_t a = next_addr(&d->rng, d->core, &op);
