@@ -86,11 +86,20 @@ struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t bloc
                                         void *ctx)
 {
     struct cgm_cache_line *set = &a->lines[(size_t)cgm_cache_set_of(a, block) * a->ways];
-    struct cgm_cache_line *best = NULL;
+    /* Mostly the least recently used way may go: ask may_evict about it
+     * alone, and walk the set with the filter only if it may not. */
+    struct cgm_cache_line *best = &set[0];
     for (unsigned w = 0; w < a->ways; w++) {
         if (!set[w].state)
             return &set[w];
-        if (may_evict && !may_evict(&set[w], ctx))
+        if (set[w].lru < best->lru)
+            best = &set[w];
+    }
+    if (!may_evict || may_evict(best, ctx))
+        return best;
+    best = NULL;
+    for (unsigned w = 0; w < a->ways; w++) {
+        if (!may_evict(&set[w], ctx))
             continue;
         if (!best || set[w].lru < best->lru)
             best = &set[w];

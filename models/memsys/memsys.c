@@ -424,12 +424,13 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
      * is free: do it here rather than waking the controller (the same
      * cycle, so the same timing), when the caller runs in the CPU domain. */
     ks_context *self = ks_self();
-    if (!n->cpu.n && self && ks_context_domain(self) == m->cpu) {
+    bool in_cpu = self && ks_context_domain(self) == m->cpu;
+    if (in_cpu) {
         if (n->port_cycle != now) {
             n->port_cycle = now;
             n->ports_used = 0;
         }
-        if (n->ports_used < m->cfg.ports) {
+        if (!n->cpu.n && n->ports_used < m->cfg.ports) {
             n->ports_used++;
             if (cgm_coh_access(m->coh, n->coh, op, addr / 64, idx, store_value) >= 0) {
                 if (!node_idle(n))
@@ -439,7 +440,7 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
         }
     }
     push_or_die(&n->cpu, (void *)(uintptr_t)idx);
-    if (n->port_cycle == now && n->ports_used >= m->cfg.ports && self && ks_context_domain(self) == m->cpu)
+    if (in_cpu && n->ports_used >= m->cfg.ports)
         ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
     else
         ks_advance(&n->ec);
