@@ -27,6 +27,7 @@ struct rank {
 struct entry {
     struct cgm_dram_request r;
     struct cgm_dram_addr a;
+    unsigned bank;            /* a's bank in the channel's [rank][bank index] */
     bool caused_act, caused_pre;
 };
 
@@ -160,6 +161,7 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
     memset(e, 0, sizeof *e);
     e->r = *r;
     e->a = a;
+    e->bank = a.rank * d->nbanks + a.bg * d->cfg.banks_per_group + a.bank;
     if (!d->st.any || r->arrival < d->st.first_arrival)
         d->st.first_arrival = r->arrival;
     d->st.any = true;
@@ -304,20 +306,19 @@ static bool act_allowed(struct cgm_dram *d, struct channel *ch, unsigned rank, s
     return true;
 }
 
-static bool queued_hit(struct channel *ch, unsigned skip, const struct cgm_dram_addr *a, uint32_t row)
+/* Whether a queued request other than entry skip wants row of bank. */
+static bool queued_hit(const struct channel *ch, unsigned skip, unsigned bank, uint32_t row)
 {
     for (unsigned j = 0; j < ch->n; j++)
-        if (j != skip && ch->q[j].a.rank == a->rank && ch->q[j].a.bg == a->bg &&
-            ch->q[j].a.bank == a->bank && ch->q[j].a.row == row)
+        if (ch->q[j].bank == bank && ch->q[j].a.row == row && j != skip)
             return true;
     return false;
 }
 
-static bool older_conflict(struct channel *ch, unsigned i, const struct cgm_dram_addr *a, uint32_t row)
+static bool older_conflict(const struct channel *ch, unsigned i, unsigned bank, uint32_t row)
 {
     for (unsigned j = 0; j < i; j++)
-        if (ch->q[j].a.rank == a->rank && ch->q[j].a.bg == a->bg && ch->q[j].a.bank == a->bank &&
-            ch->q[j].a.row != row)
+        if (ch->q[j].bank == bank && ch->q[j].a.row != row)
             return true;
     return false;
 }
@@ -367,15 +368,15 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
      * an older request waits for another row. */
     for (unsigned i = 0; i < ch->n; i++) {
         struct entry *e = &ch->q[i];
-        struct bank *bk = bank_of(d, ch, e->a.rank, e->a.bg, e->a.bank);
-        if (ch->ranks[e->a.rank].ref_pending || !bk->open || bk->row != e->a.row)
+        struct bank *bk = &ch->banks[e->bank];
+        if (!bk->open || bk->row != e->a.row || ch->ranks[e->a.rank].ref_pending)
             continue;
         if (d->now < (e->r.write ? bk->next_wr : bk->next_rd))
             continue;
-        if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(ch, i, &e->a, e->a.row))
+        if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(ch, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
-        if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !queued_hit(ch, i, &e->a, e->a.row))
+        if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !queued_hit(ch, i, e->bank, e->a.row))
             bk->close_asap = true;
         remove_entry(ch, i);
         return;
@@ -389,7 +390,7 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
                                            .bank = i % d->cfg.banks_per_group };
                 if (bk->open && bk->close_asap && d->now >= bk->next_pre &&
-                    !queued_hit(ch, UINT32_MAX, &a, bk->row)) {
+                    !queued_hit(ch, UINT32_MAX, r * d->nbanks + i, bk->row)) {
                     do_pre(d, c, r, a.bg, a.bank);
                     return;
                 }
@@ -399,7 +400,7 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
     /* Otherwise the oldest request whose next command (ACT or PRE) may issue. */
     for (unsigned i = 0; i < ch->n; i++) {
         struct entry *e = &ch->q[i];
-        struct bank *bk = bank_of(d, ch, e->a.rank, e->a.bg, e->a.bank);
+        struct bank *bk = &ch->banks[e->bank];
         if (ch->ranks[e->a.rank].ref_pending)
             continue;
         if (!bk->open) {
@@ -409,7 +410,7 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 return;
             }
         } else if (bk->row != e->a.row) {
-            bool hits_wait = queued_hit(ch, i, &e->a, bk->row);
+            bool hits_wait = queued_hit(ch, i, e->bank, bk->row);
             if (hits_wait && bk->hits_since_act < d->cfg.hit_cap)
                 continue;
             if (d->now >= bk->next_pre) {
