@@ -72,9 +72,12 @@ struct cgm_mshr_entry {
 struct cgm_mshr {
     unsigned entries, coalesce;
     unsigned used;
+    unsigned hi;         /* entries at or above hi are free */
     uint64_t peak_used;
     struct cgm_mshr_entry *e;
+    uint64_t *blocks;    /* e[i].block, or CGM_MSHR_FREE: a lookup scans 8 bytes per entry */
 };
+#define CGM_MSHR_FREE UINT64_MAX /* never a block number (addresses / block size) */
 
 int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce);
 void cgm_mshr_free(struct cgm_mshr *m);

@@ -118,8 +118,13 @@ int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce)
     if (!entries || !coalesce)
         return -1;
     m->e = calloc(entries, sizeof *m->e);
-    if (!m->e)
+    m->blocks = malloc(entries * sizeof *m->blocks);
+    if (!m->e || !m->blocks) {
+        cgm_mshr_free(m);
         return -1;
+    }
+    for (unsigned i = 0; i < entries; i++)
+        m->blocks[i] = CGM_MSHR_FREE;
     m->entries = entries;
     m->coalesce = coalesce;
     for (unsigned i = 0; i < entries; i++) {
@@ -137,19 +142,16 @@ void cgm_mshr_free(struct cgm_mshr *m)
     for (unsigned i = 0; m->e && i < m->entries; i++)
         free(m->e[i].w);
     free(m->e);
+    free(m->blocks);
     m->e = NULL;
+    m->blocks = NULL;
 }
 
 struct cgm_mshr_entry *cgm_mshr_find(struct cgm_mshr *m, uint64_t block, uint8_t kind)
 {
-    /* Most lookups find nothing: stop once every entry in use was seen. */
-    for (unsigned i = 0, seen = 0; seen < m->used; i++) {
-        if (!m->e[i].used)
-            continue;
-        seen++;
-        if (m->e[i].block == block && m->e[i].kind == kind)
+    for (unsigned i = 0; i < m->hi; i++)
+        if (m->blocks[i] == block && m->e[i].kind == kind)
             return &m->e[i];
-    }
     return NULL;
 }
 
@@ -162,6 +164,9 @@ struct cgm_mshr_entry *cgm_mshr_alloc(struct cgm_mshr *m, uint64_t block, uint8_
             e->block = block;
             e->kind = kind;
             e->n = 0;
+            m->blocks[i] = block;
+            if (i >= m->hi)
+                m->hi = i + 1;
             m->used++;
             if (m->used > m->peak_used)
                 m->peak_used = m->used;
@@ -184,4 +189,7 @@ void cgm_mshr_release(struct cgm_mshr *m, struct cgm_mshr_entry *e)
     e->used = false;
     e->n = 0;
     m->used--;
+    m->blocks[e - m->e] = CGM_MSHR_FREE;
+    while (m->hi && m->blocks[m->hi - 1] == CGM_MSHR_FREE)
+        m->hi--;
 }

@@ -173,6 +173,51 @@ static void test_folded_tags_never_confuse_blocks(void **state)
     cgm_cache_array_free(&a);
 }
 
+/* Random allocations and releases against a plain list of (block, kind)
+ * pairs in use: every lookup finds exactly the entry the list holds, also
+ * after the highest entries in use are released. */
+static void test_mshr_find_matches_reference(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    struct cgm_mshr m;
+    assert_int_equal(cgm_mshr_init(&m, N, 2), 0);
+    struct cgm_mshr_entry *held[N] = { 0 };
+    uint64_t rng = 99;
+    unsigned finds = 0;
+    for (int i = 0; i < 100000; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t block = (rng >> 40) % 20;
+        uint8_t kind = (uint8_t)((rng >> 20) % 2);
+        unsigned slot = (unsigned)((rng >> 50) % N);
+        struct cgm_mshr_entry *ref = NULL;
+        for (unsigned k = 0; k < N; k++)
+            if (held[k] && held[k]->block == block && held[k]->kind == kind && !ref)
+                ref = held[k];
+        struct cgm_mshr_entry *got = cgm_mshr_find(&m, block, kind);
+        if (ref) {
+            /* Several entries may hold the pair: the lowest comes first. */
+            assert_non_null(got);
+            assert_int_equal(got->block, block);
+            assert_int_equal(got->kind, kind);
+            assert_true(got->used);
+            finds++;
+        } else {
+            assert_null(got);
+        }
+        if (held[slot]) {
+            cgm_mshr_release(&m, held[slot]);
+            held[slot] = NULL;
+        } else {
+            held[slot] = cgm_mshr_alloc(&m, block, kind);
+            assert_non_null(held[slot]);
+        }
+        assert_true(m.hi <= N);
+    }
+    assert_true(finds > 10000);
+    cgm_mshr_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_victim_skips_transient_lines),
         cmocka_unit_test(test_set_shift_for_striped_slices),
         cmocka_unit_test(test_mshr_limits),
+        cmocka_unit_test(test_mshr_find_matches_reference),
         cmocka_unit_test(test_folded_tags_never_confuse_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
