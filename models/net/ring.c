@@ -34,6 +34,10 @@ struct cgm_net {
     void *ctx;
     uint64_t in_flight;
     uint64_t next_id;
+    /* Per endpoint, its switch and input queue index of lane 0: injection
+     * runs for every packet and should not divide. */
+    uint32_t *ep_sw;
+    uint8_t *ep_queue;
     bool stopping;
 };
 
@@ -79,9 +83,18 @@ static unsigned route(const struct cgm_net *n, const struct sw *s, const struct 
     return cw <= k - cw ? EAST : WEST;
 }
 
+/* ceil(a / b), by a shift when b is a power of two (flit sizes and clock
+ * periods mostly are): a division is some 40 host cycles. */
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+    if (!(b & (b - 1)))
+        return (a + b - 1) >> __builtin_ctzll(b);
+    return (a + b - 1) / b;
+}
+
 static unsigned transfer_cycles(const struct cgm_net *n, const struct cgm_net_packet *p)
 {
-    unsigned c = (p->bytes + n->cfg.flit_bytes - 1) / n->cfg.flit_bytes;
+    unsigned c = (unsigned)div_up(p->bytes, n->cfg.flit_bytes);
     return c ? c : 1;
 }
 
@@ -199,8 +212,15 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
     n->deliver = deliver;
     n->ctx = ctx;
     n->sw = calloc(cfg->switches, sizeof *n->sw);
-    if (!n->sw)
+    unsigned eps = cfg->switches * cfg->local_ports;
+    n->ep_sw = malloc(eps * sizeof *n->ep_sw);
+    n->ep_queue = malloc(eps);
+    if (!n->sw || !n->ep_sw || !n->ep_queue)
         goto fail;
+    for (unsigned e = 0; e < eps; e++) {
+        n->ep_sw[e] = e / cfg->local_ports;
+        n->ep_queue[e] = (uint8_t)((LOCAL0 + e % cfg->local_ports) * CGM_NLANES);
+    }
     for (unsigned i = 0; i < cfg->switches; i++) {
         struct sw *s = &n->sw[i];
         s->net = n;
@@ -246,6 +266,8 @@ void cgm_net_destroy(struct cgm_net *n)
         free(s->out_busy_until);
     }
     free(n->sw);
+    free(n->ep_sw);
+    free(n->ep_queue);
     free(n);
 }
 
@@ -258,8 +280,7 @@ int cgm_net_endpoint(const struct cgm_net *n, unsigned sw, unsigned port)
 
 bool cgm_net_can_inject(const struct cgm_net *n, int ep, unsigned lane)
 {
-    struct sw *s = &n->sw[(unsigned)ep / n->cfg.local_ports];
-    return q_free(n, &s->in[(LOCAL0 + (unsigned)ep % n->cfg.local_ports) * CGM_NLANES + lane]) > 0;
+    return q_free(n, &n->sw[n->ep_sw[ep]].in[n->ep_queue[ep] + lane]) > 0;
 }
 
 bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p)
@@ -274,24 +295,24 @@ bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_
         return false;
     if (!cgm_net_can_inject(n, p->src, p->lane))
         return false;
-    struct sw *s = &n->sw[(unsigned)p->src / n->cfg.local_ports];
+    struct sw *s = &n->sw[n->ep_sw[p->src]];
     /* The caller may run in another clock domain: count in the network's. */
     uint64_t now = ks_domain_cycle(n->domain);
     p->id = n->next_id++;
     p->injected = now;
     p->hops = 0;
     p->flits = transfer_cycles(n, p);
-    p->dst_sw = (uint32_t)p->dst / n->cfg.local_ports;
-    p->home_port = (uint8_t)(LOCAL0 + (unsigned)p->dst % n->cfg.local_ports);
+    p->dst_sw = n->ep_sw[p->dst];
+    p->home_port = (uint8_t)(n->ep_queue[p->dst] / CGM_NLANES);
     /* The endpoint's output controller moves the packet in flit-sized
      * pieces; the switch adds its traversal latency. */
     p->ready = now + p->flits + n->cfg.latency;
     ks_tick period = ks_domain_period(n->domain);
     if (not_before > now * period && period) {
-        uint64_t first = (not_before + period - 1) / period; /* first edge at or after */
+        uint64_t first = div_up(not_before, period); /* first edge at or after */
         p->ready = first + p->flits + n->cfg.latency;
     }
-    struct lane_q *q = q_of(s, LOCAL0 + (unsigned)p->src % n->cfg.local_ports, p->lane);
+    struct lane_q *q = &s->in[n->ep_queue[p->src] + p->lane];
     q_push(n, q, p);
     s->nonempty |= 1u << q_index(s, q);
     n->in_flight++;

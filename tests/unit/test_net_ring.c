@@ -29,6 +29,9 @@ struct world {
     unsigned refuse_mod;           /* endpoints refuse one delivery in refuse_mod */
     uint64_t refusals;
     unsigned far_only;             /* every source sends to the opposite switch */
+    unsigned flit;                 /* link bytes per cycle */
+    uint64_t link_cycles;          /* expected: each crossbar traversal books
+                                      ceil(bytes / flit) cycles of its output */
 };
 
 struct source {
@@ -62,6 +65,7 @@ static bool deliver(void *ctx, int ep, struct cgm_net_packet *p)
         w->bad_hops++;
     w->got++;
     w->bytes_delivered += p->bytes;
+    w->link_cycles += (uint64_t)((p->bytes + w->flit - 1) / w->flit) * (p->hops + 1u);
     w->last_delivery = ks_cycle();
     return true;
 }
@@ -92,14 +96,15 @@ static void source_main(void *arg)
     }
 }
 
-static void run_world(struct world *w, unsigned switches, unsigned local, unsigned per_source,
-                      unsigned refuse_mod, unsigned far_only, uint64_t *cycles)
+static void run_world_flit(struct world *w, unsigned switches, unsigned local, unsigned per_source,
+                           unsigned refuse_mod, unsigned far_only, unsigned flit, uint64_t *cycles)
 {
     ks_engine *eng = ks_engine_create(NULL);
     assert_non_null(eng);
     memset(w, 0, sizeof *w);
+    w->flit = flit;
     w->cfg = (struct cgm_net_config){ .switches = switches, .local_ports = local, .queue_size = 4,
-                                      .flit_bytes = 16, .latency = 1 };
+                                      .flit_bytes = flit, .latency = 1 };
     w->per_source = per_source;
     w->refuse_mod = refuse_mod;
     w->far_only = far_only;
@@ -126,10 +131,15 @@ static void run_world(struct world *w, unsigned switches, unsigned local, unsign
     assert_int_equal(cgm_net_packets_in_flight(w->net), 0);
     for (size_t i = 0; i < total; i++)
         assert_int_equal(w->delivered[i], 1);
-    /* No output link is ever booked beyond one transfer per cycle. */
+    /* No output link is ever booked beyond one transfer per cycle, and
+     * every traversal booked its packet's flits. */
+    uint64_t booked = 0;
     for (unsigned s = 0; s < switches; s++)
-        for (unsigned p = 0; p < 2 + local; p++)
+        for (unsigned p = 0; p < 2 + local; p++) {
             assert_true(cgm_net_switch_stats(w->net, s)->port_busy[p] <= *cycles);
+            booked += cgm_net_switch_stats(w->net, s)->port_busy[p];
+        }
+    assert_int_equal(booked, w->link_cycles);
     cgm_net_stop(w->net);
     assert_int_equal(ks_run(eng), KS_STOP_IDLE);
     assert_int_equal(ks_engine_contexts(eng), 0);
@@ -140,6 +150,12 @@ static void run_world(struct world *w, unsigned switches, unsigned local, unsign
     ks_engine_destroy(eng);
 }
 
+static void run_world(struct world *w, unsigned switches, unsigned local, unsigned per_source,
+                      unsigned refuse_mod, unsigned far_only, uint64_t *cycles)
+{
+    run_world_flit(w, switches, local, per_source, refuse_mod, far_only, 16, cycles);
+}
+
 static void test_uniform_traffic_delivered_once_on_shortest_paths(void **state)
 {
     (void)state;
@@ -148,6 +164,7 @@ static void test_uniform_traffic_delivered_once_on_shortest_paths(void **state)
     run_world(&w, 8, 2, 5000, 0, 0, &cycles);
     run_world(&w, 5, 1, 5000, 0, 0, &cycles); /* odd ring */
     run_world(&w, 2, 3, 3000, 0, 0, &cycles);
+    run_world_flit(&w, 6, 3, 3000, 0, 0, 24, &cycles); /* flits not a power of two */
 }
 
 static void test_saturated_ring_within_link_bandwidth(void **state)
