@@ -164,7 +164,7 @@ static void test_uniform_traffic_delivered_once_on_shortest_paths(void **state)
     run_world(&w, 8, 2, 5000, 0, 0, &cycles);
     run_world(&w, 5, 1, 5000, 0, 0, &cycles); /* odd ring */
     run_world(&w, 2, 3, 3000, 0, 0, &cycles);
-    run_world_flit(&w, 6, 3, 3000, 0, 0, 24, &cycles); /* flits not a power of two */
+    run_world_flit(&w, 6, 3, 3000, 0, 0, 20, &cycles); /* 72 B: 4 flits, not 72 / 20 */
 }
 
 static void test_saturated_ring_within_link_bandwidth(void **state)
