@@ -523,7 +523,7 @@ void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to)
                 for (unsigned i = 0; i < d->nbanks; i++)
                     if (d->ch[c].banks[(size_t)r * d->nbanks + i].close_asap)
                         busy = true; /* a closed-page precharge is still due */
-                else if (rk->refresh_due < next)
+                if (rk->refresh_due < next)
                     next = rk->refresh_due;
             }
         if (busy) {
