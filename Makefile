@@ -42,6 +42,23 @@ TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
 ALLFLAGS  = -std=c11 $(CFLAGS) $(WARN) $(SAN) $(EXTRA_CFLAGS)
+
+# Link-time optimisation of the programs and benchmarks (gcc, not with
+# sanitizers; LTO=0 turns it off): the hot paths cross files, KnightSim's
+# queries and the protocol's cache lookups above all (bench-memsys: 7% fewer
+# instructions, 6% more requests/s). Objects are fat, so the unit tests
+# link their plain code without the link-time pass.
+LTO ?= $(if $(SAN),0,$(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1 || echo 0))
+ifeq ($(LTO),1)
+LTO_COMPILE := -flto=auto -ffat-lto-objects
+LTO_LINK    := -flto=auto
+LINK_FLAGS  := -fno-lto
+AR          := gcc-ar
+else
+LTO_COMPILE :=
+LTO_LINK    :=
+AR          := ar
+endif
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) -MMD -MP
 LDLIBS   += $(PC_LIBS) -lpthread -lm
 
@@ -102,7 +119,7 @@ deps:
 # ---- compilation -----------------------------------------------------------
 $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALLFLAGS) $(LTO_COMPILE) -c $< -o $@
 
 $(BUILD)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
@@ -111,7 +128,7 @@ $(BUILD)/obj/%.S.o: %.S
 define archive
 	@mkdir -p $(dir $@)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 endef
 
 $(LIB_FORMATS):  $(call objs,$(FORMATS_SRC));  $(archive)
@@ -121,9 +138,11 @@ $(LIB_REPLAY):   $(call objs,$(REPLAY_SRC));   $(archive)
 
 define link
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) -o $@ $(filter %.o,$^) $(ALL_LIBS) $(LDLIBS)
+	$(CC) $(ALLFLAGS) $(LINK_FLAGS) -o $@ $(filter %.o,$^) $(ALL_LIBS) $(LDLIBS)
 endef
 
+$(PROGRAMS): LINK_FLAGS = $(LTO_LINK)
+$(BUILD)/bench/%: LINK_FLAGS = $(LTO_LINK)
 $(BIN)/tracegen:  $(call objs,tracegen/main.c) $(ALL_LIBS); $(link)
 $(BIN)/replay:    $(call objs,replay/main.c) $(ALL_LIBS);   $(link)
 $(BIN)/tracetool: $(call objs,$(TRACETOOL_SRC)) $(ALL_LIBS); $(link)
