@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <ini.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -184,6 +186,18 @@ static int parse_number(const char *text, enum key_type type, uint64_t *out)
     return 0;
 }
 
+/* Formats a configuration error into err (truncated to errlen: the
+ * location comes first, so a long value loses only its tail) and returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int config_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
                     const char *source, int line, char *err, size_t errlen)
 {
@@ -200,21 +214,16 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
             break;
         }
     }
-    if (!section_known) {
-        snprintf(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
-        return -1;
-    }
-    if (!k) {
-        snprintf(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
-        return -1;
-    }
+    if (!section_known)
+        return config_error(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
+    if (!k)
+        return config_error(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
     if (k->type == T_PRESET) {
         struct cgm_dram_config d;
-        if (strlen(value) >= sizeof c->dram_preset || cgm_dram_preset(value, &d)) {
-            snprintf(err, errlen, "%s: %s.%s: unknown DRAM preset '%s' (DDR3-1600, DDR4-2400, GDDR5)", at,
-                     section, key, value);
-            return -1;
-        }
+        if (strlen(value) >= sizeof c->dram_preset || cgm_dram_preset(value, &d))
+            return config_error(err, errlen,
+                                "%s: %s.%s: unknown DRAM preset '%s' (DDR3-1600, DDR4-2400, GDDR5)", at,
+                                section, key, value);
         snprintf(c->dram_preset, sizeof c->dram_preset, "%s", value);
         return 0;
     }
@@ -229,20 +238,17 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, k->names[i], sizeof list - strlen(list) - 1);
         }
-        snprintf(err, errlen, "%s: %s.%s: '%s' is not one of %s", at, section, key, value, list);
-        return -1;
+        return config_error(err, errlen, "%s: %s.%s: '%s' is not one of %s", at, section, key, value,
+                            list);
     }
     uint64_t v;
-    if (parse_number(value, k->type, &v)) {
-        snprintf(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, section, key, value,
-                 type_unit(k));
-        return -1;
-    }
-    if (v < k->min || v > k->max) {
-        snprintf(err, errlen, "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
-                 section, key, v, k->min, k->max);
-        return -1;
-    }
+    if (parse_number(value, k->type, &v))
+        return config_error(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, section, key,
+                            value, type_unit(k));
+    if (v < k->min || v > k->max)
+        return config_error(err, errlen,
+                            "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
+                            section, key, v, k->min, k->max);
     *field(c, k) = v;
     return 0;
 }
@@ -270,7 +276,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
     char msg[512];
     /* The line is not known here; ini_parse returns it when we refuse. */
     if (rp_config_apply(l->c, section, name, value, "", 0, msg, sizeof msg)) {
-        snprintf(l->err, l->errlen, "%s", msg + 2); /* drop the empty location ": " */
+        /* ini_parse goes on and reports the first refused line: keep the
+         * first message so that line and message agree. */
+        if (!l->failed)
+            snprintf(l->err, l->errlen, "%s", msg + 2); /* drop the empty location ": " */
         l->failed = true;
         return 0;
     }

@@ -99,6 +99,8 @@ static void test_bad_files(void **state)
     expect_load_error("[dram]\npreset = DDR9\n", 2, "preset");
     expect_load_error("[cpu]\ncores 4\n", 2, "malformed");
     expect_load_error("[cache.l1d]\nblock = 128\n", 2, "block");         /* 64-byte blocks only */
+    /* Two errors: the first one's line and message (not the last one's message). */
+    expect_load_error("[cpu]\ncores = 65\n[nope]\nx = 1\n", 2, "cores");
     struct rp_config c;
     char err[512];
     rp_config_defaults(&c);
