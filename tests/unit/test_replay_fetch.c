@@ -19,6 +19,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "replay_run.h"
 #include "temp_file.h"
 
 #define CODE 0x401000ull
@@ -71,18 +72,8 @@ static struct run_result replay(const char *trace, unsigned fetch_lines)
     rp_config_defaults(&cfg);
     cfg.cores = 1;
     cfg.fetch_lines = fetch_lines;
-    char err[600];
-    struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
-    if (!s)
-        print_error("%s\n", err);
-    assert_non_null(s);
-    assert_int_equal(rp_sim_run(s, false), 0);
+    struct rp_sim *s = replay_run_checked(trace, &cfg); /* checks the stall accounting */
     const struct rp_core_stats *st = &s->cores[0].st;
-    /* Every cycle committed or has exactly one stall cause. */
-    uint64_t sum = st->commit_cycles;
-    for (int k = 0; k < ST_COUNT; k++)
-        sum += st->stall[k];
-    assert_int_equal(sum, st->cycles);
     struct run_result r = { st->cycles, st->instructions, st->fetches };
     rp_sim_destroy(s);
     return r;

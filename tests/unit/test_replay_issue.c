@@ -16,6 +16,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "replay_run.h"
 #include "temp_file.h"
 
 #define CODE  0x401000ull
@@ -71,15 +72,7 @@ static uint64_t cycles(const char *trace, unsigned lat, unsigned rob)
     cfg.rob_size = rob;
     if (cfg.iq_size > rob)
         cfg.iq_size = rob;
-    char err[600];
-    struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
-    if (!s)
-        print_error("%s\n", err);
-    assert_non_null(s);
-    int rc = rp_sim_run(s, false);
-    if (rc)
-        print_error("%s\n", s->error);
-    assert_int_equal(rc, 0);
+    struct rp_sim *s = replay_run_checked(trace, &cfg);
     assert_int_equal(s->cores[0].st.instructions, BLOCK * REPS);
     uint64_t n = s->cores[0].st.cycles;
     rp_sim_destroy(s);

@@ -20,6 +20,7 @@
 #include "cgm/x86rec.h"
 #include "replay/bpred.h"
 #include "replay/sim.h"
+#include "replay_run.h"
 #include "temp_file.h"
 
 #define CODE 0x401000ull
@@ -130,28 +131,6 @@ static uint64_t lru_misses(const uint64_t *addr, size_t n, unsigned sets, unsign
     return misses;
 }
 
-static struct rp_sim *run(const char *trace, const struct rp_config *cfg)
-{
-    char err[600];
-    struct rp_sim *s = rp_sim_create(cfg, trace, err, sizeof err);
-    if (!s)
-        print_error("%s\n", err);
-    assert_non_null(s);
-    int rc = rp_sim_run(s, false);
-    if (rc)
-        print_error("%s\n", s->error);
-    assert_int_equal(rc, 0);
-    /* Every cycle of every core either committed or has one stall cause. */
-    for (unsigned c = 0; c < cfg->cores; c++) {
-        const struct rp_core_stats *st = &s->cores[c].st;
-        uint64_t sum = st->commit_cycles;
-        for (int k = 0; k < ST_COUNT; k++)
-            sum += st->stall[k];
-        assert_int_equal(sum, st->cycles);
-    }
-    return s;
-}
-
 static uint64_t l1d_misses(struct rp_sim *s, int core)
 {
     const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(cgm_memsys_coh(s->ms), core);
@@ -186,7 +165,7 @@ static void test_l1d_misses_match_lru(void **state)
         unsigned sets = 32, ways = kib[k] * 1024 / (sets * 64);
         cfg.l1d.size = kib[k] * 1024;
         cfg.l1d.ways = ways;
-        struct rp_sim *s = run(path, &cfg);
+        struct rp_sim *s = replay_run_checked(path, &cfg);
         /* Every load is its own instruction and nothing else runs. */
         assert_int_equal(s->cores[0].st.instructions, N);
         /* Each load waits for the one before, so none joins a miss in
@@ -223,7 +202,7 @@ static void test_tlb_walks(void **state)
         rp_config_defaults(&cfg);
         cfg.cores = 1;
         cfg.walk_latency = k ? 100 : 0;
-        struct rp_sim *s = run(path, &cfg);
+        struct rp_sim *s = replay_run_checked(path, &cfg);
         cycles[k] = s->end_cycle;
         misses[k] = s->cores[0].dtlb.st.misses;
         assert_int_equal(s->cores[0].dtlb.st.translations, N);
@@ -276,7 +255,7 @@ static void test_unmapped_pages_are_reused(void **state)
     rp_config_defaults(&cfg);
     cfg.cores = 1;
     cfg.mem_size = 1u << 20; /* 256 frames: fewer than the 576 pages touched */
-    struct rp_sim *s = run(path, &cfg);
+    struct rp_sim *s = replay_run_checked(path, &cfg);
     const struct cgm_mmu_stats *t = &s->cores[0].dtlb.st;
     /* brk keeps the page holding the new end (base + 1): one page fewer. */
     uint64_t unmapped = (ROUNDS / 2) * PAGES + (ROUNDS / 2) * (PAGES - 1);
@@ -325,7 +304,7 @@ static void test_repeatable_and_roi(void **state)
     finish(w);
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    struct rp_sim *a = run(path, &cfg), *b = run(path, &cfg);
+    struct rp_sim *a = replay_run_checked(path, &cfg), *b = replay_run_checked(path, &cfg);
     char *ta = stats_text(a), *tb = stats_text(b);
     assert_string_equal(ta, tb);
     /* The region holds exactly the 1000 loads between the markers. */
@@ -386,7 +365,7 @@ static void test_threads(void **state)
         struct rp_config cfg;
         rp_config_defaults(&cfg);
         cfg.cores = cores;
-        struct rp_sim *s = run(ok, &cfg);
+        struct rp_sim *s = replay_run_checked(ok, &cfg);
         assert_int_equal(s->threads[0].instructions, 200);
         assert_int_equal(s->threads[1].instructions, 500);
         uint64_t total = 0;
@@ -470,7 +449,7 @@ static void test_time_slicing_and_gpu_streams(void **state)
     rp_config_defaults(&cfg);
     cfg.cores = 1;
     cfg.quantum = 1000;
-    struct rp_sim *s = run(path, &cfg);
+    struct rp_sim *s = replay_run_checked(path, &cfg);
     for (int i = 0; i < 3; i++)
         assert_int_equal(s->threads[i].instructions, 3000);
     uint64_t turns = s->cores[0].st.context_switches;
@@ -511,7 +490,7 @@ static void test_recorded_guest(void **state)
     assert_true(recorded > 100000);
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    struct rp_sim *a = run(path, &cfg), *b = run(path, &cfg);
+    struct rp_sim *a = replay_run_checked(path, &cfg), *b = replay_run_checked(path, &cfg);
     uint64_t retired = 0;
     for (unsigned c = 0; c < cfg.cores; c++)
         retired += a->cores[c].st.instructions;

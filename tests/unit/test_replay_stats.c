@@ -29,6 +29,7 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
+#include "replay_run.h"
 #include "temp_file.h"
 
 #define CODE 0x401000ull
@@ -73,12 +74,7 @@ static char *stats_json(const char *trace)
     cfg.cores = 1;
     assert_int_equal(cfg.l2.size / (cfg.l2.ways * cfg.l2.block), L2_SETS);
     assert_int_equal(cfg.l2.ways, L2_WAYS);
-    char err[600];
-    struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
-    if (!s)
-        print_error("%s\n", err);
-    assert_non_null(s);
-    assert_int_equal(rp_sim_run(s, false), 0);
+    struct rp_sim *s = replay_run_checked(trace, &cfg);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
