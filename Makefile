@@ -45,7 +45,7 @@ ALLFLAGS  = -std=c11 $(CFLAGS) $(WARN) $(SAN) $(EXTRA_CFLAGS)
 
 # Link-time optimisation of the programs and benchmarks (gcc, not with
 # sanitizers; LTO=0 turns it off): the hot paths cross files, KnightSim's
-# queries and the protocol's cache lookups above all (bench-memsys: 7% fewer
+# queries and the protocol's cache lookups above all (bench-memsys: 5% fewer
 # instructions, 6% more requests/s). Objects are fat, so the unit tests
 # link their plain code without the link-time pass.
 LTO ?= $(if $(SAN),0,$(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1 || echo 0))
