@@ -160,8 +160,17 @@ ks_context *ks_self(void);                        /* NULL outside contexts */
 ks_engine *ks_self_engine(void);                  /* (context) */
 void ks_pause(uint64_t cycles);                   /* (context); 0 returns at once */
 void ks_await(ks_eventcount *ec, uint64_t value); /* (context) */
-void ks_advance(ks_eventcount *ec);               /* also between runs, not from a
-                                                   * thread outside a running engine */
+/* ks_advance(ec): also between runs, not from a thread outside a running
+ * engine. With nobody awaiting a plain eventcount only its count moves, here
+ * inline: most advances find their context busy, not waiting. */
+void ks_advance_waking(ks_eventcount *ec);        /* private: the rest of ks_advance */
+static inline void ks_advance(ks_eventcount *ec)
+{
+    if (!ec->waiters && !(ec->flags & KS_EC_HAZARDOUS))
+        __atomic_store_n(&ec->count, ec->count + 1, __ATOMIC_RELAXED);
+    else
+        ks_advance_waking(ec);
+}
 /* As ks_advance, but each context it wakes resumes one cycle of its own
  * domain later, in the place it would take had ks_advance woken it and had it
  * at once paused for one cycle: for a waker of the same domain, behind the

@@ -525,7 +525,9 @@ static void advance_now(ks_worker *w, ks_eventcount *ec, bool next_cycle)
     }
 }
 
-void ks_advance(ks_eventcount *ec)
+/* ks_advance when contexts may be waiting, or the eventcount is hazardous
+ * (the header's inline part handles the rest). */
+void ks_advance_waking(ks_eventcount *ec)
 {
     ks_worker *w = ks_tls_worker;
     if ((ec->flags & KS_EC_HAZARDOUS) && w && w->cur && w->eng->parallel) {

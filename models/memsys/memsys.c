@@ -75,7 +75,6 @@ struct node {
     int coh;                   /* coherence node id */
     int ep;                    /* network endpoint */
     bool is_core;
-    bool asleep;               /* awaiting ec: only then is there anyone to wake */
     unsigned latency;
     ks_eventcount ec;
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
@@ -320,8 +319,7 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
         return false;
     push_or_die(q, p);
     n->rx_n++;
-    if (n->asleep)
-        ks_advance(&n->ec);
+    ks_advance(&n->ec);
     return true;
 }
 
@@ -394,15 +392,10 @@ static void node_main(void *arg)
     while (!m->stopping) {
         uint64_t seen = ks_ec_count(&n->ec);
         node_cycle(m, n, ks_cycle());
-        if (node_idle(n)) {
-            /* A controller that is running or pausing looks at its queues
-             * before it sleeps, so work advances ec only while it sleeps. */
-            n->asleep = true;
+        if (node_idle(n))
             ks_await(&n->ec, seen + 1);
-            n->asleep = false;
-        } else {
+        else
             ks_pause(1);
-        }
     }
 }
 
@@ -440,19 +433,17 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
         if (!n->cpu.n && n->ports_used < m->cfg.ports) {
             n->ports_used++;
             if (cgm_coh_access(m->coh, n->coh, op, addr / 64, idx, store_value) >= 0) {
-                if (n->asleep && !node_idle(n))
+                if (!node_idle(n))
                     ks_advance(&n->ec); /* timers or packets for the controller */
                 return true;
             }
         }
     }
     push_or_die(&n->cpu, (void *)(uintptr_t)idx);
-    if (n->asleep) { /* else it sees the queue before it sleeps */
-        if (in_cpu && n->ports_used >= m->cfg.ports)
-            ks_advance_next(&n->ec); /* no port left this cycle: its turn would be idle */
-        else
-            ks_advance(&n->ec);
-    }
+    if (in_cpu && n->ports_used >= m->cfg.ports)
+        ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
+    else
+        ks_advance(&n->ec);
     return true;
 }
 

@@ -21,7 +21,6 @@ struct sw {
     uint64_t *out_busy_until;   /* per output port */
     unsigned rr;
     uint32_t nonempty;          /* bit per input queue holding a packet */
-    bool asleep;                /* awaiting ec: only then does an arrival advance it */
     ks_eventcount ec;
     struct cgm_net_switch_stats st;
 };
@@ -152,8 +151,7 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
             p->hops++;
             q_push(n, nq, p);
             nb->nonempty |= 1u << q_index(nb, nq);
-            if (nb->asleep)
-                ks_advance(&nb->ec);
+            ks_advance(&nb->ec);
         } else {
             if (!n->deliver(n->ctx, p->dst, p)) {
                 s->st.blocked++;
@@ -186,12 +184,8 @@ static void switch_main(void *arg)
         uint64_t now = ks_cycle();
         uint64_t next = switch_cycle(n, s, now);
         if (!s->nonempty) {
-            /* Sleep until an injection or a neighbour advances us. A switch
-             * that is running or pausing rereads its queues before it
-             * sleeps, so arrivals advance ec only while it sleeps. */
-            s->asleep = true;
+            /* Sleep until an injection or a neighbour advances us. */
             ks_await(&s->ec, seen + 1);
-            s->asleep = false;
             continue;
         }
         /* Only packets not yet ready: sleep until the first is. A packet
@@ -322,8 +316,7 @@ bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_
     q_push(n, q, p);
     s->nonempty |= 1u << q_index(s, q);
     n->in_flight++;
-    if (s->asleep)
-        ks_advance(&s->ec);
+    ks_advance(&s->ec);
     return true;
 }
 

@@ -60,8 +60,7 @@ struct driver {
     struct cgm_memsys *ms;
     int core;
     uint64_t n, issued, done, rng;
-    ks_eventcount ec; /* advanced per completion while the driver waits */
-    bool waiting;
+    ks_eventcount ec; /* advanced per completion */
 };
 
 static struct driver drivers[64];
@@ -75,10 +74,8 @@ static void on_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr
     (void)addr;
     (void)value;
     (void)cycle;
-    struct driver *d = &drivers[core];
-    d->done++;
-    if (d->waiting)
-        ks_advance(&d->ec);
+    drivers[core].done++;
+    ks_advance(&drivers[core].ec);
 }
 
 static void driver_main(void *arg)
@@ -96,11 +93,9 @@ static void driver_main(void *arg)
             }
             d->issued++;
         }
-        if (d->issued - d->done >= INFLIGHT) { /* the window is full */
-            d->waiting = true;
-            ks_await(&d->ec, ks_ec_count(&d->ec) + 1);
-            d->waiting = false;
-        } else
+        if (d->issued - d->done >= INFLIGHT)
+            ks_await(&d->ec, ks_ec_count(&d->ec) + 1); /* the window is full */
+        else
             ks_pause(1);
     }
 }
