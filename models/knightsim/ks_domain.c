@@ -72,6 +72,7 @@ bool ks_timebase_fix(ks_engine *eng)
     for (ks_domain *d = eng->domains; d; d = d->next) {
         d->period = l / d->freq_hz;
         d->cycle_now = eng->now / d->period;
+        d->edge = d->cycle_now * d->period;
         slowest = d->period > slowest ? d->period : slowest;
     }
     /* The seed's table covers 512 cycles; with a fine time base that takes
@@ -134,12 +135,15 @@ void ks_time_set(ks_engine *eng, ks_tick t)
     /* Time mostly moves to the next edge of some domain: step a domain's
      * cycle by comparison, dividing only after a longer jump. */
     for (ks_domain *d = eng->domains; d; d = d->next) {
-        ks_tick edge = d->cycle_now * d->period;
-        if (t >= edge && t - edge < d->period)
+        ks_tick into = t - d->edge; /* wraps to a huge value if t went back */
+        if (into < d->period)
             continue;
-        if (t >= edge + d->period && t - edge < 2 * d->period)
+        if (into < 2 * d->period) {
             d->cycle_now++;
-        else
+            d->edge += d->period;
+        } else {
             d->cycle_now = t / d->period;
+            d->edge = d->cycle_now * d->period;
+        }
     }
 }

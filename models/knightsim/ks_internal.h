@@ -62,6 +62,7 @@ struct ks_domain {
     uint64_t cycle_now;          /* eng->now / period, kept by ks_time_set: the
                                     hottest question a context asks, without a
                                     division per call */
+    ks_tick edge;                /* cycle_now * period: the tick that cycle began */
     char name[32];
 };
 
@@ -191,8 +192,7 @@ void ks_outbox_put(ks_worker *from, ks_context *c);
  * cycle ks_time_set keeps (no division). */
 static inline ks_tick ks_edge_now(const ks_domain *d, ks_tick now)
 {
-    ks_tick e = d->cycle_now * d->period;
-    return e == now ? now : e + d->period;
+    return d->edge == now ? now : d->edge + d->period;
 }
 
 static inline void ks_list_append(ks_list *l, ks_context *c)
