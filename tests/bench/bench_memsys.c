@@ -16,10 +16,11 @@
  * Baseline, same run and same address streams: the MESI handlers alone with
  * messages delivered at once (no timing, no network, no contexts), which
  * bounds what the timed system can reach.
- * Each is run CGM_MEMSYS_BENCH_RUNS times and the fastest run counts (the
- * host's speed varies with the load of the machines that share it); the
- * timed runs' median is printed too, and every timed run must simulate
- * exactly what the first one did.
+ *
+ * The timed run and the baseline each run CGM_MEMSYS_BENCH_RUNS times and
+ * the fastest run counts (the host's speed varies with the load of the
+ * machines that share it); the timed runs' median is printed too, and every
+ * timed run must simulate exactly what the first one did.
  *   CGM_MEMSYS_BENCH_REQUESTS  requests per core (default 1000000)
  *   CGM_MEMSYS_BENCH_RUNS      repetitions (default 3)
  *   CGM_MEMSYS_BENCH_BASELINE  0 skips the baseline (for profiling the timed run)
@@ -268,6 +269,8 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
     struct cgm_memsys *ms = eng ? cgm_memsys_create(eng, cfg, on_done, NULL, err, sizeof err) : NULL;
     if (!ms) {
         fprintf(stderr, "bench-memsys: %s\n", eng ? err : "cannot create the engine");
+        if (eng)
+            ks_engine_destroy(eng);
         return -1;
     }
     for (unsigned i = 0; i < cfg->cores; i++) {
