@@ -345,35 +345,37 @@ int main(void)
     /* The host's speed varies from run to run (other machines share it):
      * repeat the run and report the fastest, the least disturbed, with the
      * median beside it. Every repetition must simulate the same thing. */
+    static struct timed_result res[MAX_RUNS];
     double secs[MAX_RUNS];
-    struct timed_result first, r;
+    const struct timed_result *first = &res[0];
     for (unsigned k = 0; k < runs; k++) {
-        if (run_timed(&cfg, per_core, k ? &r : &first))
+        if (run_timed(&cfg, per_core, &res[k]))
             return 1;
-        if (k && !same_simulation(&first, &r)) {
-            fprintf(stderr, "bench-memsys: run %u simulated something else than run 1 "
+        if (!same_simulation(first, &res[k])) {
+            fprintf(stderr, "bench-memsys: run %u simulated something other than run 1 "
                     "(%llu cycles, %llu resumptions; run 1: %llu, %llu)\n", k + 1,
-                    (unsigned long long)r.cycles, (unsigned long long)r.resumes,
-                    (unsigned long long)first.cycles, (unsigned long long)first.resumes);
+                    (unsigned long long)res[k].cycles, (unsigned long long)res[k].resumes,
+                    (unsigned long long)first->cycles, (unsigned long long)first->resumes);
             return 1;
         }
-        secs[k] = k ? r.seconds : first.seconds;
+        secs[k] = res[k].seconds;
         printf("timed hierarchy, run %u of %u: %.2f s of CPU time, %.0f requests/s\n", k + 1, runs,
-               secs[k], (double)first.completed / secs[k]);
+               secs[k], (double)first->completed / secs[k]);
     }
     qsort(secs, runs, sizeof secs[0], cmp_double);
-    double req_per_s = (double)first.completed / secs[0];
-    double median = (double)first.completed / secs[runs / 2];
+    double median_secs = runs % 2 ? secs[runs / 2] : (secs[runs / 2 - 1] + secs[runs / 2]) / 2;
+    double req_per_s = (double)first->completed / secs[0];
+    double median = (double)first->completed / median_secs;
     printf("timed hierarchy: %d cores, %llu requests: best %.0f requests/s, median %.0f\n",
-           (int)cfg.cores, (unsigned long long)first.completed, req_per_s, median);
+           (int)cfg.cores, (unsigned long long)first->completed, req_per_s, median);
     printf("  %llu CPU cycles simulated (%.2f requests per cycle), L1 hit rate %.3f, "
            "average latency %.1f cycles, %llu DRAM reads, %llu writes\n",
-           (unsigned long long)first.cycles, (double)first.completed / (double)first.cycles,
-           first.accesses ? (double)first.hits / (double)first.accesses : 0.0,
-           (double)first.latency_sum / (double)first.completed, (unsigned long long)first.mem_reads,
-           (unsigned long long)first.mem_writes);
+           (unsigned long long)first->cycles, (double)first->completed / (double)first->cycles,
+           first->accesses ? (double)first->hits / (double)first->accesses : 0.0,
+           (double)first->latency_sum / (double)first->completed, (unsigned long long)first->mem_reads,
+           (unsigned long long)first->mem_writes);
     printf("  %llu context resumptions (%.1f per request), the same in every run\n",
-           (unsigned long long)first.resumes, (double)first.resumes / (double)first.completed);
+           (unsigned long long)first->resumes, (double)first->resumes / (double)first->completed);
 
     const char *b = getenv("CGM_MEMSYS_BENCH_BASELINE");
     if (b && !strcmp(b, "0")) {
@@ -393,7 +395,7 @@ int main(void)
     printf("timed / baseline: %.3f\n", req_per_s / base_rate);
     printf("BENCH memsys req_per_s=%.0f req_per_s_median=%.0f runs=%u baseline_req_per_s=%.0f "
            "ratio=%.3f cycles_per_req=%.2f\n", req_per_s, median, runs, base_rate,
-           req_per_s / base_rate, (double)first.cycles / (double)first.completed);
+           req_per_s / base_rate, (double)first->cycles / (double)first->completed);
     free_streams(cfg.cores);
     return 0;
 }
