@@ -5,7 +5,9 @@
 #   models/**/*.c, *.S     -> libcgmmodels.a
 #   tracegen/**/*.c        -> libcgmtracegen.a    (tracegen/main.c -> bin/tracegen)
 #   replay/**/*.c          -> libcgmreplay.a      (replay/main.c   -> bin/replay)
-#   tests/unit/test_*.c    -> one cmocka program each, run by `make test`
+#   tests/unit/PART/test_*.c -> one cmocka program each, run by `make test`
+#                             (PART: formats, models, tracegen, replay;
+#                             `make test-PART` runs one part's)
 #   tests/bench/bench_*.c  -> `make bench-NAME` (underscores become dashes)
 #   tests/fuzz/fuzz_*.c    -> libFuzzer targets, `make fuzz`
 #
@@ -69,8 +71,9 @@ TRACETOOL_SRC := $(wildcard formats/tracetool/*.c)
 MODELS_SRC    := $(call find_src,models,*.c) $(call find_src,models,*.S)
 TRACEGEN_SRC  := $(filter-out tracegen/main.c,$(call find_src,tracegen,*.c))
 REPLAY_SRC    := $(filter-out replay/main.c,$(call find_src,replay,*.c))
-UNIT_SRC      := $(wildcard tests/unit/test_*.c)
-UNIT_HELPERS  := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
+TEST_PARTS    := formats models tracegen replay
+UNIT_SRC      := $(foreach p,$(TEST_PARTS),$(wildcard tests/unit/$(p)/test_*.c))
+UNIT_HELPERS  := $(wildcard tests/unit/*.c)
 BENCH_SRC     := $(wildcard tests/bench/bench_*.c)
 FUZZ_SRC      := $(wildcard tests/fuzz/fuzz_*.c)
 
@@ -85,11 +88,12 @@ ALL_LIBS := $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
 
 BIN := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 PROGRAMS := $(BIN)/tracegen $(BIN)/replay $(BIN)/tracetool
-UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+unit_bins   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(1))
+UNIT_BINS  := $(call unit_bins,$(UNIT_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 BENCH_NAMES := $(patsubst bench_%,%,$(notdir $(basename $(BENCH_SRC))))
 
-.PHONY: all deps test test-unit check-asan bench fuzz demo install clean help
+.PHONY: all deps test test-unit $(addprefix test-,$(TEST_PARTS)) check-asan bench fuzz demo install clean help
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(ALL_LIBS)
@@ -97,6 +101,7 @@ all: $(PROGRAMS) $(ALL_LIBS)
 help:
 	@echo "make             build bin/tracegen, bin/replay, bin/tracetool and the libraries"
 	@echo "make test        build and run every test (ends with 'N passed, N failed')"
+	@echo "make test-PART   one part's unit tests: $(addprefix test-,$(TEST_PARTS))"
 	@echo "make demo        record and inspect the bundled workload"
 	@echo "make check-asan  unit tests under AddressSanitizer + UBSan"
 	@echo "make bench       every benchmark; make bench-NAME for one ($(BENCH_NAMES))"
@@ -160,6 +165,12 @@ test: $(PROGRAMS) $(UNIT_BINS)
 
 test-unit: test
 
+define test_part_rule
+test-$(1): $$(PROGRAMS) $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
+	@$$(TEST_ENV) sh tests/run_tests.sh $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
+endef
+$(foreach p,$(TEST_PARTS),$(eval $(call test_part_rule,$(p))))
+
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=$(CC) \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
@@ -214,7 +225,7 @@ CPPFLAGS += $(shell pkg-config --cflags msgpack 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs msgpack 2>/dev/null)
 # test_si_pocl compares the emulator with PoCL (Debian's CPU OpenCL) on the same .cl.
 DEB_PACKAGES += pocl-opencl-icd ocl-icd-opencl-dev
-$(BUILD)/tests/test_si_pocl: LDLIBS += -lOpenCL
+$(BUILD)/tests/tracegen/test_si_pocl: LDLIBS += -lOpenCL
 KERNEL_FLAGS  := -target amdgcn-amd-amdhsa -mcpu=tahiti -nogpulib -O2 \
                  -Itraces/include -include cgm_device.h
 KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard traces/kernels/*.cl)) \
@@ -264,6 +275,7 @@ all: gpu-guests
 test: gpu-guests
 bench-gpu: gpu-guests
 validate: gpu-guests
+$(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
 
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests

@@ -14,7 +14,7 @@
 
 #include "cgm/si_isa.h"
 #include "cgm/si_program.h"
-#include "si_files.h"
+#include "tests/unit/si_files.h"
 
 static void corpus_round_trip(void **state)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cgm/dram.h"
-#include "temp_file.h"
+#include "tests/unit/temp_file.h"
 
 /* ---- the standard's figures, written out here independently ------------- */
 struct jedec {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
-#include "si_files.h"
+#include "tests/unit/si_files.h"
 
 enum { WINDOW = 1 << 16 };
 static uint8_t window[WINDOW];

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cgm/trace.h"
-#include "si_files.h"
+#include "tests/unit/si_files.h"
 
 static char bin[1024], build[1024], tmp[1024], out_path[1100], err_path[1100];
 

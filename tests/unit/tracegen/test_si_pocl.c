@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
-#include "si_files.h"
-#include "si_harness.h"
+#include "tests/unit/si_files.h"
+#include "tests/unit/si_harness.h"
 
 #ifdef CGM_ASAN
 /* PoCL's own allocations are not ours to account for. */

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cgm/si_emu.h"
-#include "si_harness.h"
+#include "tests/unit/si_harness.h"
 
 /* Guest memory above 4 GiB, so kernels use 64-bit addresses. */
 enum { ARENA = 32 << 20 };

@@ -20,8 +20,8 @@
 #include "cgm/x86rec.h"
 #include "replay/bpred.h"
 #include "replay/sim.h"
-#include "replay_run.h"
-#include "temp_file.h"
+#include "tests/unit/replay_run.h"
+#include "tests/unit/temp_file.h"
 
 #define CODE 0x401000ull
 

@@ -13,7 +13,7 @@
 
 #include "cgm/si_isa.h"
 #include "cgm/si_program.h"
-#include "si_harness.h"
+#include "tests/unit/si_harness.h"
 
 static void basic_path(char *buf, size_t n)
 {

@@ -17,7 +17,7 @@
 #include "cgm/sirec.h"
 #include "cgm/sistats.h"
 #include "cgm/trace.h"
-#include "si_harness.h"
+#include "tests/unit/si_harness.h"
 
 static uint64_t rs = 0x1234567;
 static uint64_t rnd(void)

@@ -29,8 +29,8 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "replay/sim.h"
-#include "replay_run.h"
-#include "temp_file.h"
+#include "tests/unit/replay_run.h"
+#include "tests/unit/temp_file.h"
 
 #define CODE 0x401000ull
 #define DATA 0x20000000ull

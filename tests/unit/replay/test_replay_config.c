@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "replay/config.h"
-#include "temp_file.h"
+#include "tests/unit/temp_file.h"
 
 static const char *write_temp(const char *text)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "replay/config.h"
-#include "temp_file.h"
+#include "tests/unit/temp_file.h"
 
 static char out[65536];
 
