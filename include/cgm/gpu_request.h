@@ -1,0 +1,52 @@
+/* What a GPU compute unit asks of the memory below it: one access of at
+ * most a block, from the vector memory unit (after its coalescer, or one
+ * per lane when the L1's MSHR merges them) or from the scalar unit.
+ *
+ * The compute unit model sees memory only through struct cgm_gpu_mem_port,
+ * so the same model runs on the full GPU hierarchy of the memory system
+ * (vector L1s, scalar caches, L2 banks, hub, IOMMU) or on a plain timed
+ * memory for analytical tests. Addresses are guest virtual addresses: the
+ * memory below translates them (per-CU TLB, IOMMU page walk). */
+#ifndef CGM_GPU_REQUEST_H
+#define CGM_GPU_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum cgm_gpu_op {
+    CGM_GPU_LOAD,         /* vector load through the CU's vector L1 */
+    CGM_GPU_STORE,        /* vector store */
+    CGM_GPU_ATOMIC,       /* vector read-modify-write */
+    CGM_GPU_SCALAR_LOAD,  /* scalar load through the CU's scalar cache */
+    CGM_GPU_NOPS
+};
+
+/* Instruction bits the memory below may honour (SI's GLC and SLC). */
+enum { CGM_GPU_GLC = 1, CGM_GPU_SLC = 2 };
+
+struct cgm_gpu_request {
+    uint64_t vaddr;       /* guest virtual; [vaddr, vaddr + bytes) stays in one block */
+    uint64_t tag;         /* the caller's, handed back at completion */
+    uint64_t value;       /* stores: the value written (functional checks); else 0 */
+    uint16_t cu;          /* compute unit */
+    uint16_t bytes;
+    uint8_t op;           /* enum cgm_gpu_op */
+    uint8_t flags;        /* CGM_GPU_GLC | CGM_GPU_SLC */
+};
+
+/* A request is performed: loads get the value read, stores the value
+ * written; gpu_cycle is the GPU cycle its result is available (it may be
+ * in the future). */
+typedef void (*cgm_gpu_done_fn)(void *ctx, const struct cgm_gpu_request *r, uint64_t value,
+                                uint64_t gpu_cycle);
+
+/* The memory a compute unit talks to. access queues r at the CU's port
+ * (call it from a context in the GPU clock domain) and returns false when
+ * the port's queue is full: try again next cycle. Completion comes later,
+ * through the done function given to whatever made the port. */
+struct cgm_gpu_mem_port {
+    void *ctx;
+    bool (*access)(void *ctx, const struct cgm_gpu_request *r);
+};
+
+#endif
