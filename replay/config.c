@@ -111,6 +111,10 @@ static const struct key keys[] = {
     { "dram", "queue_size", T_COUNT, OFF(dram_queue), "0", 0, 4096, NULL,
       "transaction queue per channel (0: the preset's)" },
     { "dram", "page_policy", T_ENUM, OFF(dram_page_policy), "open", 0, 1, page_policy_names, "row buffer policy" },
+    { "gpu", "compute_units", T_COUNT, OFF(gpu_cus), "8", 1, 64, NULL,
+      "Southern Islands compute units (seed 000 Table 4.1)" },
+    { "gpu", "frequency", T_HZ, OFF(gpu_frequency), "1GHz", 1000000, 20000000000ull, NULL,
+      "GPU clock: compute units and GPU caches" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -36,6 +36,8 @@ struct rp_config {
     /* [dram] */
     char dram_preset[32];
     uint64_t dram_channels, dram_ranks, dram_queue, dram_page_policy;
+    /* [gpu] */
+    uint64_t gpu_cus, gpu_frequency;
 };
 
 /* Built-in defaults: seed 000 Sec. 3.4.1. */
