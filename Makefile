@@ -287,7 +287,7 @@ validate: $(PROGRAMS)
 install: $(PROGRAMS) $(ALL_LIBS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/cgm $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 include/cgm/*.h $(DESTDIR)$(PREFIX)/include/cgm
+	install -m 644 include/cgm/*.h include/cgm/*.def $(DESTDIR)$(PREFIX)/include/cgm
 	install -m 644 $(ALL_LIBS) $(DESTDIR)$(PREFIX)/lib
 
 # Keep intermediate objects so a second make rebuilds nothing.

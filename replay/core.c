@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/sim.h"
+#include "replay/core.h"
 
 #define TAG_LOAD  (0ull << 62)
 #define TAG_STORE (1ull << 62)
@@ -37,9 +37,8 @@ static uint64_t ring_mask(uint64_t entries)
     return n - 1;
 }
 
-int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
+static int core_init(struct rp_core *c, struct rp_sim *s, int id)
 {
-    memset(c, 0, sizeof *c);
     c->sim = s;
     c->id = id;
     /* The fetch queue follows the reorder buffer in one ring (dispatch
@@ -65,8 +64,20 @@ int rp_core_init(struct rp_core *c, struct rp_sim *s, int id)
                          (unsigned)s->cfg.history_bits, (uint8_t)s->cfg.predictor_init);
 }
 
-void rp_core_free(struct rp_core *c)
+struct rp_core *rp_core_create(struct rp_sim *s, int id)
 {
+    struct rp_core *c = calloc(1, sizeof *c);
+    if (c && core_init(c, s, id)) {
+        rp_core_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+void rp_core_destroy(struct rp_core *c)
+{
+    if (!c)
+        return;
     free(c->uops);
     free(c->line_ready);
     free(c->cand);
@@ -74,6 +85,27 @@ void rp_core_free(struct rp_core *c)
     rp_bpred_free(&c->bp);
     cgm_mmu_free(&c->itlb);
     cgm_mmu_free(&c->dtlb);
+    free(c);
+}
+
+void rp_core_wake(struct rp_core *c) { ks_advance(&c->mem_ec); }
+
+const struct rp_core_stats *rp_core_stats(const struct rp_core *c) { return &c->st; }
+
+const struct cgm_mmu *rp_core_tlb(const struct rp_core *c, bool data) { return data ? &c->dtlb : &c->itlb; }
+
+bool rp_core_done(const struct rp_core *c) { return c->finished; }
+
+void rp_core_drop_page(struct rp_core *c, uint32_t asid, uint64_t vpn)
+{
+    cgm_mmu_flush_page(&c->itlb, asid, vpn);
+    cgm_mmu_flush_page(&c->dtlb, asid, vpn);
+}
+
+void rp_core_drop_pages(struct rp_core *c)
+{
+    cgm_mmu_flush(&c->itlb, 0);
+    cgm_mmu_flush(&c->dtlb, 0);
 }
 
 static struct rp_uop *rob_at(struct rp_core *c, uint64_t seq)
@@ -627,9 +659,13 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
         if (!t) {
             if (!pipeline_empty(c))
                 return taken;
-            t = rp_sim_next_thread(s);
-            if (!t)
+            char err[600] = "";
+            t = rp_sched_take(&s->sched, err, sizeof err);
+            if (!t) {
+                if (err[0])
+                    rp_sim_fail(s, err);
                 return taken;
+            }
             c->thread = t;
             c->fetch_cause = ST_FRONTEND;
             c->slice_start = now;
@@ -640,9 +676,9 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
         }
         if (!t->has_held) {
             /* Time slice over and someone waits: switch at an empty pipeline. */
-            if (now - c->slice_start >= cfg->quantum && rp_sim_runnable_waiting(s)) {
+            if (rp_sched_preempt(&s->sched, now - c->slice_start)) {
                 if (pipeline_empty(c)) {
-                    rp_sim_make_runnable(s, t);
+                    rp_sched_yield(&s->sched, t);
                     c->thread = NULL;
                     taken++;
                     continue;
@@ -666,9 +702,8 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             t->has_held = false;
             taken++;
             if (it->kind == RP_ITEM_END) {
-                t->state = TH_DONE;
                 c->thread = NULL;
-                rp_sim_make_runnable(s, t); /* counts it done */
+                rp_sched_exit(&s->sched, t);
                 continue;
             }
             if (!rp_sim_event(s, c, t, &it->ev)) {
@@ -765,6 +800,15 @@ static uint64_t next_known_event(struct rp_core *c, uint64_t now)
     return next;
 }
 
+/* The core has nothing left to run (or the run failed): it returns. */
+static void finish(struct rp_core *c, uint64_t now)
+{
+    c->finished = true;
+    if (c->st.cycles == 0)
+        c->st.cycles = now + 1;
+    rp_sim_core_finished(c->sim, now + 1);
+}
+
 void rp_core_main(void *arg)
 {
     struct rp_core *c = arg;
@@ -775,7 +819,7 @@ void rp_core_main(void *arg)
         if (s->stopping)
             return;
         uint64_t now = ks_cycle();
-        uint64_t mem_seen = ks_ec_count(&c->mem_ec), sched_seen = ks_ec_count(&s->sched_ec);
+        uint64_t mem_seen = ks_ec_count(&c->mem_ec), sched_seen = ks_ec_count(&s->sched.ec);
         bool retry = false;
         unsigned committed = commit(c, now);
         unsigned progress = committed;
@@ -788,13 +832,13 @@ void rp_core_main(void *arg)
         else
             c->st.commit_cycles++;
         if (s->failed) {
-            rp_sim_core_finished(s, c);
+            finish(c, now);
             return;
         }
         if (!c->thread && pipeline_empty(c) && !c->stores_after_commit && !c->mem_unknown &&
-            s->threads_left == 0) {
+            rp_sched_all_done(&s->sched)) {
             c->st.cycles = now + 1;
-            rp_sim_core_finished(s, c);
+            finish(c, now);
             return;
         }
         if (progress || retry) {
@@ -804,7 +848,7 @@ void rp_core_main(void *arg)
         uint64_t next = next_known_event(c, now);
         uint64_t before = now;
         if (!c->thread && pipeline_empty(c) && !c->mem_unknown) {
-            ks_await(&s->sched_ec, sched_seen + 1);
+            ks_await(&s->sched.ec, sched_seen + 1);
         } else if (c->mem_unknown && next == NEVER) {
             ks_await(&c->mem_ec, mem_seen + 1);
         } else if (next != NEVER && !c->mem_unknown) {

@@ -1,4 +1,4 @@
-/* Building the system, scheduling guest threads on cores, and running. */
+/* Building the system, the guest's address space, events, and running. */
 #include "replay/sim.h"
 
 #include <stdlib.h>
@@ -15,7 +15,7 @@ static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t 
     (void)op;
     (void)addr;
     (void)value;
-    rp_core_mem_done(&s->cores[core], tag, cycle);
+    rp_core_mem_done(s->cores[core], tag, cycle);
 }
 
 static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m)
@@ -62,7 +62,6 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     }
     s->cfg = *cfg;
     s->trace_name = trace;
-    ks_ec_init(&s->sched_ec, "scheduler", 0);
     if (rp_config_check(cfg, err, errlen))
         goto fail;
     char why[512];
@@ -75,29 +74,15 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         fprintf(stderr, "replay: warning: %s is incomplete (%s); replaying what it holds\n", trace,
                 cgm_reader_damage(s->reader));
     size_t nstreams = cgm_reader_stream_count(s->reader), gpu = 0;
-    s->threads = calloc(nstreams ? nstreams : 1, sizeof *s->threads);
-    if (!s->threads) {
-        snprintf(err, errlen, "out of memory");
-        goto fail;
-    }
     for (size_t i = 0; i < nstreams; i++) {
-        const struct cgm_reader_stream *rs = cgm_reader_stream(s->reader, i);
-        if (rs->info.kind == CGM_STREAM_GPU_WORKGROUP || rs->info.kind == CGM_STREAM_GPU_WAVEFRONT)
-            gpu++;
-        if (rs->info.kind != CGM_STREAM_X86_THREAD)
-            continue;
-        struct rp_thread *t = &s->threads[s->nthreads++];
-        t->tid = rs->info.thread_id;
-        t->stream_index = i;
-        t->state = TH_WAITING_CREATE;
+        uint16_t kind = cgm_reader_stream(s->reader, i)->info.kind;
+        gpu += kind == CGM_STREAM_GPU_WORKGROUP || kind == CGM_STREAM_GPU_WAVEFRONT;
     }
     if (gpu)
         fprintf(stderr, "replay: warning: %s has %zu GPU streams; the GPU models are not built yet, "
                 "replaying the CPU streams only\n", trace, gpu);
-    if (!s->nthreads) {
-        snprintf(err, errlen, "%s: no x86 thread streams to replay", trace);
+    if (rp_sched_init(&s->sched, s->reader, &s->st, trace, cfg->quantum, err, errlen))
         goto fail;
-    }
     if (rp_static_load(&s->st, s->reader, trace, err, errlen))
         goto fail;
     unsigned page_bits = 0;
@@ -125,24 +110,20 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         goto fail;
     }
     for (unsigned i = 0; i < cfg->cores; i++) {
-        if (rp_core_init(&s->cores[i], s, (int)i)) {
+        s->cores[i] = rp_core_create(s, (int)i);
+        if (!s->cores[i]) {
             snprintf(err, errlen, "out of memory");
             goto fail;
         }
         char name[32];
         snprintf(name, sizeof name, "core.%u", i);
         ks_context_opts o = { .name = name, .domain = cgm_memsys_cpu_domain(s->ms) };
-        if (!ks_context_create_opts(s->eng, rp_core_main, &s->cores[i], &o)) {
+        if (!ks_context_create_opts(s->eng, rp_core_main, s->cores[i], &o)) {
             snprintf(err, errlen, "%s", ks_engine_error(s->eng));
             goto fail;
         }
     }
     s->cores_active = (unsigned)cfg->cores;
-    s->threads_left = s->nthreads;
-    /* The first thread stream is the program's main thread; the others
-     * start when their creation is replayed. */
-    s->threads[0].state = TH_RUNNABLE;
-    s->run_head = s->run_tail = &s->threads[0];
     return s;
 fail:
     rp_sim_destroy(s);
@@ -159,8 +140,9 @@ void rp_sim_stop(struct rp_sim *s)
         return;
     s->stopping = true;
     for (unsigned i = 0; s->cores && i < s->cfg.cores; i++)
-        ks_advance(&s->cores[i].mem_ec);
-    ks_advance(&s->sched_ec);
+        if (s->cores[i])
+            rp_core_wake(s->cores[i]);
+    ks_advance(&s->sched.ec);
     /* A failed run may leave requests in flight, whose packets only the
      * memory system frees: let them complete first (bounded: a request
      * takes far fewer cycles). */
@@ -174,20 +156,14 @@ void rp_sim_destroy(struct rp_sim *s)
     if (!s)
         return;
     rp_sim_stop(s);
-    for (size_t i = 0; i < s->nthreads; i++)
-        if (s->threads[i].stream) {
-            rp_x86_stream_close(s->threads[i].stream);
-            free(s->threads[i].stream);
-        }
+    rp_sched_free(&s->sched);
     if (s->ms)
         cgm_memsys_destroy(s->ms);
     if (s->eng)
         ks_engine_destroy(s->eng);
     for (unsigned i = 0; s->cores && i < s->cfg.cores; i++)
-        rp_core_free(&s->cores[i]);
+        rp_core_destroy(s->cores[i]);
     free(s->cores);
-    free(s->threads);
-    free(s->wakes);
     if (s->pt)
         cgm_page_table_destroy(s->pt);
     rp_static_free(&s->st);
@@ -206,92 +182,6 @@ void rp_sim_fail(struct rp_sim *s, const char *msg)
     ks_end(s->eng);
 }
 
-/* ---- threads ---------------------------------------------------------- */
-
-struct rp_thread *rp_sim_next_thread(struct rp_sim *s)
-{
-    struct rp_thread *t = s->run_head;
-    if (!t)
-        return NULL;
-    s->run_head = t->next_runnable;
-    if (!s->run_head)
-        s->run_tail = NULL;
-    t->next_runnable = NULL;
-    if (!t->stream) {
-        char err[600];
-        t->stream = malloc(sizeof *t->stream);
-        if (!t->stream || rp_x86_stream_open(t->stream, s->reader, t->stream_index, &s->st, s->trace_name,
-                                             err, sizeof err)) {
-            rp_sim_fail(s, t->stream ? err : "out of memory");
-            free(t->stream);
-            t->stream = NULL;
-            return NULL;
-        }
-    }
-    t->state = TH_RUNNING;
-    return t;
-}
-
-bool rp_sim_runnable_waiting(const struct rp_sim *s) { return s->run_head != NULL; }
-
-/* Queues T to run; a thread that has finished is counted out instead. */
-void rp_sim_make_runnable(struct rp_sim *s, struct rp_thread *t)
-{
-    if (t->state == TH_DONE) {
-        if (t->stream) {
-            rp_x86_stream_close(t->stream);
-            free(t->stream);
-            t->stream = NULL;
-        }
-        s->threads_left--;
-    } else {
-        t->state = TH_RUNNABLE;
-        if (s->run_tail)
-            s->run_tail->next_runnable = t;
-        else
-            s->run_head = t;
-        s->run_tail = t;
-    }
-    ks_advance(&s->sched_ec);
-}
-
-static bool wake_done(const struct rp_sim *s, uint64_t seq)
-{
-    if (!s->wakes_cap)
-        return false;
-    uint64_t k = (seq * 0x9E3779B97F4A7C15ull >> 20) & (s->wakes_cap - 1);
-    while (s->wakes[k]) {
-        if (s->wakes[k] == seq + 1)
-            return true;
-        k = (k + 1) & (s->wakes_cap - 1);
-    }
-    return false;
-}
-
-static void wake_add(struct rp_sim *s, uint64_t seq)
-{
-    if (2 * (s->wakes_n + 1) > s->wakes_cap) {
-        uint64_t ncap = s->wakes_cap ? 2 * s->wakes_cap : 64, *old = s->wakes, ocap = s->wakes_cap;
-        s->wakes = calloc(ncap, sizeof *s->wakes);
-        if (!s->wakes)
-            abort(); /* bounded by the trace's wake events */
-        s->wakes_cap = ncap;
-        s->wakes_n = 0;
-        for (uint64_t i = 0; i < ocap; i++)
-            if (old[i])
-                wake_add(s, old[i] - 1);
-        free(old);
-    }
-    uint64_t k = (seq * 0x9E3779B97F4A7C15ull >> 20) & (s->wakes_cap - 1);
-    while (s->wakes[k]) {
-        if (s->wakes[k] == seq + 1)
-            return;
-        k = (k + 1) & (s->wakes_cap - 1);
-    }
-    s->wakes[k] = seq + 1;
-    s->wakes_n++;
-}
-
 static uint64_t now_cycles(struct rp_sim *s)
 {
     return ks_domain_cycle(cgm_memsys_cpu_domain(s->ms));
@@ -305,10 +195,8 @@ static void page_unmapped(void *ctx, uint32_t asid, uint64_t vpn, uint64_t pfn)
 {
     struct rp_sim *s = ctx;
     (void)pfn;
-    for (unsigned i = 0; i < s->cfg.cores; i++) {
-        cgm_mmu_flush_page(&s->cores[i].itlb, asid, vpn);
-        cgm_mmu_flush_page(&s->cores[i].dtlb, asid, vpn);
-    }
+    for (unsigned i = 0; i < s->cfg.cores; i++)
+        rp_core_drop_page(s->cores[i], asid, vpn);
 }
 
 /* Pages [first, last] covering [addr, addr + len). */
@@ -332,10 +220,8 @@ static void shoot_down(struct rp_sim *s, uint64_t addr, uint64_t len)
 {
     uint64_t vpn, pages = page_span(s, addr, len, &vpn);
     if (pages > 4096) {
-        for (unsigned i = 0; i < s->cfg.cores; i++) {
-            cgm_mmu_flush(&s->cores[i].itlb, 0);
-            cgm_mmu_flush(&s->cores[i].dtlb, 0);
-        }
+        for (unsigned i = 0; i < s->cfg.cores; i++)
+            rp_core_drop_pages(s->cores[i]);
         return;
     }
     for (uint64_t v = vpn; v < vpn + pages; v++)
@@ -347,41 +233,29 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
     (void)c;
     switch (ev->type) {
     case CGM_EV_THREAD_CREATE:
-        for (size_t i = 0; i < s->nthreads; i++)
-            if (s->threads[i].tid == ev->f[1] && s->threads[i].state == TH_WAITING_CREATE)
-                rp_sim_make_runnable(s, &s->threads[i]);
-        return true;
     case CGM_EV_FUTEX_WAKE:
-        wake_add(s, ev->f[0]);
-        for (size_t i = 0; i < s->nthreads; i++)
-            if (s->threads[i].state == TH_BLOCKED && s->threads[i].blocked_on == ev->f[0])
-                rp_sim_make_runnable(s, &s->threads[i]);
-        return true;
     case CGM_EV_FUTEX_WAIT:
-        /* woken_by names the wake that ended the wait: it happened before. */
-        if (!ev->f[2] || wake_done(s, ev->f[2]))
-            return true;
-        t->state = TH_BLOCKED;
-        t->blocked_on = ev->f[2];
-        return false;
+        return rp_sched_thread_event(&s->sched, t, ev);
     case CGM_EV_MUNMAP:
-        unmap(s, ev->f[0], ev->f[1]);
+        unmap(s, ev->f[CGM_EVF_MUNMAP_ADDR], ev->f[CGM_EVF_MUNMAP_LENGTH]);
         return true;
     case CGM_EV_MMAP:
-        if (ev->f[3] & 0x10) /* MAP_FIXED replaces what was mapped there */
-            unmap(s, ev->f[0], ev->f[1]);
+        if (ev->f[CGM_EVF_MMAP_FLAGS] & CGM_MMAP_FIXED) /* replaces what was mapped there */
+            unmap(s, ev->f[CGM_EVF_MMAP_ADDR], ev->f[CGM_EVF_MMAP_LENGTH]);
         return true;
     case CGM_EV_MPROTECT:
-        shoot_down(s, ev->f[0], ev->f[1]);
+        shoot_down(s, ev->f[CGM_EVF_MPROTECT_ADDR], ev->f[CGM_EVF_MPROTECT_LENGTH]);
         return true;
-    case CGM_EV_BRK:
-        if (ev->f[1] < ev->f[0]) { /* the heap shrank */
+    case CGM_EV_BRK: {
+        uint64_t old_end = ev->f[CGM_EVF_BRK_OLD_END], new_end = ev->f[CGM_EVF_BRK_NEW_END];
+        if (new_end < old_end) { /* the heap shrank */
             unsigned pb = cgm_page_table_page_bits(s->pt);
-            uint64_t keep = (ev->f[1] + (1ull << pb) - 1) & ~((1ull << pb) - 1);
-            if (keep < ev->f[0])
-                unmap(s, keep, ev->f[0] - keep);
+            uint64_t keep = (new_end + (1ull << pb) - 1) & ~((1ull << pb) - 1);
+            if (keep < old_end)
+                unmap(s, keep, old_end - keep);
         }
         return true;
+    }
     case CGM_EV_ROI_BEGIN:
         if (!s->roi_begin) {
             s->roi_begin_cycle = now_cycles(s);
@@ -405,14 +279,10 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
     }
 }
 
-void rp_sim_core_finished(struct rp_sim *s, struct rp_core *c)
+void rp_sim_core_finished(struct rp_sim *s, uint64_t end)
 {
-    c->finished = true;
-    uint64_t now = ks_cycle();
-    if (c->st.cycles == 0)
-        c->st.cycles = now + 1;
-    if (now + 1 > s->end_cycle)
-        s->end_cycle = now + 1;
+    if (end > s->end_cycle)
+        s->end_cycle = end;
     if (--s->cores_active == 0)
         ks_end(s->eng);
 }
@@ -430,15 +300,15 @@ static uint64_t total_instructions(const struct rp_sim *s)
 {
     uint64_t n = 0;
     for (unsigned i = 0; i < s->cfg.cores; i++)
-        n += s->cores[i].st.instructions;
+        n += rp_core_stats(s->cores[i])->instructions;
     return n;
 }
 
 int rp_sim_run(struct rp_sim *s, bool progress)
 {
     uint64_t expected = 0;
-    for (size_t i = 0; i < s->nthreads; i++)
-        expected += cgm_reader_stream(s->reader, s->threads[i].stream_index)->totals.instructions;
+    for (size_t i = 0; i < s->sched.nthreads; i++)
+        expected += cgm_reader_stream(s->reader, s->sched.threads[i].stream_index)->totals.instructions;
     const ks_domain *cpu = cgm_memsys_cpu_domain(s->ms);
     double start = seconds(), last = start;
     uint64_t cycle = 0;
@@ -464,15 +334,15 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     }
     if (s->failed)
         return -1;
-    if (s->threads_left) {
+    if (!rp_sched_all_done(&s->sched)) {
         size_t blocked = 0, uncreated = 0;
-        for (size_t i = 0; i < s->nthreads; i++) {
-            blocked += s->threads[i].state == TH_BLOCKED;
-            uncreated += s->threads[i].state == TH_WAITING_CREATE;
+        for (size_t i = 0; i < s->sched.nthreads; i++) {
+            blocked += s->sched.threads[i].state == TH_BLOCKED;
+            uncreated += s->sched.threads[i].state == TH_WAITING_CREATE;
         }
         snprintf(s->error, sizeof s->error, "%s: %zu threads could not finish (%zu waiting for a futex wake, "
                  "%zu never created): the trace's synchronisation is inconsistent", s->trace_name,
-                 s->threads_left, blocked, uncreated);
+                 s->sched.threads_left, blocked, uncreated);
         return -1;
     }
     if (s->roi_open) {

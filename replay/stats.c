@@ -15,32 +15,35 @@ static const char *const stall_names[ST_COUNT] = {
     "memory", "execute", "syscall", "idle",
 };
 
-static cJSON *core_json(const struct rp_core *c)
+/* Core ID's statistics, its cycles CYCLES. */
+static cJSON *core_json(const struct rp_core *c, unsigned id, uint64_t cycles)
 {
+    struct rp_core_stats st = *rp_core_stats(c);
+    st.cycles = cycles;
     cJSON *x = cJSON_CreateObject();
-    add_u(x, "id", (uint64_t)c->id);
-    add_u(x, "instructions", c->st.instructions);
-    add_u(x, "uops", c->st.uops);
-    add_u(x, "cycles", c->st.cycles);
-    add_u(x, "loads", c->st.loads);
-    add_u(x, "stores", c->st.stores);
-    add_u(x, "fetches", c->st.fetches);
-    add_u(x, "branches", c->st.branches);
-    add_u(x, "mispredictions", c->st.mispredictions);
-    add_u(x, "conditional_branches", c->st.cond_branches);
-    add_u(x, "conditional_mispredictions", c->st.cond_mispredictions);
-    add_u(x, "syscalls", c->st.syscalls);
-    add_u(x, "context_switches", c->st.context_switches);
-    add_u(x, "commit_cycles", c->st.commit_cycles);
-    cJSON *st = cJSON_AddObjectToObject(x, "stall_cycles");
+    add_u(x, "id", id);
+    add_u(x, "instructions", st.instructions);
+    add_u(x, "uops", st.uops);
+    add_u(x, "cycles", st.cycles);
+    add_u(x, "loads", st.loads);
+    add_u(x, "stores", st.stores);
+    add_u(x, "fetches", st.fetches);
+    add_u(x, "branches", st.branches);
+    add_u(x, "mispredictions", st.mispredictions);
+    add_u(x, "conditional_branches", st.cond_branches);
+    add_u(x, "conditional_mispredictions", st.cond_mispredictions);
+    add_u(x, "syscalls", st.syscalls);
+    add_u(x, "context_switches", st.context_switches);
+    add_u(x, "commit_cycles", st.commit_cycles);
+    cJSON *stalls = cJSON_AddObjectToObject(x, "stall_cycles");
     for (int i = 0; i < ST_COUNT; i++)
-        add_u(st, stall_names[i], c->st.stall[i]);
+        add_u(stalls, stall_names[i], st.stall[i]);
     cJSON *d = cJSON_AddObjectToObject(x, "dispatch_stalls");
-    add_u(d, "rob_full", c->st.rob_full);
-    add_u(d, "iq_full", c->st.iq_full);
-    add_u(d, "lsq_full", c->st.lsq_full);
-    add_u(x, "memory_refused", c->st.mem_refused);
-    const struct cgm_mmu *tlbs[2] = { &c->itlb, &c->dtlb };
+    add_u(d, "rob_full", st.rob_full);
+    add_u(d, "iq_full", st.iq_full);
+    add_u(d, "lsq_full", st.lsq_full);
+    add_u(x, "memory_refused", st.mem_refused);
+    const struct cgm_mmu *tlbs[2] = { rp_core_tlb(c, false), rp_core_tlb(c, true) };
     static const char *const names[2] = { "itlb", "dtlb" };
     for (int i = 0; i < 2; i++) {
         cJSON *t = cJSON_AddObjectToObject(x, names[i]);
@@ -208,13 +211,11 @@ void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
     uint64_t insns = 0;
     cJSON *cores = cJSON_AddArrayToObject(root, "cores");
     for (unsigned i = 0; i < s->cfg.cores; i++) {
-        struct rp_core *c = &s->cores[i];
-        uint64_t saved = c->st.cycles;
-        if (!c->finished)
-            c->st.cycles = cycles; /* a running core has run until now */
-        cJSON_AddItemToArray(cores, core_json(c));
-        c->st.cycles = saved;
-        insns += c->st.instructions;
+        const struct rp_core *c = s->cores[i];
+        /* A running core has run until now. */
+        uint64_t ran = rp_core_done(c) ? rp_core_stats(c)->cycles : cycles;
+        cJSON_AddItemToArray(cores, core_json(c, i, ran));
+        insns += rp_core_stats(c)->instructions;
     }
     add_u(root, "instructions", insns);
     add_caches(root, s);
@@ -225,10 +226,10 @@ void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
     cJSON *vm = cJSON_AddObjectToObject(root, "virtual_memory");
     add_u(vm, "pages_unmapped", cgm_page_table_unmapped(s->pt));
     cJSON *th = cJSON_AddArrayToObject(root, "threads");
-    for (size_t i = 0; i < s->nthreads; i++) {
+    for (size_t i = 0; i < s->sched.nthreads; i++) {
         cJSON *x = cJSON_CreateObject();
-        add_u(x, "tid", s->threads[i].tid);
-        add_u(x, "instructions", s->threads[i].instructions);
+        add_u(x, "tid", s->sched.threads[i].tid);
+        add_u(x, "instructions", s->sched.threads[i].instructions);
         cJSON_AddItemToArray(th, x);
     }
     return root;

@@ -9,7 +9,7 @@
  *   0x80..0xbf  Southern Islands records
  *   0xc0..0xff  reserved
  * An event is its type byte followed by its fields as varints (signed
- * fields zigzag-coded), in the order the table in formats/events.c gives. */
+ * fields zigzag-coded), in the order cgm/events.def gives. */
 #ifndef CGM_EVENTS_H
 #define CGM_EVENTS_H
 
@@ -22,36 +22,26 @@
 #define CGM_EVENT_FIELDS_MAX 10
 #define CGM_EVENT_BYTES_MAX (1 + CGM_EVENT_FIELDS_MAX * 10)
 
+/* The types and their fields: cgm/events.def. */
 enum cgm_event_type {
-    /* Threads. seq: a number tracegen gives every synchronizing event, in the
-     * order it executed them; replay orders events by it. */
-    CGM_EV_THREAD_CREATE = 0x01, /* seq, child_tid, clone_flags */
-    CGM_EV_THREAD_EXIT   = 0x02, /* seq, tid, status */
-    /* Futexes. A wait that was woken names the seq of the wake that woke it
-     * (woken_by = 0: it returned without sleeping or timed out). */
-    CGM_EV_FUTEX_WAIT    = 0x03, /* seq, uaddr, woken_by, result */
-    CGM_EV_FUTEX_WAKE    = 0x04, /* seq, uaddr, woken, op */
-    /* A system call: number, result, and 1 if the thread blocked in it. */
-    CGM_EV_SYSCALL       = 0x05, /* nr, result, blocked */
-    /* Memory map changes. */
-    CGM_EV_MMAP          = 0x06, /* addr, length, prot, flags */
-    CGM_EV_MUNMAP        = 0x07, /* addr, length */
-    CGM_EV_MPROTECT      = 0x08, /* addr, length, prot */
-    CGM_EV_BRK           = 0x09, /* old_end, new_end */
-    /* GPU calls from the host thread. */
-    CGM_EV_GPU_LOAD      = 0x10, /* program, code_bytes */
-    CGM_EV_GPU_ALLOC     = 0x11, /* addr, bytes */
-    CGM_EV_GPU_FREE      = 0x12, /* addr */
-    CGM_EV_GPU_COPY      = 0x13, /* dst, src, bytes */
-    CGM_EV_GPU_LAUNCH    = 0x14, /* launch, kernel, dims, grid_x, grid_y, grid_z,
-                                    group_x, group_y, group_z, lds_bytes */
-    CGM_EV_GPU_LAUNCH_MEM = 0x15, /* launch, scratch_bytes, args_bytes */
-    CGM_EV_GPU_DONE      = 0x16, /* launch */
-    CGM_EV_GPU_WAIT      = 0x17, /* seq */
-    /* Region of interest, set by the guest. */
-    CGM_EV_ROI_BEGIN     = 0x20, /* seq */
-    CGM_EV_ROI_END       = 0x21, /* seq */
+#define CGM_EVENT(e, code, name) CGM_EV_##e = code,
+#define CGM_FIELD(e, i, f, name, kind)
+#include "cgm/events.def"
+#undef CGM_EVENT
+#undef CGM_FIELD
 };
+
+/* Field indices into struct cgm_event's f[]: CGM_EVF_FUTEX_WAIT_WOKEN_BY. */
+enum cgm_event_field {
+#define CGM_EVENT(e, code, name)
+#define CGM_FIELD(e, i, f, name, kind) CGM_EVF_##e##_##f = i,
+#include "cgm/events.def"
+#undef CGM_EVENT
+#undef CGM_FIELD
+};
+
+/* mmap flags are Linux's: the one replay needs. */
+#define CGM_MMAP_FIXED 0x10u
 
 struct cgm_event {
     uint8_t type;

@@ -83,7 +83,7 @@ static struct result replay(const char *trace, unsigned cores)
     }
     struct result r = { 0, s->end_cycle, 0 };
     for (unsigned i = 0; i < cores; i++)
-        r.instructions += s->cores[i].st.instructions;
+        r.instructions += rp_core_stats(s->cores[i])->instructions;
     r.cpu = cpu_seconds() - t0;
     rp_sim_destroy(s);
     return r;

@@ -19,7 +19,7 @@ struct rp_sim *replay_run_checked(const char *trace, const struct rp_config *cfg
         print_error("%s\n", s->error);
     assert_int_equal(rc, 0);
     for (unsigned c = 0; c < cfg->cores; c++) {
-        const struct rp_core_stats *st = &s->cores[c].st;
+        const struct rp_core_stats *st = rp_core_stats(s->cores[c]);
         uint64_t sum = st->commit_cycles;
         for (int k = 0; k < ST_COUNT; k++)
             sum += st->stall[k];

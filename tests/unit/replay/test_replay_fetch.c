@@ -73,7 +73,7 @@ static struct run_result replay(const char *trace, unsigned fetch_lines)
     cfg.cores = 1;
     cfg.fetch_lines = fetch_lines;
     struct rp_sim *s = replay_run_checked(trace, &cfg); /* checks the stall accounting */
-    const struct rp_core_stats *st = &s->cores[0].st;
+    const struct rp_core_stats *st = rp_core_stats(s->cores[0]);
     struct run_result r = { st->cycles, st->instructions, st->fetches };
     rp_sim_destroy(s);
     return r;
@@ -142,7 +142,7 @@ static void test_smallest_front_end(void **state)
     struct rp_sim *s = rp_sim_create(&cfg, trace, why, sizeof why);
     assert_non_null(s);
     assert_int_equal(rp_sim_run(s, false), 0);
-    assert_int_equal(s->cores[0].st.instructions, 2 * LOOP_INSNS);
+    assert_int_equal(rp_core_stats(s->cores[0])->instructions, 2 * LOOP_INSNS);
     rp_sim_destroy(s);
     unlink(trace);
 }

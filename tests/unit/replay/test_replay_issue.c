@@ -73,8 +73,8 @@ static uint64_t cycles(const char *trace, unsigned lat, unsigned rob)
     if (cfg.iq_size > rob)
         cfg.iq_size = rob;
     struct rp_sim *s = replay_run_checked(trace, &cfg);
-    assert_int_equal(s->cores[0].st.instructions, BLOCK * REPS);
-    uint64_t n = s->cores[0].st.cycles;
+    assert_int_equal(rp_core_stats(s->cores[0])->instructions, BLOCK * REPS);
+    uint64_t n = rp_core_stats(s->cores[0])->cycles;
     rp_sim_destroy(s);
     return n;
 }

@@ -167,7 +167,7 @@ static void test_l1d_misses_match_lru(void **state)
         cfg.l1d.ways = ways;
         struct rp_sim *s = replay_run_checked(path, &cfg);
         /* Every load is its own instruction and nothing else runs. */
-        assert_int_equal(s->cores[0].st.instructions, N);
+        assert_int_equal(rp_core_stats(s->cores[0])->instructions, N);
         /* Each load waits for the one before, so none joins a miss in
          * flight: every miss is a primary miss, as in the LRU model. */
         uint64_t coalesced = cgm_coh_core_stats(cgm_memsys_coh(s->ms), 0)->coalesced;
@@ -204,8 +204,8 @@ static void test_tlb_walks(void **state)
         cfg.walk_latency = k ? 100 : 0;
         struct rp_sim *s = replay_run_checked(path, &cfg);
         cycles[k] = s->end_cycle;
-        misses[k] = s->cores[0].dtlb.st.misses;
-        assert_int_equal(s->cores[0].dtlb.st.translations, N);
+        misses[k] = rp_core_tlb(s->cores[0], true)->st.misses;
+        assert_int_equal(rp_core_tlb(s->cores[0], true)->st.translations, N);
         rp_sim_destroy(s);
     }
     assert_int_equal(misses[0], lru_misses(pages, N, 16, 4));
@@ -256,7 +256,7 @@ static void test_unmapped_pages_are_reused(void **state)
     cfg.cores = 1;
     cfg.mem_size = 1u << 20; /* 256 frames: fewer than the 576 pages touched */
     struct rp_sim *s = replay_run_checked(path, &cfg);
-    const struct cgm_mmu_stats *t = &s->cores[0].dtlb.st;
+    const struct cgm_mmu_stats *t = &rp_core_tlb(s->cores[0], true)->st;
     /* brk keeps the page holding the new end (base + 1): one page fewer. */
     uint64_t unmapped = (ROUNDS / 2) * PAGES + (ROUNDS / 2) * (PAGES - 1);
     assert_int_equal(cgm_page_table_unmapped(s->pt), unmapped);
@@ -366,14 +366,15 @@ static void test_threads(void **state)
         rp_config_defaults(&cfg);
         cfg.cores = cores;
         struct rp_sim *s = replay_run_checked(ok, &cfg);
-        assert_int_equal(s->threads[0].instructions, 200);
-        assert_int_equal(s->threads[1].instructions, 500);
+        assert_int_equal(s->sched.threads[0].instructions, 200);
+        assert_int_equal(s->sched.threads[1].instructions, 500);
         uint64_t total = 0;
         for (unsigned c = 0; c < cores; c++)
-            total += s->cores[c].st.instructions;
+            total += rp_core_stats(s->cores[c])->instructions;
         assert_int_equal(total, 700);
         if (cores == 2) /* the waiter lets the other core's thread run */
-            assert_true(s->cores[0].st.instructions > 0 && s->cores[1].st.instructions > 0);
+            assert_true(rp_core_stats(s->cores[0])->instructions > 0 &&
+                        rp_core_stats(s->cores[1])->instructions > 0);
         rp_sim_destroy(s);
     }
     struct rp_config cfg;
@@ -451,8 +452,8 @@ static void test_time_slicing_and_gpu_streams(void **state)
     cfg.quantum = 1000;
     struct rp_sim *s = replay_run_checked(path, &cfg);
     for (int i = 0; i < 3; i++)
-        assert_int_equal(s->threads[i].instructions, 3000);
-    uint64_t turns = s->cores[0].st.context_switches;
+        assert_int_equal(s->sched.threads[i].instructions, 3000);
+    uint64_t turns = rp_core_stats(s->cores[0])->context_switches;
     /* At least one turn per quantum while more than one thread is left. */
     print_message("slicing: %llu turns in %llu cycles\n", (unsigned long long)turns,
                   (unsigned long long)s->end_cycle);
@@ -493,7 +494,7 @@ static void test_recorded_guest(void **state)
     struct rp_sim *a = replay_run_checked(path, &cfg), *b = replay_run_checked(path, &cfg);
     uint64_t retired = 0;
     for (unsigned c = 0; c < cfg.cores; c++)
-        retired += a->cores[c].st.instructions;
+        retired += rp_core_stats(a->cores[c])->instructions;
     assert_int_equal(retired, recorded);
     assert_int_equal(a->st.undecodable, 0);
     char *ta = stats_text(a), *tb = stats_text(b);
