@@ -22,7 +22,7 @@ SAN     ?=
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind
-PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash
+PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
@@ -38,8 +38,8 @@ endif
 endif
 
 PC_CFLAGS := $(shell pkg-config --cflags $(PC_PACKAGES) 2>/dev/null)
-PC_LIBS   := $(shell pkg-config --libs $(filter-out cmocka,$(PC_PACKAGES)) 2>/dev/null)
-TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+# Unit tests also read the programs' JSON output.
+TEST_LIBS := $(shell pkg-config --libs cmocka libcjson 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
@@ -62,7 +62,6 @@ LTO_LINK    :=
 AR          := ar
 endif
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) -MMD -MP
-LDLIBS   += $(PC_LIBS) -lpthread -lm
 
 find_src = $(shell find $(1) -name '$(2)' 2>/dev/null | LC_ALL=C sort)
 
@@ -83,8 +82,31 @@ LIB_FORMATS  := $(BUILD)/lib/libcgmformats.a
 LIB_MODELS   := $(BUILD)/lib/libcgmmodels.a
 LIB_TRACEGEN := $(BUILD)/lib/libcgmtracegen.a
 LIB_REPLAY   := $(BUILD)/lib/libcgmreplay.a
+LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
 ALL_LIBS := $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
+
+# The layers (DESIGN.md): tracegen and replay use formats and models; models
+# knows nothing of traces, formats nothing of emulators or timing. Each
+# program, and each part's unit tests, links only its own layer, the layers
+# below it and their Debian libraries, so a call that points the wrong way
+# is an undefined symbol at link time. Benchmarks may use any layer.
+USES_formats  := formats
+USES_models   := models
+USES_tracegen := tracegen formats
+USES_replay   := replay models formats
+# tracetool reads traces; it still borrows tracegen's SI disassembler.
+USES_tracetool := tracegen formats
+USES_bench    := replay tracegen models formats
+PC_formats    := liblz4 libxxhash capstone
+PC_models     := inih libcjson
+PC_tracegen   := libelf capstone msgpack
+PC_replay     := inih libcjson capstone
+PC_tracetool  := libcjson
+layer_libs    = $(foreach l,$(USES_$(1)),$(BUILD)/lib/libcgm$(l).a)
+layer_ldlibs  = $(shell pkg-config --libs $(sort $(PC_$(1)) $(foreach l,$(USES_$(1)),$(PC_$(l)))) \
+                  2>/dev/null) \
+                -lpthread -lm
 
 BIN := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 PROGRAMS := $(BIN)/tracegen $(BIN)/replay $(BIN)/tracetool
@@ -140,21 +162,33 @@ $(LIB_FORMATS):  $(call objs,$(FORMATS_SRC));  $(archive)
 $(LIB_MODELS):   $(call objs,$(MODELS_SRC));   $(archive)
 $(LIB_TRACEGEN): $(call objs,$(TRACEGEN_SRC)); $(archive)
 $(LIB_REPLAY):   $(call objs,$(REPLAY_SRC));   $(archive)
+$(LIB_TESTS):    $(call objs,$(UNIT_HELPERS)); $(archive)
 
+# $(call link,LAYER): the objects among the prerequisites, then LAYER's libraries.
 define link
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) $(LINK_FLAGS) -o $@ $(filter %.o,$^) $(ALL_LIBS) $(LDLIBS)
+	$(CC) $(ALLFLAGS) $(LINK_FLAGS) -o $@ $(filter %.o %/libcgmtests.a,$^) \
+	  $(call layer_libs,$(1)) $(call layer_ldlibs,$(1)) $(LDLIBS)
 endef
 
 $(PROGRAMS): LINK_FLAGS = $(LTO_LINK)
 $(BUILD)/bench/%: LINK_FLAGS = $(LTO_LINK)
-$(BIN)/tracegen:  $(call objs,tracegen/main.c) $(ALL_LIBS); $(link)
-$(BIN)/replay:    $(call objs,replay/main.c) $(ALL_LIBS);   $(link)
-$(BIN)/tracetool: $(call objs,$(TRACETOOL_SRC)) $(ALL_LIBS); $(link)
+$(BIN)/tracegen:  $(call objs,tracegen/main.c) $(call layer_libs,tracegen);   $(call link,tracegen)
+$(BIN)/replay:    $(call objs,replay/main.c) $(call layer_libs,replay);       $(call link,replay)
+$(BIN)/tracetool: $(call objs,$(TRACETOOL_SRC)) $(call layer_libs,tracetool); $(call link,tracetool)
 
+# Unit tests: tests/unit/PART/test_NAME.c -> $(BUILD)/tests/PART/test_NAME,
+# linked with the shared helpers (an archive: a test takes only the helpers
+# it calls) and PART's layers.
 $(BUILD)/tests/%: LDLIBS += $(TEST_LIBS)
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.c.o $(call objs,$(UNIT_HELPERS)) $(ALL_LIBS); $(link)
-$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.c.o $(ALL_LIBS); $(link)
+define test_link_rule
+$(BUILD)/tests/$(1)/%: $(BUILD)/obj/tests/unit/$(1)/%.c.o $(LIB_TESTS) $(call layer_libs,$(1))
+	$$(call link,$(1))
+endef
+$(foreach p,$(TEST_PARTS),$(eval $(call test_link_rule,$(p))))
+# The x86 view's test reads the ELF entry point itself, as an outside reference.
+$(BUILD)/tests/formats/test_x86_view: LDLIBS += -lelf
+$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.c.o $(call layer_libs,bench); $(call link,bench)
 
 # ---- tests -----------------------------------------------------------------
 # Unit tests find the programs and data through these variables.
@@ -174,7 +208,7 @@ $(foreach p,$(TEST_PARTS),$(eval $(call test_part_rule,$(p))))
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=$(CC) \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  EXTRA_CFLAGS="-DCGM_ASAN=1" test
+	  EXTRA_CFLAGS="-DCGM_ASAN=1 -DCGM_CHECKS=1" test
 
 # ---- benchmarks ------------------------------------------------------------
 bench: $(addprefix bench-,$(BENCH_NAMES))
@@ -206,11 +240,10 @@ fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 $(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
-$(BUILD)/fuzz/fuzz_x86_guest: PC_LIBS += -lmsgpackc
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \
-	  -o $@ $^ $(PC_LIBS) -lpthread -lm
+	  -o $@ $^ $(call layer_ldlibs,bench)
 
 # ---- GPU kernels (Southern Islands part) -----------------------------------
 # OpenCL C -> gfx600 code objects with Debian's clang and ld.lld; the device
@@ -221,8 +254,6 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 KERNEL_CLANG  ?= clang
 # The code-object loader reads the kernel metadata note (MessagePack) with msgpack-c.
 DEB_PACKAGES += libmsgpack-dev
-CPPFLAGS += $(shell pkg-config --cflags msgpack 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs msgpack 2>/dev/null)
 # test_si_pocl compares the emulator with PoCL (Debian's CPU OpenCL) on the same .cl.
 DEB_PACKAGES += pocl-opencl-icd ocl-icd-opencl-dev
 $(BUILD)/tests/tracegen/test_si_pocl: LDLIBS += -lOpenCL
