@@ -23,12 +23,22 @@
 #define BLOCK 16u    /* instructions per block record */
 #define REPS  400u   /* block records: the loop body runs this often */
 
-static const uint8_t ADD_RAX_RAX[] = { 0x48, 0x01, 0xc0 };
-static const uint8_t MOV_EAX_1[] = { 0xb8, 0x01, 0x00, 0x00, 0x00 };
+/* An instruction with the registers the recorder lists for it. */
+struct insn {
+    uint8_t len, bytes[15];
+    uint8_t nsrc, src[2], ndst, dst[2];
+};
+/* add rax, rax: reads rax, writes rax and the flags */
+static const struct insn ADD_RAX_RAX = { 3, { 0x48, 0x01, 0xc0 }, 1, { CGM_X86_REG_RAX }, 2,
+                                         { CGM_X86_REG_RAX, CGM_X86_REG_FLAGS } };
+/* mov eax, 1: reads nothing */
+static const struct insn MOV_EAX_1 = { 5, { 0xb8, 0x01, 0x00, 0x00, 0x00 }, 0, { 0 }, 1,
+                                       { CGM_X86_REG_RAX } };
 
 /* A one-thread trace whose loop body is BLOCK copies of INSN. */
-static void write_trace(const char *path, const uint8_t *insn, uint8_t len)
+static void write_trace(const char *path, const struct insn *insn)
 {
+    const uint8_t len = insn->len;
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     assert_non_null(w);
@@ -36,8 +46,11 @@ static void write_trace(const char *path, const uint8_t *insn, uint8_t len)
     size_t n = 0;
     uint64_t prev = 0;
     for (unsigned i = 0; i < BLOCK; i++) {
-        struct cgm_x86_static s = { .addr = CODE + i * len, .len = len, .cls = CGM_X86_INT };
-        memcpy(s.bytes, insn, len);
+        struct cgm_x86_static s = { .addr = CODE + i * len, .len = len, .cls = CGM_X86_INT,
+                                    .nsrc = insn->nsrc, .ndst = insn->ndst };
+        memcpy(s.bytes, insn->bytes, len);
+        memcpy(s.src, insn->src, insn->nsrc);
+        memcpy(s.dst, insn->dst, insn->ndst);
         n += cgm_x86_static_encode(table + n, &prev, &s);
     }
     assert_int_equal(cgm_writer_add_section(w, 0x7fff0001u, CGM_X86_STATIC_SECTION, table, n), 0);
@@ -55,10 +68,10 @@ static void write_trace(const char *path, const uint8_t *insn, uint8_t len)
     assert_int_equal(cgm_writer_finalize(w, err, sizeof err), 0);
 }
 
-static const char *temp_trace(const uint8_t *insn, uint8_t len)
+static const char *temp_trace(const struct insn *insn)
 {
     const char *p = test_temp_file(NULL);
-    write_trace(p, insn, len);
+    write_trace(p, insn);
     return p;
 }
 
@@ -82,7 +95,7 @@ static uint64_t cycles(const char *trace, unsigned lat, unsigned rob)
 static void test_dependent_chain(void **state)
 {
     (void)state;
-    const char *chain = temp_trace(ADD_RAX_RAX, sizeof ADD_RAX_RAX);
+    const char *chain = temp_trace(&ADD_RAX_RAX);
     const uint64_t n = BLOCK * REPS;
     unsigned robs[] = { 8, 128 };
     for (unsigned i = 0; i < 2; i++) {
@@ -104,7 +117,7 @@ static void test_dependent_chain(void **state)
 static void test_independent_moves(void **state)
 {
     (void)state;
-    const char *moves = temp_trace(MOV_EAX_1, sizeof MOV_EAX_1);
+    const char *moves = temp_trace(&MOV_EAX_1);
     const uint64_t n = BLOCK * REPS;
     /* Several issue per cycle: the default core fetches and commits 4 per
      * cycle, so half the instruction count is a loose upper bound. */

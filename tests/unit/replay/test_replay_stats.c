@@ -45,7 +45,9 @@ static const char *sweep_trace(void)
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
     assert_non_null(w);
-    struct cgm_x86_static s = { .addr = CODE, .len = 3, .cls = CGM_X86_INT, .nmem = 1 };
+    struct cgm_x86_static s = { .addr = CODE, .len = 3, .cls = CGM_X86_INT, .nmem = 1,
+                                .nsrc = 1, .src = { CGM_X86_REG_RAX + 1 /* rcx */ },
+                                .ndst = 1, .dst = { CGM_X86_REG_RAX + 3 /* rbx */ } };
     memcpy(s.bytes, MOV_RBX_RCX, 3);
     uint8_t buf[CGM_X86_STATIC_BYTES_MAX];
     uint64_t prev = 0;
