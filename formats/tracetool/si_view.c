@@ -94,8 +94,9 @@ static void print_wave(FILE *out, const struct si_stream *s, const struct cgm_si
         long k = cgm_si_static_find(&s->codec, d->offset);
         const struct cgm_si_static *st = k >= 0 ? &s->table[k] : NULL;
         char text[160] = "?";
-        struct si_inst inst;
-        if (st && si_decode(st->bytes, st->size, &inst) && si_disasm(&inst, text, sizeof text) < 0)
+        struct cgm_si_inst inst;
+        if (st && cgm_si_decode(st->bytes, st->size, &inst) &&
+            cgm_si_disasm(&inst, text, sizeof text) < 0)
             snprintf(text, sizeof text, "?");
         fprintf(out, "    0x%06" PRIx32 "  %-48s exec=%016" PRIx64, d->offset, text, d->exec);
         cgm_si_print_access(out, st, d);

@@ -1,8 +1,9 @@
-/* Southern Islands (GCN1, gfx600) instruction set: decoder and disassembler.
+/* Southern Islands (GCN1, gfx600) instruction set: decoder and disassembler
+ * (formats/si_*.c), read by tracegen's emulator and by tracetool.
  *
- * si_decode() turns the bytes of one instruction into a struct si_inst whose
+ * cgm_si_decode() turns the bytes of one instruction into a struct cgm_si_inst whose
  * fields are the encoding's fields, named once here so that the disassembler,
- * the emulator and the recorder never pick bits themselves.  si_disasm()
+ * the emulator and the recorder never pick bits themselves.  cgm_si_disasm()
  * prints the instruction in LLVM's AMDGPU assembler syntax (as printed by
  * `llvm-mc -arch=amdgcn -mcpu=tahiti -show-encoding`).
  */
@@ -12,43 +13,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum si_format {
-    SI_FMT_INVALID = 0,
-    SI_FMT_SOP2, SI_FMT_SOPK, SI_FMT_SOP1, SI_FMT_SOPC, SI_FMT_SOPP, SI_FMT_SMRD,
-    SI_FMT_VOP2, SI_FMT_VOP1, SI_FMT_VOPC, SI_FMT_VOP3,
-    SI_FMT_VINTRP, SI_FMT_DS, SI_FMT_MUBUF, SI_FMT_MTBUF, SI_FMT_MIMG, SI_FMT_EXP,
-    SI_FMT_COUNT
+enum cgm_si_format {
+    CGM_SI_FMT_INVALID = 0,
+    CGM_SI_FMT_SOP2, CGM_SI_FMT_SOPK, CGM_SI_FMT_SOP1, CGM_SI_FMT_SOPC, CGM_SI_FMT_SOPP,
+    CGM_SI_FMT_SMRD,
+    CGM_SI_FMT_VOP2, CGM_SI_FMT_VOP1, CGM_SI_FMT_VOPC, CGM_SI_FMT_VOP3,
+    CGM_SI_FMT_VINTRP, CGM_SI_FMT_DS, CGM_SI_FMT_MUBUF, CGM_SI_FMT_MTBUF, CGM_SI_FMT_MIMG,
+    CGM_SI_FMT_EXP,
+    CGM_SI_FMT_COUNT
 };
 
 /* Operand codes of the 9-bit source fields (SSRC/SRC0/SRC1/SRC2). */
 enum {
-    SI_OP_SGPR_LAST  = 103,
-    SI_OP_VCC_LO     = 106, SI_OP_VCC_HI = 107,
-    SI_OP_TBA_LO     = 108, SI_OP_TBA_HI = 109,
-    SI_OP_TMA_LO     = 110, SI_OP_TMA_HI = 111,
-    SI_OP_TTMP0      = 112, SI_OP_TTMP11 = 123,
-    SI_OP_M0         = 124,
-    SI_OP_EXEC_LO    = 126, SI_OP_EXEC_HI = 127,
-    SI_OP_ZERO       = 128,            /* 129..192 are 1..64 */
-    SI_OP_INT_POS_LAST = 192,
-    SI_OP_INT_NEG_FIRST = 193,         /* 193..208 are -1..-16 */
-    SI_OP_INT_NEG_LAST = 208,
-    SI_OP_HALF       = 240, SI_OP_NEG_HALF = 241,
-    SI_OP_ONE        = 242, SI_OP_NEG_ONE = 243,
-    SI_OP_TWO        = 244, SI_OP_NEG_TWO = 245,
-    SI_OP_FOUR       = 246, SI_OP_NEG_FOUR = 247,
-    SI_OP_VCCZ       = 251, SI_OP_EXECZ = 252, SI_OP_SCC = 253,
-    SI_OP_LDS_DIRECT = 254,
-    SI_OP_LITERAL    = 255,
-    SI_OP_VGPR0      = 256             /* 256..511 are v0..v255 */
+    CGM_SI_OP_SGPR_LAST  = 103,
+    CGM_SI_OP_VCC_LO     = 106, CGM_SI_OP_VCC_HI = 107,
+    CGM_SI_OP_TBA_LO     = 108, CGM_SI_OP_TBA_HI = 109,
+    CGM_SI_OP_TMA_LO     = 110, CGM_SI_OP_TMA_HI = 111,
+    CGM_SI_OP_TTMP0      = 112, CGM_SI_OP_TTMP11 = 123,
+    CGM_SI_OP_M0         = 124,
+    CGM_SI_OP_EXEC_LO    = 126, CGM_SI_OP_EXEC_HI = 127,
+    CGM_SI_OP_ZERO       = 128,            /* 129..192 are 1..64 */
+    CGM_SI_OP_INT_POS_LAST = 192,
+    CGM_SI_OP_INT_NEG_FIRST = 193,         /* 193..208 are -1..-16 */
+    CGM_SI_OP_INT_NEG_LAST = 208,
+    CGM_SI_OP_HALF       = 240, CGM_SI_OP_NEG_HALF = 241,
+    CGM_SI_OP_ONE        = 242, CGM_SI_OP_NEG_ONE = 243,
+    CGM_SI_OP_TWO        = 244, CGM_SI_OP_NEG_TWO = 245,
+    CGM_SI_OP_FOUR       = 246, CGM_SI_OP_NEG_FOUR = 247,
+    CGM_SI_OP_VCCZ       = 251, CGM_SI_OP_EXECZ = 252, CGM_SI_OP_SCC = 253,
+    CGM_SI_OP_LDS_DIRECT = 254,
+    CGM_SI_OP_LITERAL    = 255,
+    CGM_SI_OP_VGPR0      = 256             /* 256..511 are v0..v255 */
 };
 
 /* VOP3 opcode space: VOPC opcodes as is, VOP2 at +256, VOP1 at +384. */
-enum { SI_VOP3_FROM_VOP2 = 256, SI_VOP3_FROM_VOP1 = 384, SI_VOP3_ONLY_FIRST = 320 };
+enum { CGM_SI_VOP3_FROM_VOP2 = 256, CGM_SI_VOP3_FROM_VOP1 = 384, CGM_SI_VOP3_ONLY_FIRST = 320 };
 
 /* One decoded instruction.  Fields not used by a format are zero. */
-struct si_inst {
-    uint8_t  fmt;          /* enum si_format */
+struct cgm_si_inst {
+    uint8_t  fmt;          /* enum cgm_si_format */
     uint8_t  size;         /* bytes, literal included: 4, 8 or 12 */
     uint16_t op;           /* opcode within the format (VOP3: 9 bits) */
     uint32_t literal;      /* the 32-bit constant after the words, if any */
@@ -81,28 +84,28 @@ struct si_inst {
     uint8_t  vsrc[4];
     uint8_t  attr, attrchan;
 
-    /* Register widths in dwords of dst and src[0..2] (see si_inst_widths). */
+    /* Register widths in dwords of dst and src[0..2] (see cgm_si_inst_widths). */
     uint8_t  width[4];
 };
 
 /* Register widths (in dwords) of an instruction's operands. */
-struct si_widths {
+struct cgm_si_widths {
     uint8_t dst, src[3];
 };
 
 /* Decodes one instruction from bytes[0..avail).  Returns its size in bytes,
  * or 0 when the bytes are not a valid Southern Islands instruction (unknown
  * format or opcode, or the instruction runs past avail). */
-size_t si_decode(const uint8_t *bytes, size_t avail, struct si_inst *out);
+size_t cgm_si_decode(const uint8_t *bytes, size_t avail, struct cgm_si_inst *out);
 
 /* The mnemonic of fmt/op without encoding suffix, or NULL if there is none. */
-const char *si_opcode_name(enum si_format fmt, unsigned op);
+const char *cgm_si_opcode_name(enum cgm_si_format fmt, unsigned op);
 
 /* Operand widths of a decoded instruction (for VOP3, of its base opcode). */
-struct si_widths si_inst_widths(const struct si_inst *inst);
+struct cgm_si_widths cgm_si_inst_widths(const struct cgm_si_inst *inst);
 
 /* Writes LLVM's text for the instruction (no leading tab, no newline).
  * Returns the length it needed, like snprintf. */
-int si_disasm(const struct si_inst *inst, char *buf, size_t size);
+int cgm_si_disasm(const struct cgm_si_inst *inst, char *buf, size_t size);
 
 #endif

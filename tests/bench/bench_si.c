@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "cgm/si_emu.h"
-#include "cgm/si_record.h"
+#include "tracegen/si/si_emu.h"
+#include "tracegen/si/si_record.h"
 #include "cgm/trace.h"
 
 enum { ARENA = 256 << 20 };

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 
 /* Guest addresses [base, base + size) held at mem.  Allocations are 256-byte
  * aligned and zeroed; only allocated bytes are mapped for the emulator. */

@@ -11,7 +11,7 @@
 
 #include "cgm/events.h"
 #include "cgm/guest.h"
-#include "cgm/si_record.h"
+#include "tracegen/si/si_record.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"
 #include "tracegen/x86/recorder.h"

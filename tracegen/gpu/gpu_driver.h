@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 #include "cgm/sirec.h"
 #include "cgm/trace.h"
 

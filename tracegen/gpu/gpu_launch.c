@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cgm/events.h"
-#include "cgm/si_emu.h"
-#include "cgm/si_record.h"
+#include "tracegen/si/si_emu.h"
+#include "tracegen/si/si_record.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"
 #include "tracegen/x86/recorder.h"

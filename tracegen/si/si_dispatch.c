@@ -61,7 +61,7 @@ size_t si_build_kernarg(const struct si_kernel *k, const void *args, size_t args
 
 /* ---- decode cache ------------------------------------------------------------ */
 
-static const struct si_inst *fetch_inst(struct si_ctx *c, struct si_wave *w)
+static const struct cgm_si_inst *fetch_inst(struct si_ctx *c, struct si_wave *w)
 {
     const struct si_program *p = c->l->program;
     uint64_t off = w->pc - c->l->code_address;
@@ -69,7 +69,7 @@ static const struct si_inst *fetch_inst(struct si_ctx *c, struct si_wave *w)
         si_fault(c, w, NULL, -1, "program counter outside the code");
         return NULL;
     }
-    const struct si_inst *in = &p->insts[(off - p->text_start) / 4];
+    const struct cgm_si_inst *in = &p->insts[(off - p->text_start) / 4];
     if (in->size == 0) {
         si_fault(c, w, NULL, -1, "undecodable instruction word 0x%08x",
                  (uint32_t)p->image[off] | (uint32_t)p->image[off + 1] << 8 |
@@ -117,9 +117,9 @@ static int init_wave(struct si_ctx *c, struct si_wave *w, unsigned index, uint64
         w->s[r++] = 0;
     if (s->scratch_en)
         w->s[r++] = (uint32_t)scratch;
-    if (r > SI_OP_SGPR_LAST + 1)
+    if (r > CGM_SI_OP_SGPR_LAST + 1)
         return si_fault(c, w, NULL, -1, "initial SGPRs exceed s103");
-    w->s[SI_OP_M0] = ~0u;
+    w->s[CGM_SI_OP_M0] = ~0u;
 
     unsigned items = group_items(l), first = index * SI_LANES;
     uint64_t exec = 0;
@@ -150,18 +150,19 @@ static inline uint64_t popcount64(uint64_t x)
 
 /* ---- execution ------------------------------------------------------------------ */
 
-static int step(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int step(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     switch (in->fmt) {
-    case SI_FMT_SOP2: case SI_FMT_SOPK: case SI_FMT_SOP1: case SI_FMT_SOPC: case SI_FMT_SOPP:
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOP1: case CGM_SI_FMT_SOPC:
+    case CGM_SI_FMT_SOPP:
         return si_exec_scalar(c, w, in);
-    case SI_FMT_SMRD:
+    case CGM_SI_FMT_SMRD:
         return si_exec_smrd(c, w, in);
-    case SI_FMT_VOP2: case SI_FMT_VOP1: case SI_FMT_VOPC: case SI_FMT_VOP3:
+    case CGM_SI_FMT_VOP2: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC: case CGM_SI_FMT_VOP3:
         return si_exec_valu(c, w, in);
-    case SI_FMT_DS:
+    case CGM_SI_FMT_DS:
         return si_exec_ds(c, w, in);
-    case SI_FMT_MUBUF: case SI_FMT_MTBUF:
+    case CGM_SI_FMT_MUBUF: case CGM_SI_FMT_MTBUF:
         return si_exec_buffer(c, w, in);
     default:
         return si_fault(c, w, in, -1, "instruction format not supported for compute");
@@ -174,7 +175,7 @@ static int run_wave(struct si_ctx *c, struct si_wave *w)
     const struct si_observer *obs = c->obs;
     w->status = SI_WAVE_RUNNING;
     while (w->status == SI_WAVE_RUNNING) {
-        const struct si_inst *in = fetch_inst(c, w);
+        const struct cgm_si_inst *in = fetch_inst(c, w);
         if (!in)
             return -1;
         uint64_t exec = si_exec(w);

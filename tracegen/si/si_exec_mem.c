@@ -12,7 +12,7 @@ static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v;
 static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* Row of VGPR n, or a fault when the kernel did not allocate it. */
-static uint32_t *vrow(struct si_ctx *c, struct si_wave *w, const struct si_inst *in,
+static uint32_t *vrow(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in,
                       unsigned n, unsigned width)
 {
     if (n + width > w->vgprs) {
@@ -32,7 +32,7 @@ static void note_access(struct si_ctx *c, enum si_access_kind kind, int lds, uns
 
 /* ---- scalar loads ----------------------------------------------------------- */
 
-int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     if (in->op == 31)                                   /* s_dcache_inv */
         return 0;
@@ -45,7 +45,7 @@ int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     }
     static const unsigned dwords[8] = { 1, 2, 4, 8, 16, 0, 0, 0 };
     unsigned n = dwords[in->op & 7];
-    if (n == 0 || in->dst + n > SI_OP_SGPR_LAST + 1)
+    if (n == 0 || in->dst + n > CGM_SI_OP_SGPR_LAST + 1)
         return si_fault(c, w, in, -1, "scalar load destination out of range");
     uint64_t off = in->smrd_imm ? (uint64_t)in->smrd_offset * 4 : w->s[in->smrd_offset];
     uint64_t base = (uint64_t)w->s[in->sbase] | (uint64_t)w->s[in->sbase + 1] << 32;
@@ -72,7 +72,7 @@ int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 
 /* ---- LDS -------------------------------------------------------------------- */
 
-static uint8_t *lds_at(struct si_ctx *c, struct si_wave *w, const struct si_inst *in, int lane,
+static uint8_t *lds_at(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in, int lane,
                        uint64_t addr, unsigned size)
 {
     if (addr > c->lds_size || c->lds_size - addr < size) {
@@ -118,7 +118,7 @@ static uint64_t ds_rmw(unsigned kind, uint64_t old, uint64_t d0, uint64_t d1, in
     }
 }
 
-static int ds_swizzle(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int ds_swizzle(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     uint32_t *src = vrow(c, w, in, in->vaddr, 1), *dst = vrow(c, w, in, in->vdst, 1);
     if (!src || !dst)
@@ -142,7 +142,7 @@ static int ds_swizzle(struct si_ctx *c, struct si_wave *w, const struct si_inst 
     return 0;
 }
 
-int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     unsigned op = in->op;
     if (op == 53)
@@ -252,7 +252,7 @@ static struct srd read_srd(const struct si_wave *w, unsigned s)
 }
 
 /* Address of dword k of lane l, or ~0 when the range check drops it. */
-static uint64_t buffer_address(const struct si_inst *in, const struct srd *r, uint64_t soff,
+static uint64_t buffer_address(const struct cgm_si_inst *in, const struct srd *r, uint64_t soff,
                                const uint32_t *va, int l, unsigned byte)
 {
     if (in->addr64) {
@@ -285,11 +285,11 @@ static uint64_t buffer_address(const struct si_inst *in, const struct srd *r, ui
 /* Opcode -> (bytes per lane, dwords, sign-extend, store, atomic kind). */
 struct buf_op { unsigned bytes; unsigned dwords; int sext, store, atomic; };
 
-static int buf_op_of(const struct si_inst *in, const struct srd *r, struct buf_op *b)
+static int buf_op_of(const struct cgm_si_inst *in, const struct srd *r, struct buf_op *b)
 {
     unsigned op = in->op;
     memset(b, 0, sizeof *b);
-    if (in->fmt == SI_FMT_MTBUF) {
+    if (in->fmt == CGM_SI_FMT_MTBUF) {
         unsigned dfmt = in->dfmt;
         if (dfmt != 4 && dfmt != 11 && dfmt != 13 && dfmt != 14)
             return -1;
@@ -358,14 +358,14 @@ static uint64_t buffer_atomic(unsigned kind, uint64_t old, uint64_t data, uint64
     }
 }
 
-int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    if (in->fmt == SI_FMT_MUBUF && (in->op == 112 || in->op == 113))  /* wbinvl1 */
+    if (in->fmt == CGM_SI_FMT_MUBUF && (in->op == 112 || in->op == 113))  /* wbinvl1 */
         return 0;
     if (in->lds || in->tfe)
         return si_fault(c, w, in, -1, "buffer access with %s is not supported",
                         in->lds ? "lds" : "tfe");
-    if (in->srsrc + 4 > SI_OP_SGPR_LAST + 1)
+    if (in->srsrc + 4 > CGM_SI_OP_SGPR_LAST + 1)
         return si_fault(c, w, in, -1, "resource descriptor beyond s103");
     struct srd r = read_srd(w, in->srsrc);
     struct buf_op b;

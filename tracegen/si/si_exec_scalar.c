@@ -5,14 +5,14 @@
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Bits of a value are accessed by width-independent helpers. */
-static uint64_t read_src(struct si_ctx *c, struct si_wave *w, const struct si_inst *in,
+static uint64_t read_src(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in,
                          unsigned i, unsigned width)
 {
     return width == 2 ? si_read_scalar64(c, w, in, in->src[i], 0)
                       : si_read_scalar(c, w, in, in->src[i]);
 }
 
-static int write_dst(struct si_ctx *c, struct si_wave *w, const struct si_inst *in,
+static int write_dst(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in,
                      unsigned width, uint64_t v)
 {
     if (si_write_scalar(c, w, in, in->dst, (uint32_t)v))
@@ -22,9 +22,9 @@ static int write_dst(struct si_ctx *c, struct si_wave *w, const struct si_inst *
     return 0;
 }
 
-static int sop2(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int sop2(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
+    struct cgm_si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), b = read_src(c, w, in, 1, wd.src[1]);
     uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
     uint64_t d = 0, t;
@@ -91,7 +91,7 @@ static int sop2(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     return 0;
 }
 
-static int sopk(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int sopk(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     uint32_t d = w->s[in->dst & (SI_SREGS - 1)];
     int32_t simm = in->simm16;
@@ -142,9 +142,9 @@ static int sopk(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     }
 }
 
-static int sop1(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int sop1(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
+    struct cgm_si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), d = 0, exec = si_exec(w);
     uint32_t a32 = (uint32_t)a;
     int scc = w->scc;
@@ -223,15 +223,15 @@ static int sop1(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
         break;
     }
     case 46: case 47: {                                                               /* movrels */
-        unsigned src = in->src[0] + w->s[SI_OP_M0];
-        if (src + wd.src[0] > SI_OP_SGPR_LAST + 1)
+        unsigned src = in->src[0] + w->s[CGM_SI_OP_M0];
+        if (src + wd.src[0] > CGM_SI_OP_SGPR_LAST + 1)
             return si_fault(c, w, in, -1, "s_movrels source s%u out of range", src);
         d = wd.src[0] == 2 ? si_read_scalar64(c, w, in, src, 0) : w->s[src];
         break;
     }
     case 48: case 49: {                                                               /* movreld */
-        unsigned dst = in->dst + w->s[SI_OP_M0];
-        if (dst + wd.dst > SI_OP_SGPR_LAST + 1)
+        unsigned dst = in->dst + w->s[CGM_SI_OP_M0];
+        if (dst + wd.dst > CGM_SI_OP_SGPR_LAST + 1)
             return si_fault(c, w, in, -1, "s_movreld destination s%u out of range", dst);
         w->s[dst] = (uint32_t)a;
         if (wd.dst == 2)
@@ -248,9 +248,9 @@ static int sop1(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     return 0;
 }
 
-static int sopc(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int sopc(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    struct si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
+    struct cgm_si_widths wd = { in->width[0], { in->width[1], in->width[2], in->width[3] } };
     uint64_t a = read_src(c, w, in, 0, wd.src[0]), b = read_src(c, w, in, 1, wd.src[1]);
     int32_t ia = (int32_t)a, ib = (int32_t)b;
     uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
@@ -277,7 +277,7 @@ static int sopc(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     return 0;
 }
 
-static int sopp(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+static int sopp(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     uint64_t target = w->next_pc + (uint64_t)((int64_t)in->simm16 * 4);
     int take;
@@ -301,14 +301,14 @@ static int sopp(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     return 0;
 }
 
-int si_exec_scalar(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+int si_exec_scalar(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     switch (in->fmt) {
-    case SI_FMT_SOP2: return sop2(c, w, in);
-    case SI_FMT_SOPK: return sopk(c, w, in);
-    case SI_FMT_SOP1: return sop1(c, w, in);
-    case SI_FMT_SOPC: return sopc(c, w, in);
-    case SI_FMT_SOPP: return sopp(c, w, in);
+    case CGM_SI_FMT_SOP2: return sop2(c, w, in);
+    case CGM_SI_FMT_SOPK: return sopk(c, w, in);
+    case CGM_SI_FMT_SOP1: return sop1(c, w, in);
+    case CGM_SI_FMT_SOPC: return sopc(c, w, in);
+    case CGM_SI_FMT_SOPP: return sopp(c, w, in);
     default: return si_fault(c, w, in, -1, "not a scalar instruction");
     }
 }

@@ -19,7 +19,7 @@ struct vsrc {
 struct valu {
     struct si_ctx *c;
     struct si_wave *w;
-    const struct si_inst *in;
+    const struct cgm_si_inst *in;
     unsigned op;               /* VOP3 numbering */
     struct vsrc s[3];
     uint64_t exec;
@@ -30,8 +30,8 @@ static int fetch(struct valu *v, unsigned i, unsigned width, int is_f64)
 {
     struct vsrc *s = &v->s[i];
     unsigned code = v->in->src[i];
-    if (code >= SI_OP_VGPR0) {
-        unsigned r = code - SI_OP_VGPR0;
+    if (code >= CGM_SI_OP_VGPR0) {
+        unsigned r = code - CGM_SI_OP_VGPR0;
         unsigned wd = width ? width : 1;
         if (r + wd > v->w->vgprs)
             return si_fault(v->c, v->w, v->in, -1, "source v%u beyond the %u allocated VGPRs", r,
@@ -41,7 +41,7 @@ static int fetch(struct valu *v, unsigned i, unsigned width, int is_f64)
         s->step = 1;
         return 0;
     }
-    if (code == SI_OP_LDS_DIRECT)
+    if (code == CGM_SI_OP_LDS_DIRECT)
         return si_fault(v->c, v->w, v->in, -1, "lds_direct operand is not supported");
     uint64_t k = width == 2 ? si_read_scalar64(v->c, v->w, v->in, code, is_f64)
                             : si_read_scalar(v->c, v->w, v->in, code);
@@ -316,7 +316,7 @@ static int vopc(struct valu *v)
         }
         result |= (uint64_t)(r != 0) << l;
     }
-    unsigned dst = v->in->fmt == SI_FMT_VOP3 ? v->in->dst : SI_OP_VCC_LO;
+    unsigned dst = v->in->fmt == CGM_SI_FMT_VOP3 ? v->in->dst : CGM_SI_OP_VCC_LO;
     if (si_write_scalar(v->c, v->w, v->in, dst, (uint32_t)result) ||
         si_write_scalar(v->c, v->w, v->in, dst + 1, (uint32_t)(result >> 32)))
         return -1;
@@ -329,7 +329,7 @@ static int vopc(struct valu *v)
 
 static uint64_t lane_mask_of(struct valu *v, unsigned src_index)
 {
-    if (v->in->fmt != SI_FMT_VOP3)
+    if (v->in->fmt != CGM_SI_FMT_VOP3)
         return si_vcc(v->w);
     return si_read_scalar64(v->c, v->w, v->in, v->in->src[src_index], 0);
 }
@@ -424,7 +424,7 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
         fa = getf(v, 0, l); fb = getf(v, 1, l);
         float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
         if (op == 262) {
-            float d = si_u2f(v->w->v[(size_t)(v->in->dst - SI_OP_VGPR0) * SI_LANES + l]);
+            float d = si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
             p = p + d;
         }
         return si_f2u(flush(v, p));
@@ -453,7 +453,7 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
     case 285: return a ^ get32(v, 1, l);
     case 286: return (uint32_t)(((1ull << (a & 31)) - 1) << (get32(v, 1, l) & 31));
     case 287: {                                                              /* mac_f32 */
-        float d = si_u2f(v->w->v[(size_t)(v->in->dst - SI_OP_VGPR0) * SI_LANES + l]);
+        float d = si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
         float p = getf(v, 0, l) * getf(v, 1, l);
         return si_f2u(flush(v, p + d));
     }
@@ -701,7 +701,7 @@ static int fast_valu(struct valu *v, uint32_t *dlo, uint32_t *dhi, uint64_t *car
 #undef F
 #undef OUTF
 
-static uint32_t output_mods32(const struct si_inst *in, uint32_t x)
+static uint32_t output_mods32(const struct cgm_si_inst *in, uint32_t x)
 {
     float f = si_u2f(x);
     if (in->omod == 1) f *= 2.0f;
@@ -711,7 +711,7 @@ static uint32_t output_mods32(const struct si_inst *in, uint32_t x)
     return si_f2u(f);
 }
 
-static uint64_t output_mods64(const struct si_inst *in, uint64_t x)
+static uint64_t output_mods64(const struct cgm_si_inst *in, uint64_t x)
 {
     double f = si_u2d(x);
     if (in->omod == 1) f *= 2.0;
@@ -724,7 +724,7 @@ static uint64_t output_mods64(const struct si_inst *in, uint64_t x)
 static int lane_moves(struct valu *v)
 {
     struct si_wave *w = v->w;
-    const struct si_inst *in = v->in;
+    const struct cgm_si_inst *in = v->in;
     switch (v->op) {
     case 257: {                                                              /* readlane */
         unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
@@ -732,7 +732,7 @@ static int lane_moves(struct valu *v)
     }
     case 258: {                                                              /* writelane */
         unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
-        unsigned r = in->dst - SI_OP_VGPR0;
+        unsigned r = in->dst - CGM_SI_OP_VGPR0;
         w->v[(size_t)r * SI_LANES + lane] = v->s[0].lo[0];
         return 0;
     }
@@ -741,10 +741,10 @@ static int lane_moves(struct valu *v)
         return si_write_scalar(v->c, w, in, in->dst, v->s[0].lo[v->s[0].step * lane]);
     }
     default: {                                                               /* movrel */
-        unsigned m0 = w->s[SI_OP_M0];
-        unsigned src = in->src[0] - SI_OP_VGPR0 + (v->op == 450 ? 0 : m0);
-        unsigned dst = in->dst - SI_OP_VGPR0 + (v->op == 451 ? 0 : m0);
-        if (in->src[0] < SI_OP_VGPR0 || src >= w->vgprs || dst >= w->vgprs)
+        unsigned m0 = w->s[CGM_SI_OP_M0];
+        unsigned src = in->src[0] - CGM_SI_OP_VGPR0 + (v->op == 450 ? 0 : m0);
+        unsigned dst = in->dst - CGM_SI_OP_VGPR0 + (v->op == 451 ? 0 : m0);
+        if (in->src[0] < CGM_SI_OP_VGPR0 || src >= w->vgprs || dst >= w->vgprs)
             return si_fault(v->c, w, in, -1, "relative VGPR index out of range (m0 = %u)", m0);
         for (int l = 0; l < SI_LANES; l++)
             if (v->exec >> l & 1)
@@ -754,7 +754,7 @@ static int lane_moves(struct valu *v)
     }
 }
 
-int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
+int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
     struct valu v;
     v.c = c;
@@ -763,26 +763,26 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
     v.exec = si_exec(w);
     v.flush32 = ((w->mode >> 4) & 3) != 3;     /* MODE.FP_DENORM for f32 */
     switch (in->fmt) {
-    case SI_FMT_VOP2: v.op = SI_VOP3_FROM_VOP2 + in->op; break;
-    case SI_FMT_VOP1: v.op = SI_VOP3_FROM_VOP1 + in->op; break;
+    case CGM_SI_FMT_VOP2: v.op = CGM_SI_VOP3_FROM_VOP2 + in->op; break;
+    case CGM_SI_FMT_VOP1: v.op = CGM_SI_VOP3_FROM_VOP1 + in->op; break;
     default: v.op = in->op; break;
     }
     if (v.op == 384 || v.op == 449)                                          /* nop, clrexcp */
         return 0;
-    unsigned nsrc = in->fmt == SI_FMT_VOP3 ? 3 : (in->fmt == SI_FMT_VOP1 ? 1 : 2);
+    unsigned nsrc = in->fmt == CGM_SI_FMT_VOP3 ? 3 : (in->fmt == CGM_SI_FMT_VOP1 ? 1 : 2);
     /* 64-bit sources read float constants as doubles (integer 64-bit ops
      * with float constants do not occur in compiled code). */
     for (unsigned i = 0; i < nsrc; i++)
         if (fetch(&v, i, in->width[i + 1], in->width[i + 1] == 2))
             return -1;
-    if (v.op < SI_VOP3_FROM_VOP2)
+    if (v.op < CGM_SI_VOP3_FROM_VOP2)
         return vopc(&v);
     if (v.op == 257 || v.op == 258 || v.op == 386 || (v.op >= 450 && v.op <= 452))
         return lane_moves(&v);
 
     unsigned dwidth = in->width[0] ? in->width[0] : 1;
-    unsigned dreg = in->dst - SI_OP_VGPR0;
-    if (in->dst < SI_OP_VGPR0 || dreg + dwidth > w->vgprs)
+    unsigned dreg = in->dst - CGM_SI_OP_VGPR0;
+    if (in->dst < CGM_SI_OP_VGPR0 || dreg + dwidth > w->vgprs)
         return si_fault(c, w, in, -1, "destination beyond the %u allocated VGPRs", w->vgprs);
     uint32_t *dlo = w->v + (size_t)dreg * SI_LANES, *dhi = dlo + SI_LANES;
     uint64_t mask = 0, carry = 0;
@@ -790,7 +790,7 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
         mask = lane_mask_of(&v, 2);
     else if (v.op >= 296 && v.op <= 298)
         mask = lane_mask_of(&v, 2);
-    int ok = 1, mods = in->fmt == SI_FMT_VOP3 && (in->omod || in->clamp);
+    int ok = 1, mods = in->fmt == CGM_SI_FMT_VOP3 && (in->omod || in->clamp);
     if (!mods && !in->abs && !in->neg && fast_valu(&v, dlo, dhi, &carry, mask))
         goto carry_out;
     for (int l = 0; l < SI_LANES; l++) {
@@ -818,7 +818,7 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in)
 carry_out:
     /* Carry/borrow and div_scale flags: VCC for VOP2, SDST for VOP3b. */
     if ((v.op >= 293 && v.op <= 298) || v.op == 365 || v.op == 366) {
-        unsigned sd = in->fmt == SI_FMT_VOP3 ? in->sdst : SI_OP_VCC_LO;
+        unsigned sd = in->fmt == CGM_SI_FMT_VOP3 ? in->sdst : CGM_SI_OP_VCC_LO;
         if (si_write_scalar(c, w, in, sd, (uint32_t)carry) ||
             si_write_scalar(c, w, in, sd + 1, (uint32_t)(carry >> 32)))
             return -1;

@@ -1,7 +1,7 @@
 /* The AMDGPU kernel metadata note (code object v3+): a MessagePack map whose
  * "amdhsa.kernels" array describes each kernel (arguments, segment sizes,
  * register counts).  Read with msgpack-c; every field is checked for type. */
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 
 #include <msgpack.h>
 #include <stdio.h>

@@ -15,22 +15,22 @@ static const uint64_t fconst64[8] = { 0x3fe0000000000000ull, 0xbfe0000000000000u
                                       0x4010000000000000ull, 0xc010000000000000ull };
 
 uint32_t si_read_scalar(const struct si_ctx *c, const struct si_wave *w,
-                        const struct si_inst *in, unsigned code)
+                        const struct cgm_si_inst *in, unsigned code)
 {
     (void)c;
     if (code < SI_SREGS)
         return w->s[code];
-    if (code <= SI_OP_INT_POS_LAST)
-        return code - SI_OP_ZERO;
-    if (code <= SI_OP_INT_NEG_LAST)
-        return (uint32_t)(SI_OP_INT_POS_LAST - (int)code);
-    if (code >= SI_OP_HALF && code <= SI_OP_NEG_FOUR)
-        return fconst32[code - SI_OP_HALF];
+    if (code <= CGM_SI_OP_INT_POS_LAST)
+        return code - CGM_SI_OP_ZERO;
+    if (code <= CGM_SI_OP_INT_NEG_LAST)
+        return (uint32_t)(CGM_SI_OP_INT_POS_LAST - (int)code);
+    if (code >= CGM_SI_OP_HALF && code <= CGM_SI_OP_NEG_FOUR)
+        return fconst32[code - CGM_SI_OP_HALF];
     switch (code) {
-    case SI_OP_VCCZ:    return si_vcc(w) == 0;
-    case SI_OP_EXECZ:   return si_exec(w) == 0;
-    case SI_OP_SCC:     return (uint32_t)w->scc;
-    case SI_OP_LITERAL: return in->literal;
+    case CGM_SI_OP_VCCZ:    return si_vcc(w) == 0;
+    case CGM_SI_OP_EXECZ:   return si_exec(w) == 0;
+    case CGM_SI_OP_SCC:     return (uint32_t)w->scc;
+    case CGM_SI_OP_LITERAL: return in->literal;
     default:            return 0;
     }
 }
@@ -39,23 +39,23 @@ uint32_t si_read_scalar(const struct si_ctx *c, const struct si_wave *w,
  * constants are doubles for f64 operations; a literal is the high half of a
  * double for f64 operations and zero-extended otherwise. */
 uint64_t si_read_scalar64(const struct si_ctx *c, const struct si_wave *w,
-                          const struct si_inst *in, unsigned code, int is_f64)
+                          const struct cgm_si_inst *in, unsigned code, int is_f64)
 {
     if (code < SI_SREGS)
         return (uint64_t)w->s[code] | (uint64_t)w->s[(code + 1) & (SI_SREGS - 1)] << 32;
-    if (code >= SI_OP_HALF && code <= SI_OP_NEG_FOUR)
-        return is_f64 ? fconst64[code - SI_OP_HALF] : fconst32[code - SI_OP_HALF];
-    if (code == SI_OP_LITERAL)
+    if (code >= CGM_SI_OP_HALF && code <= CGM_SI_OP_NEG_FOUR)
+        return is_f64 ? fconst64[code - CGM_SI_OP_HALF] : fconst32[code - CGM_SI_OP_HALF];
+    if (code == CGM_SI_OP_LITERAL)
         return is_f64 ? (uint64_t)in->literal << 32 : in->literal;
-    if (code >= SI_OP_ZERO && code <= SI_OP_INT_NEG_LAST)
+    if (code >= CGM_SI_OP_ZERO && code <= CGM_SI_OP_INT_NEG_LAST)
         return (uint64_t)(int64_t)(int32_t)si_read_scalar(c, w, in, code);
     return si_read_scalar(c, w, in, code);
 }
 
-int si_write_scalar(struct si_ctx *c, struct si_wave *w, const struct si_inst *in,
+int si_write_scalar(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in,
                     unsigned code, uint32_t value)
 {
-    if (code <= SI_OP_SGPR_LAST || (code >= SI_OP_VCC_LO && code <= SI_OP_EXEC_HI &&
+    if (code <= CGM_SI_OP_SGPR_LAST || (code >= CGM_SI_OP_VCC_LO && code <= CGM_SI_OP_EXEC_HI &&
                                     code != 125)) {
         w->s[code] = value;
         return 0;
@@ -63,7 +63,7 @@ int si_write_scalar(struct si_ctx *c, struct si_wave *w, const struct si_inst *i
     return si_fault(c, w, in, -1, "destination operand %u is not writable", code);
 }
 
-int si_fault(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in, int lane,
+int si_fault(struct si_ctx *c, const struct si_wave *w, const struct cgm_si_inst *in, int lane,
              const char *fmt, ...)
 {
     char why[256], text[128] = "?";
@@ -72,7 +72,7 @@ int si_fault(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     if (in)
-        si_disasm(in, text, sizeof text);
+        cgm_si_disasm(in, text, sizeof text);
     char where[64] = "";
     if (lane >= 0 && w) {
         /* The work-item's local id from its lane and wave. */
@@ -89,7 +89,7 @@ int si_fault(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in
     return -1;
 }
 
-uint8_t *si_map(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in, int lane,
+uint8_t *si_map(struct si_ctx *c, const struct si_wave *w, const struct cgm_si_inst *in, int lane,
                 uint64_t addr, size_t len, int write)
 {
     uint8_t *p = c->mem->map(c->mem->ctx, addr, len, write);

@@ -2,7 +2,7 @@
  * their virtual addresses, turns every NAME.kd symbol into a kernel with its
  * AMDHSA descriptor, and hands the NT_AMDGPU_METADATA note to the metadata
  * reader.  Input is untrusted: every size and address is bounds-checked. */
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 
 #include <gelf.h>
 #include <libelf.h>
@@ -170,7 +170,7 @@ static int decode_text(struct si_program *p, const char *name, char *err, size_t
         return fail(name, err, errlen, "out of memory for %llu decoded words",
                     (unsigned long long)words);
     for (uint64_t off = p->text_start; off + 4 <= p->text_end; off += 4)
-        si_decode(p->image + off, p->text_end - off, &p->insts[(off - p->text_start) / 4]);
+        cgm_si_decode(p->image + off, p->text_end - off, &p->insts[(off - p->text_start) / 4]);
     return 0;
 }
 

@@ -2,7 +2,7 @@
  * each instruction once (unit, access, bytes per lane, GLC/SLC); the observer
  * gathers a wavefront's consecutive instructions into WAVE records of up to
  * CGM_SI_RUN_MAX, flushed when another wavefront runs or the group ends. */
-#include "cgm/si_record.h"
+#include "tracegen/si/si_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,20 +28,20 @@ static unsigned lane_bytes_buffer(const char *name)
     return 4;
 }
 
-static void classify(const struct si_inst *in, struct cgm_si_static *s)
+static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
 {
-    const char *name = si_opcode_name((enum si_format)in->fmt, in->op);
+    const char *name = cgm_si_opcode_name((enum cgm_si_format)in->fmt, in->op);
     s->unit = CGM_SI_OTHER;
     switch (in->fmt) {
-    case SI_FMT_SOP2: case SI_FMT_SOPK: case SI_FMT_SOPC:
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOPC:
         s->unit = strstr(name, "fork") ? CGM_SI_BRANCH : CGM_SI_SALU;
         break;
-    case SI_FMT_SOP1:
+    case CGM_SI_FMT_SOP1:
         s->unit = (!strcmp(name, "s_setpc_b64") || !strcmp(name, "s_swappc_b64") ||
                    !strcmp(name, "s_cbranch_join") || !strcmp(name, "s_rfe_b64"))
                       ? CGM_SI_BRANCH : CGM_SI_SALU;
         break;
-    case SI_FMT_SOPP:
+    case CGM_SI_FMT_SOPP:
         if (starts(name, "s_branch") || starts(name, "s_cbranch")) s->unit = CGM_SI_BRANCH;
         else if (!strcmp(name, "s_barrier")) s->unit = CGM_SI_BARRIER;
         else if (!strcmp(name, "s_endpgm")) s->unit = CGM_SI_END;
@@ -53,17 +53,17 @@ static void classify(const struct si_inst *in, struct cgm_si_static *s)
             s->lgkmcnt = (u >> 8) & 0xf;
         }
         break;
-    case SI_FMT_SMRD:
+    case CGM_SI_FMT_SMRD:
         s->unit = CGM_SI_SMEM;
         if (in->op < 30) {
             s->access = CGM_SI_LOAD;
             s->access_size = (uint8_t)(4u << (in->op & 7));
         }
         break;
-    case SI_FMT_VOP2: case SI_FMT_VOP1: case SI_FMT_VOPC: case SI_FMT_VOP3:
+    case CGM_SI_FMT_VOP2: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC: case CGM_SI_FMT_VOP3:
         s->unit = CGM_SI_VALU;
         break;
-    case SI_FMT_DS:
+    case CGM_SI_FMT_DS:
         s->unit = CGM_SI_LDS;
         if (in->gds) s->flags |= CGM_SI_GDS;
         if (starts(name, "ds_read")) s->access = CGM_SI_LOAD;
@@ -75,7 +75,7 @@ static void classify(const struct si_inst *in, struct cgm_si_static *s)
         if (s->access)
             s->access_size = (uint8_t)lane_bytes_ds(name);
         break;
-    case SI_FMT_MUBUF: case SI_FMT_MTBUF: case SI_FMT_MIMG:
+    case CGM_SI_FMT_MUBUF: case CGM_SI_FMT_MTBUF: case CGM_SI_FMT_MIMG:
         s->unit = CGM_SI_VMEM;
         if (in->glc) s->flags |= CGM_SI_GLC;
         if (in->slc) s->flags |= CGM_SI_SLC;
@@ -84,7 +84,7 @@ static void classify(const struct si_inst *in, struct cgm_si_static *s)
         else if (strstr(name, "store")) s->access = CGM_SI_STORE;
         else s->access = CGM_SI_LOAD;
         if (s->access)
-            s->access_size = (uint8_t)(in->fmt == SI_FMT_MIMG ? 16 : lane_bytes_buffer(name));
+            s->access_size = (uint8_t)(in->fmt == CGM_SI_FMT_MIMG ? 16 : lane_bytes_buffer(name));
         break;
     default:
         break;
@@ -98,8 +98,8 @@ int si_static_table(const struct si_program *p, struct cgm_si_static **table, si
     if (!t)
         return -1;
     for (uint64_t off = p->text_start; off + 4 <= p->text_end;) {
-        struct si_inst in;
-        size_t len = si_decode(p->image + off, p->text_end - off, &in);
+        struct cgm_si_inst in;
+        size_t len = cgm_si_decode(p->image + off, p->text_end - off, &in);
         if (!len) {
             off += 4;
             continue;

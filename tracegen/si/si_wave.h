@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 
 enum { SI_LANES = 64, SI_SREGS = 128 };
 
@@ -42,18 +42,18 @@ struct si_ctx {
 
 static inline uint64_t si_exec(const struct si_wave *w)
 {
-    return (uint64_t)w->s[SI_OP_EXEC_LO] | (uint64_t)w->s[SI_OP_EXEC_HI] << 32;
+    return (uint64_t)w->s[CGM_SI_OP_EXEC_LO] | (uint64_t)w->s[CGM_SI_OP_EXEC_HI] << 32;
 }
 
 static inline void si_set_exec(struct si_wave *w, uint64_t e)
 {
-    w->s[SI_OP_EXEC_LO] = (uint32_t)e;
-    w->s[SI_OP_EXEC_HI] = (uint32_t)(e >> 32);
+    w->s[CGM_SI_OP_EXEC_LO] = (uint32_t)e;
+    w->s[CGM_SI_OP_EXEC_HI] = (uint32_t)(e >> 32);
 }
 
 static inline uint64_t si_vcc(const struct si_wave *w)
 {
-    return (uint64_t)w->s[SI_OP_VCC_LO] | (uint64_t)w->s[SI_OP_VCC_HI] << 32;
+    return (uint64_t)w->s[CGM_SI_OP_VCC_LO] | (uint64_t)w->s[CGM_SI_OP_VCC_HI] << 32;
 }
 
 static inline uint32_t si_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -63,27 +63,27 @@ static inline double si_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d;
 
 /* Scalar value of a source operand code (32 or 64 bits wide). */
 uint32_t si_read_scalar(const struct si_ctx *c, const struct si_wave *w,
-                        const struct si_inst *in, unsigned code);
+                        const struct cgm_si_inst *in, unsigned code);
 uint64_t si_read_scalar64(const struct si_ctx *c, const struct si_wave *w,
-                          const struct si_inst *in, unsigned code, int is_f64);
+                          const struct cgm_si_inst *in, unsigned code, int is_f64);
 /* Writes an SGPR-class destination (s0..s103, vcc, m0, exec, ttmp...). */
-int si_write_scalar(struct si_ctx *c, struct si_wave *w, const struct si_inst *in,
+int si_write_scalar(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in,
                     unsigned code, uint32_t value);
 
 /* Stops the run: formats "kernel K, work-group (x,y,z), wave W[, lane L],
  * pc 0x..: <disassembly>: <why>" into the context's error buffer; returns -1. */
-int si_fault(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in, int lane,
+int si_fault(struct si_ctx *c, const struct si_wave *w, const struct cgm_si_inst *in, int lane,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Maps len bytes of guest memory or faults with the address. */
-uint8_t *si_map(struct si_ctx *c, const struct si_wave *w, const struct si_inst *in, int lane,
+uint8_t *si_map(struct si_ctx *c, const struct si_wave *w, const struct cgm_si_inst *in, int lane,
                 uint64_t addr, size_t len, int write);
 
 /* Executors by instruction family; each returns 0 or -1 (fault recorded). */
-int si_exec_scalar(struct si_ctx *c, struct si_wave *w, const struct si_inst *in);
-int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct si_inst *in);
-int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct si_inst *in);
-int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct si_inst *in);
-int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct si_inst *in);
+int si_exec_scalar(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in);
+int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in);
+int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in);
+int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in);
+int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in);
 
 #endif

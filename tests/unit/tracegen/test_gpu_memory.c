@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 #include "tracegen/gpu/gpu_driver.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"

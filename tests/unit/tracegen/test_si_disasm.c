@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cgm/si_isa.h"
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 #include "tests/unit/si_files.h"
 
 static void corpus_round_trip(void **state)
@@ -31,11 +31,11 @@ static void corpus_round_trip(void **state)
         const char *want = tab + 1;
         uint8_t bytes[16];
         size_t n = si_test_parse_hex(line, bytes, sizeof bytes);
-        struct si_inst in;
+        struct cgm_si_inst in;
         char got[256];
-        size_t used = si_decode(bytes, n, &in);
+        size_t used = cgm_si_decode(bytes, n, &in);
         if (used)
-            si_disasm(&in, got, sizeof got);
+            cgm_si_disasm(&in, got, sizeof got);
         else
             snprintf(got, sizeof got, "<decode failed>");
         lines++;
@@ -100,10 +100,10 @@ static unsigned check_listing(const char *co, const char *lst, unsigned *bad)
         uint64_t pc = k->entry;
         char want[512], got[512];
         while (next_listing_inst(f, want, sizeof want)) {
-            struct si_inst in;
-            size_t n = si_decode(prog.image + pc, prog.image_size - pc, &in);
+            struct cgm_si_inst in;
+            size_t n = cgm_si_decode(prog.image + pc, prog.image_size - pc, &in);
             if (n)
-                si_disasm(&in, got, sizeof got);
+                cgm_si_disasm(&in, got, sizeof got);
             else
                 snprintf(got, sizeof got, "<decode failed>");
             pc += n ? n : 4;
@@ -156,22 +156,22 @@ static void compiled_kernels_match_llvm_listing(void **state)
 static void rejects_short_and_invalid(void **state)
 {
     (void)state;
-    struct si_inst in;
+    struct cgm_si_inst in;
     const uint8_t vop3[8] = { 0x01, 0x00, 0x06, 0xd2, 0x02, 0x07, 0x02, 0x00 };
-    assert_int_equal(si_decode(vop3, 8, &in), 8);
+    assert_int_equal(cgm_si_decode(vop3, 8, &in), 8);
     for (size_t n = 0; n < 8; n++)
-        assert_int_equal(si_decode(vop3, n, &in), 0);
+        assert_int_equal(cgm_si_decode(vop3, n, &in), 0);
     /* s_mov_b32 s1, literal needs 8 bytes */
     const uint8_t lit[8] = { 0xff, 0x03, 0x81, 0xbe, 0x78, 0x56, 0x34, 0x12 };
-    assert_int_equal(si_decode(lit, 4, &in), 0);
-    assert_int_equal(si_decode(lit, 8, &in), 8);
+    assert_int_equal(cgm_si_decode(lit, 4, &in), 0);
+    assert_int_equal(cgm_si_decode(lit, 8, &in), 8);
     assert_int_equal(in.literal, 0x12345678u);
     /* 0xf4000000 is SMEM on gfx8+, no SI format */
     const uint8_t none[8] = { 0, 0, 0, 0xf4, 0, 0, 0, 0 };
-    assert_int_equal(si_decode(none, 8, &in), 0);
+    assert_int_equal(cgm_si_decode(none, 8, &in), 0);
     /* SOP2 opcode 127 does not exist */
     const uint8_t noop[4] = { 0x01, 0x02, 0x80, 0xbf ^ 0x40 };
-    assert_int_equal(si_decode(noop, 4, &in), 0);
+    assert_int_equal(cgm_si_decode(noop, 4, &in), 0);
 }
 
 /* Any bytes either decode to an instruction of the size the format implies,
@@ -187,16 +187,16 @@ static void random_words_are_safe(void **state)
             x ^= x << 13; x ^= x >> 7; x ^= x << 17;
             b[k] = (uint8_t)x;
         }
-        struct si_inst in;
+        struct cgm_si_inst in;
         size_t avail = 4 + (size_t)(x % 9);
-        size_t n = si_decode(b, avail, &in);
+        size_t n = cgm_si_decode(b, avail, &in);
         if (!n)
             continue;
         decoded++;
         assert_true(n <= avail && (n == 4 || n == 8 || n == 12));
         assert_int_equal(n, in.size);
         char text[256];
-        assert_true(si_disasm(&in, text, sizeof text) > 0);
+        assert_true(cgm_si_disasm(&in, text, sizeof text) > 0);
         assert_true(text[0] >= 'a' && text[0] <= 'z');
     }
     assert_true(decoded > 50000);
@@ -207,10 +207,10 @@ static void disasm_truncates(void **state)
 {
     (void)state;
     const uint8_t add[4] = { 0x01, 0x02, 0x00, 0x80 };   /* s_add_u32 s0, s1, s2 */
-    struct si_inst in;
+    struct cgm_si_inst in;
     char buf[6];
-    assert_int_equal(si_decode(add, 4, &in), 4);
-    int n = si_disasm(&in, buf, sizeof buf);
+    assert_int_equal(cgm_si_decode(add, 4, &in), 4);
+    int n = cgm_si_disasm(&in, buf, sizeof buf);
     assert_int_equal(n, (int)strlen("s_add_u32 s0, s1, s2"));
     assert_string_equal(buf, "s_add");
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 #include "tests/unit/si_harness.h"
 
 /* Guest memory above 4 GiB, so kernels use 64-bit addresses. */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 #include "tests/unit/si_files.h"
 
 enum { WINDOW = 1 << 16 };
@@ -48,10 +48,10 @@ static void make_fake(struct fake *f, const uint8_t *bytes, size_t n)
     f->prog.image_size = sizeof f->image;
     f->prog.text_start = 0;
     f->prog.text_end = n + 4;
-    static struct si_inst insts[64 / 4 + 1];
+    static struct cgm_si_inst insts[64 / 4 + 1];
     memset(insts, 0, sizeof insts);
     for (size_t off = 0; off + 4 <= n + 4; off += 4)
-        si_decode(f->image + off, n + 4 - off, &insts[off / 4]);
+        cgm_si_decode(f->image + off, n + 4 - off, &insts[off / 4]);
     f->prog.insts = insts;
     snprintf(f->kernel.name, sizeof f->kernel.name, "corpus");
     f->kernel.entry = 0;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 #include "tests/unit/si_files.h"
 #include "tests/unit/si_harness.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cgm/si_isa.h"
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 #include "tests/unit/si_harness.h"
 
 static void basic_path(char *buf, size_t n)
@@ -47,8 +47,8 @@ static void finds_every_kernel(void **state)
         const struct si_kernel *k = si_program_kernel(p, names[i]);
         assert_non_null(k);
         /* Each kernel begins with a decodable instruction inside the image. */
-        struct si_inst in;
-        assert_true(si_decode(p->image + k->entry, p->image_size - k->entry, &in) > 0);
+        struct cgm_si_inst in;
+        assert_true(cgm_si_decode(p->image + k->entry, p->image_size - k->entry, &in) > 0);
         assert_int_equal(k->wavefront_size, 64);
         /* The descriptor's kernarg size is the metadata's segment size. */
         assert_int_equal(k->kd.kernarg_size, k->kernarg_segment_size);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgm/si_record.h"
+#include "tracegen/si/si_record.h"
 #include "cgm/sirec.h"
 #include "cgm/sistats.h"
 #include "cgm/trace.h"

@@ -2,8 +2,8 @@
  * gfx600.  The loader maps the loadable segments into one image addressed by
  * the ELF's virtual addresses, finds every kernel's descriptor (NAME.kd) and
  * reads the kernel metadata note (MessagePack) for the argument layout. */
-#ifndef CGM_SI_PROGRAM_H
-#define CGM_SI_PROGRAM_H
+#ifndef CGM_TRACEGEN_SI_PROGRAM_H
+#define CGM_TRACEGEN_SI_PROGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,7 +64,7 @@ struct si_program {
     uint8_t *image;                   /* loadable segments at their virtual addresses */
     uint64_t image_size;
     uint64_t text_start, text_end;    /* the executable segments' span */
-    struct si_inst *insts;            /* decoded at load, by (vaddr - text_start) / 4;
+    struct cgm_si_inst *insts;            /* decoded at load, by (vaddr - text_start) / 4;
                                          size 0 where no instruction starts */
     struct si_kernel *kernels;
     size_t nkernels;

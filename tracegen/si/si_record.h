@@ -1,13 +1,13 @@
 /* Recording Southern Islands execution into a trace: the static instruction
  * table of a loaded program, and an emulator observer that writes one stream
  * per work-group of a launch (records of cgm/sirec.h). */
-#ifndef CGM_SI_RECORD_H
-#define CGM_SI_RECORD_H
+#ifndef CGM_TRACEGEN_SI_RECORD_H
+#define CGM_TRACEGEN_SI_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgm/si_emu.h"
+#include "tracegen/si/si_emu.h"
 #include "cgm/sirec.h"
 #include "cgm/trace.h"
 

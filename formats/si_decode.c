@@ -16,40 +16,41 @@ static uint32_t load32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static enum si_format format_of(uint32_t w)
+static enum cgm_si_format format_of(uint32_t w)
 {
     if (!(w >> 31)) {
-        if (bits(w, 31, 25) == 0x3f) return SI_FMT_VOP1;
-        if (bits(w, 31, 25) == 0x3e) return SI_FMT_VOPC;
-        return SI_FMT_VOP2;
+        if (bits(w, 31, 25) == 0x3f) return CGM_SI_FMT_VOP1;
+        if (bits(w, 31, 25) == 0x3e) return CGM_SI_FMT_VOPC;
+        return CGM_SI_FMT_VOP2;
     }
     if (bits(w, 31, 30) == 2) {
         switch (bits(w, 31, 23)) {
-        case 0x17d: return SI_FMT_SOP1;
-        case 0x17e: return SI_FMT_SOPC;
-        case 0x17f: return SI_FMT_SOPP;
+        case 0x17d: return CGM_SI_FMT_SOP1;
+        case 0x17e: return CGM_SI_FMT_SOPC;
+        case 0x17f: return CGM_SI_FMT_SOPP;
         default: break;
         }
-        return bits(w, 31, 28) == 0xb ? SI_FMT_SOPK : SI_FMT_SOP2;
+        return bits(w, 31, 28) == 0xb ? CGM_SI_FMT_SOPK : CGM_SI_FMT_SOP2;
     }
-    if (bits(w, 31, 27) == 0x18) return SI_FMT_SMRD;
+    if (bits(w, 31, 27) == 0x18) return CGM_SI_FMT_SMRD;
     switch (bits(w, 31, 26)) {
-    case 0x32: return SI_FMT_VINTRP;
-    case 0x34: return SI_FMT_VOP3;
-    case 0x36: return SI_FMT_DS;
-    case 0x38: return SI_FMT_MUBUF;
-    case 0x3a: return SI_FMT_MTBUF;
-    case 0x3c: return SI_FMT_MIMG;
-    case 0x3e: return SI_FMT_EXP;
-    default:   return SI_FMT_INVALID;
+    case 0x32: return CGM_SI_FMT_VINTRP;
+    case 0x34: return CGM_SI_FMT_VOP3;
+    case 0x36: return CGM_SI_FMT_DS;
+    case 0x38: return CGM_SI_FMT_MUBUF;
+    case 0x3a: return CGM_SI_FMT_MTBUF;
+    case 0x3c: return CGM_SI_FMT_MIMG;
+    case 0x3e: return CGM_SI_FMT_EXP;
+    default:   return CGM_SI_FMT_INVALID;
     }
 }
 
 /* Formats whose first word is followed by a second one. */
-static int has_second_word(enum si_format f)
+static int has_second_word(enum cgm_si_format f)
 {
-    return f == SI_FMT_VOP3 || f == SI_FMT_DS || f == SI_FMT_MUBUF || f == SI_FMT_MTBUF ||
-           f == SI_FMT_MIMG || f == SI_FMT_EXP;
+    return f == CGM_SI_FMT_VOP3 || f == CGM_SI_FMT_DS || f == CGM_SI_FMT_MUBUF ||
+           f == CGM_SI_FMT_MTBUF ||
+           f == CGM_SI_FMT_MIMG || f == CGM_SI_FMT_EXP;
 }
 
 /* VOP2 opcodes whose 8-bit fields name SGPRs or constants, not VGPRs. */
@@ -59,39 +60,39 @@ enum { SOPK_SETREG_IMM32 = 21 };
 
 static int is_vop3b(unsigned op)
 {
-    return (op >= SI_VOP3_FROM_VOP2 + 37 && op <= SI_VOP3_FROM_VOP2 + 42) ||
+    return (op >= CGM_SI_VOP3_FROM_VOP2 + 37 && op <= CGM_SI_VOP3_FROM_VOP2 + 42) ||
            op == 365 || op == 366;   /* v_div_scale_f32/f64 */
 }
 
-static void decode_scalar(struct si_inst *in, uint32_t w)
+static void decode_scalar(struct cgm_si_inst *in, uint32_t w)
 {
     switch (in->fmt) {
-    case SI_FMT_SOP2:
+    case CGM_SI_FMT_SOP2:
         in->op = bits(w, 29, 23);
         in->dst = bits(w, 22, 16);
         in->src[0] = bits(w, 7, 0);
         in->src[1] = bits(w, 15, 8);
         break;
-    case SI_FMT_SOPK:
+    case CGM_SI_FMT_SOPK:
         in->op = bits(w, 27, 23);
         in->dst = bits(w, 22, 16);
         in->simm16 = (int16_t)bits(w, 15, 0);
         break;
-    case SI_FMT_SOP1:
+    case CGM_SI_FMT_SOP1:
         in->op = bits(w, 15, 8);
         in->dst = bits(w, 22, 16);
         in->src[0] = bits(w, 7, 0);
         break;
-    case SI_FMT_SOPC:
+    case CGM_SI_FMT_SOPC:
         in->op = bits(w, 22, 16);
         in->src[0] = bits(w, 7, 0);
         in->src[1] = bits(w, 15, 8);
         break;
-    case SI_FMT_SOPP:
+    case CGM_SI_FMT_SOPP:
         in->op = bits(w, 22, 16);
         in->simm16 = (int16_t)bits(w, 15, 0);
         break;
-    case SI_FMT_SMRD:
+    case CGM_SI_FMT_SMRD:
         in->op = bits(w, 26, 22);
         in->dst = bits(w, 21, 15);
         in->sbase = bits(w, 14, 9) * 2;
@@ -103,37 +104,37 @@ static void decode_scalar(struct si_inst *in, uint32_t w)
     }
 }
 
-static void decode_vector(struct si_inst *in, uint32_t w, uint32_t w1)
+static void decode_vector(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
 {
     switch (in->fmt) {
-    case SI_FMT_VOP2:
+    case CGM_SI_FMT_VOP2:
         in->op = bits(w, 30, 25);
         in->src[0] = bits(w, 8, 0);
-        in->src[1] = SI_OP_VGPR0 + bits(w, 16, 9);
-        in->dst = SI_OP_VGPR0 + bits(w, 24, 17);
+        in->src[1] = CGM_SI_OP_VGPR0 + bits(w, 16, 9);
+        in->dst = CGM_SI_OP_VGPR0 + bits(w, 24, 17);
         if (in->op == VOP2_READLANE || in->op == VOP2_WRITELANE)
             in->src[1] = bits(w, 16, 9);
         if (in->op == VOP2_READLANE)
             in->dst = bits(w, 24, 17);
         break;
-    case SI_FMT_VOP1:
+    case CGM_SI_FMT_VOP1:
         in->op = bits(w, 16, 9);
         in->src[0] = bits(w, 8, 0);
-        in->dst = SI_OP_VGPR0 + bits(w, 24, 17);
+        in->dst = CGM_SI_OP_VGPR0 + bits(w, 24, 17);
         if (in->op == VOP1_READFIRSTLANE)
             in->dst = bits(w, 24, 17);
         break;
-    case SI_FMT_VOPC:
+    case CGM_SI_FMT_VOPC:
         in->op = bits(w, 24, 17);
         in->src[0] = bits(w, 8, 0);
-        in->src[1] = SI_OP_VGPR0 + bits(w, 16, 9);
-        in->dst = SI_OP_VCC_LO;
+        in->src[1] = CGM_SI_OP_VGPR0 + bits(w, 16, 9);
+        in->dst = CGM_SI_OP_VCC_LO;
         break;
-    case SI_FMT_VOP3:
+    case CGM_SI_FMT_VOP3:
         in->op = bits(w, 25, 17);
-        in->dst = SI_OP_VGPR0 + bits(w, 7, 0);
-        if (in->op < SI_VOP3_FROM_VOP2 || in->op == SI_VOP3_FROM_VOP2 + VOP2_READLANE ||
-            in->op == SI_VOP3_FROM_VOP1 + VOP1_READFIRSTLANE)
+        in->dst = CGM_SI_OP_VGPR0 + bits(w, 7, 0);
+        if (in->op < CGM_SI_VOP3_FROM_VOP2 || in->op == CGM_SI_VOP3_FROM_VOP2 + VOP2_READLANE ||
+            in->op == CGM_SI_VOP3_FROM_VOP1 + VOP1_READFIRSTLANE)
             in->dst = bits(w, 7, 0);
         if (is_vop3b(in->op)) {
             in->sdst = bits(w, 14, 8);
@@ -147,9 +148,9 @@ static void decode_vector(struct si_inst *in, uint32_t w, uint32_t w1)
         in->omod = bits(w1, 28, 27);
         in->neg = bits(w1, 31, 29);
         break;
-    case SI_FMT_VINTRP:
+    case CGM_SI_FMT_VINTRP:
         in->op = bits(w, 17, 16);
-        in->dst = SI_OP_VGPR0 + bits(w, 25, 18);
+        in->dst = CGM_SI_OP_VGPR0 + bits(w, 25, 18);
         in->src[0] = bits(w, 7, 0);    /* VGPR number, or the parameter for mov */
         in->attr = bits(w, 15, 10);
         in->attrchan = bits(w, 9, 8);
@@ -159,10 +160,10 @@ static void decode_vector(struct si_inst *in, uint32_t w, uint32_t w1)
     }
 }
 
-static void decode_memory(struct si_inst *in, uint32_t w, uint32_t w1)
+static void decode_memory(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
 {
     switch (in->fmt) {
-    case SI_FMT_DS:
+    case CGM_SI_FMT_DS:
         in->op = bits(w, 25, 18);
         in->offset0 = bits(w, 7, 0);
         in->offset1 = bits(w, 15, 8);
@@ -173,14 +174,14 @@ static void decode_memory(struct si_inst *in, uint32_t w, uint32_t w1)
         in->data1 = bits(w1, 23, 16);
         in->vdst = bits(w1, 31, 24);
         break;
-    case SI_FMT_MUBUF:
-    case SI_FMT_MTBUF:
+    case CGM_SI_FMT_MUBUF:
+    case CGM_SI_FMT_MTBUF:
         in->offset = bits(w, 11, 0);
         in->offen = bits(w, 12, 12);
         in->idxen = bits(w, 13, 13);
         in->glc = bits(w, 14, 14);
         in->addr64 = bits(w, 15, 15);
-        if (in->fmt == SI_FMT_MUBUF) {
+        if (in->fmt == CGM_SI_FMT_MUBUF) {
             in->lds = bits(w, 16, 16);
             in->op = bits(w, 24, 18);
         } else {
@@ -195,7 +196,7 @@ static void decode_memory(struct si_inst *in, uint32_t w, uint32_t w1)
         in->tfe = bits(w1, 23, 23);
         in->soffset = bits(w1, 31, 24);
         break;
-    case SI_FMT_MIMG:
+    case CGM_SI_FMT_MIMG:
         in->dmask = bits(w, 11, 8);
         in->unorm = bits(w, 12, 12);
         in->glc = bits(w, 13, 13);
@@ -210,7 +211,7 @@ static void decode_memory(struct si_inst *in, uint32_t w, uint32_t w1)
         in->srsrc = bits(w1, 20, 16) * 4;
         in->ssamp = bits(w1, 25, 21) * 4;
         break;
-    case SI_FMT_EXP:
+    case CGM_SI_FMT_EXP:
         in->op = 0;
         in->exp_en = bits(w, 3, 0);
         in->exp_tgt = bits(w, 9, 4);
@@ -225,32 +226,32 @@ static void decode_memory(struct si_inst *in, uint32_t w, uint32_t w1)
     }
 }
 
-static int needs_literal(const struct si_inst *in)
+static int needs_literal(const struct cgm_si_inst *in)
 {
     switch (in->fmt) {
-    case SI_FMT_SOP2: case SI_FMT_SOPC:
-        return in->src[0] == SI_OP_LITERAL || in->src[1] == SI_OP_LITERAL;
-    case SI_FMT_SOP1: case SI_FMT_VOP1: case SI_FMT_VOPC:
-        return in->src[0] == SI_OP_LITERAL;
-    case SI_FMT_VOP2:
-        return in->src[0] == SI_OP_LITERAL || in->op == VOP2_MADMK || in->op == VOP2_MADAK ||
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPC:
+        return in->src[0] == CGM_SI_OP_LITERAL || in->src[1] == CGM_SI_OP_LITERAL;
+    case CGM_SI_FMT_SOP1: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC:
+        return in->src[0] == CGM_SI_OP_LITERAL;
+    case CGM_SI_FMT_VOP2:
+        return in->src[0] == CGM_SI_OP_LITERAL || in->op == VOP2_MADMK || in->op == VOP2_MADAK ||
                ((in->op == VOP2_READLANE || in->op == VOP2_WRITELANE) &&
-                in->src[1] == SI_OP_LITERAL);
-    case SI_FMT_SOPK:
+                in->src[1] == CGM_SI_OP_LITERAL);
+    case CGM_SI_FMT_SOPK:
         return in->op == SOPK_SETREG_IMM32;
     default:
         return 0;
     }
 }
 
-size_t si_decode(const uint8_t *bytes, size_t avail, struct si_inst *out)
+size_t cgm_si_decode(const uint8_t *bytes, size_t avail, struct cgm_si_inst *out)
 {
     memset(out, 0, sizeof *out);
     if (avail < 4)
         return 0;
     uint32_t w = load32(bytes), w1 = 0;
-    enum si_format fmt = format_of(w);
-    if (fmt == SI_FMT_INVALID)
+    enum cgm_si_format fmt = format_of(w);
+    if (fmt == CGM_SI_FMT_INVALID)
         return 0;
     out->fmt = (uint8_t)fmt;
     out->size = 4;
@@ -270,9 +271,9 @@ size_t si_decode(const uint8_t *bytes, size_t avail, struct si_inst *out)
         out->has_literal = 1;
         out->size += 4;
     }
-    if (!si_opcode_name(fmt, out->op))
+    if (!cgm_si_opcode_name(fmt, out->op))
         return 0;
-    struct si_widths wd = si_inst_widths(out);
+    struct cgm_si_widths wd = cgm_si_inst_widths(out);
     out->width[0] = wd.dst;
     for (int i = 0; i < 3; i++)
         out->width[i + 1] = wd.src[i];

@@ -215,32 +215,32 @@ static const char *const mimg_names[128] = {
     "image_sample_c_cd_o", "image_sample_c_cd_cl_o",
 };
 
-const char *si_opcode_name(enum si_format fmt, unsigned op)
+const char *cgm_si_opcode_name(enum cgm_si_format fmt, unsigned op)
 {
     switch (fmt) {
-    case SI_FMT_SOP2:   return op < 128 ? sop2_names[op] : NULL;
-    case SI_FMT_SOPK:   return op < 32 ? sopk_names[op] : NULL;
-    case SI_FMT_SOP1:   return op < 256 ? sop1_names[op] : NULL;
-    case SI_FMT_SOPC:   return op < 128 ? sopc_names[op] : NULL;
-    case SI_FMT_SOPP:   return op < 128 ? sopp_names[op] : NULL;
-    case SI_FMT_SMRD:   return op < 32 ? smrd_names[op] : NULL;
-    case SI_FMT_VOP2:   return op < 64 ? vop2_names[op] : NULL;
-    case SI_FMT_VOP1:   return op < 256 ? vop1_names[op] : NULL;
-    case SI_FMT_VOPC:   return op < 256 ? vopc_names[op] : NULL;
-    case SI_FMT_VINTRP: return op < 4 ? vintrp_names[op] : NULL;
-    case SI_FMT_DS:     return op < 256 ? ds_names[op] : NULL;
-    case SI_FMT_MUBUF:  return op < 128 ? mubuf_names[op] : NULL;
-    case SI_FMT_MTBUF:  return op < 8 ? mtbuf_names[op] : NULL;
-    case SI_FMT_MIMG:   return op < 128 ? mimg_names[op] : NULL;
-    case SI_FMT_EXP:    return op == 0 ? "exp" : NULL;
-    case SI_FMT_VOP3:
-        if (op < SI_VOP3_FROM_VOP2)
+    case CGM_SI_FMT_SOP2:   return op < 128 ? sop2_names[op] : NULL;
+    case CGM_SI_FMT_SOPK:   return op < 32 ? sopk_names[op] : NULL;
+    case CGM_SI_FMT_SOP1:   return op < 256 ? sop1_names[op] : NULL;
+    case CGM_SI_FMT_SOPC:   return op < 128 ? sopc_names[op] : NULL;
+    case CGM_SI_FMT_SOPP:   return op < 128 ? sopp_names[op] : NULL;
+    case CGM_SI_FMT_SMRD:   return op < 32 ? smrd_names[op] : NULL;
+    case CGM_SI_FMT_VOP2:   return op < 64 ? vop2_names[op] : NULL;
+    case CGM_SI_FMT_VOP1:   return op < 256 ? vop1_names[op] : NULL;
+    case CGM_SI_FMT_VOPC:   return op < 256 ? vopc_names[op] : NULL;
+    case CGM_SI_FMT_VINTRP: return op < 4 ? vintrp_names[op] : NULL;
+    case CGM_SI_FMT_DS:     return op < 256 ? ds_names[op] : NULL;
+    case CGM_SI_FMT_MUBUF:  return op < 128 ? mubuf_names[op] : NULL;
+    case CGM_SI_FMT_MTBUF:  return op < 8 ? mtbuf_names[op] : NULL;
+    case CGM_SI_FMT_MIMG:   return op < 128 ? mimg_names[op] : NULL;
+    case CGM_SI_FMT_EXP:    return op == 0 ? "exp" : NULL;
+    case CGM_SI_FMT_VOP3:
+        if (op < CGM_SI_VOP3_FROM_VOP2)
             return vopc_names[op];
-        if (op < SI_VOP3_ONLY_FIRST)
-            return vop2_names[op - SI_VOP3_FROM_VOP2];
-        if (op < SI_VOP3_FROM_VOP1)
-            return vop3_only_names[op - SI_VOP3_ONLY_FIRST];
-        return op < 512 ? vop1_names[op - SI_VOP3_FROM_VOP1] : NULL;
+        if (op < CGM_SI_VOP3_ONLY_FIRST)
+            return vop2_names[op - CGM_SI_VOP3_FROM_VOP2];
+        if (op < CGM_SI_VOP3_FROM_VOP1)
+            return vop3_only_names[op - CGM_SI_VOP3_ONLY_FIRST];
+        return op < 512 ? vop1_names[op - CGM_SI_VOP3_FROM_VOP1] : NULL;
     default:
         return NULL;
     }
@@ -265,17 +265,17 @@ static uint8_t type_width(const char *t)
     return (strstr(t, "64") == t + 1) ? 2 : 1;
 }
 
-static struct si_widths make(uint8_t d, uint8_t a, uint8_t b, uint8_t c)
+static struct cgm_si_widths make(uint8_t d, uint8_t a, uint8_t b, uint8_t c)
 {
-    struct si_widths w = { d, { a, b, c } };
+    struct cgm_si_widths w = { d, { a, b, c } };
     return w;
 }
 
-static struct si_widths scalar_widths(const struct si_inst *in, const char *name)
+static struct cgm_si_widths scalar_widths(const struct cgm_si_inst *in, const char *name)
 {
     int wide = ends_with(name, "64");
     switch (in->fmt) {
-    case SI_FMT_SOP2:
+    case CGM_SI_FMT_SOP2:
         if (starts_with(name, "s_lshl") || starts_with(name, "s_lshr") ||
             starts_with(name, "s_ashr") || starts_with(name, "s_bfe"))
             return wide ? make(2, 2, 1, 0) : make(1, 1, 1, 0);
@@ -284,17 +284,17 @@ static struct si_widths scalar_widths(const struct si_inst *in, const char *name
         if (strcmp(name, "s_cbranch_g_fork") == 0)
             return make(0, 2, 2, 0);
         return wide ? make(2, 2, 2, 0) : make(1, 1, 1, 0);
-    case SI_FMT_SOP1:
+    case CGM_SI_FMT_SOP1:
         if (ends_with(name, "_i32_b64") || ends_with(name, "_i32_i64"))
             return make(1, 2, 0, 0);
         if (starts_with(name, "s_bitset"))
             return wide ? make(2, 1, 0, 0) : make(1, 1, 0, 0);
         return wide ? make(2, 2, 0, 0) : make(1, 1, 0, 0);
-    case SI_FMT_SOPC:
+    case CGM_SI_FMT_SOPC:
         if (starts_with(name, "s_bitcmp"))
             return wide ? make(0, 2, 1, 0) : make(0, 1, 1, 0);
         return make(0, 1, 1, 0);
-    case SI_FMT_SMRD: {
+    case CGM_SI_FMT_SMRD: {
         static const uint8_t dwords[] = { 1, 2, 4, 8, 16 };
         if (in->op == 30)            /* s_memtime */
             return make(2, 0, 0, 0);
@@ -310,7 +310,7 @@ static struct si_widths scalar_widths(const struct si_inst *in, const char *name
 /* VOP widths follow the type suffix, with the exceptions the ISA lists:
  * conversions (dst type first), shifts and ldexp (32-bit amount), compares
  * (a 64-bit lane mask), class tests (32-bit class mask). */
-static struct si_widths vector_widths(const char *name, int is_cmp)
+static struct cgm_si_widths vector_widths(const char *name, int is_cmp)
 {
     if (is_cmp) {
         const char *t = name + strlen(name) - 3;
@@ -336,19 +336,19 @@ static struct si_widths vector_widths(const char *name, int is_cmp)
     return make(1, 1, 1, 1);
 }
 
-struct si_widths si_inst_widths(const struct si_inst *in)
+struct cgm_si_widths cgm_si_inst_widths(const struct cgm_si_inst *in)
 {
-    const char *name = si_opcode_name((enum si_format)in->fmt, in->op);
+    const char *name = cgm_si_opcode_name((enum cgm_si_format)in->fmt, in->op);
     if (!name)
         return make(0, 0, 0, 0);
     switch (in->fmt) {
-    case SI_FMT_SOP2: case SI_FMT_SOP1: case SI_FMT_SOPC: case SI_FMT_SMRD:
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOP1: case CGM_SI_FMT_SOPC: case CGM_SI_FMT_SMRD:
         return scalar_widths(in, name);
-    case SI_FMT_VOPC:
+    case CGM_SI_FMT_VOPC:
         return vector_widths(name, 1);
-    case SI_FMT_VOP3:
-        return vector_widths(name, in->op < SI_VOP3_FROM_VOP2);
-    case SI_FMT_VOP1: case SI_FMT_VOP2:
+    case CGM_SI_FMT_VOP3:
+        return vector_widths(name, in->op < CGM_SI_VOP3_FROM_VOP2);
+    case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOP2:
         return vector_widths(name, 0);
     default:
         return make(1, 1, 1, 1);

@@ -52,43 +52,43 @@ static void pair(struct out *o, const char *name, unsigned half, unsigned width)
         put(o, "%s_%s", name, half ? "hi" : "lo");
 }
 
-static void operand(struct out *o, const struct si_inst *in, unsigned code, unsigned width)
+static void operand(struct out *o, const struct cgm_si_inst *in, unsigned code, unsigned width)
 {
     static const char *const fconst[8] = { "0.5", "-0.5", "1.0", "-1.0",
                                            "2.0", "-2.0", "4.0", "-4.0" };
     if (width == 0)
         width = 1;
-    if (code <= SI_OP_SGPR_LAST)
+    if (code <= CGM_SI_OP_SGPR_LAST)
         reg_range(o, "s", code, width);
-    else if (code >= SI_OP_VGPR0)
-        reg_range(o, "v", code - SI_OP_VGPR0, width);
-    else if (code == SI_OP_VCC_LO || code == SI_OP_VCC_HI)
-        pair(o, "vcc", code - SI_OP_VCC_LO, width);
-    else if (code == SI_OP_TBA_LO || code == SI_OP_TBA_HI)
-        pair(o, "tba", code - SI_OP_TBA_LO, width);
-    else if (code == SI_OP_TMA_LO || code == SI_OP_TMA_HI)
-        pair(o, "tma", code - SI_OP_TMA_LO, width);
-    else if (code >= SI_OP_TTMP0 && code <= SI_OP_TTMP11)
-        reg_range(o, "ttmp", code - SI_OP_TTMP0, width);
-    else if (code == SI_OP_M0)
+    else if (code >= CGM_SI_OP_VGPR0)
+        reg_range(o, "v", code - CGM_SI_OP_VGPR0, width);
+    else if (code == CGM_SI_OP_VCC_LO || code == CGM_SI_OP_VCC_HI)
+        pair(o, "vcc", code - CGM_SI_OP_VCC_LO, width);
+    else if (code == CGM_SI_OP_TBA_LO || code == CGM_SI_OP_TBA_HI)
+        pair(o, "tba", code - CGM_SI_OP_TBA_LO, width);
+    else if (code == CGM_SI_OP_TMA_LO || code == CGM_SI_OP_TMA_HI)
+        pair(o, "tma", code - CGM_SI_OP_TMA_LO, width);
+    else if (code >= CGM_SI_OP_TTMP0 && code <= CGM_SI_OP_TTMP11)
+        reg_range(o, "ttmp", code - CGM_SI_OP_TTMP0, width);
+    else if (code == CGM_SI_OP_M0)
         put(o, "m0");
-    else if (code == SI_OP_EXEC_LO || code == SI_OP_EXEC_HI)
-        pair(o, "exec", code - SI_OP_EXEC_LO, width);
-    else if (code >= SI_OP_ZERO && code <= SI_OP_INT_POS_LAST)
-        put(o, "%d", (int)code - SI_OP_ZERO);
-    else if (code >= SI_OP_INT_NEG_FIRST && code <= SI_OP_INT_NEG_LAST)
-        put(o, "%d", SI_OP_INT_POS_LAST - (int)code);
-    else if (code >= SI_OP_HALF && code <= SI_OP_NEG_FOUR)
-        put(o, "%s", fconst[code - SI_OP_HALF]);
-    else if (code == SI_OP_VCCZ)
+    else if (code == CGM_SI_OP_EXEC_LO || code == CGM_SI_OP_EXEC_HI)
+        pair(o, "exec", code - CGM_SI_OP_EXEC_LO, width);
+    else if (code >= CGM_SI_OP_ZERO && code <= CGM_SI_OP_INT_POS_LAST)
+        put(o, "%d", (int)code - CGM_SI_OP_ZERO);
+    else if (code >= CGM_SI_OP_INT_NEG_FIRST && code <= CGM_SI_OP_INT_NEG_LAST)
+        put(o, "%d", CGM_SI_OP_INT_POS_LAST - (int)code);
+    else if (code >= CGM_SI_OP_HALF && code <= CGM_SI_OP_NEG_FOUR)
+        put(o, "%s", fconst[code - CGM_SI_OP_HALF]);
+    else if (code == CGM_SI_OP_VCCZ)
         put(o, "src_vccz");
-    else if (code == SI_OP_EXECZ)
+    else if (code == CGM_SI_OP_EXECZ)
         put(o, "src_execz");
-    else if (code == SI_OP_SCC)
+    else if (code == CGM_SI_OP_SCC)
         put(o, "src_scc");
-    else if (code == SI_OP_LDS_DIRECT)
+    else if (code == CGM_SI_OP_LDS_DIRECT)
         put(o, "src_lds_direct");
-    else if (code == SI_OP_LITERAL)
+    else if (code == CGM_SI_OP_LITERAL)
         put(o, "0x%x", in->literal);
     else
         put(o, "invalid_operand_%u", code);
@@ -155,7 +155,7 @@ static void waitcnt(struct out *o, uint32_t imm)
     if (lgkm != 0xf || all) put(o, "%slgkmcnt(%u)", sep, lgkm);
 }
 
-static void sopp(struct out *o, const struct si_inst *in, const char *name)
+static void sopp(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
     uint32_t u = (uint16_t)in->simm16;
     if (!strcmp(name, "s_barrier") || !strcmp(name, "s_icache_inv") ||
@@ -176,7 +176,7 @@ static void sopp(struct out *o, const struct si_inst *in, const char *name)
         put(o, "0x%x", u);
 }
 
-static void sopk(struct out *o, const struct si_inst *in, const char *name)
+static void sopk(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
     uint32_t u = (uint16_t)in->simm16;
     put(o, " ");
@@ -200,11 +200,11 @@ static void sopk(struct out *o, const struct si_inst *in, const char *name)
     }
 }
 
-static void scalar(struct out *o, const struct si_inst *in, const char *name)
+static void scalar(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
-    struct si_widths w = si_inst_widths(in);
+    struct cgm_si_widths w = cgm_si_inst_widths(in);
     switch (in->fmt) {
-    case SI_FMT_SOP2:
+    case CGM_SI_FMT_SOP2:
         put(o, " ");
         if (strcmp(name, "s_cbranch_g_fork") != 0) {
             operand(o, in, in->dst, w.dst);
@@ -214,7 +214,7 @@ static void scalar(struct out *o, const struct si_inst *in, const char *name)
         put(o, ", ");
         operand(o, in, in->src[1], w.src[1]);
         break;
-    case SI_FMT_SOP1:
+    case CGM_SI_FMT_SOP1:
         put(o, " ");
         if (!strcmp(name, "s_getpc_b64")) {
             operand(o, in, in->dst, 2);
@@ -227,19 +227,19 @@ static void scalar(struct out *o, const struct si_inst *in, const char *name)
             operand(o, in, in->src[0], w.src[0]);
         }
         break;
-    case SI_FMT_SOPC:
+    case CGM_SI_FMT_SOPC:
         put(o, " ");
         operand(o, in, in->src[0], w.src[0]);
         put(o, ", ");
         operand(o, in, in->src[1], w.src[1]);
         break;
-    case SI_FMT_SOPK:
+    case CGM_SI_FMT_SOPK:
         sopk(o, in, name);
         break;
-    case SI_FMT_SOPP:
+    case CGM_SI_FMT_SOPP:
         sopp(o, in, name);
         break;
-    case SI_FMT_SMRD:
+    case CGM_SI_FMT_SMRD:
         if (!strcmp(name, "s_dcache_inv"))
             break;
         put(o, " ");
@@ -283,10 +283,10 @@ static int is_carry_in(const char *name)
            !strcmp(name, "v_subbrev_u32");
 }
 
-static void source(struct out *o, const struct si_inst *in, unsigned i, unsigned width)
+static void source(struct out *o, const struct cgm_si_inst *in, unsigned i, unsigned width)
 {
-    int neg = in->fmt == SI_FMT_VOP3 && (in->neg >> i & 1);
-    int abs = in->fmt == SI_FMT_VOP3 && (in->abs >> i & 1);
+    int neg = in->fmt == CGM_SI_FMT_VOP3 && (in->neg >> i & 1);
+    int abs = in->fmt == CGM_SI_FMT_VOP3 && (in->abs >> i & 1);
     put(o, "%s%s", neg ? "-" : "", abs ? "|" : "");
     operand(o, in, in->src[i], width);
     if (abs)
@@ -301,14 +301,14 @@ static unsigned vop3_only_sources(unsigned op)
     return 3;
 }
 
-static void vector(struct out *o, const struct si_inst *in, const char *name)
+static void vector(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
-    struct si_widths w = si_inst_widths(in);
-    int e64 = in->fmt == SI_FMT_VOP3;
+    struct cgm_si_widths w = cgm_si_inst_widths(in);
+    int e64 = in->fmt == CGM_SI_FMT_VOP3;
     unsigned op = in->op;
-    int from_vopc = e64 ? op < SI_VOP3_FROM_VOP2 : in->fmt == SI_FMT_VOPC;
-    int from_vop1 = e64 ? op >= SI_VOP3_FROM_VOP1 : in->fmt == SI_FMT_VOP1;
-    int vop3_only = e64 && op >= SI_VOP3_ONLY_FIRST && op < SI_VOP3_FROM_VOP1;
+    int from_vopc = e64 ? op < CGM_SI_VOP3_FROM_VOP2 : in->fmt == CGM_SI_FMT_VOPC;
+    int from_vop1 = e64 ? op >= CGM_SI_VOP3_FROM_VOP1 : in->fmt == CGM_SI_FMT_VOP1;
+    int vop3_only = e64 && op >= CGM_SI_VOP3_ONLY_FIRST && op < CGM_SI_VOP3_FROM_VOP1;
     unsigned nsrc = from_vop1 ? 1 : vop3_only ? vop3_only_sources(op) : 2;
 
     if (!no_suffix(name) && !vop3_only)
@@ -359,7 +359,7 @@ static void vector(struct out *o, const struct si_inst *in, const char *name)
     }
 }
 
-static void vintrp(struct out *o, const struct si_inst *in)
+static void vintrp(struct out *o, const struct cgm_si_inst *in)
 {
     static const char *const params[4] = { "p10", "p20", "p0", "invalid_param_3" };
     put(o, " ");
@@ -401,7 +401,7 @@ static void swizzle(struct out *o, unsigned imm)
     }
 }
 
-static void ds(struct out *o, const struct si_inst *in, const char *name)
+static void ds(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
     int wide = ends_with(name, "64");
     int two = strstr(name, "read2") || strstr(name, "write2") || strstr(name, "wrxchg2");
@@ -465,7 +465,7 @@ static unsigned buffer_data_width(const char *name)
     return w;
 }
 
-static void buffer_address(struct out *o, const struct si_inst *in)
+static void buffer_address(struct out *o, const struct cgm_si_inst *in)
 {
     if (in->addr64 || (in->offen && in->idxen))
         put(o, ", v[%u:%u]", in->vaddr, in->vaddr + 1);
@@ -477,7 +477,7 @@ static void buffer_address(struct out *o, const struct si_inst *in)
     operand(o, in, in->soffset, 1);
 }
 
-static void buffer_flags(struct out *o, const struct si_inst *in)
+static void buffer_flags(struct out *o, const struct cgm_si_inst *in)
 {
     if (in->idxen) put(o, " idxen");
     if (in->offen) put(o, " offen");
@@ -489,7 +489,7 @@ static void buffer_flags(struct out *o, const struct si_inst *in)
     if (in->tfe) put(o, " tfe");
 }
 
-static void mtbuf_format(struct out *o, const struct si_inst *in)
+static void mtbuf_format(struct out *o, const struct cgm_si_inst *in)
 {
     static const char *const dfmt[16] = { "INVALID", "8", "16", "8_8", "32", "16_16",
         "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32",
@@ -510,7 +510,7 @@ static void mtbuf_format(struct out *o, const struct si_inst *in)
     put(o, "]");
 }
 
-static void mimg(struct out *o, const struct si_inst *in, const char *name)
+static void mimg(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
     unsigned w = (unsigned)__builtin_popcount(in->dmask);
     if (starts_with(name, "image_gather4"))
@@ -542,7 +542,7 @@ static void exp_target(struct out *o, unsigned t)
     else put(o, "invalid_target_%u", t);
 }
 
-static void export(struct out *o, const struct si_inst *in)
+static void export(struct out *o, const struct cgm_si_inst *in)
 {
     put(o, " ");
     exp_target(o, in->exp_tgt);
@@ -558,10 +558,10 @@ static void export(struct out *o, const struct si_inst *in)
     if (in->exp_vm) put(o, " vm");
 }
 
-int si_disasm(const struct si_inst *in, char *buf, size_t size)
+int cgm_si_disasm(const struct cgm_si_inst *in, char *buf, size_t size)
 {
     struct out o = { buf, size, 0 };
-    const char *name = si_opcode_name((enum si_format)in->fmt, in->op);
+    const char *name = cgm_si_opcode_name((enum cgm_si_format)in->fmt, in->op);
     if (size)
         buf[0] = '\0';
     if (!name) {
@@ -570,20 +570,20 @@ int si_disasm(const struct si_inst *in, char *buf, size_t size)
     }
     put(&o, "%s", name);
     switch (in->fmt) {
-    case SI_FMT_SOP2: case SI_FMT_SOPK: case SI_FMT_SOP1: case SI_FMT_SOPC:
-    case SI_FMT_SOPP: case SI_FMT_SMRD:
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOP1: case CGM_SI_FMT_SOPC:
+    case CGM_SI_FMT_SOPP: case CGM_SI_FMT_SMRD:
         scalar(&o, in, name);
         break;
-    case SI_FMT_VOP2: case SI_FMT_VOP1: case SI_FMT_VOPC: case SI_FMT_VOP3:
+    case CGM_SI_FMT_VOP2: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC: case CGM_SI_FMT_VOP3:
         vector(&o, in, name);
         break;
-    case SI_FMT_VINTRP:
+    case CGM_SI_FMT_VINTRP:
         vintrp(&o, in);
         break;
-    case SI_FMT_DS:
+    case CGM_SI_FMT_DS:
         ds(&o, in, name);
         break;
-    case SI_FMT_MUBUF:
+    case CGM_SI_FMT_MUBUF:
         if (starts_with(name, "buffer_wbinvl1"))
             break;
         put(&o, " ");
@@ -591,17 +591,17 @@ int si_disasm(const struct si_inst *in, char *buf, size_t size)
         buffer_address(&o, in);
         buffer_flags(&o, in);
         break;
-    case SI_FMT_MTBUF:
+    case CGM_SI_FMT_MTBUF:
         put(&o, " ");
         reg_range(&o, "v", in->vdata, buffer_data_width(name));
         buffer_address(&o, in);
         mtbuf_format(&o, in);
         buffer_flags(&o, in);
         break;
-    case SI_FMT_MIMG:
+    case CGM_SI_FMT_MIMG:
         mimg(&o, in, name);
         break;
-    case SI_FMT_EXP:
+    case CGM_SI_FMT_EXP:
         export(&o, in);
         break;
     default:

@@ -7,14 +7,14 @@
  * read-only data and private (scratch) memory -- goes through struct
  * si_memory, which maps guest virtual addresses; LDS belongs to the emulator.
  */
-#ifndef CGM_SI_EMU_H
-#define CGM_SI_EMU_H
+#ifndef CGM_TRACEGEN_SI_EMU_H
+#define CGM_TRACEGEN_SI_EMU_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cgm/si_isa.h"
-#include "cgm/si_program.h"
+#include "tracegen/si/si_program.h"
 
 /* Guest memory as the GPU sees it (the guest's virtual address space). */
 struct si_memory {
@@ -51,7 +51,7 @@ struct si_step {
     uint32_t group_id[3];
     unsigned wave;              /* wavefront index within its work-group */
     uint64_t pc;                /* guest address */
-    const struct si_inst *inst;
+    const struct cgm_si_inst *inst;
     uint64_t exec;              /* EXEC when the instruction issued */
     /* Memory instructions: per active lane the address and size; scalar
      * loads use lane 0.  LDS addresses are offsets into the group's LDS. */
