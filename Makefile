@@ -95,8 +95,7 @@ USES_formats  := formats
 USES_models   := models
 USES_tracegen := tracegen formats
 USES_replay   := replay models formats
-# tracetool reads traces; it still borrows tracegen's SI disassembler.
-USES_tracetool := tracegen formats
+USES_tracetool := formats
 USES_bench    := replay tracegen models formats
 PC_formats    := liblz4 libxxhash capstone
 PC_models     := inih libcjson
