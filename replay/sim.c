@@ -23,8 +23,6 @@ static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m
     cgm_memsys_default_config(m);
     m->cores = (unsigned)c->cores;
     m->slices = (unsigned)c->l3_slices;
-    m->cpu_hz = c->frequency;
-    m->sys_hz = c->net_frequency;
     m->coh.l1_ways = (unsigned)c->l1d.ways;
     m->coh.l1_sets = (unsigned)(c->l1d.size / (c->l1d.ways * c->l1d.block));
     m->coh.l1i_ways = (unsigned)c->l1i.ways;
@@ -101,7 +99,11 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     }
     struct cgm_memsys_config mc;
     memsys_config(cfg, &mc);
-    s->ms = cgm_memsys_create(s->eng, &mc, memsys_done, s, err, errlen);
+    struct cgm_memsys_domains dom;
+    if (cgm_memsys_domains_create(s->eng, cfg->frequency, cfg->gpu_frequency, cfg->net_frequency, &mc.dram, &dom,
+                                  err, errlen))
+        goto fail;
+    s->ms = cgm_memsys_create(s->eng, &dom, &mc, memsys_done, s, err, errlen);
     if (!s->ms)
         goto fail;
     s->cores = calloc(cfg->cores, sizeof *s->cores);

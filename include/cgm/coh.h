@@ -97,9 +97,24 @@ struct cgm_coh_env {
                  unsigned level);
 };
 
-/* Wake-up reasons passed through env->later. */
-enum { COH_WAKE_RETRY = 1, COH_WAKE_WB_DRAIN, COH_WAKE_MEM_READ, COH_WAKE_MEM_WRITE, COH_WAKE_STALLED,
-       COH_WAKE_L1WB_DRAIN, COH_WAKE_L1WB_DONE, COH_WAKE_L1_FLUSHED };
+/* Wake-up reasons passed through env->later. MEM_READ and MEM_WRITE are a
+ * directory's requests to memory (its parent when it is the last level):
+ * the environment performs them and wakes the node when they are done. */
+enum cgm_coh_wake {
+    COH_WAKE_RETRY = 1,        /* resend a NACKed request */
+    COH_WAKE_WB_DRAIN,         /* a queued victim may leave */
+    COH_WAKE_MEM_READ,
+    COH_WAKE_MEM_WRITE,
+    COH_WAKE_STALLED,          /* run the requests that found the resources full */
+    COH_WAKE_L1WB_DRAIN,       /* the data cache's victim leaves for the L2 */
+    COH_WAKE_L1WB_DONE,        /* ... and reaches it */
+    COH_WAKE_L1_FLUSHED,       /* the data cache acknowledged an L2 victim's flush */
+    COH_WAKE_RETRY_UPGRADE,    /* resend a NACKed upgrade whose block the directory still has */
+};
+static inline bool cgm_coh_wake_is_retry(int what)
+{
+    return what == COH_WAKE_RETRY || what == COH_WAKE_RETRY_UPGRADE;
+}
 
 struct cgm_coh_config {
     unsigned cores, slices;
@@ -140,6 +155,15 @@ struct cgm_coh_slice_stats {
 };
 
 struct cgm_coh_sys;
+
+/* The nodes of a system, numbered cores first (0..cores-1), then the L3
+ * slices. A node is one message endpoint: a core's caches (its L2 talks for
+ * its L1s) or a directory. */
+enum cgm_coh_node_kind { CGM_NODE_CORE, CGM_NODE_SLICE, CGM_NODE_KINDS };
+unsigned cgm_coh_node_count(const struct cgm_coh_sys *s);
+enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node);
+/* The node's number among the nodes of its kind (core 2, slice 0, ...). */
+int cgm_coh_node_index(const struct cgm_coh_sys *s, int node);
 
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env);
 void cgm_coh_destroy(struct cgm_coh_sys *s);

@@ -2,8 +2,7 @@
  * controller, L3 slices holding the directory (the MESI protocol of
  * cgm/coh.h), a ring of switches (cgm/net.h), the system agent with the
  * memory controller, and DRAM (cgm/dram.h), every element a KnightSim
- * context. Cores and caches run in the CPU clock domain, the ring and the
- * system agent in the system domain, DRAM in its own.
+ * context in its clock domain (struct cgm_memsys_domains).
  *
  * Lanes: messages to a directory travel on the request lane, from a
  * directory on the reply lane, blocks forwarded core to core on the
@@ -21,9 +20,29 @@
 #include "cgm/knightsim.h"
 #include "cgm/net.h"
 
+/* The clock domains the memory system's contexts run in, made by the
+ * caller (who runs its own contexts in them too): caches and cores in the
+ * CPU domain, GPU caches and hub in the GPU domain, the ring and the system
+ * agent in the system domain, DRAM in its own. */
+struct cgm_memsys_domains {
+    ks_domain *cpu, *gpu, *sys, *dram;
+};
+/* Creates the four domains in eng (before its first run): CPU, system and
+ * GPU at the frequencies given, DRAM at 1 / tCK of dram. 0, or -1 with
+ * the reason in err. */
+int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
+                              const struct cgm_dram_config *dram, struct cgm_memsys_domains *d, char *err,
+                              size_t errlen);
+
+/* The built-in clocks: a 4 GHz CPU, a 1 GHz GPU and a 2 GHz system (seed
+ * 000 Table 4.1), DRAM at its own. */
+int cgm_memsys_default_domains(ks_engine *eng, const struct cgm_dram_config *dram, struct cgm_memsys_domains *d,
+                               char *err, size_t errlen);
+
 struct cgm_memsys_config {
     unsigned cores, slices;
-    uint64_t cpu_hz, sys_hz;          /* DRAM runs at 1 / tCK */
+    unsigned block_bytes;             /* cache block (power of two); every cache uses it */
+    unsigned header_bytes;            /* a packet's header; data packets carry a block more */
     struct cgm_coh_config coh;        /* cache geometry, MSHR, queues */
     unsigned l1_latency, l2_latency, l3_latency; /* CPU cycles; an L2 hit costs l1 + l2 */
     unsigned ports;                   /* requests a controller takes per cycle */
@@ -38,9 +57,10 @@ struct cgm_memsys_config {
     bool check_dram;                  /* run the DRAM timing checker on every command */
 };
 
-/* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1): 4 GHz
+/* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
  * quad-core, 32 KB 8-way L1s, 256 KB 8-way L2s, 2 MB 16-way L3 slices,
- * 2 GHz ring, dual channel DDR3-1600, 256 MB of modelled memory. */
+ * ring, dual channel DDR3-1600, 256 MB of modelled memory, 64-byte blocks
+ * and 8-byte headers (run it at 4 GHz with a 2 GHz system clock). */
 void cgm_memsys_default_config(struct cgm_memsys_config *c);
 
 /* A request is done: called when the L1 (or the L2, on an L1 miss)
@@ -53,9 +73,11 @@ typedef void (*cgm_memsys_done_fn)(void *ctx, int core, uint64_t tag, uint8_t op
 
 struct cgm_memsys;
 
-/* Builds every context in eng. NULL on a bad configuration (reason in err). */
-struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_config *cfg,
-                                     cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen);
+/* Builds every context in eng, in the domains d. NULL on a bad
+ * configuration (reason in err). */
+struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_domains *d,
+                                     const struct cgm_memsys_config *cfg, cgm_memsys_done_fn done, void *ctx,
+                                     char *err, size_t errlen);
 /* Ends every context of the memory system: call when a run is over and
  * before cgm_memsys_destroy; it runs the engine until they have returned
  * (so other contexts still scheduled will run too). */

@@ -30,6 +30,22 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     a->way_mask = ways >= 64 ? ~0ull : (1ull << ways) - 1;
     a->block_bytes = block_bytes;
     a->set_shift = set_shift;
+    a->holder_words = 1;
+    return 0;
+}
+
+int cgm_cache_array_set_holders(struct cgm_cache_array *a, unsigned holders)
+{
+    unsigned words = holders > 64 ? (holders + 63) / 64 : 1;
+    free(a->holders_ext);
+    a->holders_ext = NULL;
+    a->holder_words = 1;
+    if (words > 1) {
+        a->holders_ext = calloc((size_t)a->sets * a->ways * (words - 1), sizeof *a->holders_ext);
+        if (!a->holders_ext)
+            return -1;
+    }
+    a->holder_words = words;
     return 0;
 }
 
@@ -37,8 +53,10 @@ void cgm_cache_array_free(struct cgm_cache_array *a)
 {
     free(a->lines);
     free(a->tags);
+    free(a->holders_ext);
     a->lines = NULL;
     a->tags = NULL;
+    a->holders_ext = NULL;
 }
 
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)

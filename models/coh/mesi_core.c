@@ -9,7 +9,13 @@
  * charges the L2 latency from the level reported with each completion),
  * and whenever the L2 gives a block up or hands it to another core it
  * first takes back the L1 copies and any newer data in the data cache or
- * its write-back queue. */
+ * its write-back queue.
+ *
+ * A data-cache access is classified into its Table 3.2 substate once
+ * (l1_classify, shared with the GPU's vector L1) and an L1 miss at the L2
+ * into its Table 3.3 substate (l2_classify); each dispatch runs the row's
+ * actions and counts the row when they were performed (a request the
+ * core's resources refuse now is tried again later, and counted then). */
 #include "mesi_internal.h"
 
 #include <stdlib.h>
@@ -29,22 +35,6 @@ static void to_dir(struct cgm_coh_sys *s, struct core *c, uint8_t type, uint64_t
     coh_send(s, m);
 }
 
-static struct core_wb *q_find(struct core_wb *q, unsigned n, uint64_t block)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (q[i].used && q[i].block == block)
-            return &q[i];
-    return NULL;
-}
-
-static struct core_wb *q_free(struct core_wb *q, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (!q[i].used)
-            return &q[i];
-    return NULL;
-}
-
 /* The message a queued L2 victim leaves in: WriteBack with its data if
  * written, else an Evict notice without data. */
 static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb, int dst)
@@ -56,12 +46,12 @@ static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb,
 
 static struct core_wb *l2wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
 {
-    return q_find(c->wb, s->cfg.wb_entries, b);
+    return wbq_find(c->wb, s->cfg.wb_entries, b);
 }
 
 static struct core_wb *l1wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
 {
-    return q_find(c->l1wb, s->cfg.l1_wb_entries, b);
+    return wbq_find(c->l1wb, s->cfg.l1_wb_entries, b);
 }
 
 static bool stable(const struct cgm_cache_line *l, void *ctx)
@@ -190,10 +180,10 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
     pull_l1(s, c, v);
     bool exclusive = v->state == MESI_E || v->state == MESI_M;
     if (exclusive && !v->dirty && !slot)
-        slot = q_free(c->wb, s->cfg.wb_entries); /* clean: tell the directory if there is room */
+        slot = wbq_free(c->wb, s->cfg.wb_entries); /* clean: tell the directory if there is room */
     if (v->dirty || (exclusive && slot)) {
         if (!slot)
-            slot = q_free(c->wb, s->cfg.wb_entries);
+            slot = wbq_free(c->wb, s->cfg.wb_entries);
         if (!slot)
             return false;
         slot->used = true;
@@ -231,7 +221,7 @@ static bool l1_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
         return true;
     if (v->dirty) {
         if (!slot)
-            slot = q_free(c->l1wb, s->cfg.l1_wb_entries);
+            slot = wbq_free(c->l1wb, s->cfg.l1_wb_entries);
         if (!slot)
             return false;
         *slot = (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true };
@@ -296,136 +286,150 @@ static void fill_l1i(struct cgm_coh_sys *s, struct core *c, const struct cgm_cac
     finish(s, c, CGM_OP_FETCH, l2->block, tag, v->data, 2);
 }
 
-/* An L1 miss (or a data-cache upgrade) at the L2. l1v is the data-cache
- * way the block will take (NULL for fetches and upgrades). Returns as
- * core_access does. */
-static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                     uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+/* ---- an L1 miss at the L2 (Table 3.3) ---------------------------------- */
+
+enum l2_sub {
+    L2_SECONDARY,          /* a miss or upgrade of the block is in flight: coalesce (no row) */
+    L2_WB_WAIT,            /* requests already wait for the write-back's acknowledgement */
+    L2_WB_FLUSH_CONFLICT, L2_WB_WRITABLE, L2_WB_NON_WRITABLE,
+    L2_M, L2_E, L2_S,
+    L2_TRANSIENT,          /* transient without an MSHR entry: cannot happen; refuse */
+    L2_I,
+    L2_NSUBS
+};
+enum { COL_FETCH, COL_LOAD, COL_STORE, COL_UPGRADE, L2_NCOLS };
+
+#define R ROW_NONE
+static const uint8_t l2_rows[L2_NSUBS][L2_NCOLS] = {
+    [L2_SECONDARY] = { R, R, R, R },
+    [L2_WB_WAIT] = { R, R33_WBN_LOAD, R33_WBN_STORE, R33_WBN_STORE },
+    [L2_WB_FLUSH_CONFLICT] = { R, R33_WBFC_LOAD, R33_WBFC_STORE, R33_WBFC_STORE },
+    [L2_WB_WRITABLE] = { R, R33_WBW_LOAD, R33_WBW_STORE, R33_WBW_STORE },
+    [L2_WB_NON_WRITABLE] = { R, R33_WBN_LOAD, R33_WBN_STORE, R33_WBN_STORE },
+    [L2_M] = { R, R33_M_LOAD, R33_M_STORE, R33_M_STORE },
+    [L2_E] = { R, R33_E_LOAD, R33_E_STORE, R33_E_STORE },
+    [L2_S] = { R33_S_FETCH, R33_S_LOAD, R33_S_STORE, R33_S_UPG },
+    [L2_TRANSIENT] = { R, R, R, R },
+    [L2_I] = { R33_I_FETCH, R33_I_LOAD, R33_I_STORE, R33_I_STORE },
+};
+/* Table 3.2 by substate, for a load and a store. */
+static const uint8_t l1d_rows[L1_NSUBS][2] = {
+    [L1_M] = { R32_M_LOAD, R32_M_STORE },
+    [L1_E] = { R32_E_LOAD, R32_E_STORE },
+    [L1_S] = { R32_S_LOAD, R32_S_STORE },
+    [L1_S_PENDING_UPGRADE] = { R32_SPU_LOAD, R32_SPU_STORE },
+    [L1_I] = { R32_I_LOAD, R32_I_STORE },
+    [L1_I_WB_WRITABLE] = { R32_WBW_LOAD, R32_WBW_STORE },
+    [L1_I_WB_NON_WRITABLE] = { R32_WBN_LOAD, R32_WBN_STORE },
+};
+#undef R
+
+static enum l2_sub l2_classify(struct cgm_coh_sys *s, struct core *c, uint64_t block, struct cgm_mshr_entry **e,
+                               struct cgm_cache_line **l2, struct core_wb **wb)
+{
+    if ((*e = cgm_mshr_find(&c->mshr, block, KIND_DATA)))
+        return L2_SECONDARY;
+    if ((*e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT)))
+        return L2_WB_WAIT;
+    if ((*l2 = cgm_cache_find(&c->l2, block))) {
+        switch ((*l2)->state) {
+        case MESI_M: return L2_M;
+        case MESI_E: return L2_E;
+        case MESI_S: return L2_S;
+        default: return L2_TRANSIENT;
+        }
+    }
+    if (!(*wb = l2wb_find(s, c, block)))
+        return L2_I;
+    if ((*wb)->flushing)
+        return L2_WB_FLUSH_CONFLICT;
+    return (*wb)->sent ? L2_WB_NON_WRITABLE : L2_WB_WRITABLE;
+}
+
+/* The L2 holds the block in a stable state: the L1 gets it. A store to a
+ * shared block becomes an upgrade (Upgrade_Fwd for the data cache's own
+ * upgrade). Returns as core_access does. */
+static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2, uint8_t op, uint64_t tag,
+                  uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+{
+    uint64_t block = l2->block;
+    cgm_cache_touch(&c->l2, l2);
+    if (op == CGM_OP_FETCH) {
+        if (!c->replaying)
+            c->st.l2_hits++;
+        fill_l1i(s, c, l2, tag);
+        return 1;
+    }
+    bool st = op == CGM_OP_STORE;
+    if (l2->state == MESI_M || l2->state == MESI_E) {
+        if (st)
+            l2->state = MESI_M;
+        if (!c->replaying)
+            c->st.l2_hits++;
+        if (upgrade) /* the data cache's shared copy may simply become modified */
+            perform(s, c, cgm_cache_find(&c->l1d, block), op, tag, value, 2);
+        else
+            fill_l1d(s, c, l1v, l2, l2->state, op, tag, value);
+        return 1;
+    }
+    if (!st) {
+        if (!c->replaying)
+            c->st.l2_hits++;
+        fill_l1d(s, c, l1v, l2, MESI_S, op, tag, value);
+        return 1;
+    }
+    struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
+    if (!e)
+        return -1;
+    c->st.upgrades++;
+    l2->state = MESI_SM;
+    l2->req = COH_UPGRADE;
+    if (upgrade) {
+        struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
+        if (l1)
+            l1->state = MESI_SM;
+    }
+    coalesce(c, s, e, op, tag, value);
+    c->st.coalesced--;
+    to_dir(s, c, COH_UPGRADE, block, false);
+    return 0;
+}
+
+/* I_WB_Writable: merge the block back into the L2 (the victim, if
+ * written, takes the queue slot the block leaves), then it is a hit. */
+static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *wb, uint8_t op, uint64_t tag,
+                         uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+{
+    uint64_t block = wb->block;
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
+    if (!v)
+        return -1;
+    struct core_wb saved = *wb;
+    wb->used = false;
+    if (!l2_evict(s, c, v, wb)) {
+        *wb = saved;
+        return -1;
+    }
+    c->st.wb_hits++;
+    cgm_cache_set_block(&c->l2, v, block);
+    v->state = saved.dirty ? MESI_M : MESI_E;
+    v->data = saved.data;
+    v->dirty = saved.dirty;
+    return l2_hit(s, c, v, op, tag, value, l1v, upgrade);
+}
+
+/* I: an MSHR entry, a victim, then the request to the L3. */
+static int l2_miss(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
+                   uint64_t value)
 {
     bool st = op == CGM_OP_STORE, fetch = op == CGM_OP_FETCH;
-    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-    if (e) {
-        if (!coalesce(c, s, e, op, tag, value))
-            return -1;
-        if (!fetch && !c->replaying)
-            c->st.l1d_secondary_misses++;
-        return 0;
-    }
-    e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT);
-    if (e) {
-        if (!fetch)
-            coh_row(s, st ? R33_WBN_STORE : R33_WBN_LOAD);
-        return coalesce(c, s, e, op, tag, value) ? 0 : -1;
-    }
-    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
-    if (!l2) {
-        struct core_wb *wb = l2wb_find(s, c, block);
-        if (wb && wb->flushing) {
-            /* I_WB_Flush_Conflict: the L2 NACKs the request back to the
-             * L1, which tries it again shortly. */
-            if (!fetch)
-                coh_row(s, st ? R33_WBFC_STORE : R33_WBFC_LOAD);
-            c->st.l1_nacks++;
-            stall_push(s, c, op, block, tag, value);
-            return 0;
-        }
-        if (wb && !wb->sent) {
-            /* I_WB_Writable: merge the block back into the L2; the victim,
-             * if written, takes the queue slot the block leaves. */
-            struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
-            if (!v)
-                return -1;
-            struct core_wb saved = *wb;
-            wb->used = false;
-            if (!l2_evict(s, c, v, wb)) {
-                *wb = saved;
-                return -1;
-            }
-            if (!fetch)
-                coh_row(s, st ? R33_WBW_STORE : R33_WBW_LOAD);
-            c->st.wb_hits++;
-            cgm_cache_set_block(&c->l2, v, block);
-            v->state = saved.dirty ? MESI_M : MESI_E;
-            v->data = saved.data;
-            v->dirty = saved.dirty;
-            l2 = v;
-        } else if (wb) {
-            /* I_WB_Non_Writable: wait for the directory's write-back ack. */
-            if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_WBWAIT)))
-                return -1;
-            if (!fetch)
-                coh_row(s, st ? R33_WBN_STORE : R33_WBN_LOAD);
-            coalesce(c, s, e, op, tag, value);
-            c->st.coalesced--;
-            return 0;
-        }
-    }
-    if (l2 && stable(l2, NULL)) {
-        cgm_cache_touch(&c->l2, l2);
-        if (fetch) {
-            if (l2->state == MESI_S)
-                coh_row(s, R33_S_FETCH);
-            if (!c->replaying)
-                c->st.l2_hits++;
-            fill_l1i(s, c, l2, tag);
-            return 1;
-        }
-        if (l2->state == MESI_M || l2->state == MESI_E) {
-            if (l2->state == MESI_M)
-                coh_row(s, st ? R33_M_STORE : R33_M_LOAD);
-            else
-                coh_row(s, st ? R33_E_STORE : R33_E_LOAD);
-            if (st)
-                l2->state = MESI_M;
-            if (!c->replaying)
-                c->st.l2_hits++;
-            if (upgrade) {
-                /* The data cache's shared copy may simply become modified. */
-                struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
-                perform(s, c, l1, op, tag, value, 2);
-            } else {
-                fill_l1d(s, c, l1v, l2, l2->state, op, tag, value);
-            }
-            return 1;
-        }
-        /* Shared. */
-        if (!st) {
-            coh_row(s, R33_S_LOAD);
-            if (!c->replaying)
-                c->st.l2_hits++;
-            fill_l1d(s, c, l1v, l2, MESI_S, op, tag, value);
-            return 1;
-        }
-        /* A store: the data cache's upgrade is forwarded (Upgrade_Fwd), or
-         * the data cache had no copy and the L2 upgrades for it. */
-        if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA)))
-            return -1;
-        coh_row(s, upgrade ? R33_S_UPG : R33_S_STORE);
-        c->st.upgrades++;
-        l2->state = MESI_SM;
-        l2->req = COH_UPGRADE;
-        if (upgrade) {
-            struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
-            if (l1)
-                l1->state = MESI_SM;
-        }
-        coalesce(c, s, e, op, tag, value);
-        c->st.coalesced--;
-        to_dir(s, c, COH_UPGRADE, block, false);
-        return 0;
-    }
-    if (l2) /* transient: always has an MSHR entry, handled above */
-        return -1;
-
-    /* An L2 miss: an MSHR entry, a victim, then the request to the L3. */
     if (c->mshr.used >= c->mshr.entries)
         return -1;
     struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
     if (!v || !l2_evict(s, c, v, NULL))
         return -1;
-    e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
+    struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
     uint8_t req = fetch ? COH_GETS : st ? COH_GETX : COH_GET;
-    coh_row(s, fetch ? R33_I_FETCH : st ? R33_I_STORE : R33_I_LOAD);
     if (!c->replaying)
         c->st.l2_misses++;
     cgm_cache_set_block(&c->l2, v, block);
@@ -438,6 +442,66 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
     to_dir(s, c, req, block, fetch);
     return 0;
 }
+
+/* An L1 miss (or a data-cache upgrade) at the L2. l1v is the data-cache
+ * way the block will take (NULL for fetches and upgrades). Returns as
+ * core_access does. */
+static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
+                     uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+{
+    bool fetch = op == CGM_OP_FETCH;
+    int col = fetch ? COL_FETCH : op != CGM_OP_STORE ? COL_LOAD : upgrade ? COL_UPGRADE : COL_STORE;
+    struct cgm_mshr_entry *e = NULL;
+    struct cgm_cache_line *l2 = NULL;
+    struct core_wb *wb = NULL;
+    enum l2_sub sub = l2_classify(s, c, block, &e, &l2, &wb);
+    int r;
+    switch (sub) {
+    case L2_SECONDARY:
+        if (!coalesce(c, s, e, op, tag, value))
+            return -1;
+        if (!fetch && !c->replaying)
+            c->st.l1d_secondary_misses++;
+        r = 0;
+        break;
+    case L2_WB_WAIT:
+        r = coalesce(c, s, e, op, tag, value) ? 0 : -1;
+        break;
+    case L2_WB_FLUSH_CONFLICT:
+        /* The L2 NACKs the request back to the L1, which tries it again
+         * shortly. */
+        c->st.l1_nacks++;
+        stall_push(s, c, op, block, tag, value);
+        r = 0;
+        break;
+    case L2_WB_WRITABLE:
+        r = l2_merge_back(s, c, wb, op, tag, value, l1v, upgrade);
+        break;
+    case L2_WB_NON_WRITABLE:
+        /* Wait for the directory's write-back acknowledgement. */
+        if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_WBWAIT)))
+            return -1;
+        coalesce(c, s, e, op, tag, value);
+        c->st.coalesced--;
+        r = 0;
+        break;
+    case L2_M:
+    case L2_E:
+    case L2_S:
+        r = l2_hit(s, c, l2, op, tag, value, l1v, upgrade);
+        break;
+    case L2_I:
+        r = l2_miss(s, c, op, block, tag, value);
+        break;
+    default:
+        return -1;
+    }
+    if (r >= 0)
+        coh_row(s, l2_rows[sub][col]);
+    return r;
+}
+
+/* ---- the L1s (Tables 3.1 and 3.2) ------------------------------------------- */
 
 static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t tag)
 {
@@ -463,6 +527,32 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
     return r;
 }
 
+/* I_WB_Writable: merge the block back into the data cache; the victim, if
+ * written, takes the queue slot the block leaves. */
+static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *w, uint8_t op, uint64_t tag,
+                         uint64_t value)
+{
+    uint64_t block = w->block;
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
+    if (!v)
+        return -1;
+    struct core_wb saved = *w;
+    w->used = false;
+    if (!l1_evict(s, c, v, w)) {
+        *w = saved;
+        return -1;
+    }
+    c->st.l1_wb_hits++;
+    if (!c->replaying)
+        c->st.hits++;
+    cgm_cache_set_block(&c->l1d, v, block);
+    v->state = MESI_M;
+    v->data = saved.data;
+    v->dirty = true;
+    perform(s, c, v, op, tag, value, 1);
+    return 1;
+}
+
 int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
                 uint64_t value)
 {
@@ -470,80 +560,48 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         return fetch(s, c, block, tag);
     bool st = op == CGM_OP_STORE;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
-    if (l) {
-        switch (l->state) {
-        case MESI_M:
-        case MESI_E:
-            if (l->state == MESI_M)
-                coh_row(s, st ? R32_M_STORE : R32_M_LOAD);
-            else
-                coh_row(s, st ? R32_E_STORE : R32_E_LOAD);
-            if (st && l->state == MESI_E) {
-                /* Exclusive in the core: the L2 copy becomes modified too. */
-                struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
-                if (l2)
-                    l2->state = MESI_M;
-            }
-            if (!c->replaying)
-                c->st.hits++;
-            perform(s, c, l, op, tag, value, 1);
-            return 1;
-        case MESI_S:
-            if (!st) {
-                coh_row(s, R32_S_LOAD);
-                if (!c->replaying)
-                    c->st.hits++;
-                perform(s, c, l, op, tag, value, 1);
-                return 1;
-            } else {
-                int r = l2_access(s, c, op, block, tag, value, NULL, true);
-                if (r >= 0)
-                    coh_row(s, R32_S_STORE);
-                return r;
-            }
-        case MESI_SM: {
-            struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-            if (!e)
-                return -1;
-            if (!coalesce(c, s, e, op, tag, value))
-                return -1;
-            coh_row(s, st ? R32_SPU_STORE : R32_SPU_LOAD);
-            if (!c->replaying)
-                c->st.l1d_secondary_misses++;
-            return 0;
+    struct core_wb *w = l ? NULL : l1wb_find(s, c, block);
+    enum l1_sub sub = l1_classify(l, w, w && !w->sent);
+    struct cgm_mshr_entry *e;
+    int r;
+    switch (sub) {
+    case L1_M:
+    case L1_E:
+        if (st && l->state == MESI_E) {
+            /* Exclusive in the core: the L2 copy becomes modified too. */
+            struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+            if (l2)
+                l2->state = MESI_M;
         }
-        default:
-            break;
-        }
-    }
-
-    struct core_wb *w = l1wb_find(s, c, block);
-    if (w && !w->sent) {
-        /* I_WB_Writable: merge the block back into the data cache; the
-         * victim, if written, takes the queue slot the block leaves. */
-        struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
-        if (!v)
-            return -1;
-        struct core_wb saved = *w;
-        w->used = false;
-        if (!l1_evict(s, c, v, w)) {
-            *w = saved;
-            return -1;
-        }
-        coh_row(s, st ? R32_WBW_STORE : R32_WBW_LOAD);
-        c->st.l1_wb_hits++;
         if (!c->replaying)
             c->st.hits++;
-        cgm_cache_set_block(&c->l1d, v, block);
-        v->state = MESI_M;
-        v->data = saved.data;
-        v->dirty = true;
-        perform(s, c, v, op, tag, value, 1);
-        return 1;
-    }
-    if (w) {
-        /* I_WB_Non_Writable: wait until the write-back has reached the L2. */
-        struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
+        perform(s, c, l, op, tag, value, 1);
+        r = 1;
+        break;
+    case L1_S:
+        if (st) {
+            r = l2_access(s, c, op, block, tag, value, NULL, true);
+            break;
+        }
+        if (!c->replaying)
+            c->st.hits++;
+        perform(s, c, l, op, tag, value, 1);
+        r = 1;
+        break;
+    case L1_S_PENDING_UPGRADE:
+        e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
+        if (!e || !coalesce(c, s, e, op, tag, value))
+            return -1;
+        if (!c->replaying)
+            c->st.l1d_secondary_misses++;
+        r = 0;
+        break;
+    case L1_I_WB_WRITABLE:
+        r = l1_merge_back(s, c, w, op, tag, value);
+        break;
+    case L1_I_WB_NON_WRITABLE:
+        /* Wait until the write-back has reached the L2. */
+        e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
         if (!e && !(e = cgm_mshr_alloc(&c->mshr, block, KIND_L1WBWAIT)))
             return -1;
         if (!coalesce(c, s, e, op, tag, value)) {
@@ -551,21 +609,22 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
                 cgm_mshr_release(&c->mshr, e);
             return -1;
         }
-        coh_row(s, st ? R32_WBN_STORE : R32_WBN_LOAD);
-        return 0;
-    }
-
-    /* A data-cache miss: a way for the block first (written victims need
-     * room in the write-back queue), then the L2. */
-    struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
-    if (!v || (v->state && v->dirty && !q_free(c->l1wb, s->cfg.l1_wb_entries)))
-        return -1;
-    int r = l2_access(s, c, op, block, tag, value, v, false);
-    if (r >= 0) {
-        coh_row(s, st ? R32_I_STORE : R32_I_LOAD);
-        if (!c->replaying)
+        r = 0;
+        break;
+    default: {
+        /* A data-cache miss: a way for the block first (written victims
+         * need room in the write-back queue), then the L2. */
+        struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
+        if (!v || (v->state && v->dirty && !wbq_free(c->l1wb, s->cfg.l1_wb_entries)))
+            return -1;
+        r = l2_access(s, c, op, block, tag, value, v, false);
+        if (r >= 0 && !c->replaying)
             c->st.misses++;
+        break;
     }
+    }
+    if (r >= 0)
+        coh_row(s, l1d_rows[sub][st]);
     return r;
 }
 
@@ -600,12 +659,13 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
     struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, m->block);
     if (l1 && l1->state == MESI_SM)
         l1->state = MESI_I;
-    if (m->src < (int)s->cfg.cores)
+    if (m->src != dir_node(s, m->block)) /* forwarded by its holder */
         to_dir(s, c, COH_UNBLOCK, m->block, m->instr);
     uint8_t joined = l2->pending;
-    struct cgm_coh_msg fwd = { .type = joined, .src = dir_node(s, m->block), .dst = c->id, .block = m->block,
-                               .requester = l2->requester, .instr = l2->acks != 0 };
-    l2->pending = 0;
+    struct cgm_coh_msg fwd = { .type = joined == JOIN_GETX_FWD ? COH_GETX_FWD : COH_GET_FWD,
+                               .src = dir_node(s, m->block), .dst = c->id, .block = m->block,
+                               .requester = l2->requester, .instr = l2->instr };
+    l2->pending = JOIN_NONE;
     replay(s, c, e);
     if (joined)
         forward(s, c, &fwd);
@@ -678,9 +738,9 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
          * directory serves that request (a *_Pending_Owned row) and keeps
          * this forward pending. Join it once the block is back and the
          * waiting requests are done. */
-        l2->pending = m->type;
+        l2->pending = m->type == COH_GETX_FWD ? JOIN_GETX_FWD : JOIN_GET_FWD;
         l2->requester = m->requester;
-        l2->acks = m->instr;
+        l2->instr = m->instr;
         return;
     }
     if (l2 && (l2->state == MESI_E || l2->state == MESI_M)) {
@@ -731,7 +791,7 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
     case COH_NACK:
         c->st.nacks_received++;
         s->env.later(s->env.ctx, c->id, m->block,
-                     COH_WAKE_RETRY + (m->req == COH_UPGRADE && !m->absent ? 32 : 0));
+                     m->req == COH_UPGRADE && !m->absent ? COH_WAKE_RETRY_UPGRADE : COH_WAKE_RETRY);
         break;
     case COH_INVAL:
     case COH_FLUSH:
@@ -757,8 +817,8 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
 
 void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
 {
-    if ((what & 15) == COH_WAKE_RETRY) {
-        retry(s, c, block, (what & 32) != 0);
+    if (cgm_coh_wake_is_retry(what)) {
+        retry(s, c, block, what == COH_WAKE_RETRY_UPGRADE);
     } else if (what == COH_WAKE_WB_DRAIN || what == COH_WAKE_L1_FLUSHED) {
         /* The victim leaves; after the data cache's flush acknowledgement
          * if it waited for one. */

@@ -24,12 +24,21 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         return NULL;
     s->cfg = *cfg;
     s->env = *env;
+    s->nnodes = cfg->cores + cfg->slices;
+    s->l3_holders = cfg->cores;
+    s->nodes = calloc(s->nnodes, sizeof *s->nodes);
     s->cores = calloc(cfg->cores, sizeof *s->cores);
     s->slices = calloc(cfg->slices, sizeof *s->slices);
     s->mem = calloc(cfg->blocks, sizeof *s->mem);
-    s->node_msgs = calloc(cfg->cores + cfg->slices, sizeof *s->node_msgs);
-    if (!s->cores || !s->slices || !s->mem || !s->node_msgs)
+    s->node_msgs = calloc(s->nnodes, sizeof *s->node_msgs);
+    if (!s->nodes || !s->cores || !s->slices || !s->mem || !s->node_msgs)
         goto fail;
+    for (unsigned i = 0; i < s->nnodes; i++) {
+        bool core = i < cfg->cores;
+        s->nodes[i] = (struct coh_node){ .kind = core ? CGM_NODE_CORE : CGM_NODE_SLICE,
+                                         .index = core ? (int)i : (int)(i - cfg->cores),
+                                         .holder = core ? (int)i : -1 };
+    }
     for (unsigned i = 0; i < cfg->cores; i++) {
         struct core *c = &s->cores[i];
         c->id = (int)i;
@@ -44,12 +53,14 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     for (unsigned i = 0; i < cfg->slices; i++) {
         struct slice *sl = &s->slices[i];
         sl->id = (int)i;
+        sl->node = (int)(cfg->cores + i);
         sl->wb = calloc(cfg->l3_wb_entries, sizeof *sl->wb);
-        if (!sl->wb || cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)))
+        if (!sl->wb || cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)) ||
+            cgm_cache_array_set_holders(&sl->l3, s->l3_holders))
             goto fail;
         for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
-            /* Each core has at most one data and one fetch request per block. */
-            sl->wb[w].join = calloc(2 * cfg->cores, sizeof *sl->wb[w].join);
+            /* Each holder has at most one data and one fetch request per block. */
+            sl->wb[w].join = calloc(2 * s->l3_holders, sizeof *sl->wb[w].join);
             if (!sl->wb[w].join)
                 goto fail;
         }
@@ -83,6 +94,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
             free(sl->wb[w].join);
         free(sl->wb);
     }
+    free(s->nodes);
     free(s->cores);
     free(s->slices);
     free(s->mem);
@@ -97,8 +109,22 @@ int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block)
 
 int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block)
 {
-    return (int)s->cfg.cores + cgm_coh_slice_of(s, block);
+    return s->slices[cgm_coh_slice_of(s, block)].node;
 }
+
+int coh_l3_holder_node(const struct cgm_coh_sys *s, int h, uint64_t block)
+{
+    (void)s;
+    (void)block;
+    return h; /* cores: holder number = node id */
+}
+
+unsigned cgm_coh_node_count(const struct cgm_coh_sys *s) { return s->nnodes; }
+enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node)
+{
+    return (enum cgm_coh_node_kind)s->nodes[node].kind;
+}
+int cgm_coh_node_index(const struct cgm_coh_sys *s, int node) { return s->nodes[node].index; }
 
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
 {
@@ -125,27 +151,42 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, 
     return r;
 }
 
+/* Messages and wake-ups go to the node's controller, chosen by its kind. */
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
 {
-    if (m->dst < (int)s->cfg.cores)
-        core_deliver(s, &s->cores[m->dst], m);
-    else
-        dir_deliver(s, &s->slices[m->dst - (int)s->cfg.cores], m);
+    const struct coh_node *n = &s->nodes[m->dst];
+    switch (n->kind) {
+    case CGM_NODE_CORE:
+        core_deliver(s, &s->cores[n->index], m);
+        break;
+    case CGM_NODE_SLICE:
+        dir_deliver(s, &s->slices[n->index], m);
+        break;
+    default:
+        break;
+    }
 }
 
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
 {
-    if (node < (int)s->cfg.cores)
-        core_wake(s, &s->cores[node], block, what);
-    else
-        dir_wake(s, &s->slices[node - (int)s->cfg.cores], block, what);
+    const struct coh_node *n = &s->nodes[node];
+    switch (n->kind) {
+    case CGM_NODE_CORE:
+        core_wake(s, &s->cores[n->index], block, what);
+        break;
+    case CGM_NODE_SLICE:
+        dir_wake(s, &s->slices[n->index], block, what);
+        break;
+    default:
+        break;
+    }
 }
 
 const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s) { return s->rows; }
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s) { return s->msgs; }
 const struct cgm_coh_msg_stats *cgm_coh_node_msgs(const struct cgm_coh_sys *s, int node)
 {
-    if (node < 0 || (unsigned)node >= s->cfg.cores + s->cfg.slices)
+    if (node < 0 || (unsigned)node >= s->nnodes)
         return NULL;
     return &s->node_msgs[node];
 }

@@ -1,6 +1,11 @@
 /* The timed memory system: the MESI handlers of models/coh wrapped in
  * KnightSim contexts, joined by the ring and backed by the system agent,
- * memory controller and DRAM. */
+ * memory controller and DRAM.
+ *
+ * The nodes of the coherence system become a node table here: each node's
+ * kind chooses its controller's work (a core's takes the CPU's requests
+ * too), its latency, clock domain and ring endpoint. The topology says
+ * which switch and port each endpoint sits on. */
 #include "cgm/memsys.h"
 
 #include <stdlib.h>
@@ -72,10 +77,12 @@ struct cpu_req {
 
 struct node {
     struct cgm_memsys *ms;
+    uint8_t kind;              /* enum cgm_coh_node_kind */
     int coh;                   /* coherence node id */
-    int ep;                    /* network endpoint */
-    bool is_core;
-    unsigned latency;
+    int index;                 /* among the nodes of its kind */
+    int ep;                    /* ring endpoint */
+    unsigned latency;          /* cycles of its domain from taking a message to sending on */
+    ks_domain *domain;
     ks_eventcount ec;
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
     unsigned rx_n, tx_n;       /* packets in all rx lanes, in all tx lanes */
@@ -90,18 +97,27 @@ struct node {
     unsigned nreqs;
 };
 
+/* Which switch and local port each endpoint sits on. Switch i carries core
+ * i on port 0 and slice i on port 1; one more switch carries the system
+ * agent on port 0 and the GPU hub on port 1 (as in seed 000 Fig. 3.2). */
+struct topology {
+    unsigned switches;
+    int sa_ep, hub_ep;
+};
+
 struct cgm_memsys {
     struct cgm_memsys_config cfg;
     ks_engine *eng;
-    ks_domain *cpu, *sys, *dram_dom;
+    ks_domain *cpu, *gpu, *sys, *dram_dom;
+    unsigned block_shift;      /* log2 of the block size */
+    struct topology topo;
     struct cgm_coh_sys *coh;
     struct cgm_net *net;
     struct cgm_dram *dram;
     struct cgm_dram_checker *checker;
-    struct node *nodes;        /* cores then slices */
+    struct node *nodes;        /* by coherence node id */
     unsigned nnodes;
     int *ep_node;              /* endpoint -> node index, -1 for the system agent, -2 unused */
-    int sa_ep;
     /* system agent */
     ks_eventcount sa_ec, dram_ec;
     struct fifo sa_rx, sa_tx;
@@ -119,8 +135,8 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     memset(c, 0, sizeof *c);
     c->cores = 4;
     c->slices = 4;
-    c->cpu_hz = 4000000000ull;
-    c->sys_hz = 2000000000ull;
+    c->block_bytes = 64;
+    c->header_bytes = 8;
     c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
                                       .l2_sets = 512, .l2_ways = 8, .l1_wb_entries = 4,
                                       .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
@@ -138,6 +154,32 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->mc_queue = 64;
     cgm_dram_preset("DDR3-1600", &c->dram);
     c->mem_bytes = 256ull << 20;
+}
+
+int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
+                              const struct cgm_dram_config *dram, struct cgm_memsys_domains *d, char *err,
+                              size_t errlen)
+{
+    *d = (struct cgm_memsys_domains){ 0 };
+    if (!cpu_hz || !gpu_hz || !sys_hz || !(dram->t.tck_ns > 0)) {
+        snprintf(err, errlen, "memsys: clock frequencies must be non-zero");
+        return -1;
+    }
+    d->cpu = ks_domain_create(eng, "cpu", cpu_hz);
+    d->sys = ks_domain_create(eng, "system", sys_hz);
+    d->dram = ks_domain_create(eng, "dram", (uint64_t)(1e9 / dram->t.tck_ns + 0.5));
+    d->gpu = ks_domain_create(eng, "gpu", gpu_hz);
+    if (!d->cpu || !d->sys || !d->dram || !d->gpu) {
+        snprintf(err, errlen, "memsys: clock domains refused: %s", ks_engine_error(eng));
+        return -1;
+    }
+    return 0;
+}
+
+int cgm_memsys_default_domains(ks_engine *eng, const struct cgm_dram_config *dram, struct cgm_memsys_domains *d,
+                               char *err, size_t errlen)
+{
+    return cgm_memsys_domains_create(eng, 4000000000ull, 1000000000ull, 2000000000ull, dram, d, err, errlen);
 }
 
 ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m) { return m->cpu; }
@@ -209,14 +251,18 @@ static unsigned bucket(uint64_t v)
 
 /* ---- the coherence environment ------------------------------------------ */
 
+/* To a directory: the request lane; from one: the reply lane; between
+ * its clients (a forwarded block): the coherence lane. */
 static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
 {
-    if (msg->dst >= (int)m->cfg.cores)
+    if (m->nodes[msg->dst].kind == CGM_NODE_SLICE)
         return CGM_LANE_REQUEST;
-    if (msg->src >= (int)m->cfg.cores)
+    if (m->nodes[msg->src].kind == CGM_NODE_SLICE)
         return CGM_LANE_REPLY;
     return CGM_LANE_COHERENCE;
 }
+
+static unsigned data_bytes(const struct cgm_memsys *m) { return m->cfg.header_bytes + m->cfg.block_bytes; }
 
 /* The cache's output controller: into the network at once (the packet
  * waits there until its latency has passed), or behind the packets of its
@@ -239,7 +285,7 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->m = *msg;
     p->p.src = src->ep;
     p->p.dst = dst->ep;
-    p->p.bytes = msg->has_data ? 72 : 8;
+    p->p.bytes = msg->has_data ? data_bytes(m) : m->cfg.header_bytes;
     p->p.lane = lane_of(m, msg);
     p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + src->latency);
     send_packet(m, src, p);
@@ -268,14 +314,14 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->block = block;
         p->slice = node;
         p->p.src = n->ep;
-        p->p.dst = m->sa_ep;
-        p->p.bytes = what == COH_WAKE_MEM_READ ? 8 : 72;
+        p->p.dst = m->topo.sa_ep;
+        p->p.bytes = what == COH_WAKE_MEM_READ ? m->cfg.header_bytes : data_bytes(m);
         p->p.lane = CGM_LANE_REQUEST;
         p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + n->latency);
         send_packet(m, n, p);
         return;
     }
-    unsigned delay = (what & 15) == COH_WAKE_RETRY ? m->cfg.retry_cycles : 1;
+    unsigned delay = cgm_coh_wake_is_retry(what) ? m->cfg.retry_cycles : 1;
     timer_add(n, ks_cycle() + delay, block, what);
 }
 
@@ -305,7 +351,7 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
 {
     struct cgm_memsys *m = ctx;
     struct pkt *p = (struct pkt *)np;
-    if (ep == m->sa_ep) {
+    if (ep == m->topo.sa_ep) {
         if (m->sa_rx.n >= m->cfg.rx_queue)
             return false;
         p->due = ks_domain_cycle(m->sys) + m->cfg.sa_latency;
@@ -348,11 +394,11 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         n->port_cycle = now;
         n->ports_used = 0;
     }
-    while (n->is_core && n->cpu.n && n->ports_used < m->cfg.ports) {
+    while (n->cpu.n && n->ports_used < m->cfg.ports) { /* only a core's controller has CPU requests */
         unsigned idx = (unsigned)(uintptr_t)fifo_peek(&n->cpu);
         struct cpu_req *r = &n->reqs[idx];
         n->ports_used++;
-        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr / 64, idx, r->value) < 0)
+        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value) < 0)
             break;
         fifo_pop(&n->cpu);
     }
@@ -402,7 +448,7 @@ static void node_main(void *arg)
 bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
                        uint64_t store_value)
 {
-    if (core < 0 || (unsigned)core >= m->cfg.cores || addr / 64 >= m->cfg.mem_bytes / 64)
+    if (core < 0 || (unsigned)core >= m->cfg.cores || (addr >> m->block_shift) >= (m->cfg.mem_bytes >> m->block_shift))
         return false;
     struct node *n = &m->nodes[core];
     if (n->cpu.n >= m->cfg.cpu_queue)
@@ -432,7 +478,7 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
         }
         if (!n->cpu.n && n->ports_used < m->cfg.ports) {
             n->ports_used++;
-            if (cgm_coh_access(m->coh, n->coh, op, addr / 64, idx, store_value) >= 0) {
+            if (cgm_coh_access(m->coh, n->coh, op, addr >> m->block_shift, idx, store_value) >= 0) {
                 if (!node_idle(n))
                     ks_advance(&n->ec); /* timers or packets for the controller */
                 return true;
@@ -456,9 +502,9 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
     struct pkt *p = r->tag;
     p->kind = p->kind == PK_MEM_READ ? PK_MEM_READ_DONE : PK_MEM_WRITE_DONE;
     int slice_ep = p->p.src;
-    p->p.src = m->sa_ep;
+    p->p.src = m->topo.sa_ep;
     p->p.dst = slice_ep;
-    p->p.bytes = p->kind == PK_MEM_READ_DONE ? 72 : 8;
+    p->p.bytes = p->kind == PK_MEM_READ_DONE ? data_bytes(m) : m->cfg.header_bytes;
     p->p.lane = CGM_LANE_REPLY;
     p->due = 0;
     m->mc_inflight--;
@@ -473,7 +519,7 @@ static void sa_main(void *arg)
         uint64_t seen = ks_ec_count(&m->sa_ec);
         uint64_t now = ks_cycle();
         struct pkt *p = fifo_peek(&m->sa_rx);
-        uint64_t addr = p ? p->block * 64 : 0;
+        uint64_t addr = p ? p->block << m->block_shift : 0;
         if (p && p->due <= now && m->mc_inflight < m->cfg.mc_queue && cgm_dram_can_accept(m->dram, addr)) {
             fifo_pop(&m->sa_rx);
             uint64_t dnow = ks_domain_cycle(m->dram_dom);
@@ -518,14 +564,85 @@ static void dram_main(void *arg)
 
 /* ---- construction ------------------------------------------------------- */
 
-struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_config *cfg,
-                                     cgm_memsys_done_fn done, void *ctx, char *err, size_t errlen)
+static unsigned log2_exact(unsigned v)
+{
+    unsigned n = 0;
+    while ((1u << n) < v)
+        n++;
+    return (1u << n) == v ? n : 0;
+}
+
+static int node_endpoint(const struct cgm_memsys *m, const struct node *n)
+{
+    switch (n->kind) {
+    case CGM_NODE_CORE: return cgm_net_endpoint(m->net, (unsigned)n->index, 0);
+    case CGM_NODE_SLICE: return cgm_net_endpoint(m->net, (unsigned)n->index, 1);
+    default: return -1;
+    }
+}
+
+static const char *const node_names[CGM_NODE_KINDS] = { [CGM_NODE_CORE] = "l1", [CGM_NODE_SLICE] = "l3" };
+
+/* The node table: one controller context per coherence node, its kind
+ * choosing its latency and endpoint. */
+static int build_nodes(struct cgm_memsys *m, ks_engine *eng, char *err, size_t errlen)
+{
+    const struct cgm_memsys_config *cfg = &m->cfg;
+    m->ep_node = malloc(cgm_net_endpoints(m->net) * sizeof *m->ep_node);
+    m->nnodes = cgm_coh_node_count(m->coh);
+    m->nodes = calloc(m->nnodes, sizeof *m->nodes);
+    if (!m->ep_node || !m->nodes) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (unsigned e = 0; e < cgm_net_endpoints(m->net); e++)
+        m->ep_node[e] = -2;
+    m->ep_node[m->topo.sa_ep] = -1;
+    for (unsigned i = 0; i < m->nnodes; i++) {
+        struct node *n = &m->nodes[i];
+        n->ms = m;
+        n->coh = (int)i;
+        n->kind = (uint8_t)cgm_coh_node_kind(m->coh, (int)i);
+        n->index = cgm_coh_node_index(m->coh, (int)i);
+        n->latency = n->kind == CGM_NODE_CORE ? cfg->l1_latency : cfg->l3_latency;
+        n->domain = m->cpu;
+        n->ep = node_endpoint(m, n);
+        if (n->ep >= 0)
+            m->ep_node[n->ep] = (int)i;
+        ks_ec_init(&n->ec, "cache", 0);
+        if (n->kind == CGM_NODE_CORE) {
+            n->nreqs = cfg->cpu_queue + cfg->coh.mshr * cfg->coh.coalesce + 64;
+            n->reqs = calloc(n->nreqs, sizeof *n->reqs);
+            n->req_busy = calloc((n->nreqs + 63) / 64, sizeof *n->req_busy);
+            if (!n->reqs || !n->req_busy) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        }
+        char name[32];
+        snprintf(name, sizeof name, "%s.%d", node_names[n->kind], n->index);
+        ks_context_opts o = { .name = name, .domain = n->domain };
+        if (!ks_context_create_opts(eng, node_main, n, &o)) {
+            snprintf(err, errlen, "memsys: %s", ks_engine_error(eng));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_domains *d,
+                                     const struct cgm_memsys_config *cfg, cgm_memsys_done_fn done, void *ctx,
+                                     char *err, size_t errlen)
 {
     if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->cpu_hz || !cfg->sys_hz || !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports ||
-        cfg->mem_bytes < 64 || cfg->net.local_ports < 2) {
-        snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices a power of two, "
-                 "queues and frequencies non-zero, two local ports per switch)");
+        !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports || !log2_exact(cfg->block_bytes) ||
+        !cfg->header_bytes || cfg->mem_bytes < cfg->block_bytes || cfg->net.local_ports < 2) {
+        snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices and the block size powers of "
+                 "two, queues and the header size non-zero, two local ports per switch)");
+        return NULL;
+    }
+    if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {
+        snprintf(err, errlen, "memsys: a clock domain is missing");
         return NULL;
     }
     struct cgm_memsys *m = calloc(1, sizeof *m);
@@ -537,14 +654,11 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
     m->eng = eng;
     m->done = done;
     m->ctx = ctx;
-    m->cpu = ks_domain_create(eng, "cpu", cfg->cpu_hz);
-    m->sys = ks_domain_create(eng, "system", cfg->sys_hz);
-    uint64_t dram_hz = (uint64_t)(1e9 / cfg->dram.t.tck_ns + 0.5);
-    m->dram_dom = ks_domain_create(eng, "dram", dram_hz);
-    if (!m->cpu || !m->sys || !m->dram_dom) {
-        snprintf(err, errlen, "memsys: clock domains refused: %s", ks_engine_error(eng));
-        goto fail;
-    }
+    m->cpu = d->cpu;
+    m->gpu = d->gpu;
+    m->sys = d->sys;
+    m->dram_dom = d->dram;
+    m->block_shift = log2_exact(cfg->block_bytes);
     m->dram = cgm_dram_create(&cfg->dram, err, errlen);
     if (!m->dram)
         goto fail;
@@ -561,7 +675,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
     struct cgm_coh_config cc = cfg->coh;
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;
-    cc.blocks = cfg->mem_bytes / 64;
+    cc.blocks = cfg->mem_bytes >> m->block_shift;
     struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done };
     m->coh = cgm_coh_create(&cc, &env);
     if (!m->coh) {
@@ -569,52 +683,18 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_con
         goto fail;
     }
 
-    /* Switch i carries core i on port 0 and slice i on port 1; one more
-     * switch carries the system agent. */
     struct cgm_net_config nc = cfg->net;
     nc.switches = (cfg->cores > cfg->slices ? cfg->cores : cfg->slices) + 1;
+    m->topo.switches = nc.switches;
     m->net = cgm_net_create(eng, m->sys, &nc, net_deliver, m);
     if (!m->net) {
         snprintf(err, errlen, "memsys: bad network configuration");
         goto fail;
     }
-    m->sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
-    m->ep_node = malloc(cgm_net_endpoints(m->net) * sizeof *m->ep_node);
-    m->nnodes = cfg->cores + cfg->slices;
-    m->nodes = calloc(m->nnodes, sizeof *m->nodes);
-    if (!m->ep_node || !m->nodes) {
-        snprintf(err, errlen, "out of memory");
+    m->topo.sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
+    m->topo.hub_ep = cgm_net_endpoint(m->net, nc.switches - 1, 1);
+    if (build_nodes(m, eng, err, errlen))
         goto fail;
-    }
-    for (unsigned e = 0; e < cgm_net_endpoints(m->net); e++)
-        m->ep_node[e] = -2;
-    m->ep_node[m->sa_ep] = -1;
-    for (unsigned i = 0; i < m->nnodes; i++) {
-        struct node *n = &m->nodes[i];
-        n->ms = m;
-        n->coh = (int)i;
-        n->is_core = i < cfg->cores;
-        n->latency = n->is_core ? cfg->l1_latency : cfg->l3_latency;
-        n->ep = n->is_core ? cgm_net_endpoint(m->net, i, 0) : cgm_net_endpoint(m->net, i - cfg->cores, 1);
-        m->ep_node[n->ep] = (int)i;
-        ks_ec_init(&n->ec, "cache", 0);
-        if (n->is_core) {
-            n->nreqs = cfg->cpu_queue + cfg->coh.mshr * cfg->coh.coalesce + 64;
-            n->reqs = calloc(n->nreqs, sizeof *n->reqs);
-            n->req_busy = calloc((n->nreqs + 63) / 64, sizeof *n->req_busy);
-            if (!n->reqs || !n->req_busy) {
-                snprintf(err, errlen, "out of memory");
-                goto fail;
-            }
-        }
-        char name[32];
-        snprintf(name, sizeof name, n->is_core ? "l1.%u" : "l3.%u", n->is_core ? i : i - cfg->cores);
-        ks_context_opts o = { .name = name, .domain = m->cpu };
-        if (!ks_context_create_opts(eng, node_main, n, &o)) {
-            snprintf(err, errlen, "memsys: %s", ks_engine_error(eng));
-            goto fail;
-        }
-    }
     ks_ec_init(&m->sa_ec, "system-agent", 0);
     ks_ec_init(&m->dram_ec, "dram", 0);
     ks_context_opts so = { .name = "system-agent", .domain = m->sys };

@@ -266,7 +266,10 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
 {
     ks_engine *eng = ks_engine_create(NULL);
     char err[256];
-    struct cgm_memsys *ms = eng ? cgm_memsys_create(eng, cfg, on_done, NULL, err, sizeof err) : NULL;
+    struct cgm_memsys_domains dom;
+    struct cgm_memsys *ms = eng && !cgm_memsys_default_domains(eng, &cfg->dram, &dom, err, sizeof err)
+                                ? cgm_memsys_create(eng, &dom, cfg, on_done, NULL, err, sizeof err)
+                                : NULL;
     if (!ms) {
         fprintf(stderr, "bench-memsys: %s\n", eng ? err : "cannot create the engine");
         if (eng)

@@ -73,6 +73,16 @@ static void driver(void *arg)
     }
 }
 
+/* The memory system in the built-in clock domains. */
+static struct cgm_memsys *create_ms(ks_engine *eng, const struct cgm_memsys_config *c, cgm_memsys_done_fn done,
+                                    void *ctx, char *err, size_t errlen)
+{
+    struct cgm_memsys_domains d;
+    if (cgm_memsys_default_domains(eng, &c->dram, &d, err, errlen))
+        return NULL;
+    return cgm_memsys_create(eng, &d, c, done, ctx, err, errlen);
+}
+
 static struct cgm_memsys_config small_cfg(void)
 {
     struct cgm_memsys_config c;
@@ -141,7 +151,7 @@ static void test_hit_and_miss_latency(void **state)
     c.check_dram = true;
     struct single s = { 0 };
     char err[200];
-    s.ms = cgm_memsys_create(eng, &c, single_done, &s, err, sizeof err);
+    s.ms = create_ms(eng, &c, single_done, &s, err, sizeof err);
     assert_non_null(s.ms);
     uint64_t cold = one_access(eng, &s, 4096, CGM_OP_LOAD);
     uint64_t hit = one_access(eng, &s, 4096 + 8, CGM_OP_LOAD);
@@ -177,7 +187,7 @@ static uint64_t random_run(const struct cgm_memsys_config *c, unsigned cores, un
     char err[200];
     struct cgm_memsys_config cc = *c;
     cc.cores = cores;
-    struct cgm_memsys *ms = cgm_memsys_create(eng, &cc, on_done, w, err, sizeof err);
+    struct cgm_memsys *ms = create_ms(eng, &cc, on_done, w, err, sizeof err);
     if (!ms)
         fail_msg("%s", err);
     for (unsigned i = 0; i < cores; i++) {
@@ -293,7 +303,7 @@ static void script_main(void *arg)
 static struct cgm_memsys *run_script(ks_engine *eng, struct script *s, const struct cgm_memsys_config *c)
 {
     char err[200];
-    s->ms = cgm_memsys_create(eng, c, script_done, s, err, sizeof err);
+    s->ms = create_ms(eng, c, script_done, s, err, sizeof err);
     if (!s->ms)
         fail_msg("%s", err);
     ks_context_opts o = { .name = "cpu", .domain = cgm_memsys_cpu_domain(s->ms) };
@@ -423,7 +433,7 @@ static void test_destroy_with_requests_in_flight(void **state)
     char err[200];
     struct cgm_memsys_config c;
     cgm_memsys_default_config(&c);
-    struct cgm_memsys *ms = cgm_memsys_create(eng, &c, on_done, w, err, sizeof err);
+    struct cgm_memsys *ms = create_ms(eng, &c, on_done, w, err, sizeof err);
     assert_non_null(ms);
     for (unsigned i = 0; i < c.cores; i++) {
         w->d[i] = (struct drv){ .ms = ms, .core = (int)i, .k = 8 };

@@ -1,0 +1,80 @@
+/* The halves every cache of the protocol is built from: how a first-level
+ * access and a directory request are classified into the substates the
+ * tables name, and the write-back queues both keep. */
+#include "mesi_internal.h"
+
+enum l1_sub l1_classify(const struct cgm_cache_line *l, const struct core_wb *wb, bool wb_writable)
+{
+    if (l) {
+        switch (l->state) {
+        case MESI_M: return L1_M;
+        case MESI_E: return L1_E;
+        case MESI_S: return L1_S;
+        case MESI_SM: return L1_S_PENDING_UPGRADE;
+        default: break;
+        }
+    }
+    if (wb)
+        return wb_writable ? L1_I_WB_WRITABLE : L1_I_WB_NON_WRITABLE;
+    return L1_I;
+}
+
+struct core_wb *wbq_find(struct core_wb *q, unsigned n, uint64_t block)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (q[i].used && q[i].block == block)
+            return &q[i];
+    return NULL;
+}
+
+struct core_wb *wbq_free(struct core_wb *q, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!q[i].used)
+            return &q[i];
+    return NULL;
+}
+
+enum dir_req dir_req_of(uint8_t msg_type)
+{
+    switch (msg_type) {
+    case COH_GETS: return DREQ_FETCH;
+    case COH_GET: return DREQ_LOAD;
+    case COH_UPGRADE: return DREQ_UPGRADE;
+    default: return DREQ_STORE;
+    }
+}
+
+enum dir_sub dir_held_sub(bool m, bool owned, bool held)
+{
+    if (owned)
+        return m ? DIR_M_OWNED : DIR_E_OWNED;
+    if (held)
+        return m ? DIR_M_HELD : DIR_E_HELD;
+    return m ? DIR_M : DIR_E;
+}
+
+enum dir_sub dir_pending_sub(uint8_t st, bool owned)
+{
+    if (st == MESI_M)
+        return owned ? DIR_M_PENDING_OWNED : DIR_M_PENDING;
+    if (st == MESI_E)
+        return owned ? DIR_E_PENDING_OWNED : DIR_E_PENDING;
+    return owned ? DIR_S_PENDING_OWNED : DIR_S_PENDING;
+}
+
+struct dir_wb *dwbq_find(struct dir_wb *q, unsigned n, uint64_t block)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (q[i].state && q[i].block == block)
+            return &q[i];
+    return NULL;
+}
+
+struct dir_wb *dwbq_free(struct dir_wb *q, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!q[i].state)
+            return &q[i];
+    return NULL;
+}
