@@ -6,8 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cJSON.h>
-
 static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
                         uint64_t cycle)
 {
@@ -126,6 +124,10 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         }
     }
     s->cores_active = (unsigned)cfg->cores;
+    if (rp_stats_register(s)) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
     return s;
 fail:
     rp_sim_destroy(s);
@@ -171,8 +173,10 @@ void rp_sim_destroy(struct rp_sim *s)
     rp_static_free(&s->st);
     if (s->reader)
         cgm_reader_close(s->reader);
-    cJSON_Delete(s->roi_begin);
-    cJSON_Delete(s->roi_end);
+    free(s->roi_begin);
+    free(s->roi_end);
+    free(s->core_cycles);
+    cgm_stats_destroy(s->stats);
     free(s);
 }
 
@@ -267,7 +271,7 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
         return true;
     case CGM_EV_ROI_END:
         if (s->roi_begin) {
-            cJSON_Delete(s->roi_end);
+            free(s->roi_end);
             s->roi_end_cycle = now_cycles(s);
             s->roi_end = rp_stats_snapshot(s, s->roi_end_cycle);
             s->roi_open = false;

@@ -11,6 +11,7 @@
 #include "cgm/knightsim.h"
 #include "cgm/memsys.h"
 #include "cgm/mmu.h"
+#include "cgm/stats.h"
 #include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/sched.h"
@@ -60,10 +61,14 @@ struct rp_sim {
     bool failed;
     bool stopping;                 /* rp_sim_stop: contexts return */
     char error[600];
+    /* statistics (replay/stats.c) */
+    struct cgm_stats *stats;       /* every statistic, registered once */
+    uint64_t snapshot_cycle;       /* the cycle the snapshot being taken is of */
+    uint64_t *core_cycles;         /* per core: cycles run up to snapshot_cycle */
     /* region of interest */
     bool roi_open, roi_seen;
     uint64_t roi_begin_cycle, roi_end_cycle;
-    void *roi_begin, *roi_end;     /* cJSON snapshots */
+    uint64_t *roi_begin, *roi_end; /* snapshots (cgm_stats_read) */
     unsigned warned_gpu;
 };
 
@@ -102,10 +107,13 @@ bool rp_core_done(const struct rp_core *c);
 void rp_core_drop_page(struct rp_core *c, uint32_t asid, uint64_t vpn);
 void rp_core_drop_pages(struct rp_core *c);
 
-/* replay/stats.c: the statistics as a cJSON object (cJSON *), and output:
- * the whole run with the region of interest under "roi", or (ROI_ONLY)
- * the region alone when the trace has markers. */
-void *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles);
+/* replay/stats.c: registers every statistic of the built system in
+ * s->stats (0, or -1 when out of memory); a snapshot of them all at CYCLES
+ * (free() it; NULL when out of memory); output: the whole run with the
+ * region of interest under "roi", or (ROI_ONLY) the region alone when the
+ * trace has markers, as JSON and as a text summary. */
+int rp_stats_register(struct rp_sim *s);
+uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles);
 int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only);
 
 #endif

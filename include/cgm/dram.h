@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cgm/stats.h"
+
 struct cgm_dram_timing {
     double   tck_ns;     /* command clock period */
     unsigned bl;         /* burst length in beats (even) */
@@ -159,8 +161,11 @@ unsigned cgm_dram_pending(const struct cgm_dram *d);
 void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to);
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d);
 
-/* Writes stats as a JSON object (keys: reads, writes, row_hits, row_misses,
- * avg_read_latency_cycles, bandwidth_gbps in GB/s, ...). Returns 0 or -1. */
+/* Registers the statistics as the object "dram" in group (cgm/stats.h):
+ * counts, latency sums and averages in DRAM cycles, bandwidth in GB/s over
+ * the active span, the read latency histogram. Returns the object. */
+cgm_stat cgm_dram_stats_register(const struct cgm_dram *d, struct cgm_stats *reg, cgm_stat group);
+/* Writes those statistics as a JSON object. Returns 0 or -1. */
 int cgm_dram_stats_write_json(const struct cgm_dram *d, FILE *out);
 
 /* ---- independent timing checker ---------------------------------------- */

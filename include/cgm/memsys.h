@@ -107,7 +107,13 @@ const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);
  * slice's. NULL for an index out of range. */
 const struct cgm_coh_msg_stats *cgm_memsys_l2_msgs(const struct cgm_memsys *m, int core);
 const struct cgm_coh_msg_stats *cgm_memsys_l3_msgs(const struct cgm_memsys *m, int slice);
-/* Statistics of every component as JSON. */
+/* Registers the statistics of every component into group (cgm/stats.h):
+ * the array "caches" (created if the group has none: one entry per cache
+ * with its name, kind, counts and coherence messages), "coherence_messages",
+ * "protocol_rows", "network", "dram" and "memory_requests". Returns 0, or
+ * -1 when out of memory. */
+int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group);
+/* Writes those statistics as one JSON object. */
 int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out);
 /* With check_dram: the first timing violation found, or "". */
 const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m);

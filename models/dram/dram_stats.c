@@ -1,61 +1,64 @@
-/* DRAM statistics as JSON. Bandwidth is bytes moved over the span from the
- * first request's arrival to the last request's completion, in GB/s
- * (10^9 bytes per second). */
+/* DRAM statistics, registered once (cgm/stats.h) for every output that
+ * shows them. bandwidth_gbps is bytes moved over the span from the first
+ * request's arrival to the last request's completion, in GB/s (10^9 bytes
+ * per second). */
 #include "cgm/dram.h"
 
-#include <cJSON.h>
-#include <stdlib.h>
+static uint64_t active_span(const void *ctx)
+{
+    const struct cgm_dram_stats *s = ctx;
+    return s->any && s->last_done > s->first_arrival ? s->last_done - s->first_arrival : 0;
+}
 
-static double avg(uint64_t sum, uint64_t n) { return n ? (double)sum / (double)n : 0.0; }
+static uint64_t bytes_moved(const void *ctx)
+{
+    const struct cgm_dram *d = ctx;
+    const struct cgm_dram_stats *s = cgm_dram_stats(d);
+    return (s->reads + s->writes) * cgm_dram_burst_bytes(cgm_dram_config_of(d));
+}
 
-int cgm_dram_stats_write_json(const struct cgm_dram *d, FILE *out)
+cgm_stat cgm_dram_stats_register(const struct cgm_dram *d, struct cgm_stats *reg, cgm_stat group)
 {
     const struct cgm_dram_stats *s = cgm_dram_stats(d);
     const struct cgm_dram_config *c = cgm_dram_config_of(d);
-    uint64_t span = s->any && s->last_done > s->first_arrival ? s->last_done - s->first_arrival : 0;
-    double bytes = (double)(s->reads + s->writes) * cgm_dram_burst_bytes(c);
-    double ns = (double)span * c->t.tck_ns;
+    cgm_stat o = cgm_stats_object(reg, group, "dram");
+    cgm_stat_label(reg, o, "preset", c->preset);
+    cgm_stat reads = cgm_stat_counter(reg, o, "reads", &s->reads);
+    cgm_stat writes = cgm_stat_counter(reg, o, "writes", &s->writes);
+    cgm_stat_counter(reg, o, "row_hits", &s->row_hits);
+    cgm_stat_counter(reg, o, "row_misses", &s->row_misses);
+    cgm_stat_counter(reg, o, "row_conflicts", &s->row_conflicts);
+    cgm_stat_counter(reg, o, "activates", &s->activates);
+    cgm_stat_counter(reg, o, "precharges", &s->precharges);
+    cgm_stat_counter(reg, o, "refreshes", &s->refreshes);
+    cgm_stat rsum = cgm_stat_counter(reg, o, "read_latency_sum_cycles", &s->read_latency_sum);
+    cgm_stat wsum = cgm_stat_counter(reg, o, "write_latency_sum_cycles", &s->write_latency_sum);
+    cgm_stat_peak(reg, o, "max_read_latency_cycles", &s->read_latency_max);
+    cgm_stat cycles = cgm_stat_counter(reg, o, "cycles", &s->cycles);
+    cgm_stat_counter(reg, o, "queue_full_stalls", &s->queue_full_stalls);
+    cgm_stat occupancy = cgm_stat_counter(reg, o, "queue_occupancy_sum", &s->queue_occupancy_sum);
+    cgm_stat bytes = cgm_stat_computed(reg, o, "bytes", bytes_moved, d);
+    cgm_stat span = cgm_stat_computed(reg, o, "active_span_cycles", active_span, s);
+    cgm_stat_constant(reg, o, "tck_ns", c->t.tck_ns);
+    cgm_stat_constant(reg, o, "peak_bandwidth_gbps", cgm_dram_peak_gbytes_per_s(c));
+    cgm_stat_histogram(reg, o, "read_latency_histogram", s->read_hist, CGM_DRAM_HIST_BUCKETS);
+    cgm_stat_ratio(reg, o, "avg_read_latency_cycles", rsum, reads, 1, 1);
+    cgm_stat_ratio(reg, o, "avg_write_latency_cycles", wsum, writes, 1, 1);
+    cgm_stat_ratio(reg, o, "avg_read_latency_ns", rsum, reads, c->t.tck_ns, 1);
+    cgm_stat one = cgm_stat_constant(reg, o, NULL, 1);
+    cgm_stat ns = cgm_stat_ratio(reg, o, NULL, span, one, c->t.tck_ns, 1);
+    cgm_stat_ratio(reg, o, "bandwidth_gbps", bytes, ns, 1, 1);
+    cgm_stat_ratio(reg, o, "avg_queue_occupancy", occupancy, cycles, 1, 1);
+    return o;
+}
 
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
+int cgm_dram_stats_write_json(const struct cgm_dram *d, FILE *out)
+{
+    struct cgm_stats *reg = cgm_stats_create();
+    if (!reg)
         return -1;
-    cJSON_AddStringToObject(o, "preset", c->preset);
-    cJSON_AddNumberToObject(o, "reads", (double)s->reads);
-    cJSON_AddNumberToObject(o, "writes", (double)s->writes);
-    cJSON_AddNumberToObject(o, "row_hits", (double)s->row_hits);
-    cJSON_AddNumberToObject(o, "row_misses", (double)s->row_misses);
-    cJSON_AddNumberToObject(o, "row_conflicts", (double)s->row_conflicts);
-    cJSON_AddNumberToObject(o, "activates", (double)s->activates);
-    cJSON_AddNumberToObject(o, "precharges", (double)s->precharges);
-    cJSON_AddNumberToObject(o, "refreshes", (double)s->refreshes);
-    cJSON_AddNumberToObject(o, "avg_read_latency_cycles", avg(s->read_latency_sum, s->reads));
-    cJSON_AddNumberToObject(o, "avg_write_latency_cycles", avg(s->write_latency_sum, s->writes));
-    cJSON_AddNumberToObject(o, "max_read_latency_cycles", (double)s->read_latency_max);
-    cJSON_AddNumberToObject(o, "avg_read_latency_ns", avg(s->read_latency_sum, s->reads) * c->t.tck_ns);
-    cJSON_AddNumberToObject(o, "bandwidth_gbps", ns > 0 ? bytes / ns : 0.0);
-    cJSON_AddNumberToObject(o, "peak_bandwidth_gbps", cgm_dram_peak_gbytes_per_s(c));
-    cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
-    cJSON_AddNumberToObject(o, "tck_ns", c->t.tck_ns);
-    cJSON_AddNumberToObject(o, "queue_full_stalls", (double)s->queue_full_stalls);
-    cJSON_AddNumberToObject(o, "avg_queue_occupancy",
-                            s->cycles ? (double)s->queue_occupancy_sum / (double)s->cycles : 0.0);
-    cJSON *h = cJSON_AddArrayToObject(o, "read_latency_histogram");
-    for (unsigned i = 0; h && i < CGM_DRAM_HIST_BUCKETS; i++) {
-        if (!s->read_hist[i])
-            continue;
-        cJSON *b = cJSON_CreateObject();
-        if (!b)
-            break;
-        cJSON_AddNumberToObject(b, "from", i ? (double)(1ull << (i - 1)) : 0.0);
-        cJSON_AddNumberToObject(b, "below", (double)(1ull << i));
-        cJSON_AddNumberToObject(b, "count", (double)s->read_hist[i]);
-        cJSON_AddItemToArray(h, b);
-    }
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text)
-        return -1;
-    int rc = fprintf(out, "%s\n", text) < 0 ? -1 : 0;
-    free(text);
+    cgm_stat o = cgm_dram_stats_register(d, reg, CGM_STATS_ROOT);
+    int rc = cgm_stats_failed(reg) ? -1 : cgm_stats_write_json(reg, o, out);
+    cgm_stats_destroy(reg);
     return rc;
 }

@@ -216,14 +216,18 @@ static uint64_t random_run(const struct cgm_memsys_config *c, unsigned cores, un
         fclose(f);
         cJSON *j = cJSON_Parse(buf);
         assert_non_null(j);
-        assert_int_equal((uint64_t)cJSON_GetObjectItem(j, "requests")->valuedouble, st->completed);
-        assert_int_equal((uint64_t)cJSON_GetObjectItem(j, "memory_reads")->valuedouble, st->mem_reads);
+        cJSON *req = cJSON_GetObjectItem(j, "memory_requests");
+        assert_non_null(req);
+        assert_int_equal((uint64_t)cJSON_GetObjectItem(req, "completed")->valuedouble, st->completed);
+        assert_int_equal((uint64_t)cJSON_GetObjectItem(req, "memory_reads")->valuedouble, st->mem_reads);
         cJSON *dram = cJSON_GetObjectItem(j, "dram");
         assert_non_null(dram);
         assert_int_equal((uint64_t)cJSON_GetObjectItem(dram, "reads")->valuedouble, st->mem_reads);
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "cores")), (int)cores);
-        assert_non_null(cJSON_GetObjectItem(j, "l3_slices"));
-        assert_non_null(cJSON_GetObjectItem(j, "switches"));
+        /* an L1I, L1D and L2 per core, then the L3 slices */
+        cJSON *caches = cJSON_GetObjectItem(j, "caches");
+        assert_int_equal(cJSON_GetArraySize(caches), (int)(3 * cores + cgm_memsys_config_of(ms)->slices));
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(caches, 1), "kind")->valuestring, "l1d");
+        assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "network"), "switches"));
         assert_non_null(cJSON_GetObjectItem(j, "coherence_messages"));
         cJSON_Delete(j);
         free(buf);

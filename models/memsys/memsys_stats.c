@@ -1,0 +1,240 @@
+/* The memory system's statistics, registered once (cgm/stats.h): every
+ * cache with its coherence messages, the protocol rows taken, the ring,
+ * DRAM and the requests' latencies. */
+#include "cgm/memsys.h"
+
+#include <stdio.h>
+
+static uint64_t l1d_accesses(const void *ctx)
+{
+    const struct cgm_coh_core_stats *c = ctx;
+    return c->accesses - c->fetch_accesses;
+}
+static uint64_t l1d_hits(const void *ctx)
+{
+    const struct cgm_coh_core_stats *c = ctx;
+    return c->hits - c->fetch_hits;
+}
+static uint64_t l1d_misses(const void *ctx)
+{
+    const struct cgm_coh_core_stats *c = ctx;
+    return c->misses - c->fetch_misses;
+}
+static uint64_t l1d_evictions(const void *ctx)
+{
+    const struct cgm_coh_core_stats *c = ctx;
+    return c->evictions - c->fetch_evictions;
+}
+static uint64_t l2_accesses(const void *ctx)
+{
+    const struct cgm_coh_core_stats *c = ctx;
+    return c->l2_hits + c->l2_misses;
+}
+
+/* The coherence model fills in the MSHR peak when its statistics are asked for. */
+struct core_ref {
+    const struct cgm_coh_sys *coh;
+    int core;
+};
+static uint64_t mshr_peak(const void *ctx)
+{
+    const struct core_ref *r = ctx;
+    return cgm_coh_core_stats(r->coh, r->core)->mshr_peak;
+}
+
+static uint64_t dram_violations(const void *ctx) { return cgm_memsys_stats(ctx)->dram_violations; }
+
+static const uint64_t no_messages[COH_NTYPES];
+
+/* A cache's entry in the caches array: its name and kind first; the caller
+ * adds its counts and then cache_end. */
+static cgm_stat cache_begin(struct cgm_stats *reg, cgm_stat caches, const char *name, const char *kind)
+{
+    cgm_stat x = cgm_stats_object(reg, caches, NULL);
+    cgm_stat_label(reg, x, "name", name);
+    cgm_stat_label(reg, x, "kind", kind);
+    return x;
+}
+
+/* miss_rate = misses / accesses, last in the entry. */
+static void cache_end(struct cgm_stats *reg, cgm_stat x, cgm_stat accesses, cgm_stat misses)
+{
+    cgm_stat_ratio(reg, x, "miss_rate", misses, accesses, 1, 1);
+}
+
+static void add_messages(struct cgm_stats *reg, cgm_stat x, const struct cgm_coh_msg_stats *ms)
+{
+    cgm_stat m = cgm_stats_object(reg, x, "coherence_messages");
+    cgm_stat_counters(reg, m, "sent", ms ? ms->sent : no_messages, cgm_coh_msg_names, COH_NTYPES);
+    cgm_stat_counters(reg, m, "received", ms ? ms->received : no_messages, cgm_coh_msg_names,
+                      COH_NTYPES);
+}
+
+static void add_core_caches(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, int i)
+{
+    const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(cgm_memsys_coh(m), i);
+    char name[32], l2name[32];
+    snprintf(l2name, sizeof l2name, "core%d.l2", i);
+    cgm_stat a, ms;
+
+    snprintf(name, sizeof name, "core%d.l1i", i);
+    cgm_stat x = cache_begin(reg, caches, name, "l1i");
+    a = cgm_stat_counter(reg, x, "accesses", &cs->fetch_accesses);
+    cgm_stat_counter(reg, x, "hits", &cs->fetch_hits);
+    ms = cgm_stat_counter(reg, x, "misses", &cs->fetch_misses);
+    cgm_stat_counter(reg, x, "evictions", &cs->fetch_evictions);
+    cgm_stat_constant(reg, x, "writebacks", 0); /* the instruction cache writes nothing */
+    cgm_stat_constant(reg, x, "nacks", 0);
+    /* The L1s act on their L2 within a step and exchange no messages: the
+     * core's messages are under its L2. */
+    cgm_stat_label(reg, x, "coherence_messages_in", l2name);
+    cache_end(reg, x, a, ms);
+
+    snprintf(name, sizeof name, "core%d.l1d", i);
+    x = cache_begin(reg, caches, name, "l1d");
+    a = cgm_stat_computed(reg, x, "accesses", l1d_accesses, cs);
+    cgm_stat_computed(reg, x, "hits", l1d_hits, cs);
+    ms = cgm_stat_computed(reg, x, "misses", l1d_misses, cs);
+    cgm_stat_computed(reg, x, "evictions", l1d_evictions, cs);
+    cgm_stat_counter(reg, x, "writebacks", &cs->l1_writebacks);
+    cgm_stat_constant(reg, x, "nacks", 0); /* its L2 is the core's: nothing to refuse */
+    /* Loads and stores that missed and joined a miss (or upgrade) to the
+     * same block already in flight; a zero-latency cache counts them as hits. */
+    cgm_stat_counter(reg, x, "secondary_misses", &cs->l1d_secondary_misses);
+    cgm_stat_counter(reg, x, "writeback_queue_hits", &cs->l1_wb_hits);
+    cgm_stat_counter(reg, x, "flush_conflict_nacks", &cs->l1_nacks);
+    cgm_stat_label(reg, x, "coherence_messages_in", l2name);
+    cache_end(reg, x, a, ms);
+
+    x = cache_begin(reg, caches, l2name, "l2");
+    a = cgm_stat_computed(reg, x, "accesses", l2_accesses, cs);
+    cgm_stat_counter(reg, x, "hits", &cs->l2_hits);
+    ms = cgm_stat_counter(reg, x, "misses", &cs->l2_misses);
+    cgm_stat_counter(reg, x, "evictions", &cs->l2_evictions);
+    /* writebacks: written blocks sent with their data; clean_evictions:
+     * unwritten exclusive blocks given up with a notice (no data). */
+    cgm_stat_counter(reg, x, "writebacks", &cs->writebacks);
+    cgm_stat_counter(reg, x, "nacks", &cs->nacks_received);
+    cgm_stat_counter(reg, x, "clean_evictions", &cs->clean_evictions);
+    add_messages(reg, x, cgm_memsys_l2_msgs(m, i));
+    /* The core's MSHR file and coalescer (shared by its L1s and L2). */
+    cgm_stat mshr = cgm_stats_object(reg, x, "mshr");
+    cgm_stat_counter(reg, mshr, "coalesced", &cs->coalesced);
+    cgm_stat_counter(reg, mshr, "full_stalls", &cs->stalls);
+    cgm_stat_counter(reg, mshr, "retries", &cs->retries);
+    cgm_stat_counter(reg, mshr, "upgrades", &cs->upgrades);
+    struct core_ref ref = { cgm_memsys_coh(m), i };
+    cgm_stat_peak_computed(reg, mshr, "peak_entries", mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    cgm_stat_counter(reg, mshr, "writeback_queue_hits", &cs->wb_hits);
+    cgm_stat_peak(reg, mshr, "writeback_queue_peak", &cs->wb_queue_peak);
+    cache_end(reg, x, a, ms);
+}
+
+static void add_slice(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, int i)
+{
+    const struct cgm_coh_slice_stats *ss = cgm_coh_slice_stats(cgm_memsys_coh(m), i);
+    char name[32];
+    snprintf(name, sizeof name, "l3.%d", i);
+    cgm_stat x = cache_begin(reg, caches, name, "l3");
+    cgm_stat a = cgm_stat_counter(reg, x, "accesses", &ss->requests);
+    cgm_stat_counter(reg, x, "hits", &ss->hits);
+    cgm_stat ms = cgm_stat_counter(reg, x, "misses", &ss->misses);
+    cgm_stat_counter(reg, x, "evictions", &ss->evictions);
+    cgm_stat_counter(reg, x, "writebacks", &ss->mem_writes);
+    cgm_stat_counter(reg, x, "nacks", &ss->nacks_sent);
+    cgm_stat_counter(reg, x, "forwards", &ss->forwards);
+    cgm_stat_counter(reg, x, "invalidations", &ss->invalidations);
+    cgm_stat_counter(reg, x, "back_invalidations", &ss->back_invalidations);
+    cgm_stat_counter(reg, x, "memory_reads", &ss->mem_reads);
+    cgm_stat_counter(reg, x, "writeback_hits", &ss->wb_hits);
+    cgm_stat_counter(reg, x, "joins", &ss->joins);
+    cgm_stat_counter(reg, x, "mshr_nacks", &ss->mshr_nacks);
+    cgm_stat_peak(reg, x, "mshr_peak", &ss->mshr_peak);
+    add_messages(reg, x, cgm_memsys_l3_msgs(m, i));
+    cache_end(reg, x, a, ms);
+}
+
+/* A sum over the ring's switches. */
+static uint64_t sum_switches(const struct cgm_memsys *m, bool blocked)
+{
+    const struct cgm_net *net = cgm_memsys_net(m);
+    unsigned n = cgm_net_endpoints(net) / cgm_memsys_config_of(m)->net.local_ports;
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < n; i++)
+        sum += blocked ? cgm_net_switch_stats(net, i)->blocked : cgm_net_switch_stats(net, i)->packets;
+    return sum;
+}
+static uint64_t net_packets(const void *ctx) { return sum_switches(ctx, false); }
+static uint64_t net_blocked(const void *ctx) { return sum_switches(ctx, true); }
+
+static void add_network(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    const struct cgm_net *net = cgm_memsys_net(m);
+    cgm_stat n = cgm_stats_object(reg, group, "network");
+    cgm_stat sw = cgm_stats_array(reg, n, "switches");
+    unsigned nsw = cgm_net_endpoints(net) / cgm_memsys_config_of(m)->net.local_ports;
+    for (unsigned i = 0; i < nsw; i++) {
+        const struct cgm_net_switch_stats *ss = cgm_net_switch_stats(net, i);
+        cgm_stat x = cgm_stats_object(reg, sw, NULL);
+        cgm_stat_id(reg, x, "id", i);
+        cgm_stat_counter(reg, x, "packets", &ss->packets);
+        cgm_stat_counter(reg, x, "blocked", &ss->blocked);
+        cgm_stat_counter(reg, x, "request_lane", &ss->lane_packets[CGM_LANE_REQUEST]);
+        cgm_stat_counter(reg, x, "reply_lane", &ss->lane_packets[CGM_LANE_REPLY]);
+        cgm_stat_counter(reg, x, "coherence_lane", &ss->lane_packets[CGM_LANE_COHERENCE]);
+        cgm_stat_counter(reg, x, "west_link_busy", &ss->port_busy[0]);
+        cgm_stat_counter(reg, x, "east_link_busy", &ss->port_busy[1]);
+        cgm_stat_counter(reg, x, "active_cycles", &ss->active_cycles);
+    }
+    cgm_stat_computed(reg, n, "packets", net_packets, m);
+    cgm_stat_computed(reg, n, "blocked", net_blocked, m);
+}
+
+/* "3.4 M: Load -> Hit -> Set_Core_Holder -> PutX": one name per row. */
+static const char *const row_names[MESI_NROWS] = {
+#define ROW(id, table, text) table " " text,
+#include "cgm/coh_rows.def"
+#undef ROW
+};
+
+int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    cgm_stat caches = cgm_stats_child(reg, group, "caches");
+    if (caches < 0)
+        caches = cgm_stats_array(reg, group, "caches");
+    for (int i = 0; i < (int)cfg->cores; i++)
+        add_core_caches(m, reg, caches, i);
+    for (int i = 0; i < (int)cfg->slices; i++)
+        add_slice(m, reg, caches, i);
+    cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
+                      COH_NTYPES);
+    cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), row_names, MESI_NROWS);
+    add_network(m, reg, group);
+    cgm_stat d = cgm_dram_stats_register(cgm_memsys_dram(m), reg, group);
+    if (cfg->check_dram)
+        cgm_stat_computed(reg, d, "timing_violations", dram_violations, m);
+    const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
+    cgm_stat r = cgm_stats_object(reg, group, "memory_requests");
+    cgm_stat done = cgm_stat_counter(reg, r, "completed", &st->completed);
+    cgm_stat sum = cgm_stat_counter(reg, r, "latency_sum_cpu_cycles", &st->latency_sum);
+    cgm_stat_peak(reg, r, "max_latency_cpu_cycles", &st->latency_max);
+    cgm_stat_histogram(reg, r, "latency_histogram", st->latency_hist, 24);
+    cgm_stat_counter(reg, r, "memory_reads", &st->mem_reads);
+    cgm_stat_counter(reg, r, "memory_writes", &st->mem_writes);
+    cgm_stat_ratio(reg, r, "avg_latency_cpu_cycles", sum, done, 1, 1);
+    return cgm_stats_failed(reg) ? -1 : 0;
+}
+
+int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out)
+{
+    struct cgm_stats *reg = cgm_stats_create();
+    if (!reg)
+        return -1;
+    int rc = cgm_memsys_stats_register(m, reg, CGM_STATS_ROOT);
+    if (!rc)
+        rc = cgm_stats_write_json(reg, CGM_STATS_ROOT, out);
+    cgm_stats_destroy(reg);
+    return rc;
+}
