@@ -2,6 +2,8 @@
  * happens-before (replay/sched.h). */
 #include "replay/sched.h"
 
+#include "cgm/check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -129,7 +131,7 @@ static void wake_add(struct rp_sched *s, uint64_t seq)
         uint64_t ncap = s->wakes_cap ? 2 * s->wakes_cap : 64, *old = s->wakes, ocap = s->wakes_cap;
         s->wakes = calloc(ncap, sizeof *s->wakes);
         if (!s->wakes)
-            abort(); /* bounded by the trace's wake events */
+            cgm_oom("the set of futex wakes replayed"); /* bounded by the trace's wake events */
         s->wakes_cap = ncap;
         s->wakes_n = 0;
         for (uint64_t i = 0; i < ocap; i++)

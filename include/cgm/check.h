@@ -1,4 +1,6 @@
-/* CGM_CHECK(cond): an invariant the code relies on (not a check of input,
+/* Failures no caller can handle.
+ *
+ * CGM_CHECK(cond): an invariant the code relies on (not a check of input,
  * which gets an error message instead). Checked in the sanitizer build
  * (`make check-asan` defines CGM_CHECKS) and whenever CGM_CHECKS is
  * defined; compiled out otherwise, where the simulator's hot paths cannot
@@ -7,9 +9,19 @@
 #ifndef CGM_CHECK_H
 #define CGM_CHECK_H
 
-#if defined(CGM_CHECKS) && CGM_CHECKS
 #include <stdio.h>
 #include <stdlib.h>
+
+/* Allocation failed where nothing can recover: inside a simulation step or
+ * an emulated instruction, with no caller to hand an error to. Says what
+ * could not be allocated and aborts. */
+static inline _Noreturn void cgm_oom(const char *what)
+{
+    fprintf(stderr, "cgmtrace: out of memory: %s\n", what);
+    abort();
+}
+
+#if defined(CGM_CHECKS) && CGM_CHECKS
 #define CGM_CHECK(cond)                                                                       \
     do {                                                                                      \
         if (!(cond)) {                                                                        \

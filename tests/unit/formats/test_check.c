@@ -1,6 +1,6 @@
 /* CGM_CHECK: with CGM_CHECKS a false invariant aborts with file, line and
- * condition; a true one costs nothing visible; without CGM_CHECKS the
- * condition is not evaluated. */
+ * condition, a true one goes on; cgm_oom names what it could not allocate
+ * and aborts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,32 +30,54 @@ static void test_true_check_passes(void **state)
     assert_int_equal(evaluations, 1);
 }
 
-static void test_false_check_aborts_with_message(void **state)
+/* Runs fn in a child; returns its stderr in buf and asserts it died of SIGABRT. */
+static void child_aborts(void (*fn)(void), char *buf, size_t size)
 {
-    (void)state;
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         dup2(fds[1], 2);
-        int queue_length = 3;
-        CGM_CHECK(queue_length == 0);
+        fn();
         _exit(0);
     }
     close(fds[1]);
-    char buf[512] = { 0 };
+    memset(buf, 0, size);
     size_t n = 0;
     ssize_t r;
-    while (n < sizeof buf - 1 && (r = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+    while (n < size - 1 && (r = read(fds[0], buf + n, size - 1 - n)) > 0)
         n += (size_t)r;
     close(fds[0]);
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFSIGNALED(status));
     assert_int_equal(WTERMSIG(status), SIGABRT);
+}
+
+static void failing_check(void)
+{
+    int queue_length = 3;
+    CGM_CHECK(queue_length == 0);
+}
+
+static void test_false_check_aborts_with_message(void **state)
+{
+    (void)state;
+    char buf[512];
+    child_aborts(failing_check, buf, sizeof buf);
     assert_non_null(strstr(buf, "test_check.c:"));
     assert_non_null(strstr(buf, "queue_length == 0"));
+}
+
+static void out_of_memory(void) { cgm_oom("the packet pool"); }
+
+static void test_oom_names_what(void **state)
+{
+    (void)state;
+    char buf[512];
+    child_aborts(out_of_memory, buf, sizeof buf);
+    assert_non_null(strstr(buf, "out of memory: the packet pool"));
 }
 
 int main(void)
@@ -63,6 +85,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_true_check_passes),
         cmocka_unit_test(test_false_check_aborts_with_message),
+        cmocka_unit_test(test_oom_names_what),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
