@@ -1,6 +1,6 @@
 #!/bin/sh
 # make demo: record the bundled workload with tracegen, inspect the trace
-# with tracetool, and replay it when replay can.
+# with tracetool, and replay it under two configurations.
 set -e
 BIN=${1:-bin}
 GUEST=${2:-build/traces/x86/musl/malloc_qsort}
