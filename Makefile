@@ -5,8 +5,9 @@
 #   models/**/*.c, *.S     -> libcgmmodels.a
 #   tracegen/**/*.c        -> libcgmtracegen.a    (tracegen/main.c -> bin/tracegen)
 #   replay/**/*.c          -> libcgmreplay.a      (replay/main.c   -> bin/replay)
+#   sweep/*.c              -> libcgmsweep.a       (sweep/main.c    -> bin/sweep)
 #   tests/unit/PART/test_*.c -> one cmocka program each, run by `make test`
-#                             (PART: formats, models, tracegen, replay;
+#                             (PART: formats, models, tracegen, replay, sweep;
 #                             `make test-PART` runs one part's)
 #   tests/bench/bench_*.c  -> `make bench-NAME` (underscores become dashes)
 #   tests/fuzz/fuzz_*.c    -> libFuzzer targets, `make fuzz`
@@ -21,7 +22,7 @@ SAN     ?=
 # Debian packages the project builds, tests and benchmarks with.
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
-                libxxhash-dev libsystemc-dev musl-tools valgrind
+                libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 
 # `make`, `make test` and `make demo` install missing packages first.
@@ -70,7 +71,8 @@ TRACETOOL_SRC := $(wildcard formats/tracetool/*.c)
 MODELS_SRC    := $(call find_src,models,*.c) $(call find_src,models,*.S)
 TRACEGEN_SRC  := $(filter-out tracegen/main.c,$(call find_src,tracegen,*.c))
 REPLAY_SRC    := $(filter-out replay/main.c,$(call find_src,replay,*.c))
-TEST_PARTS    := formats models tracegen replay
+SWEEP_SRC     := $(filter-out sweep/main.c,$(wildcard sweep/*.c))
+TEST_PARTS    := formats models tracegen replay sweep
 UNIT_SRC      := $(foreach p,$(TEST_PARTS),$(wildcard tests/unit/$(p)/test_*.c))
 UNIT_HELPERS  := $(wildcard tests/unit/*.c)
 BENCH_SRC     := $(wildcard tests/bench/bench_*.c)
@@ -82,9 +84,10 @@ LIB_FORMATS  := $(BUILD)/lib/libcgmformats.a
 LIB_MODELS   := $(BUILD)/lib/libcgmmodels.a
 LIB_TRACEGEN := $(BUILD)/lib/libcgmtracegen.a
 LIB_REPLAY   := $(BUILD)/lib/libcgmreplay.a
+LIB_SWEEP    := $(BUILD)/lib/libcgmsweep.a
 LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
-ALL_LIBS := $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
+ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
 
 # The layers (DESIGN.md): tracegen and replay use formats and models; models
 # knows nothing of traces, formats nothing of emulators or timing. Each
@@ -96,11 +99,15 @@ USES_models   := models
 USES_tracegen := tracegen formats
 USES_replay   := replay models formats
 USES_tracetool := formats
+# sweep runs replay as separate processes: it takes only replay's
+# configuration table (and the DRAM presets that table names).
+USES_sweep    := sweep replay models
 USES_bench    := replay tracegen models formats
 PC_formats    := liblz4 libxxhash capstone
 PC_models     := inih libcjson
 PC_tracegen   := libelf capstone msgpack
 PC_replay     := inih libcjson
+PC_sweep      := libcjson libxxhash
 PC_tracetool  := libcjson
 layer_libs    = $(foreach l,$(USES_$(1)),$(BUILD)/lib/libcgm$(l).a)
 layer_ldlibs  = $(shell pkg-config --libs $(sort $(PC_$(1)) $(foreach l,$(USES_$(1)),$(PC_$(l)))) \
@@ -108,7 +115,7 @@ layer_ldlibs  = $(shell pkg-config --libs $(sort $(PC_$(1)) $(foreach l,$(USES_$
                 -lpthread -lm
 
 BIN := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
-PROGRAMS := $(BIN)/tracegen $(BIN)/replay $(BIN)/tracetool
+PROGRAMS := $(BIN)/tracegen $(BIN)/replay $(BIN)/tracetool $(BIN)/sweep
 unit_bins   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(1))
 UNIT_BINS  := $(call unit_bins,$(UNIT_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
@@ -120,7 +127,7 @@ BENCH_NAMES := $(patsubst bench_%,%,$(notdir $(basename $(BENCH_SRC))))
 all: $(PROGRAMS) $(ALL_LIBS)
 
 help:
-	@echo "make             build bin/tracegen, bin/replay, bin/tracetool and the libraries"
+	@echo "make             build bin/tracegen, bin/replay, bin/tracetool, bin/sweep and the libraries"
 	@echo "make test        build and run every test (ends with 'N passed, N failed')"
 	@echo "make test-PART   one part's unit tests: $(addprefix test-,$(TEST_PARTS))"
 	@echo "make demo        record and inspect the bundled workload"
@@ -161,6 +168,7 @@ $(LIB_FORMATS):  $(call objs,$(FORMATS_SRC));  $(archive)
 $(LIB_MODELS):   $(call objs,$(MODELS_SRC));   $(archive)
 $(LIB_TRACEGEN): $(call objs,$(TRACEGEN_SRC)); $(archive)
 $(LIB_REPLAY):   $(call objs,$(REPLAY_SRC));   $(archive)
+$(LIB_SWEEP):    $(call objs,$(SWEEP_SRC));    $(archive)
 $(LIB_TESTS):    $(call objs,$(UNIT_HELPERS)); $(archive)
 
 # $(call link,LAYER): the objects among the prerequisites, then LAYER's libraries.
@@ -175,6 +183,7 @@ $(BUILD)/bench/%: LINK_FLAGS = $(LTO_LINK)
 $(BIN)/tracegen:  $(call objs,tracegen/main.c) $(call layer_libs,tracegen);   $(call link,tracegen)
 $(BIN)/replay:    $(call objs,replay/main.c) $(call layer_libs,replay);       $(call link,replay)
 $(BIN)/tracetool: $(call objs,$(TRACETOOL_SRC)) $(call layer_libs,tracetool); $(call link,tracetool)
+$(BIN)/sweep:     $(call objs,sweep/main.c) $(call layer_libs,sweep);         $(call link,sweep)
 
 # Unit tests: tests/unit/PART/test_NAME.c -> $(BUILD)/tests/PART/test_NAME,
 # linked with the shared helpers (an archive: a test takes only the helpers
@@ -218,6 +227,7 @@ bench-$(subst _,-,$(1)): $(BUILD)/bench/bench_$(1) $(PROGRAMS)
 	@$(TEST_ENV) $(BUILD)/bench/bench_$(1)
 endef
 $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
+bench-sweep: x86-guests
 
 # ---- KnightSim (issue 3): the SystemC baseline of bench-knightsim is a C++
 # helper program (SystemC elaborates once per process; the sweep needs many).
@@ -237,6 +247,8 @@ fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
 $(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(wildcard models/dram/*.c)
+$(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/util.c replay/config.c \
+  $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
@@ -311,7 +323,17 @@ $(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
 demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)
 
-validate: $(PROGRAMS)
+# Validation-only tools: a single-node Slurm cluster for the sweep's job arrays.
+VALIDATE_PACKAGES := slurmctld slurmd slurm-client munge
+.PHONY: deps-validate
+deps-validate:
+	@command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null && \
+	  command -v munged >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $(VALIDATE_PACKAGES); \
+	  else echo "make validate needs: apt-get install -y $(VALIDATE_PACKAGES)"; exit 1; fi; }
+
+validate: $(PROGRAMS) deps-validate
 	@$(TEST_ENV) sh tests/validate/run.sh
 
 install: $(PROGRAMS) $(ALL_LIBS)

@@ -202,26 +202,49 @@ static int config_error(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* The table's entry for SECTION.KEY, or NULL with an error naming AT. */
+static const struct key *find_key(const char *section, const char *key, const char *at, char *err,
+                                  size_t errlen)
+{
+    bool section_known = false;
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (strcmp(keys[i].section, section))
+            continue;
+        section_known = true;
+        if (!strcmp(keys[i].name, key))
+            return &keys[i];
+    }
+    if (!section_known)
+        config_error(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
+    else
+        config_error(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
+    return NULL;
+}
+
+/* A numeric key's value from text, range-checked. */
+static int number_value(const struct key *k, const char *value, const char *at, uint64_t *out, char *err,
+                        size_t errlen)
+{
+    uint64_t v;
+    if (parse_number(value, k->type, &v))
+        return config_error(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, k->section, k->name,
+                            value, type_unit(k));
+    if (v < k->min || v > k->max)
+        return config_error(err, errlen,
+                            "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
+                            k->section, k->name, v, k->min, k->max);
+    *out = v;
+    return 0;
+}
+
 int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
                     const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
     where(at, sizeof at, source, line);
-    bool section_known = false;
-    const struct key *k = NULL;
-    for (size_t i = 0; i < NKEYS; i++) {
-        if (strcmp(keys[i].section, section))
-            continue;
-        section_known = true;
-        if (!strcmp(keys[i].name, key)) {
-            k = &keys[i];
-            break;
-        }
-    }
-    if (!section_known)
-        return config_error(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
+    const struct key *k = find_key(section, key, at, err, errlen);
     if (!k)
-        return config_error(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
+        return -1;
     if (k->type == T_PRESET) {
         struct cgm_dram_config d;
         if (strlen(value) >= sizeof c->dram_preset || cgm_dram_preset(value, &d))
@@ -245,16 +268,20 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
         return config_error(err, errlen, "%s: %s.%s: '%s' is not one of %s", at, section, key, value,
                             list);
     }
-    uint64_t v;
-    if (parse_number(value, k->type, &v))
-        return config_error(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, section, key,
-                            value, type_unit(k));
-    if (v < k->min || v > k->max)
-        return config_error(err, errlen,
-                            "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
-                            section, key, v, k->min, k->max);
-    *field(c, k) = v;
-    return 0;
+    return number_value(k, value, at, field(c, k), err, errlen);
+}
+
+int rp_config_number(const char *section, const char *key, const char *text, uint64_t *value,
+                     const char *source, int line, char *err, size_t errlen)
+{
+    char at[512];
+    where(at, sizeof at, source, line);
+    const struct key *k = find_key(section, key, at, err, errlen);
+    if (!k)
+        return -1;
+    if (k->type == T_ENUM || k->type == T_PRESET)
+        return config_error(err, errlen, "%s: %s.%s takes a name, not a number", at, section, key);
+    return number_value(k, text, at, value, err, errlen);
 }
 
 void rp_config_defaults(struct rp_config *c)
@@ -399,36 +426,45 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     return 0;
 }
 
+/* A number the way the file would write it: the largest unit that divides it. */
+static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
+{
+    if (type == T_BYTES && v && !(v % (1ull << 30)))
+        snprintf(buf, len, "%" PRIu64 "GiB", v >> 30);
+    else if (type == T_BYTES && v && !(v % (1ull << 20)))
+        snprintf(buf, len, "%" PRIu64 "MiB", v >> 20);
+    else if (type == T_BYTES && v && !(v % 1024))
+        snprintf(buf, len, "%" PRIu64 "KiB", v >> 10);
+    else if (type == T_HZ && v && !(v % 1000000000))
+        snprintf(buf, len, "%" PRIu64 "GHz", v / 1000000000);
+    else if (type == T_HZ && v && !(v % 1000000))
+        snprintf(buf, len, "%" PRIu64 "MHz", v / 1000000);
+    else if (type == T_HZ)
+        snprintf(buf, len, "%" PRIu64 "Hz", v);
+    else
+        snprintf(buf, len, "%" PRIu64, v);
+}
+
+int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len)
+{
+    char err[256];
+    const struct key *k = find_key(section, key, "", err, sizeof err);
+    if (!k || k->type == T_ENUM || k->type == T_PRESET)
+        return -1;
+    format_number(k->type, value, buf, len);
+    return 0;
+}
+
 static void print_value(const struct rp_config *c, const struct key *k, FILE *out)
 {
-    uint64_t v = k->type == T_PRESET ? 0 : *cfield(c, k);
-    switch (k->type) {
-    case T_PRESET:
+    if (k->type == T_PRESET) {
         fputs(c->dram_preset, out);
-        break;
-    case T_ENUM:
-        fputs(k->names[v], out);
-        break;
-    case T_BYTES:
-        if (v && !(v % (1ull << 30)))
-            fprintf(out, "%" PRIu64 "GiB", v >> 30);
-        else if (v && !(v % (1ull << 20)))
-            fprintf(out, "%" PRIu64 "MiB", v >> 20);
-        else if (v && !(v % 1024) && v >= 1024)
-            fprintf(out, "%" PRIu64 "KiB", v >> 10);
-        else
-            fprintf(out, "%" PRIu64, v);
-        break;
-    case T_HZ:
-        if (v && !(v % 1000000000))
-            fprintf(out, "%" PRIu64 "GHz", v / 1000000000);
-        else if (v && !(v % 1000000))
-            fprintf(out, "%" PRIu64 "MHz", v / 1000000);
-        else
-            fprintf(out, "%" PRIu64 "Hz", v);
-        break;
-    default:
-        fprintf(out, "%" PRIu64, v);
+    } else if (k->type == T_ENUM) {
+        fputs(k->names[*cfield(c, k)], out);
+    } else {
+        char buf[32];
+        format_number(k->type, *cfield(c, k), buf, sizeof buf);
+        fputs(buf, out);
     }
 }
 

@@ -60,4 +60,14 @@ void rp_config_print(const struct rp_config *c, FILE *out);
 int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
                     const char *source, int line, char *err, size_t errlen);
 
+/* The number SECTION.KEY's TEXT stands for (sizes in bytes, frequencies in
+ * Hz), range-checked as rp_config_apply would; refuses keys that take names
+ * (enumerations, presets). SOURCE/LINE only for messages. Returns 0 or -1. */
+int rp_config_number(const char *section, const char *key, const char *text, uint64_t *value,
+                     const char *source, int line, char *err, size_t errlen);
+
+/* Writes VALUE of numeric key SECTION.KEY as --print-config would (64KiB,
+ * 2GHz). Returns -1 for an unknown key or one that takes names. */
+int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len);
+
 #endif

@@ -1,0 +1,39 @@
+/* A sweep's folder: DIR/points/KEY.ini (the configuration replay ran with),
+ * KEY.json (its statistics, renamed into place only when complete), KEY.err
+ * (the messages of a run that failed), and DIR/table.csv. Shared by the
+ * local runner, the Slurm backend and collect. */
+#ifndef SWEEP_RESULTS_H
+#define SWEEP_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sweep/plan.h"
+
+enum sweep_status { SWEEP_DONE, SWEEP_FAILED, SWEEP_PENDING, SWEEP_NO_TRACE };
+
+/* DIR/points/KEY.EXT; the caller frees it. */
+char *sweep_result_path(const char *dir, const char *key, const char *ext);
+
+enum sweep_status sweep_result_status(const struct sweep_plan *p, size_t i, const char *dir);
+const char *sweep_status_name(enum sweep_status s);
+
+/* Writes DIR/points/KEY.ini for every point without a result (or for every
+ * point with RERUN). Returns the number of distinct keys to run, listed in
+ * *todo (point indices, each key once), or -1 with a message. */
+long sweep_prepare(const struct sweep_plan *p, const char *dir, bool rerun, size_t **todo, char *err,
+                   size_t errlen);
+
+/* The last non-empty line of a failed point's messages (DIR/points/KEY.err). */
+char *sweep_failure_message(const char *dir, const char *key);
+
+/* Writes DIR/table.csv (one row per point: its axes' values, then each
+ * metric, its status and its result file) and prints a summary to REPORT:
+ * counts, and each failed point with its configuration and error. Returns
+ * 0 when every point is done, 1 when some are not, -1 on an error (a metric
+ * that matches nothing in any result, a file that cannot be written). */
+int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *metrics, size_t nmetrics,
+                      FILE *report, char *err, size_t errlen);
+
+#endif

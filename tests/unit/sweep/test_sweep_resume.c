@@ -1,0 +1,304 @@
+/* bin/sweep's bookkeeping, with a stand-in for replay (a shell script whose
+ * cycles are 1000 x cpu.cores, that fails for 3 cores and hangs for 7) so
+ * every run is counted:
+ * - a failed point is reported with its configuration and replay's message
+ *   and the others still run; a rerun runs only what has no result;
+ * - an interrupted sweep (a result missing, a partial file left) resumes;
+ *   a signal stops the running points and leaves no partial file;
+ * - keys: a hash of the trace's bytes (XXH3-128, checked here) and the
+ *   effective configuration, whatever the spelling, path or spec;
+ * - the Slurm backend, through a stand-in sbatch that runs the array's
+ *   tasks here: `sweep collect` gives the local run's table byte for byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "tests/unit/sweep_harness.h"
+
+static const char FAKE_REPLAY[] =
+    "#!/bin/sh\n"
+    "# replay -q -c INI -o OUT TRACE\n"
+    "ini=$3 out=$5 trace=$6\n"
+    "here=$(dirname \"$0\")\n"
+    "echo \"$ini\" >> \"$here/calls\"\n"
+    "cores=$(awk '/^\\[/ { s = $0 } s == \"[cpu]\" && $1 == \"cores\" { print $3 }' \"$ini\")\n"
+    "case $cores in\n"
+    "3) echo 'replay: stand-in failure for three cores' >&2; exit 3 ;;\n"
+    "7) echo $$ > \"$here/sleeper\"; exec sleep 30 ;;\n"
+    "esac\n"
+    "printf '{ \"cycles\": %d, \"trace\": \"%s\" }\\n' $((cores * 1000)) \"$trace\" > \"$out\"\n";
+
+static const char FAKE_SBATCH[] =
+    "#!/bin/sh\n"
+    "# sbatch --parsable --array=0-N [--wait] ... SCRIPT: runs each task here in turn\n"
+    "here=$(dirname \"$0\")\n"
+    "echo \"$@\" > \"$here/sbatch_args\"\n"
+    "for a in \"$@\"; do case $a in --array=*) last=${a#--array=0-}; last=${last%[%]*} ;; esac; script=$a; done\n"
+    "echo 4242\n"
+    "i=0\n"
+    "while [ $i -le $last ]; do\n"
+    "  SLURM_ARRAY_TASK_ID=$i SLURM_JOB_ID=$((5000 + i)) sh \"$script\" > /dev/null 2>&1\n"
+    "  i=$((i + 1))\n"
+    "done\n";
+
+static char *dir, *sweep, *replay;
+static char out[65536];
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = harness_tmpdir();
+    sweep = harness_bin("sweep");
+    replay = harness_write(dir, "replay", FAKE_REPLAY, 1);
+    free(harness_write(dir, "sbatch", FAKE_SBATCH, 1));
+    free(harness_write(dir, "t.cgt", "the bytes of a trace\n", 0));
+    free(harness_write(dir, "copy.cgt", "the bytes of a trace\n", 0));
+    free(harness_write(dir, "other.cgt", "the bytes of another trace\n", 0));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    harness_rmdir(dir);
+    free(dir);
+    free(sweep);
+    free(replay);
+    return 0;
+}
+
+static int calls(void)
+{
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/calls", dir) > 0);
+    char *text = harness_read(path);
+    free(path);
+    int n = 0;
+    for (const char *p = text; p && *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+static char *spec(const char *name, const char *text)
+{
+    return harness_write(dir, name, text, 0);
+}
+
+/* The table's rows (after the header) as one string. */
+static char *table(const char *outdir)
+{
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/%s/table.csv", dir, outdir) > 0);
+    char *t = harness_read(path);
+    free(path);
+    assert_non_null(t);
+    return t;
+}
+
+/* The key of the point whose cpu.cores is CORES, from --dry-run. */
+static void key_of(const char *specpath, int cores, char key[33])
+{
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x", sweep, specpath, dir), 0);
+    char row[64];
+    snprintf(row, sizeof row, "  %d  ", cores);
+    const char *line = strstr(out, row);
+    assert_non_null(line);
+    const char *eol = strchr(line, '\n');
+    assert_non_null(eol);
+    assert_true(eol - line > 32);
+    memcpy(key, eol - 32, 32);
+    key[32] = 0;
+}
+
+static void test_failure_isolated_and_rerun_skips(void **state)
+{
+    (void)state;
+    char *s = spec("a.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\n[axes]\ncpu.cores = 1..4\n");
+    int before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/out -j 2 --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls() - before, 4);
+    /* The failure names the point, its configuration and replay's message. */
+    assert_non_null(strstr(out, "point 2 failed (cpu.cores=3)"));
+    assert_non_null(strstr(out, "stand-in failure for three cores"));
+    assert_non_null(strstr(out, "exited with status 3"));
+    assert_non_null(strstr(out, "4 points: 3 done, 1 failed"));
+    char *t = table("out");
+    /* cycles = 1000 x cores (the stand-in's rule); the failed point has none. */
+    assert_non_null(strstr(t, "cpu.cores,cycles,status,result\n1,1000,done,points/"));
+    assert_non_null(strstr(t, "\n2,2000,done,points/"));
+    assert_non_null(strstr(t, "\n3,,failed,\n"));
+    assert_non_null(strstr(t, "\n4,4000,done,points/"));
+    /* A rerun runs only the failed point. */
+    before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/out --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls() - before, 1);
+    char *t2 = table("out");
+    assert_string_equal(t, t2);
+    free(t);
+    free(t2);
+
+    /* Interrupted: one result missing, a partial file left behind. */
+    char key[33];
+    key_of(s, 2, key);
+    assert_int_equal(harness_sh(out, sizeof out, "rm %s/out/points/%s.json && echo '{\"cyc' > %s/out/points/%s.json.tmp.999999999",
+                                dir, key, dir, key),
+                     0);
+    before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/out --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls() - before, 2); /* cores=2 again, and the failed cores=3 */
+    t = table("out");
+    assert_non_null(strstr(t, "\n2,2000,done,points/"));
+    free(t);
+    /* The partial file of the dead run is gone. */
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/out/points | grep -c tmp", dir), 1);
+    assert_string_equal(out, "0\n");
+
+    /* Another spec sharing points with this one runs only the new ones. */
+    char *s2 = spec("b.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\n[axes]\ncpu.cores = 2, 4, 5\n");
+    before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/out --replay %s", sweep, s2, dir, replay), 0);
+    assert_int_equal(calls() - before, 1);
+    free(s);
+    free(s2);
+}
+
+static void test_keys(void **state)
+{
+    (void)state;
+    char k_a[33], k_a1[33], k_c[33], k_d[33], k_e[33];
+    char *a = spec("ka.ini", "[sweep]\ntrace = t.cgt\n[axes]\ncpu.cores = 1, 2\n");
+    /* The same effective configuration written differently: frequency's
+     * default spelled another way, the key set in [base] not in an axis. */
+    char *b = spec("kb.ini", "[sweep]\ntrace = t.cgt\n[base]\ncpu.frequency = 4000MHz\ncpu.cores = 2\n");
+    char *c = spec("kc.ini", "[sweep]\ntrace = copy.cgt\n[axes]\ncpu.cores = 2, 3\n");   /* same bytes */
+    char *d = spec("kd.ini", "[sweep]\ntrace = other.cgt\n[axes]\ncpu.cores = 2\n");     /* other bytes */
+    char *e = spec("ke.ini", "[sweep]\ntrace = t.cgt\n[axes]\ncpu.cores = 2\ncache.l2.size = 512KiB\n");
+    key_of(a, 2, k_a);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x", sweep, b, dir), 0);
+    assert_non_null(strstr(out, k_a));
+    key_of(c, 2, k_c);
+    key_of(d, 2, k_d);
+    key_of(e, 2, k_e);
+    key_of(a, 1, k_a1);
+    assert_string_equal(k_a, k_c);
+    assert_string_not_equal(k_a, k_d);
+    assert_string_not_equal(k_a, k_e);
+    assert_string_not_equal(k_a, k_a1);
+    /* The trace's hash is XXH3-128 of its bytes. */
+    static const char bytes[] = "the bytes of a trace\n";
+    XXH128_hash_t h = XXH3_128bits(bytes, sizeof bytes - 1);
+    char hex[40];
+    snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x", sweep, a, dir), 0);
+    assert_non_null(strstr(out, hex));
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+}
+
+static void test_signal_stops_cleanly(void **state)
+{
+    (void)state;
+    char *s = spec("sig.ini", "[sweep]\ntrace = t.cgt\n[axes]\ncpu.cores = 6, 7\n");
+    char *sleeper = NULL, *outdir = NULL;
+    assert_true(asprintf(&sleeper, "%s/sleeper", dir) > 0);
+    assert_true(asprintf(&outdir, "%s/sig", dir) > 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen("/dev/null", "w", stderr);
+        (void)f;
+        execl(sweep, sweep, s, "-o", outdir, "-j", "2", "--replay", replay, (char *)NULL);
+        _exit(127);
+    }
+    /* Wait (at most 20 s) until the hanging point has started. */
+    char *text = NULL;
+    for (int i = 0; i < 400 && !(text = harness_read(sleeper)); i++)
+        nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+    assert_non_null(text);
+    pid_t hung = (pid_t)atol(text);
+    free(text);
+    kill(pid, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
+    /* The hanging replay was stopped and reaped, and left nothing partial. */
+    assert_int_equal(kill(hung, 0), -1);
+    assert_int_equal(errno, ESRCH);
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/points | grep -c tmp", outdir), 1);
+    assert_string_equal(out, "0\n");
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/points | grep -c json", outdir), 0);
+    assert_string_equal(out, "1\n"); /* the 6-core point finished */
+    unlink(sleeper);
+    free(sleeper);
+    free(outdir);
+    free(s);
+}
+
+static void test_slurm_array_matches_local(void **state)
+{
+    (void)state;
+    char *s = spec("sl.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\n[axes]\ncpu.cores = 1..4\n"
+                             "cache.l2.size = 256KiB, 512KiB\n");
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/local --replay %s", sweep, s, dir, replay), 1);
+    /* Submitted without --wait: the stand-in runs the tasks anyway; collect writes the table. */
+    assert_int_equal(harness_sh(out, sizeof out,
+                                "PATH=%s:$PATH %s %s -o %s/slurm --slurm --partition short --time 10 --mem 1G "
+                                "--max-running 3 --replay %s",
+                                dir, sweep, s, dir, replay),
+                     0);
+    assert_non_null(strstr(out, "submitted job 4242: 8 points"));
+    char *args = NULL;
+    assert_true(asprintf(&args, "%s/sbatch_args", dir) > 0);
+    char *a = harness_read(args);
+    assert_non_null(a);
+    assert_non_null(strstr(a, "--parsable --array=0-7%3 "));
+    free(a);
+    assert_int_equal(harness_sh(out, sizeof out, "cat %s/slurm/slurm/job-*.sh", dir), 0);
+    assert_non_null(strstr(out, "#SBATCH --partition=short\n"));
+    assert_non_null(strstr(out, "#SBATCH --time=10\n"));
+    assert_non_null(strstr(out, "#SBATCH --mem=1G\n"));
+    assert_int_equal(harness_sh(out, sizeof out, "%s collect %s -o %s/slurm", sweep, s, dir), 1);
+    assert_non_null(strstr(out, "cpu.cores=3, cache.l2.size=256KiB"));
+    assert_non_null(strstr(out, "stand-in failure for three cores"));
+    char *local = table("local"), *slurm = table("slurm");
+    assert_string_equal(local, slurm);
+    free(local);
+    free(slurm);
+    /* Resubmitting sends only the failed points; --wait writes the table itself. */
+    assert_int_equal(harness_sh(out, sizeof out, "PATH=%s:$PATH %s %s -o %s/slurm --slurm --wait --replay %s", dir,
+                                sweep, s, dir, replay),
+                     1);
+    a = harness_read(args);
+    assert_non_null(strstr(a, "--array=0-1 --wait"));
+    free(a);
+    assert_non_null(strstr(out, "8 points: 6 done, 2 failed"));
+    free(args);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failure_isolated_and_rerun_skips),
+        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_signal_stops_cleanly),
+        cmocka_unit_test(test_slurm_array_matches_local),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
