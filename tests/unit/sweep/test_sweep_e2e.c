@@ -194,7 +194,7 @@ static void test_plot_speedups(void **state)
     free(path);
     assert_non_null(svg);
     assert_non_null(strstr(svg, "<svg"));
-    assert_non_null(strstr(svg, "speedup over cpu.predictor=bimodal"));
+    assert_non_null(strstr(svg, "Speedup in cycles over cpu.predictor=bimodal"));
     assert_non_null(strstr(svg, "4KiB")); /* a legend entry */
     free(svg);
     assert_true(asprintf(&path, "%s/p.png", dir) > 0);
@@ -237,7 +237,7 @@ static void test_help_and_usage(void **state)
                                                 "--max-running N", "--sbatch-arg", "--wait", "--help", NULL });
     help_lists("collect --help", (const char *const[]){ "-o DIR", "--metric PATH", "--help", NULL });
     help_lists("plot --help", (const char *const[]){ "--metric COLUMN", "--x AXIS", "--lines AXIS", "--where",
-                                                     "--speedup", "--normalise", "--style", "--logy", "--title",
+                                                     "--speedup", "--normalise", "--style", "--logy", "--yzero", "--title",
                                                      "-o PREFIX", "--help", NULL });
     static const char *const bad[] = { "", "--frobnicate x.ini", "a.ini b.ini", "-j 0 a.ini", "a.ini --partition x",
                                        "collect --dry-run a.ini", "plot", "plot t.csv --metric m",
