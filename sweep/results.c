@@ -201,7 +201,7 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
             csv_field(out, sweep_plan_label(p, i, a), a == 0);
         for (size_t m = 0; m < nmetrics; m++) {
             char cell[64] = "";
-            double v;
+            double v = 0;
             if (stats && !sweep_metric_eval(cols[m].m, stats, &v, msg, sizeof msg))
                 format_value(v, cell, sizeof cell);
             else if (stats && !cols[m].failed++)
