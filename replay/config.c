@@ -202,10 +202,12 @@ static int config_error(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* The table's entry for SECTION.KEY, or NULL with an error naming AT. */
-static const struct key *find_key(const char *section, const char *key, const char *at, char *err,
-                                  size_t errlen)
+/* The table's entry for SECTION.KEY, or NULL with an error naming AT
+ * (SOURCE:LINE, written into AT for the caller's messages too). */
+static const struct key *find_key(const char *section, const char *key, const char *source, int line,
+                                  char at[512], char *err, size_t errlen)
 {
+    where(at, 512, source, line);
     bool section_known = false;
     for (size_t i = 0; i < NKEYS; i++) {
         if (strcmp(keys[i].section, section))
@@ -241,8 +243,7 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
                     const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
-    where(at, sizeof at, source, line);
-    const struct key *k = find_key(section, key, at, err, errlen);
+    const struct key *k = find_key(section, key, source, line, at, err, errlen);
     if (!k)
         return -1;
     if (k->type == T_PRESET) {
@@ -275,12 +276,9 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
                      const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
-    where(at, sizeof at, source, line);
-    const struct key *k = find_key(section, key, at, err, errlen);
-    if (!k)
-        return -1;
-    if (k->type == T_ENUM || k->type == T_PRESET)
-        return config_error(err, errlen, "%s: %s.%s takes a name, not a number", at, section, key);
+    const struct key *k = find_key(section, key, source, line, at, err, errlen);
+    if (!k || k->type == T_ENUM || k->type == T_PRESET)
+        return k ? config_error(err, errlen, "%s: %s.%s takes a name, not a number", at, section, key) : -1;
     return number_value(k, text, at, value, err, errlen);
 }
 
@@ -447,8 +445,8 @@ static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
 
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len)
 {
-    char err[256];
-    const struct key *k = find_key(section, key, "", err, sizeof err);
+    char err[256], at[512];
+    const struct key *k = find_key(section, key, "", 0, at, err, sizeof err);
     if (!k || k->type == T_ENUM || k->type == T_PRESET)
         return -1;
     format_number(k->type, value, buf, len);

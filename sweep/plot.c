@@ -79,6 +79,15 @@ static void describe_match(const struct csv *t, const struct match *m, size_t nm
                               m[k].value);
 }
 
+/* Row R passes every --where condition (WC: their columns). */
+static bool kept(const struct csv *t, size_t r, const struct plot_opts *o, const long *wc)
+{
+    for (size_t k = 0; k < o->nwhere; k++)
+        if (strcmp(t->rows[r][wc[k]], o->where[k].value))
+            return false;
+    return true;
+}
+
 /* Conditions that pick a cell's baseline: the cell's own coordinates
  * (where, x, lines) with the baseline's columns replaced. */
 static size_t baseline_match(const struct csv *t, const struct plot_opts *o, const long *wc, long xc, long lc,
@@ -119,10 +128,7 @@ int sweep_plot_data(const struct csv *t, const struct plot_opts *o, struct plot_
             rc = -1;
     size_t *cell_row = NULL;
     for (size_t r = 0; r < t->nrows && !rc; r++) {
-        size_t k = 0;
-        while (k < o->nwhere && !strcmp(t->rows[r][wc[k]], o->where[k].value))
-            k++;
-        if (k < o->nwhere)
+        if (!kept(t, r, o, wc))
             continue;
         intern(&d->xs, &d->nx, t->rows[r][xc]);
         intern(&d->ls, &d->nl, lc >= 0 ? t->rows[r][lc] : o->metric);
@@ -140,10 +146,7 @@ int sweep_plot_data(const struct csv *t, const struct plot_opts *o, struct plot_
         }
     }
     for (size_t r = 0; r < t->nrows && !rc; r++) {
-        size_t k = 0;
-        while (k < o->nwhere && !strcmp(t->rows[r][wc[k]], o->where[k].value))
-            k++;
-        if (k < o->nwhere)
+        if (!kept(t, r, o, wc))
             continue;
         size_t xi = intern(&d->xs, &d->nx, t->rows[r][xc]);
         size_t li = intern(&d->ls, &d->nl, lc >= 0 ? t->rows[r][lc] : o->metric);

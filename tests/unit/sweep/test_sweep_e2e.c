@@ -89,9 +89,9 @@ static double member(const cJSON *o, const char *k)
     return v->valuedouble;
 }
 
-static void test_table_equals_separate_runs(void **state)
+/* Runs the sweep (points already done are skipped) and reads its table. */
+static struct csv run_sweep(void)
 {
-    (void)state;
     int rc = harness_sh(out, sizeof out, "%s %s -o %s/out -j 2", sweep, spec, dir);
     if (rc)
         print_error("%s\n", out);
@@ -100,6 +100,13 @@ static void test_table_equals_separate_runs(void **state)
     assert_true(asprintf(&path, "%s/out/table.csv", dir) > 0);
     struct csv t = read_table(path);
     free(path);
+    return t;
+}
+
+static void test_table_equals_separate_runs(void **state)
+{
+    (void)state;
+    struct csv t = run_sweep();
     assert_int_equal(t.nrows, 4);
     for (size_t r = 0; r < 4; r++) {
         const char *size = SIZES[r / 2], *pred = PREDICTORS[r % 2];
@@ -154,7 +161,7 @@ static void test_table_equals_separate_runs(void **state)
 static void test_plot_speedups(void **state)
 {
     (void)state;
-    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/out -j 2", sweep, spec, dir), 0);
+    struct csv t = run_sweep();
     int rc = harness_sh(out, sizeof out,
                         "%s plot %s/out/table.csv --metric cycles --x cpu.predictor --lines cache.l1d.size "
                         "--speedup cpu.predictor=bimodal -o %s/p",
@@ -162,11 +169,8 @@ static void test_plot_speedups(void **state)
     if (rc)
         print_error("%s\n", out);
     assert_int_equal(rc, 0);
-    char *path = NULL;
-    assert_true(asprintf(&path, "%s/out/table.csv", dir) > 0);
-    struct csv t = read_table(path);
-    free(path);
     /* Lines: one block per L1D size; x: bimodal, gshare. */
+    char *path = NULL;
     assert_true(asprintf(&path, "%s/p.dat", dir) > 0);
     char *dat = harness_read(path);
     free(path);
