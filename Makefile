@@ -24,11 +24,14 @@ DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
+# Programs the tests run that pkg-config cannot see (sweep plot draws with gnuplot).
+DEP_COMMANDS := gnuplot
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
 ifeq ($(filter $(NO_DEPS_GOALS),$(MAKECMDGOALS)),)
-DEPS_OK := $(shell pkg-config --exists $(PC_PACKAGES) 2>/dev/null && echo yes)
+DEPS_OK := $(shell pkg-config --exists $(PC_PACKAGES) 2>/dev/null && \
+             for c in $(DEP_COMMANDS); do command -v $$c >/dev/null || exit 1; done && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(info cgmtrace: build dependencies are missing; running 'make deps')
 DEPS_RC := $(shell $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) deps >&2; echo $$?)

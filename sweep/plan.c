@@ -8,6 +8,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "cgm/check.h"
 #include "sweep/util.h"
 
 /* Changing what the key covers changes this line, so old results are not
@@ -117,9 +118,10 @@ void sweep_plan_config(const struct sweep_plan *p, size_t i, struct rp_config *c
     char err[768];
     for (size_t a = 0; a < p->spec->naxes; a++) {
         const struct sweep_value *v = &p->spec->axes[a].values[digit(p->spec, i, a)];
-        for (size_t k = 0; k < v->nset; k++)
-            if (rp_config_apply(cfg, v->set[k].section, v->set[k].key, v->set[k].value, "", 0, err, sizeof err))
-                abort(); /* the spec reader checked every setting */
+        for (size_t k = 0; k < v->nset; k++) {
+            int rc = rp_config_apply(cfg, v->set[k].section, v->set[k].key, v->set[k].value, "", 0, err, sizeof err);
+            CGM_CHECK(rc == 0); /* the spec reader applied every setting already */
+        }
     }
 }
 

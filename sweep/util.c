@@ -1,6 +1,8 @@
 /* Shared helpers (util.h). */
 #include "sweep/util.h"
 
+#include "cgm/check.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,10 +13,8 @@
 
 static void *check(void *p)
 {
-    if (!p) {
-        fputs("sweep: out of memory\n", stderr);
-        exit(1);
-    }
+    if (!p)
+        cgm_oom("sweep's tables and paths");
     return p;
 }
 
