@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "tracegen/x86/decode.h"
+#include "tracegen/x86/fault.h"
 #include "tracegen/x86/decode_cache.h"
 #include "tracegen/x86/interp.h"
 
@@ -48,7 +49,11 @@ void x86_host_run(uint8_t *page, const struct x86_wrap *w, const uint8_t *code, 
     void (*fn)(void *);
     void *p = page;
     memcpy(&fn, &p, sizeof fn);
+    uint32_t mxcsr;
+    uint16_t fcw;
+    __asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(mxcsr), "=m"(fcw));
     fn(frame);
+    __asm__ volatile("fnclex\n\tldmxcsr %0\n\tfldcw %1" : : "m"(mxcsr), "m"(fcw));
 }
 
 int x86_harness_setup(void **state)
@@ -103,4 +108,76 @@ void x86_run_block(struct x86_harness *h, struct x86_cpu *c, const uint8_t *code
     x86_exec_block(c, b);
     c->fault_jmp = NULL;
     free(b);
+}
+
+int x86_guest_open(struct x86_guest *g)
+{
+    g->mem = gmem_create();
+    if (!g->mem || gmem_map(g->mem, X86_GUEST_CODE, 4096, GPROT_R | GPROT_X) ||
+        gmem_map(g->mem, X86_GUEST_DATA, X86_GUEST_DATA_BYTES, GPROT_R | GPROT_W))
+        return -1;
+    g->cache = x86_code_cache_create(g->mem);
+    return g->cache ? 0 : -1;
+}
+
+void x86_guest_close(struct x86_guest *g)
+{
+    x86_code_cache_destroy(g->cache);
+    gmem_destroy(g->mem);
+}
+
+int x86_guest_pair_setup(void **state)
+{
+    struct x86_guest_pair *p = calloc(1, sizeof *p);
+    *state = p;
+    if (!p || !(p->page = x86_host_page_open()))
+        return -1;
+    return x86_guest_open(&p->guest);
+}
+
+int x86_guest_pair_teardown(void **state)
+{
+    struct x86_guest_pair *p = *state;
+    if (!p)
+        return 0;
+    x86_host_page_close(p->page);
+    if (p->guest.mem)
+        x86_guest_close(&p->guest);
+    free(p);
+    return 0;
+}
+
+struct x86_cpu *x86_guest_run(struct x86_guest *g, const struct x86_wrap *w,
+                              const uint8_t *code, size_t n, void *frame, size_t size)
+{
+    uint8_t buf[512];
+    size_t k = x86_wrap_code(buf, sizeof buf - 1, w, code, n);
+    buf[k++] = 0xf4; /* hlt: ends the run as an illegal instruction */
+    assert_true(size <= X86_GUEST_DATA_BYTES - 256);
+    /* the same code address holds new code each time: forget old blocks */
+    x86_code_cache_flush(g->cache);
+    gmem_copy_out(g->mem, X86_GUEST_CODE, buf, k, 1, NULL);
+    gmem_copy_out(g->mem, X86_GUEST_DATA, frame, size, 1, NULL);
+    struct x86_cpu *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->mem = g->mem;
+    c->code = g->cache;
+    x86_fpu_reset(c);
+    x86_tlb_flush(c);
+    c->r[R_RDI] = X86_GUEST_DATA;
+    c->r[R_RSP] = X86_GUEST_DATA + X86_GUEST_DATA_BYTES - 64;
+    c->rip = X86_GUEST_CODE;
+    jmp_buf jb;
+    c->fault_jmp = &jb;
+    if (setjmp(jb) == 0) {
+        for (;;) {
+            const struct x86_block *b = x86_block_get(c, c->rip);
+            x86_exec_block(c, b);
+        }
+    }
+    if (c->fault_kind != XF_ILLEGAL)
+        fail_msg("the emulated code stopped: %s at 0x%llx", x86_fault_name(c->fault_kind),
+                 (unsigned long long)c->fault_addr);
+    gmem_copy_in(g->mem, frame, X86_GUEST_DATA, size, NULL);
+    return c;
 }

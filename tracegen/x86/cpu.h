@@ -16,6 +16,7 @@ enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
 
 #define REG_NONE   0xff
 #define REG_HIGH8  0x10 /* reg | REG_HIGH8: AH, CH, DH, BH */
+#define REG_VSIB   0x80 /* MEM operand's reg: REG_VSIB | vector index register (gathers) */
 
 /* RFLAGS bits. */
 #define FL_CF 0x001u
@@ -44,7 +45,7 @@ enum seg_override { SEG_NONE, SEG_FS, SEG_GS };
 struct x86_opnd {
     uint8_t kind;   /* enum opnd_kind */
     uint8_t size;   /* bytes */
-    uint8_t reg;    /* GPR (| REG_HIGH8), XMM or ST(i) number */
+    uint8_t reg;    /* GPR (| REG_HIGH8), XMM/YMM or ST(i) number; MEM: REG_VSIB | index */
     uint8_t base;   /* MEM: GPR or REG_NONE */
     uint8_t index;  /* MEM: GPR or REG_NONE */
     uint8_t scale;  /* MEM: shift count 0..3 */
@@ -64,6 +65,9 @@ struct x86_dinsn {
     uint8_t aux;     /* per-op extra (e.g. immediate byte) */
     uint8_t alu_reg; /* ALU op operand shape run inline (enum alu_form, ops.h) */
     uint8_t run;     /* what the interpreter dispatches on: op or a form (ops.h) */
+    uint8_t vl;      /* vector instructions: 0 legacy SSE, 16 or 32 VEX (vector bytes) */
+    uint8_t nds;     /* VEX: 1 when o[1] is the first source (vvvv), o[2] the second */
+    uint8_t imm;     /* vector instructions: the trailing imm8 (or is4 register byte) */
     uint64_t next;   /* address of the next instruction */
     struct x86_opnd o[3];
 };
@@ -80,6 +84,21 @@ typedef union {
     float f[4];
     double fd[2];
 } xmm_t;
+
+/* A YMM register or 256-bit value: two 128-bit lanes. */
+typedef union {
+    uint8_t b[32];
+    uint16_t w[16];
+    uint32_t d[8];
+    uint64_t q[4];
+    int8_t sb[32];
+    int16_t sw[16];
+    int32_t sd[8];
+    int64_t sq[4];
+    float f[8];
+    double fd[4];
+    xmm_t x[2];
+} ymm_t;
 
 #define TLB_SIZE 256
 
@@ -98,7 +117,8 @@ struct x86_cpu {
     uint64_t lz_res, lz_a, lz_b;
     uint32_t lz_op, lz_size, lz_cin;
     xmm_t xmm[16];
-    uint32_t mxcsr;
+    xmm_t yhi[16];             /* upper halves of ymm0..15 (legacy SSE keeps them) */
+    uint32_t mxcsr;            /* while the CPU owns the host's MXCSR, flags are there (fpenv.h) */
     long double st[8];         /* x87 registers by physical number */
     unsigned ftop;             /* x87 stack top */
     uint8_t ftag;              /* bit i: physical register i is full */

@@ -3,6 +3,7 @@
 #include "tracegen/x86/decode.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/ops.h"
@@ -40,10 +41,13 @@ int x86_capstone_gpr(x86_reg r)
     return -1;
 }
 
+/* An XMM or YMM register's number (the same architectural register). */
 static int xmm_number(x86_reg r)
 {
     if (r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
         return r - X86_REG_XMM0;
+    if (r >= X86_REG_YMM0 && r <= X86_REG_YMM15)
+        return r - X86_REG_YMM0;
     return -1;
 }
 
@@ -107,7 +111,11 @@ static int convert_operand(const cs_x86_op *op, uint64_t next, int addr32,
                 return -1;
             out->base = (uint8_t)n;
         }
-        if (op->mem.index != X86_REG_INVALID) {
+        if (xmm_number(op->mem.index) >= 0) {
+            /* VSIB (gathers): the vector index is theirs to apply */
+            out->reg = (uint8_t)(REG_VSIB | xmm_number(op->mem.index));
+            out->scale = scale_shift(op->mem.scale);
+        } else if (op->mem.index != X86_REG_INVALID) {
             int n = x86_capstone_gpr(op->mem.index);
             if (n < 0 || (n & REG_HIGH8))
                 return -1;
@@ -124,7 +132,8 @@ static int convert_operand(const cs_x86_op *op, uint64_t next, int addr32,
 struct simple_map { uint16_t id, op; };
 
 static const struct simple_map simple[] = {
-    { X86_INS_NOP, XOP_NOP }, { X86_INS_ENDBR64, XOP_NOP }, { X86_INS_PAUSE, XOP_NOP },
+    { X86_INS_NOP, XOP_NOP }, { X86_INS_ENDBR64, XOP_NOP }, { X86_INS_ENDBR32, XOP_NOP },
+    { X86_INS_PAUSE, XOP_NOP }, { X86_INS_WAIT, XOP_NOP }, /* exceptions stay masked */
     { X86_INS_PREFETCH, XOP_NOP }, { X86_INS_PREFETCHNTA, XOP_NOP },
     { X86_INS_PREFETCHT0, XOP_NOP }, { X86_INS_PREFETCHT1, XOP_NOP },
     { X86_INS_PREFETCHT2, XOP_NOP }, { X86_INS_PREFETCHW, XOP_NOP },
@@ -152,10 +161,17 @@ static const struct simple_map simple[] = {
     { X86_INS_LEAVE, XOP_LEAVE },
     { X86_INS_BT, XOP_BT }, { X86_INS_BTS, XOP_BTS }, { X86_INS_BTR, XOP_BTR },
     { X86_INS_BTC, XOP_BTC }, { X86_INS_BSF, XOP_BSF }, { X86_INS_BSR, XOP_BSR },
-    /* CPUID reports no BMI/LZCNT: F3-prefixed forms run as bsf/bsr, as on
-     * the baseline processor we claim to be. */
+    /* F3-prefixed bsf/bsr run as tzcnt/lzcnt whatever CPUID reports, as on
+     * the host (code for older processors uses tzcnt only where bsf gives
+     * the same result); the trace records them as bsf/bsr, the same class
+     * and operands (run_form) */
     { X86_INS_TZCNT, XOP_BSF }, { X86_INS_LZCNT, XOP_BSR },
-    { X86_INS_POPCNT, XOP_POPCNT },
+    { X86_INS_POPCNT, XOP_POPCNT }, { X86_INS_CRC32, XOP_CRC32 }, { X86_INS_MOVBE, XOP_MOVBE },
+    { X86_INS_ANDN, XOP_ANDN }, { X86_INS_BEXTR, XOP_BEXTR }, { X86_INS_BLSI, XOP_BLSI },
+    { X86_INS_BLSMSK, XOP_BLSMSK }, { X86_INS_BLSR, XOP_BLSR }, { X86_INS_BZHI, XOP_BZHI },
+    { X86_INS_PDEP, XOP_PDEP }, { X86_INS_PEXT, XOP_PEXT }, { X86_INS_RORX, XOP_RORX },
+    { X86_INS_SARX, XOP_SARX }, { X86_INS_SHLX, XOP_SHLX }, { X86_INS_SHRX, XOP_SHRX },
+    { X86_INS_MULX, XOP_MULX }, { X86_INS_XGETBV, XOP_XGETBV },
     { X86_INS_CLD, XOP_CLD }, { X86_INS_STD, XOP_STD }, { X86_INS_CLC, XOP_CLC },
     { X86_INS_STC, XOP_STC }, { X86_INS_CMC, XOP_CMC }, { X86_INS_LAHF, XOP_LAHF },
     { X86_INS_SAHF, XOP_SAHF }, { X86_INS_PUSHFQ, XOP_PUSHF }, { X86_INS_POPFQ, XOP_POPF },
@@ -186,9 +202,40 @@ static const uint16_t set_ids[16] = { X86_INS_SETO, X86_INS_SETNO, X86_INS_SETB,
 
 static uint16_t op_table[X86_INS_ENDING];
 static uint8_t cond_table[X86_INS_ENDING];
+static uint16_t vex_twin[X86_INS_ENDING]; /* VEX id -> the legacy SSE id of its name */
 static int tables_ready;
 
-static void build_tables(void)
+struct name_id { const char *name; unsigned id; };
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct name_id *)a)->name, ((const struct name_id *)b)->name);
+}
+
+/* vaddps runs as addps over the VEX vector length: pairs every "vNAME"
+ * with "NAME" by capstone's mnemonics, so the table cannot drift from the
+ * decoder. */
+static void build_vex_twins(csh h)
+{
+    static struct name_id names[X86_INS_ENDING];
+    unsigned n = 0;
+    for (unsigned id = 1; id < X86_INS_ENDING; id++) {
+        const char *nm = cs_insn_name(h, id);
+        if (nm)
+            names[n++] = (struct name_id){ nm, id };
+    }
+    qsort(names, n, sizeof names[0], by_name);
+    for (unsigned i = 0; i < n; i++) {
+        if (names[i].name[0] != 'v')
+            continue;
+        struct name_id key = { names[i].name + 1, 0 };
+        const struct name_id *t = bsearch(&key, names, n, sizeof names[0], by_name);
+        if (t)
+            vex_twin[names[i].id] = (uint16_t)t->id;
+    }
+}
+
+static void build_tables(csh h)
 {
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
         op_table[simple[i].id] = simple[i].op;
@@ -200,6 +247,7 @@ static void build_tables(void)
         op_table[set_ids[c]] = XOP_SETCC;
         cond_table[set_ids[c]] = (uint8_t)c;
     }
+    build_vex_twins(h);
     tables_ready = 1;
 }
 
@@ -241,6 +289,8 @@ static uint8_t run_form(const struct x86_dinsn *in)
         return (uint8_t)x86_sse_run_form(in);
     if (in->op == XOP_JCC && in->cond < 16)
         return (uint8_t)(RUN_JCC_FIRST + in->cond);
+    if (in->csid == X86_INS_TZCNT || in->csid == X86_INS_LZCNT)
+        return in->csid == X86_INS_TZCNT ? RUN_TZCNT : RUN_LZCNT;
     if ((in->op == XOP_MOVZX || in->op == XOP_MOVSX) && d->kind == OPK_REG &&
         (in->osz == 8 || in->osz == 4) && d->size == in->osz)
         return extend_form(in);
@@ -281,11 +331,67 @@ static uint8_t alu_reg_form(const struct x86_dinsn *in)
     return ALU_GENERIC;
 }
 
+/* 1 for the shifts by an immediate, whose VEX form names the destination
+ * in vvvv and the shifted register in ModRM (one operand more than SSE's). */
+static int shifts_by_immediate(unsigned legacy_id)
+{
+    switch (legacy_id) {
+    case X86_INS_PSLLW: case X86_INS_PSLLD: case X86_INS_PSLLQ: case X86_INS_PSRLW:
+    case X86_INS_PSRLD: case X86_INS_PSRLQ: case X86_INS_PSRAW: case X86_INS_PSRAD:
+    case X86_INS_PSLLDQ: case X86_INS_PSRLDQ:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The vector fields of an SSE or AVX instruction (simd.h): the legacy id
+ * a VEX instruction runs as, vector length, first-source operand, imm8,
+ * REX.W in aux (cmpPRED: the type there instead). */
+static void decode_vector(const cs_insn *ci, const uint8_t *bytes, struct x86_dinsn *out)
+{
+    const cs_x86 *x = &ci->detail->x86;
+    int vex = x->opcode[0] == 0xc4 || x->opcode[0] == 0xc5;
+    unsigned regs = 0, has_imm = 0;
+    for (int i = 0; i < x->op_count; i++) {
+        if (x->operands[i].type == X86_OP_IMM)
+            has_imm = 1;
+        else
+            regs++;
+    }
+    out->aux = (x->rex & 8) ? 1 : 0;
+    if (vex) {
+        unsigned vl = 16;
+        for (int i = 0; i < x->op_count; i++)
+            if (x->operands[i].type == X86_OP_REG && x->operands[i].size == 32)
+                vl = 32;
+        if (x->opcode[0] == 0xc4 ? (x->opcode[2] & 4) : (x->opcode[1] & 4))
+            vl = 32; /* VEX.L: vzeroall, and ymm memory forms */
+        out->vl = (uint8_t)vl;
+        if (vex_twin[ci->id])
+            out->csid = vex_twin[ci->id];
+        out->nds = regs >= 3 || (regs == 2 && has_imm && shifts_by_immediate(out->csid));
+    }
+    int cmp = !strncmp(ci->mnemonic, vex ? "vcmp" : "cmp", vex ? 4 : 3) &&
+              (vex ? x->avx_cc != X86_AVX_CC_INVALID : x->sse_cc != X86_SSE_CC_INVALID);
+    if (has_imm || cmp || x->op_count > 3)
+        out->imm = bytes[ci->size - 1]; /* imm8, or the is4 register byte */
+    if (cmp) {
+        /* cmpPREDss/sd/ps/pd: one operation, type from the suffix */
+        const char *sfx = ci->mnemonic + strlen(ci->mnemonic) - 2;
+        out->csid = X86_SSE_CMP_ID;
+        out->aux = !strcmp(sfx, "ss") ? 1 : !strcmp(sfx, "sd") ? 2 : !strcmp(sfx, "ps") ? 3 : 4;
+    }
+}
+
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                     struct x86_dinsn *out)
 {
     if (!tables_ready)
-        build_tables();
+        build_tables(h);
+    unsigned gap = x86_decode_gap(h, bytes, n, addr, out, 0);
+    if (gap)
+        return gap;
     cs_insn *ci = cs_malloc(h);
     const uint8_t *code = bytes;
     size_t size = n;
@@ -294,7 +400,7 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
         return 0;
     if (!cs_disasm_iter(h, &code, &size, &a, ci)) {
         cs_free(ci, 1);
-        return 0;
+        return x86_decode_gap(h, bytes, n, addr, out, 1);
     }
     const cs_x86 *x = &ci->detail->x86;
     memset(out, 0, sizeof *out);
@@ -328,18 +434,12 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     } else if (id == X86_INS_CMPSD && !has_xmm_operand(x)) {
         out->op = XOP_CMPS;
     } else if (has_xmm_operand(x) || id == X86_INS_LDMXCSR || id == X86_INS_STMXCSR ||
-               id == X86_INS_MOVNTI || id == X86_INS_FXSAVE || id == X86_INS_FXRSTOR ||
-               id == X86_INS_FXSAVE64 || id == X86_INS_FXRSTOR64 || id == X86_INS_EMMS) {
+               id == X86_INS_VLDMXCSR || id == X86_INS_VSTMXCSR || id == X86_INS_MOVNTI ||
+               id == X86_INS_FXSAVE || id == X86_INS_FXRSTOR || id == X86_INS_FXSAVE64 ||
+               id == X86_INS_FXRSTOR64 || id == X86_INS_EMMS || id == X86_INS_VZEROUPPER ||
+               id == X86_INS_VZEROALL) {
         out->op = XOP_SSE;
-        out->cond = x->sse_cc;
-        if (x->sse_cc != X86_SSE_CC_INVALID && !strncmp(ci->mnemonic, "cmp", 3)) {
-            /* cmpPREDss/sd/ps/pd: one operation, type from the suffix */
-            size_t ml = strlen(ci->mnemonic);
-            const char *sfx = ci->mnemonic + ml - 2;
-            out->csid = X86_SSE_CMP_ID;
-            out->aux = !strcmp(sfx, "ss") ? 1 : !strcmp(sfx, "sd") ? 2 : !strcmp(sfx, "ps") ? 3 : 4;
-            out->cond = (uint8_t)(x->sse_cc - 1);
-        }
+        decode_vector(ci, bytes, out);
     } else {
         out->op = XOP_UNIMPL;
     }

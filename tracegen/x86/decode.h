@@ -18,6 +18,12 @@ int x86_decoder_open(csh *h);
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                     struct x86_dinsn *out);
 
+/* The encodings capstone 4 lacks or misreads (decode_gaps.c): fills OUT
+ * and returns the length, or returns 0 to leave the bytes to capstone.
+ * CAPSTONE_FAILED: capstone has refused them already. */
+unsigned x86_decode_gap(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
+                        struct x86_dinsn *out, int capstone_failed);
+
 /* Capstone register -> GPR number (| REG_HIGH8 for ah..bh), or -1. */
 int x86_capstone_gpr(x86_reg r);
 

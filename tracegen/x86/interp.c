@@ -2,6 +2,7 @@
 #include "tracegen/x86/interp.h"
 
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/fpenv.h"
 #include "tracegen/x86/operand.h"
 #include "tracegen/x86/ops.h"
 
@@ -505,6 +506,7 @@ void x86_cpuid(struct x86_cpu *c)
 int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
 {
     const struct x86_dinsn *in = b->insn, *end = b->insn + b->ninsn;
+    x86_fpenv_enter(c);
     for (; in < end; in++) {
         c->cur = in;
         c->rip = in->next;
@@ -834,6 +836,7 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case XOP_SYSCALL:
             c->r[R_RCX] = in->next;
             c->r[R_R11] = x86_rflags(c);
+            x86_fpenv_leave(); /* the system call layer runs in the host's environment */
             return EXEC_SYSCALL;
         case XOP_CPUID:
             x86_cpuid(c);
@@ -850,6 +853,12 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             break;
         case XOP_X87:
             x86_exec_x87(c, in);
+            break;
+        case XOP_CRC32: case RUN_LZCNT: case RUN_TZCNT: case XOP_MOVBE: case XOP_ANDN:
+        case XOP_BEXTR: case XOP_BLSI: case XOP_BLSMSK: case XOP_BLSR: case XOP_BZHI:
+        case XOP_PDEP: case XOP_PEXT: case XOP_RORX: case XOP_SARX: case XOP_SHLX:
+        case XOP_SHRX: case XOP_MULX: case XOP_XGETBV:
+            x86_exec_bitop(c, in);
             break;
         case XOP_UD2: case XOP_HLT: case XOP_INT3:
             x86_fault(c, XF_ILLEGAL, in->next - in->len);

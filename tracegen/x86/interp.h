@@ -18,6 +18,8 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b);
 uint64_t x86_operand_address(const struct x86_cpu *c, const struct x86_opnd *o);
 
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in);
+/* CRC32, LZCNT, TZCNT, MOVBE, BMI1, BMI2, XGETBV (bitops.c). */
+void x86_exec_bitop(struct x86_cpu *c, const struct x86_dinsn *in);
 /* The run form (ops.h) of an SSE instruction: a scalar move or add/sub/mul
  * form below, or XOP_SSE (x86_exec_sse). */
 unsigned x86_sse_run_form(const struct x86_dinsn *in);
@@ -37,6 +39,17 @@ void x86_sse_addss(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_subss(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_mulss(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in);
+/* The x87 environment (x87_env.c): the status word with the stack top
+ * in bits 11-13; fnstenv/fldenv, fnsave/frstor at ADDR. */
+uint16_t x86_x87_status_word(const struct x86_cpu *c);
+void x86_fnstenv(struct x86_cpu *c, uint64_t addr);
+void x86_fldenv(struct x86_cpu *c, uint64_t addr);
+void x86_fnsave(struct x86_cpu *c, uint64_t addr);
+void x86_frstor(struct x86_cpu *c, uint64_t addr);
+/* fxsave/fxrstor (x87_env.c): the x87, MXCSR and XMM state at ADDR
+ * (WIDE: the REX.W form, with 64-bit instruction and data pointers). */
+void x86_fxsave(struct x86_cpu *c, uint64_t addr, int wide);
+void x86_fxrstor(struct x86_cpu *c, uint64_t addr, int wide);
 void x86_cpuid(struct x86_cpu *c);
 
 /* Resets the x87 and SSE state as at process start. */

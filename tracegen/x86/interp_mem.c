@@ -5,6 +5,7 @@
 #include "tracegen/x86/cpu.h"
 #include "tracegen/x86/decode_cache.h"
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/fpenv.h"
 
 void x86_tlb_flush(struct x86_cpu *c)
 {
@@ -19,6 +20,7 @@ _Noreturn void x86_fault(struct x86_cpu *c, int kind, uint64_t addr)
 {
     c->fault_kind = kind;
     c->fault_addr = addr;
+    x86_fpenv_abort(); /* the guest's run leaves the interpreter here */
     longjmp(*c->fault_jmp, 1);
 }
 

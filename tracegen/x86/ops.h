@@ -1,6 +1,7 @@
 /* The operations of the pre-decoded instruction form. One capstone
  * instruction id maps to one operation; condition codes, sizes and
- * sub-operations live in the instruction's fields. */
+ * sub-operations live in the instruction's fields. The trace records an
+ * instruction's operation by its number here: new ones go at the end. */
 #ifndef TRACEGEN_X86_OPS_H
 #define TRACEGEN_X86_OPS_H
 
@@ -18,7 +19,9 @@
     X(CLD) X(STD) X(CLC) X(STC) X(CMC) X(LAHF) X(SAHF) X(PUSHF) X(POPF) \
     X(MOVS) X(STOS) X(LODS) X(CMPS) X(SCAS) \
     X(SYSCALL) X(CPUID) X(RDTSC) X(UD2) X(HLT) X(INT3) X(FENCE) \
-    X(SSE) X(X87)
+    X(SSE) X(X87) \
+    X(CRC32) X(MOVBE) X(ANDN) X(BEXTR) X(BLSI) X(BLSMSK) X(BLSR) \
+    X(BZHI) X(PDEP) X(PEXT) X(RORX) X(SARX) X(SHLX) X(SHRX) X(MULX) X(XGETBV)
 
 enum x86_op {
 #define X86_OP_ENUM(name) XOP_##name,
@@ -51,6 +54,7 @@ enum x86_run_form {
     RUN_MOVX_RR, RUN_MOVX_LOAD, RUN_MOVX_STORE, /* 16-byte SSE moves */
     RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
     RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
+    RUN_TZCNT, RUN_LZCNT,             /* F3 0F BC/BD: recorded as BSF/BSR (bitops.c) */
     RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */
     RUN_JCC_LAST = RUN_JCC_FIRST + 15,
     RUN_COUNT

@@ -1,10 +1,17 @@
 /* The x87 subset C libraries use (long double arithmetic, conversions,
- * comparisons, control word). Decoded from the opcode byte (aux) and ModRM
- * (cond) as in the Intel manual's opcode map; the host's long double is the
- * same 80-bit extended format, so arithmetic is exact to the hardware. */
+ * comparisons, transcendental functions, control word). Decoded from the
+ * opcode byte (aux) and ModRM (cond) as in the Intel manual's opcode map.
+ * The host's long double is the same 80-bit extended format and each
+ * instruction runs under the guest's control word (fpenv.h), so results,
+ * rounding and exception flags are the processor's; the special
+ * instructions, compares and integer stores are the host's own. Not kept:
+ * C1's report that a result was rounded up, the last instruction's code
+ * and data pointers, stack overflow and underflow (an empty register reads
+ * as its last value). */
 #include <math.h>
 
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/fpenv.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/operand.h"
 
@@ -86,26 +93,30 @@ static long double load_int(struct x86_cpu *c, uint64_t a, unsigned size)
     return (long double)x86_sext(x86_read(c, a, size), size);
 }
 
-static long double round_rc(const struct x86_cpu *c, long double v)
-{
-    switch ((c->fcw >> 10) & 3) {
-    case 0: return nearbyintl(v);
-    case 1: return floorl(v);
-    case 2: return ceill(v);
-    default: return truncl(v);
-    }
-}
-
+/* The integer store (fist, fistp, fisttp) as the host's fistp: the
+ * guest's rounding (the host's control word is the guest's here, fpenv.h),
+ * the integer indefinite value, invalid and precision exceptions.
+ * fisttp is fistp under truncation. */
 static void store_int(struct x86_cpu *c, uint64_t a, unsigned size, long double v, int truncate)
 {
-    long double r = truncate ? truncl(v) : round_rc(c, v);
-    long double lim = ldexpl(1.0L, (int)size * 8 - 1);
-    uint64_t out;
-    if (isnan(r) || r >= lim || r < -lim)
-        out = 1ull << (size * 8 - 1); /* integer indefinite */
-    else
-        out = (uint64_t)(int64_t)r;
-    x86_write(c, a, size, out & x86_size_mask(size));
+    uint16_t cw, tcw;
+    int64_t q = 0;
+    int32_t d = 0;
+    int16_t w = 0;
+    if (truncate) {
+        __asm__ volatile("fnstcw %0" : "=m"(cw));
+        tcw = (uint16_t)(cw | 0x0c00);
+        __asm__ volatile("fldcw %0" : : "m"(tcw));
+    }
+    switch (size) {
+    case 2: __asm__ volatile("fistps %0" : "=m"(w) : "t"(v) : "st"); break;
+    case 4: __asm__ volatile("fistpl %0" : "=m"(d) : "t"(v) : "st"); break;
+    default: __asm__ volatile("fistpll %0" : "=m"(q) : "t"(v) : "st"); break;
+    }
+    if (truncate)
+        __asm__ volatile("fldcw %0" : : "m"(cw));
+    uint64_t out = size == 2 ? (uint16_t)w : size == 4 ? (uint32_t)d : (uint64_t)q;
+    x86_write(c, a, size, out);
 }
 
 static long double arith(unsigned sub, long double a, long double b)
@@ -120,52 +131,44 @@ static long double arith(unsigned sub, long double a, long double b)
     }
 }
 
-static void compare_sw(struct x86_cpu *c, long double a, long double b)
+/* Compares as the host's fcom (QUIET: fucom) does, into C0 C2 C3; C1
+ * clears. fcom raises invalid for any NaN, fucom only for a signaling one. */
+static void compare_sw(struct x86_cpu *c, long double a, long double b, int quiet)
 {
-    c->fsw &= (uint16_t)~(C0 | C2 | C3);
-    if (isnan(a) || isnan(b))
-        c->fsw |= C0 | C2 | C3;
-    else if (a < b)
-        c->fsw |= C0;
-    else if (a == b)
-        c->fsw |= C3;
+    uint16_t sw;
+    if (quiet)
+        __asm__ volatile("fucom %%st(1)\n\tfnstsw %0" : "=m"(sw) : "t"(a), "u"(b));
+    else
+        __asm__ volatile("fcom %%st(1)\n\tfnstsw %0" : "=m"(sw) : "t"(a), "u"(b));
+    c->fsw = (uint16_t)((c->fsw & ~(C0 | C1 | C2 | C3)) | (sw & (C0 | C2 | C3)));
 }
 
-static void compare_eflags(struct x86_cpu *c, long double a, long double b)
+/* Compares as the host's fcomi (QUIET: fucomi) does, into ZF PF CF; the
+ * other arithmetic flags clear. */
+static void compare_eflags(struct x86_cpu *c, long double a, long double b, int quiet)
 {
+    uint8_t zf, pf, cf;
+    if (quiet)
+        __asm__ volatile("fucomi %%st(1), %%st" : "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf)
+                         : "t"(a), "u"(b));
+    else
+        __asm__ volatile("fcomi %%st(1), %%st" : "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf)
+                         : "t"(a), "u"(b));
     c->lz_op = LZ_NONE;
-    c->rflags &= ~(uint64_t)FL_ARITH;
-    if (isnan(a) || isnan(b))
-        c->rflags |= FL_ZF | FL_PF | FL_CF;
-    else if (a < b)
-        c->rflags |= FL_CF;
-    else if (a == b)
-        c->rflags |= FL_ZF;
+    c->rflags = (c->rflags & ~(uint64_t)FL_ARITH) | (zf ? FL_ZF : 0) | (pf ? FL_PF : 0) |
+                (cf ? FL_CF : 0);
 }
 
+/* fxam: an empty register is the emulator's to report, anything else the
+ * host's fxam classifies (no exception, unlike a compare of a denormal). */
 static void fxam(struct x86_cpu *c)
 {
     long double v = *st(c, 0);
-    uint16_t f = 0;
-    if (signbit(v))
-        f |= C1;
+    uint16_t sw;
+    __asm__ volatile("fxam\n\tfnstsw %0" : "=m"(sw) : "t"(v));
     if (!(c->ftag & (1u << c->ftop)))
-        f |= C3 | C0;
-    else {
-        switch (fpclassify(v)) {
-        case FP_NAN: f |= C0; break;
-        case FP_INFINITE: f |= C2 | C0; break;
-        case FP_ZERO: f |= C3; break;
-        case FP_SUBNORMAL: f |= C3 | C2; break;
-        default: f |= C2; break;
-        }
-    }
-    c->fsw = (uint16_t)((c->fsw & ~(C0 | C1 | C2 | C3)) | f);
-}
-
-static uint16_t status_word(const struct x86_cpu *c)
-{
-    return (uint16_t)((c->fsw & ~0x3800u) | ((c->ftop & 7) << 11));
+        sw = (uint16_t)((sw & C1) | C3 | C0);
+    c->fsw = (uint16_t)((c->fsw & ~(C0 | C1 | C2 | C3)) | (sw & (C0 | C1 | C2 | C3)));
 }
 
 static int fcmov_cond(struct x86_cpu *c, unsigned opc, unsigned sub)
@@ -176,108 +179,90 @@ static int fcmov_cond(struct x86_cpu *c, unsigned opc, unsigned sub)
     return opc == 0xda ? r : !r;
 }
 
-/* The x87 result when an operand is a NaN: the NaN with the larger
- * significand (the positive one on a tie), quieted. */
-static long double nan_pick(long double a, long double b)
+/* The condition bits C0-C3 of the host's status word after an
+ * instruction that sets them (fprem, fptan, fsin ...) replace the guest's. */
+static void take_conditions(struct x86_cpu *c, uint16_t host_sw)
 {
-    uint64_t sa = 0, sb = 0;
-    long double q;
-    if (isnan(a) && isnan(b)) {
-        memcpy(&sa, &a, 8);
-        memcpy(&sb, &b, 8);
-        sa &= ~(1ull << 63);
-        sb &= ~(1ull << 63);
-        q = sa > sb ? a : sb > sa ? b : (signbit(a) ? b : a);
-    } else {
-        q = isnan(a) ? a : b;
-    }
-    uint64_t sig;
-    memcpy(&sig, &q, 8);
-    sig |= 1ull << 62; /* quiet */
-    memcpy(&q, &sig, 8);
-    return q;
+    c->fsw = (uint16_t)((c->fsw & ~(C0 | C1 | C2 | C3)) | (host_sw & (C0 | C1 | C2 | C3)));
 }
 
-/* FSCALE: ST0 * 2^trunc(ST1), with the manual's special cases. */
-static long double fscale(long double x, long double y)
-{
-    if (isnan(x) || isnan(y))
-        return nan_pick(x, y);
-    if (isinf(y)) {
-        if ((y > 0 && x == 0) || (y < 0 && isinf(x)))
-            return -NAN; /* invalid: the default (negative) NaN */
-        if (y > 0)
-            return x == 0 ? x : copysignl(INFINITY, x);
-        return isinf(x) ? x : copysignl(0.0L, x);
-    }
-    long double e = truncl(y);
-    int n = e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e;
-    return scalbnl(x, n);
-}
-
+/* The special instructions of D9 /E0-/FF run as the host's own (under the
+ * guest's control word): results, exceptions and condition bits are the
+ * processor's, transcendental ones included. */
+#define HOST1(insn, x) __asm__ volatile(insn : "+t"(x))
+/* An instruction that replaces ST0 and pushes a value, but changes nothing
+ * when C2 reports its operand out of range: then a copy is pushed so that
+ * the asm always leaves the two values the compiler expects. */
+#define PUSHES_TWO(insn) insn "\n\tfnstsw %2\n\ttestw $0x400, %2\n\tjz 1f\n\tfld %%st(0)\n1:"
 static void exec_special_d9(struct x86_cpu *c, const struct x86_dinsn *in, unsigned modrm)
 {
-    long double *s0 = st(c, 0);
+    long double *s0 = st(c, 0), x = *s0, y = *st(c, 1), r0, r1;
+    uint16_t sw;
     switch (modrm) {
-    case 0xe0: *s0 = -*s0; return;
-    case 0xe1: *s0 = fabsl(*s0); return;
-    case 0xe4: compare_sw(c, *s0, 0.0L); return;
+    case 0xe0: *s0 = -x; return;
+    case 0xe1: *s0 = fabsl(x); return;
+    case 0xe4: compare_sw(c, x, 0.0L, 0); return;
     case 0xe5: fxam(c); return;
     case 0xe8: fpush(c, 1.0L); return;
-    case 0xe9: fpush(c, log2l(10.0L)); return;
-    case 0xea: fpush(c, 1.0L / logl(2.0L)); return;
-    case 0xeb: fpush(c, 3.14159265358979323846264338327950288L); return;
-    case 0xec: fpush(c, log10l(2.0L)); return;
-    case 0xed: fpush(c, logl(2.0L)); return;
+    case 0xe9: __asm__ volatile("fldl2t" : "=t"(r0)); fpush(c, r0); return;
+    case 0xea: __asm__ volatile("fldl2e" : "=t"(r0)); fpush(c, r0); return;
+    case 0xeb: __asm__ volatile("fldpi" : "=t"(r0)); fpush(c, r0); return;
+    case 0xec: __asm__ volatile("fldlg2" : "=t"(r0)); fpush(c, r0); return;
+    case 0xed: __asm__ volatile("fldln2" : "=t"(r0)); fpush(c, r0); return;
     case 0xee: fpush(c, 0.0L); return;
-    case 0xf0: *s0 = exp2l(*s0) - 1.0L; return;
-    case 0xf1: *st(c, 1) = *st(c, 1) * log2l(*s0); fpop(c); return;
-    case 0xf2: *s0 = tanl(*s0); fpush(c, 1.0L); c->fsw &= (uint16_t)~C2; return;
-    case 0xf3: *st(c, 1) = atan2l(*st(c, 1), *s0); fpop(c); return;
-    case 0xf4: {
-        int e;
-        long double m = frexpl(*s0, &e);
-        *s0 = (long double)(e - 1);
-        fpush(c, m * 2.0L);
+    case 0xf0: HOST1("f2xm1", x); *s0 = x; return;
+    case 0xf1: /* fyl2x: ST1 = ST1 * log2(ST0), pop */
+        __asm__ volatile("fyl2x" : "=t"(r0) : "0"(x), "u"(y) : "st(1)");
+        *st(c, 1) = r0;
+        fpop(c);
         return;
-    }
-    case 0xf5: case 0xf8: {
-        /* FPREM (truncating) / FPREM1 (nearest); C0 C3 C1 get the low three
-         * bits of the quotient's magnitude, found exactly from fmod(|a|, 8|b|).
-         * The reduction is always complete (C2 = 0), also where hardware
-         * would stop after a partial step for exponent gaps of 64 or more. */
-        long double a = *s0, b = *st(c, 1);
-        long double r = modrm == 0xf8 ? fmodl(a, b) : remainderl(a, b);
-        c->fsw &= (uint16_t)~(C0 | C1 | C2 | C3);
-        if (!isnan(r) && !isinf(a) && b != 0) {
-            long double A = fabsl(a), B = fabsl(b);
-            long double m = fmodl(A, 8.0L * B);
-            long double rr = modrm == 0xf8 ? fmodl(A, B) : remainderl(A, B);
-            unsigned qi = (unsigned)llrintl((m - rr) / B) & 7;
-            if (qi & 1) c->fsw |= C1;
-            if (qi & 2) c->fsw |= C3;
-            if (qi & 4) c->fsw |= C0;
-        }
-        *s0 = r;
+    case 0xf9: /* fyl2xp1 */
+        __asm__ volatile("fyl2xp1" : "=t"(r0) : "0"(x), "u"(y) : "st(1)");
+        *st(c, 1) = r0;
+        fpop(c);
         return;
-    }
+    case 0xf3: /* fpatan: ST1 = atan(ST1 / ST0), pop */
+        __asm__ volatile("fpatan" : "=t"(r0) : "0"(x), "u"(y) : "st(1)");
+        *st(c, 1) = r0;
+        fpop(c);
+        return;
+    case 0xf2: case 0xfb: /* fptan: ST0 = tan, push 1; fsincos: ST0 = sin, push cos */
+        if (modrm == 0xf2)
+            __asm__ volatile(PUSHES_TWO("fptan") : "=t"(r0), "=u"(r1), "=m"(sw) : "0"(x) : "cc");
+        else
+            __asm__ volatile(PUSHES_TWO("fsincos") : "=t"(r0), "=u"(r1), "=m"(sw) : "0"(x) : "cc");
+        take_conditions(c, sw);
+        if (sw & C2)
+            return; /* out of range: nothing changes */
+        *s0 = r1;
+        fpush(c, r0);
+        return;
+    case 0xfe: case 0xff:
+        if (modrm == 0xfe)
+            __asm__ volatile("fsin\n\tfnstsw %1" : "+t"(x), "=m"(sw));
+        else
+            __asm__ volatile("fcos\n\tfnstsw %1" : "+t"(x), "=m"(sw));
+        take_conditions(c, sw);
+        *s0 = x;
+        return;
+    case 0xf4: /* fxtract: ST0 = exponent, push significand */
+        __asm__ volatile("fxtract" : "=t"(r0), "=u"(r1) : "0"(x));
+        *s0 = r1;
+        fpush(c, r0);
+        return;
+    case 0xf5: case 0xf8: /* fprem1, fprem: the host's partial remainder */
+        if (modrm == 0xf8)
+            __asm__ volatile("fprem\n\tfnstsw %1" : "+t"(x), "=m"(sw) : "u"(y));
+        else
+            __asm__ volatile("fprem1\n\tfnstsw %1" : "+t"(x), "=m"(sw) : "u"(y));
+        take_conditions(c, sw);
+        *s0 = x;
+        return;
     case 0xf6: c->ftop = (c->ftop - 1) & 7; return;
     case 0xf7: c->ftop = (c->ftop + 1) & 7; return;
-    case 0xf9: *st(c, 1) = *st(c, 1) * log2l(1.0L + *s0); fpop(c); return;
-    case 0xfa: *s0 = sqrtl(*s0); return;
-    case 0xfb: {
-        long double v = *s0;
-        *s0 = sinl(v);
-        fpush(c, cosl(v));
-        c->fsw &= (uint16_t)~C2;
-        return;
-    }
-    case 0xfc: *s0 = round_rc(c, *s0); return;
-    case 0xfd:
-        *s0 = fscale(*s0, *st(c, 1));
-        return;
-    case 0xfe: *s0 = sinl(*s0); c->fsw &= (uint16_t)~C2; return;
-    case 0xff: *s0 = cosl(*s0); c->fsw &= (uint16_t)~C2; return;
+    case 0xfa: HOST1("fsqrt", x); *s0 = x; return;
+    case 0xfc: HOST1("frndint", x); *s0 = x; return;
+    case 0xfd: __asm__ volatile("fscale" : "+t"(x) : "u"(y)); *s0 = x; return;
     case 0xd0: return; /* fnop */
     default:
         x86_fault(c, XF_UNIMPL, in->next - in->len);
@@ -293,7 +278,7 @@ static void exec_mem(struct x86_cpu *c, const struct x86_dinsn *in, unsigned opc
         int real = opc == 0xd8 || opc == 0xdc;
         long double m = real ? load_real(c, a, size) : load_int(c, a, size);
         if (sub == 2 || sub == 3) {
-            compare_sw(c, *st(c, 0), m);
+            compare_sw(c, *st(c, 0), m, 0);
             if (sub == 3)
                 fpop(c);
         } else if (real && isnan(*st(c, 0)) && is_snan_mem(c, a, size)) {
@@ -308,7 +293,9 @@ static void exec_mem(struct x86_cpu *c, const struct x86_dinsn *in, unsigned opc
         case 0: fpush(c, load_real(c, a, 4)); return;
         case 2: store_real(c, a, 4, *st(c, 0)); return;
         case 3: store_real(c, a, 4, *st(c, 0)); fpop(c); return;
+        case 4: x86_fldenv(c, a); return;
         case 5: c->fcw = (uint16_t)x86_read(c, a, 2); return;
+        case 6: x86_fnstenv(c, a); return;
         case 7: x86_write(c, a, 2, c->fcw); return;
         default: break;
         }
@@ -330,7 +317,9 @@ static void exec_mem(struct x86_cpu *c, const struct x86_dinsn *in, unsigned opc
         case 1: store_int(c, a, 8, *st(c, 0), 1); fpop(c); return;
         case 2: store_real(c, a, 8, *st(c, 0)); return;
         case 3: store_real(c, a, 8, *st(c, 0)); fpop(c); return;
-        case 7: x86_write(c, a, 2, status_word(c)); return;
+        case 4: x86_frstor(c, a); return;
+        case 6: x86_fnsave(c, a); return;
+        case 7: x86_write(c, a, 2, x86_x87_status_word(c)); return;
         default: break;
         }
         break;
@@ -351,7 +340,7 @@ static void exec_mem(struct x86_cpu *c, const struct x86_dinsn *in, unsigned opc
     x86_fault(c, XF_UNIMPL, in->next - in->len);
 }
 
-void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
+static void exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     unsigned opc = in->aux, modrm = in->cond;
     unsigned sub = (modrm >> 3) & 7, i = modrm & 7;
@@ -363,7 +352,7 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
     switch (opc) {
     case 0xd8:
         if (sub == 2 || sub == 3) {
-            compare_sw(c, *s0, *si);
+            compare_sw(c, *s0, *si, 0);
             if (sub == 3)
                 fpop(c);
         } else {
@@ -382,8 +371,8 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
         }
         return;
     case 0xda:
-        if (modrm == 0xe9) {
-            compare_sw(c, *s0, *st(c, 1));
+        if (modrm == 0xe9) { /* fucompp */
+            compare_sw(c, *s0, *st(c, 1), 1);
             fpop(c);
             fpop(c);
         } else if (sub < 4) {
@@ -404,8 +393,8 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
             c->fsw = 0;
             c->ftag = 0;
             c->ftop = 0;
-        } else if (sub == 5 || sub == 6) {
-            compare_eflags(c, *s0, *si);
+        } else if (sub == 5 || sub == 6) { /* fucomi, fcomi */
+            compare_eflags(c, *s0, *si, sub == 5);
         } else {
             break;
         }
@@ -413,8 +402,8 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
     case 0xdc: case 0xde: {
         /* register forms write ST(i); sub 4/5 and 6/7 swap meaning here */
         static const unsigned swap[8] = { 0, 1, 2, 3, 5, 4, 7, 6 };
-        if (opc == 0xde && modrm == 0xd9) {
-            compare_sw(c, *s0, *st(c, 1));
+        if (opc == 0xde && modrm == 0xd9) { /* fcompp */
+            compare_sw(c, *s0, *st(c, 1), 0);
             fpop(c);
             fpop(c);
             return;
@@ -431,18 +420,18 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
         case 0: c->ftag &= (uint8_t)~(1u << ((c->ftop + i) & 7)); return; /* ffree */
         case 2: *si = *s0; return;
         case 3: *si = *s0; fpop(c); return;
-        case 4: compare_sw(c, *s0, *si); return;
-        case 5: compare_sw(c, *s0, *si); fpop(c); return;
+        case 4: compare_sw(c, *s0, *si, 1); return; /* fucom */
+        case 5: compare_sw(c, *s0, *si, 1); fpop(c); return;
         default: break;
         }
         break;
     case 0xdf:
         if (modrm == 0xe0) {
-            reg_set(c, R_RAX, 2, status_word(c));
+            reg_set(c, R_RAX, 2, x86_x87_status_word(c));
             return;
         }
-        if (sub == 5 || sub == 6) {
-            compare_eflags(c, *s0, *si);
+        if (sub == 5 || sub == 6) { /* fucomip, fcomip */
+            compare_eflags(c, *s0, *si, sub == 5);
             fpop(c);
             return;
         }
@@ -451,4 +440,13 @@ void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
         break;
     }
     x86_fault(c, XF_UNIMPL, in->next - in->len);
+}
+
+/* Every x87 instruction runs under the guest's control word and adds the
+ * exceptions it raised to the guest's status word (fpenv.h). */
+void x86_exec_x87(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    unsigned entered = x86_x87_enter(c);
+    exec_x87(c, in);
+    x86_x87_leave(c, entered);
 }

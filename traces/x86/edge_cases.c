@@ -2,7 +2,7 @@
  *   segv   write through a null pointer (dies of SIGSEGV)
  *   div0   integer division by zero (dies of SIGFPE)
  *   ud2    an undefined instruction (dies of SIGILL)
- *   avx    an AVX instruction (the emulated processor has no AVX)
+ *   avx512 an AVX-512 instruction (the emulator does not implement AVX-512)
  *   abort  abort() (dies of SIGABRT)
  *   smc    self-modifying code: writes a function into an executable
  *          buffer, runs it, rewrites it, runs it again
@@ -41,9 +41,9 @@ int main(int argc, char **argv)
         __asm__ volatile("ud2");
     } else if (!strcmp(mode, "abort")) {
         abort();
-    } else if (!strcmp(mode, "avx")) {
-        __asm__ volatile(".byte 0xc5, 0xf9, 0xef, 0xc0"); /* vpxor xmm0, xmm0, xmm0 */
-        printf("avx ran\n");
+    } else if (!strcmp(mode, "avx512")) {
+        __asm__ volatile(".byte 0x62, 0xf1, 0x7d, 0x48, 0xef, 0xc0"); /* vpxord zmm0, zmm0, zmm0 */
+        printf("avx512 ran\n");
         return 0;
     } else if (!strcmp(mode, "smc")) {
         unsigned char *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -82,6 +82,6 @@ int main(int argc, char **argv)
         printf("time advances: %s\n", (b.tv_sec > a.tv_sec || b.tv_nsec > a.tv_nsec) ? "yes" : "no");
         return 0;
     }
-    printf("usage: edge_cases segv|div0|ud2|avx|abort|smc|write FILE|stdin|time\n");
+    printf("usage: edge_cases segv|div0|ud2|avx512|abort|smc|write FILE|stdin|time\n");
     return 2;
 }

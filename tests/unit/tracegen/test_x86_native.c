@@ -104,6 +104,7 @@ BOTH_LIBCS(kmeans, NULL)
 BOTH_LIBCS(hotspot, NULL)
 BOTH_LIBCS(nw, NULL)
 BOTH_LIBCS(bfs, NULL)
+BOTH_LIBCS(fenv, NULL)
 
 /* file_read reads the file named by its argument: its own source. */
 static void compare_file_read(const char *libc)
@@ -187,6 +188,8 @@ int main(void)
         cmocka_unit_test(test_hotspot_glibc),
         cmocka_unit_test(test_nw_glibc),
         cmocka_unit_test(test_bfs_glibc),
+        cmocka_unit_test(test_fenv_musl),
+        cmocka_unit_test(test_fenv_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

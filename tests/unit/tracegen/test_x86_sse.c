@@ -1,7 +1,9 @@
 /* SSE/SSE2 results against the host processor: each instruction runs
  * natively (from an executable buffer) and under the interpreter on the
- * same xmm0, xmm1, rax and flags; float operands mix ordinary values with
- * signed zeros, infinities, NaNs and denormals. */
+ * same xmm0, xmm1, rax, flags and MXCSR; float operands mix ordinary
+ * values with signed zeros, infinities, NaNs and denormals, under every
+ * rounding mode with and without FTZ and DAZ, and the exception flags
+ * each instruction raises must be the host's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,11 +18,13 @@
 #include "tests/unit/x86_harness.h"
 #include "tests/unit/x86_rand.h"
 #include "tracegen/x86/flags.h"
+#include "tracegen/x86/fpenv.h"
 #include "tracegen/x86/interp.h"
 
 struct state {
     uint8_t x0[16], x1[16];
     uint64_t rax, flags;
+    uint32_t mxcsr, pad;
 };
 
 static const uint8_t prologue[] = {
@@ -28,8 +32,10 @@ static const uint8_t prologue[] = {
     0xf3, 0x0f, 0x6f, 0x4f, 0x10,       /* movdqu xmm1, [rdi+16] */
     0x48, 0x8b, 0x47, 0x20,             /* mov rax, [rdi+32] */
     0xff, 0x77, 0x28, 0x9d,             /* push [rdi+40]; popfq */
+    0x0f, 0xae, 0x57, 0x30,             /* ldmxcsr [rdi+48] */
 };
 static const uint8_t epilogue[] = {
+    0x0f, 0xae, 0x5f, 0x30,             /* stmxcsr [rdi+48] */
     0x9c, 0x8f, 0x47, 0x28,             /* pushfq; pop [rdi+40] */
     0xf3, 0x0f, 0x7f, 0x07,             /* movdqu [rdi], xmm0 */
     0xf3, 0x0f, 0x7f, 0x4f, 0x10,       /* movdqu [rdi+16], xmm1 */
@@ -45,7 +51,10 @@ static void run_emulated(struct x86_harness *h, const uint8_t *code, size_t n, s
     memcpy(c->xmm[1].b, s->x1, 16);
     c->r[R_RAX] = s->rax;
     x86_set_rflags(c, s->flags);
+    c->mxcsr = s->mxcsr;
     x86_run_block(h, c, code, n, 1);
+    s->mxcsr = x86_fpenv_mxcsr(c);
+    x86_fpenv_leave();
     memcpy(s->x0, c->xmm[0].b, 16);
     memcpy(s->x1, c->xmm[1].b, 16);
     s->rax = c->r[R_RAX];
@@ -192,6 +201,11 @@ static void test_sse_matches_host(void **state)
             if (n % 3 == 0)
                 in.rax = (uint64_t)(int64_t)(int32_t)(next_rand() % 2000001) - 1000000;
             in.flags = 0x202 | (next_rand() & 0x8d5);
+            /* any rounding mode, sometimes FTZ and DAZ, flags, all masked */
+            uint64_t m = next_rand();
+            in.mxcsr = 0x1f80 | (uint32_t)((m & 3) << 13) | ((m & 4) ? 0x8000 : 0) |
+                       ((m & 8) ? 0x40 : 0) | ((m & 16) ? (uint32_t)(m >> 8) & 0x3f : 0);
+            in.pad = 0;
             h = in;
             e = in;
             x86_host_run(harness->page, &wrap, k->code, k->len, &h);
@@ -201,17 +215,21 @@ static void test_sse_matches_host(void **state)
                 bad = 1;
             if (k->flags && ((h.flags ^ e.flags) & 0x8d5))
                 bad = 1;
+            if (h.mxcsr != e.mxcsr)
+                bad = 1;
             if (bad) {
                 failures++;
                 print_error("%s: x0 %016llx%016llx x1 %016llx%016llx rax %llx -> host x0 "
-                            "%016llx%016llx rax %llx fl %llx, emulated x0 %016llx%016llx rax %llx fl %llx\n",
+                            "%016llx%016llx rax %llx fl %llx mxcsr %x, emulated x0 %016llx%016llx rax %llx fl %llx "
+                            "mxcsr %x (mxcsr in %x)\n",
                             k->name, *(unsigned long long *)(in.x0 + 8),
                             *(unsigned long long *)in.x0, *(unsigned long long *)(in.x1 + 8),
                             *(unsigned long long *)in.x1, (unsigned long long)in.rax,
                             *(unsigned long long *)(h.x0 + 8), *(unsigned long long *)h.x0,
-                            (unsigned long long)h.rax, (unsigned long long)h.flags,
+                            (unsigned long long)h.rax, (unsigned long long)h.flags, h.mxcsr,
                             *(unsigned long long *)(e.x0 + 8), *(unsigned long long *)e.x0,
-                            (unsigned long long)e.rax, (unsigned long long)e.flags);
+                            (unsigned long long)e.rax, (unsigned long long)e.flags, e.mxcsr,
+                            in.mxcsr);
             }
         }
     }

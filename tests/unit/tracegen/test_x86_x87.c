@@ -1,9 +1,11 @@
-/* x87 results against the host processor. The same byte sequence (load
- * two extended values, the instruction, store results, flags and status
- * word) runs natively and, from guest memory, under the emulator. Operands
- * mix exact doubles, full 64-bit significands, zeros, infinities and NaNs.
- * Transcendental instructions (fsin, fpatan, ...) are not compared: the
- * emulator computes them with the C library, to within a few ulps. */
+/* x87 results against the host processor. The same byte sequence (set
+ * the control word, load two extended values, the instruction, store
+ * results, flags and status word) runs natively and, from guest memory,
+ * under the emulator. Operands mix exact doubles, full 64-bit significands,
+ * zeros, infinities and NaNs; the control word takes every rounding mode
+ * and precision; the exception flags must be the host's. Transcendental
+ * instructions are compared bit for bit too: the emulator runs them as the
+ * host's own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,13 +27,14 @@ struct frame {
     uint8_t a[16];      /* +0: st0 in, first result out */
     uint8_t b[16];      /* +16: st1 in, second result out */
     uint64_t mem;       /* +32: memory operand */
-    uint64_t pad;
+    uint64_t cw;        /* +40: control word loaded before the code */
     uint64_t flags;     /* +48 */
     uint64_t sw;        /* +56: status word */
 };
 
 static const uint8_t prologue[] = {
     0xdb, 0xe3,                 /* fninit */
+    0xd9, 0x6f, 0x28,           /* fldcw [rdi+40] */
     0xdb, 0x6f, 0x10,           /* fld tbyte [rdi+16] */
     0xdb, 0x2f,                 /* fld tbyte [rdi] */
     0xff, 0x77, 0x30, 0x9d,     /* push [rdi+48]; popfq */
@@ -44,45 +47,8 @@ static const uint8_t epilogue[] = {
     0xdb, 0x7f, 0x10,           /* fstp tbyte [rdi+16] */
 };
 
-#define GUEST_CODE 0x400000ull
-#define GUEST_DATA 0x600000ull
-
 static const struct x86_wrap wrap = { prologue, sizeof prologue, epilogue, sizeof epilogue };
 
-static uint8_t *host_page;
-static struct gmem *mem;
-static struct x86_code_cache *cache;
-
-static void run_emulated(const uint8_t *insn, size_t n, struct frame *f)
-{
-    uint8_t code[128];
-    size_t k = x86_wrap_code(code, sizeof code - 1, &wrap, insn, n);
-    code[k++] = 0xf4; /* hlt: ends the run as an illegal instruction */
-    /* the same code address holds new code each time: forget old blocks */
-    x86_code_cache_flush(cache);
-    gmem_copy_out(mem, GUEST_CODE, code, k, 1, NULL);
-    gmem_copy_out(mem, GUEST_DATA, f, sizeof *f, 1, NULL);
-    struct x86_cpu *c = calloc(1, sizeof *c);
-    assert_non_null(c);
-    c->mem = mem;
-    c->code = cache;
-    x86_fpu_reset(c);
-    x86_tlb_flush(c);
-    c->r[R_RDI] = GUEST_DATA;
-    c->r[R_RSP] = GUEST_DATA + 8192 - 64;
-    c->rip = GUEST_CODE;
-    jmp_buf jb;
-    c->fault_jmp = &jb;
-    if (setjmp(jb) == 0) {
-        for (;;) {
-            const struct x86_block *b = x86_block_get(c, c->rip);
-            x86_exec_block(c, b);
-        }
-    }
-    assert_int_equal(c->fault_kind, 6 /* XF_ILLEGAL: the hlt */);
-    gmem_copy_in(mem, f, GUEST_DATA, sizeof *f, NULL);
-    free(c);
-}
 
 static uint64_t rng = 0xabcdef0123456789ull;
 
@@ -113,6 +79,9 @@ static void some_ext(uint8_t *out, int range)
     memset(out, 0, 16);
     memcpy(out, &v, 10);
 }
+
+/* The exception flags (IE DE ZE OE UE PE), compared for every case. */
+#define X87_EXCEPTIONS 0x3f
 
 struct x87_case {
     const char *name;
@@ -163,13 +132,21 @@ static const struct x87_case cases[] = {
       0x66, 0xc7, 0x47, 0x20, 0x7f, 0x0f, /* mov word [rdi+32], 0x0f7f */
       0xd9, 0x6f, 0x20,                   /* fldcw [rdi+32] */
       0xdf, 0x7f, 0x20),                  /* fistp qword [rdi+32] */
+    X("fsin", 2, 0, 0x4700, 0, 70, 0xd9, 0xfe), X("fcos", 2, 0, 0x4700, 0, 70, 0xd9, 0xff),
+    X("fptan", 2, 0, 0x4700, 0, 70, 0xd9, 0xf2), X("fsincos", 2, 0, 0x4700, 0, 70, 0xd9, 0xfb),
+    X("fpatan", 1, 0, 0, 0, 40, 0xd9, 0xf3), X("f2xm1", 2, 0, 0, 0, 1, 0xd9, 0xf0),
+    X("fyl2x", 1, 0, 0, 0, 40, 0xd9, 0xf1), X("fyl2xp1", 1, 0, 0, 0, 1, 0xd9, 0xf9),
+    X("fxtract", 2, 0, 0, 0, 70, 0xd9, 0xf4), X("fldl2t", 1, 0, 0, 0, 40, 0xd9, 0xe9),
+    X("fldlg2", 1, 0, 0, 0, 40, 0xd9, 0xec),
+    X("fprem (wide)", 2, 0, 0x4700, 0, 200, 0xd9, 0xf8),
+    X("fisttp m32", 1, 0, 0, 1, 35, 0xdb, 0x4f, 0x20), X("fisttp m16", 1, 0, 0, 1, 20, 0xdf, 0x4f, 0x20),
     X("fldcw (down); frndint", 2, 0, 0, 0, 70,
       0x66, 0xc7, 0x47, 0x20, 0x7f, 0x07, 0xd9, 0x6f, 0x20, 0xd9, 0xfc),
 };
 
 static void test_x87_matches_host(void **state)
 {
-    (void)state;
+    struct x86_guest_pair *both = *state;
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct x87_case *k = &cases[i];
@@ -184,10 +161,14 @@ static void test_x87_matches_host(void **state)
                 memcpy(&in.mem, &d, 8);
             }
             in.flags = 0x202 | (next_rand() & 0x8d5);
+            /* any rounding mode and precision (24, 53, 64 bits), masked */
+            uint64_t m = next_rand();
+            static const unsigned pc[3] = { 0, 2, 3 };
+            in.cw = 0x7f | ((m & 3) << 10) | ((uint64_t)pc[(m >> 2) % 3] << 8);
             h = in;
             e = in;
-            x86_host_run(host_page, &wrap, k->code, k->len, &h);
-            run_emulated(k->code, k->len, &e);
+            x86_host_run(both->page, &wrap, k->code, k->len, &h);
+            free(x86_guest_run(&both->guest, &wrap, k->code, k->len, &e, sizeof e));
             int bad = 0;
             if (k->results >= 1 && memcmp(h.a, e.a, 10))
                 bad = 1;
@@ -195,7 +176,7 @@ static void test_x87_matches_host(void **state)
                 bad = 1;
             if (k->flags && ((h.flags ^ e.flags) & 0x45))
                 bad = 1;
-            if ((h.sw ^ e.sw) & k->sw_mask)
+            if ((h.sw ^ e.sw) & (k->sw_mask | X87_EXCEPTIONS))
                 bad = 1;
             if (k->mem && h.mem != e.mem)
                 bad = 1;
@@ -206,9 +187,10 @@ static void test_x87_matches_host(void **state)
                 memcpy(&b, in.b, 10);
                 memcpy(&ha, h.a, 10);
                 memcpy(&ea, e.a, 10);
-                print_error("%s: a=%La b=%La mem=%llx -> host %La sw %llx fl %llx mem %llx; "
+                print_error("%s: a=%La b=%La mem=%llx cw %llx -> host %La sw %llx fl %llx mem %llx; "
                             "emulated %La sw %llx fl %llx mem %llx\n", k->name, a, b,
-                            (unsigned long long)in.mem, ha, (unsigned long long)h.sw,
+                            (unsigned long long)in.mem, (unsigned long long)in.cw, ha,
+                            (unsigned long long)h.sw,
                             (unsigned long long)h.flags, (unsigned long long)h.mem, ea,
                             (unsigned long long)e.sw, (unsigned long long)e.flags,
                             (unsigned long long)e.mem);
@@ -218,31 +200,10 @@ static void test_x87_matches_host(void **state)
     assert_int_equal(failures, 0);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    host_page = x86_host_page_open();
-    mem = gmem_create();
-    if (!host_page || !mem || gmem_map(mem, GUEST_CODE, 4096, GPROT_R | GPROT_X) ||
-        gmem_map(mem, GUEST_DATA, 8192, GPROT_R | GPROT_W))
-        return -1;
-    cache = x86_code_cache_create(mem);
-    return cache ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    x86_host_page_close(host_page);
-    x86_code_cache_destroy(cache);
-    gmem_destroy(mem);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_x87_matches_host),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, x86_guest_pair_setup, x86_guest_pair_teardown);
 }

@@ -1,0 +1,117 @@
+/* What the SIMD units (SSE through AVX2, sse.c, simd_ops.c, avx.c) share:
+ * vector operands, the host instructions that compute exactly what the
+ * guest's do, and the operation table.
+ *
+ * Vector instructions are decoded into one shape (cpu.h): the destination
+ * is o[0]; the first source is o[nds] (the destination itself for legacy
+ * SSE, VEX's vvvv register otherwise) and the second o[nds + 1]; the
+ * trailing imm8 is in `imm`; `vl` is 0 for legacy SSE and the vector
+ * length in bytes (16 or 32) for VEX. A VEX instruction runs as the legacy
+ * one of the same name (csid is the legacy instruction's id) over vl
+ * bytes; the destination's bytes beyond what it writes are zeroed. */
+#ifndef TRACEGEN_X86_SIMD_H
+#define TRACEGEN_X86_SIMD_H
+
+#include <emmintrin.h>
+
+#include "tracegen/x86/cpu.h"
+
+/* Reads a vector source: an XMM or YMM register (by the operand's size),
+ * memory (the operand's size, one access, zero-extended), a general
+ * register or an immediate (zero-extended). */
+void x86_vec_read(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v);
+/* Writes R to the destination register of IN: 16 bytes for legacy SSE
+ * (the upper half of the YMM register stays), the destination operand's
+ * size for VEX with the rest of the YMM register zeroed. */
+void x86_vec_write(struct x86_cpu *c, const struct x86_dinsn *in, const ymm_t *r);
+/* The vector length an instruction computes over (16 for legacy SSE). */
+static inline unsigned x86_vec_len(const struct x86_dinsn *in)
+{
+    return in->vl ? in->vl : 16;
+}
+
+/* The operations whose result is a vector register computed from the
+ * first source A, the second source B and, for blends by a mask register,
+ * M (the table in simd_ops.c). Returns 0 when IN is not one of them. */
+int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, const ymm_t *a,
+                     const ymm_t *b, const ymm_t *m);
+
+/* Adds exception flags (MXCSR bits 0..5) to the guest's MXCSR, for
+ * operations computed without a host instruction that raises them. */
+void x86_simd_raise(struct x86_cpu *c, uint32_t flags);
+
+/* ptest (BITS all ones) and vtestps/pd (BITS the elements' sign bits) of
+ * the first two operands: ZF when their AND is zero, CF when the second
+ * AND NOT the first is; the other arithmetic flags are cleared. */
+void x86_vec_test(struct x86_cpu *c, const struct x86_dinsn *in, uint64_t bits);
+
+/* The VEX instructions without a legacy twin (avx.c: broadcasts,
+ * permutes, 128-bit inserts and extracts, masked moves, gathers, variable
+ * shifts, FMA, F16C, vzeroupper). Returns 0 for any other instruction. */
+int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in);
+
+/* SSE4.2 string compares (sse42.c): pcmpistri/pcmpestri set ECX and the
+ * flags, pcmpistrm/pcmpestrm set XMM0. */
+void x86_sse42_string(struct x86_cpu *c, const struct x86_dinsn *in, const ymm_t *a,
+                      const ymm_t *b);
+
+/* 128-bit values to and from the host's vector types (a copy each). */
+static inline __m128d x86_pd(const xmm_t *x) { return _mm_loadu_pd(x->fd); }
+static inline __m128 x86_ps(const xmm_t *x) { return _mm_loadu_ps(x->f); }
+static inline __m128i x86_pi(const xmm_t *x) { return _mm_loadu_si128((const __m128i *)x->b); }
+static inline void x86_set_pd(xmm_t *x, __m128d v) { _mm_storeu_pd(x->fd, v); }
+static inline void x86_set_ps(xmm_t *x, __m128 v) { _mm_storeu_ps(x->f, v); }
+static inline void x86_set_pi(xmm_t *x, __m128i v) { _mm_storeu_si128((__m128i *)x->b, v); }
+
+/* Additions and multiplications as the named host instruction, first
+ * operand first: compilers treat a + b as b + a (the intrinsics too), but
+ * when both are NaNs the processor returns the first. Every other
+ * operation the units need has an intrinsic that keeps its operands. */
+#define X86_SIMD_ASM2(name, insn, T) \
+    static inline T name(T a, T b) \
+    { \
+        __asm__ volatile(insn " %2, %0" : "=x"(a) : "0"(a), "x"(b)); \
+        return a; \
+    }
+X86_SIMD_ASM2(x86_addsd, "addsd", __m128d)
+X86_SIMD_ASM2(x86_addpd, "addpd", __m128d)
+X86_SIMD_ASM2(x86_mulsd, "mulsd", __m128d)
+X86_SIMD_ASM2(x86_mulpd, "mulpd", __m128d)
+X86_SIMD_ASM2(x86_addss, "addss", __m128)
+X86_SIMD_ASM2(x86_addps, "addps", __m128)
+X86_SIMD_ASM2(x86_mulss, "mulss", __m128)
+X86_SIMD_ASM2(x86_mulps, "mulps", __m128)
+#undef X86_SIMD_ASM2
+
+/* Conversions between scalars and integers as the host instruction. The
+ * intrinsics are side-effect free to the compiler, which may then run the
+ * 32- and the 64-bit one both and keep one, raising the other's flags. */
+#define X86_SIMD_TO_INT(name, insn, T, V) \
+    static inline T name(V v) \
+    { \
+        T r; \
+        __asm__ volatile(insn " %1, %0" : "=r"(r) : "x"(v)); \
+        return r; \
+    }
+X86_SIMD_TO_INT(x86_cvtsd2si32, "cvtsd2si", int32_t, __m128d)
+X86_SIMD_TO_INT(x86_cvtsd2si64, "cvtsd2si", int64_t, __m128d)
+X86_SIMD_TO_INT(x86_cvttsd2si32, "cvttsd2si", int32_t, __m128d)
+X86_SIMD_TO_INT(x86_cvttsd2si64, "cvttsd2si", int64_t, __m128d)
+X86_SIMD_TO_INT(x86_cvtss2si32, "cvtss2si", int32_t, __m128)
+X86_SIMD_TO_INT(x86_cvtss2si64, "cvtss2si", int64_t, __m128)
+X86_SIMD_TO_INT(x86_cvttss2si32, "cvttss2si", int32_t, __m128)
+X86_SIMD_TO_INT(x86_cvttss2si64, "cvttss2si", int64_t, __m128)
+#undef X86_SIMD_TO_INT
+#define X86_SIMD_FROM_INT(name, insn, T, V) \
+    static inline V name(V v, T i) \
+    { \
+        __asm__ volatile(insn " %1, %0" : "+x"(v) : "r"(i)); \
+        return v; \
+    }
+X86_SIMD_FROM_INT(x86_cvtsi2sd32, "cvtsi2sdl", int32_t, __m128d)
+X86_SIMD_FROM_INT(x86_cvtsi2sd64, "cvtsi2sdq", int64_t, __m128d)
+X86_SIMD_FROM_INT(x86_cvtsi2ss32, "cvtsi2ssl", int32_t, __m128)
+X86_SIMD_FROM_INT(x86_cvtsi2ss64, "cvtsi2ssq", int64_t, __m128)
+#undef X86_SIMD_FROM_INT
+
+#endif

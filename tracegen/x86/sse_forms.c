@@ -1,0 +1,137 @@
+/* The SSE run forms (ops.h) the decoder picks for the most frequent
+ * shapes: scalar moves, 16-byte moves and scalar add/sub/mul with an XMM
+ * destination. Each is the general path's work (sse.c, simd_ops.c) for
+ * that shape, called directly by the interpreter's dispatch. */
+#include <capstone/capstone.h>
+
+#include "tracegen/x86/interp.h"
+#include "tracegen/x86/operand.h"
+#include "tracegen/x86/ops.h"
+#include "tracegen/x86/simd.h"
+
+unsigned x86_sse_run_form(const struct x86_dinsn *in)
+{
+    const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
+    int sd = in->csid == X86_INS_MOVSD || in->csid == X86_INS_ADDSD ||
+             in->csid == X86_INS_SUBSD || in->csid == X86_INS_MULSD;
+    int src_ok = o1->kind == OPK_XMM || o1->kind == OPK_MEM;
+    if (in->vl)
+        return XOP_SSE; /* VEX forms take the general path */
+    switch (in->csid) {
+    case X86_INS_MOVSD: case X86_INS_MOVSS:
+        if (o0->kind == OPK_XMM && o1->kind == OPK_XMM)
+            return sd ? RUN_MOVSD_RR : RUN_MOVSS_RR;
+        if (o0->kind == OPK_XMM && o1->kind == OPK_MEM)
+            return sd ? RUN_MOVSD_LOAD : RUN_MOVSS_LOAD;
+        if (o0->kind == OPK_MEM && o1->kind == OPK_XMM)
+            return sd ? RUN_MOVSD_STORE : RUN_MOVSS_STORE;
+        return XOP_SSE;
+    case X86_INS_MOVAPS: case X86_INS_MOVUPS: case X86_INS_MOVAPD: case X86_INS_MOVUPD:
+    case X86_INS_MOVDQA: case X86_INS_MOVDQU: case X86_INS_LDDQU: case X86_INS_MOVNTDQ:
+    case X86_INS_MOVNTPS: case X86_INS_MOVNTPD: case X86_INS_MOVNTDQA:
+        if (o0->kind == OPK_XMM && o1->kind == OPK_XMM)
+            return RUN_MOVX_RR;
+        if (o0->kind == OPK_XMM && o1->kind == OPK_MEM && o1->size == 16)
+            return RUN_MOVX_LOAD;
+        if (o0->kind == OPK_MEM && o1->kind == OPK_XMM)
+            return RUN_MOVX_STORE;
+        return XOP_SSE;
+    case X86_INS_ADDSD: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSD : XOP_SSE;
+    case X86_INS_SUBSD: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSD : XOP_SSE;
+    case X86_INS_MULSD: return o0->kind == OPK_XMM && src_ok ? RUN_MULSD : XOP_SSE;
+    case X86_INS_ADDSS: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSS : XOP_SSE;
+    case X86_INS_SUBSS: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSS : XOP_SSE;
+    case X86_INS_MULSS: return o0->kind == OPK_XMM && src_ok ? RUN_MULSS : XOP_SSE;
+    default: return XOP_SSE;
+    }
+}
+
+/* Scalar sources: only the low element is read (from a register or
+ * 4/8 bytes of memory). */
+static inline double src_f64(struct x86_cpu *c, const struct x86_opnd *o)
+{
+    if (o->kind == OPK_XMM)
+        return c->xmm[o->reg].fd[0];
+    uint64_t v = x86_read(c, op_ea(c, o), 8);
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+static inline float src_f32(struct x86_cpu *c, const struct x86_opnd *o)
+{
+    if (o->kind == OPK_XMM)
+        return c->xmm[o->reg].f[0];
+    uint32_t v = (uint32_t)x86_read(c, op_ea(c, o), 4);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+void x86_sse_movsd_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    memcpy(c->xmm[in->o[0].reg].b, c->xmm[in->o[1].reg].b, 8);
+}
+
+void x86_sse_movss_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    memcpy(c->xmm[in->o[0].reg].b, c->xmm[in->o[1].reg].b, 4);
+}
+
+void x86_sse_movsd_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    d->q[0] = x86_read(c, op_ea(c, &in->o[1]), 8);
+    d->q[1] = 0;
+}
+
+void x86_sse_movss_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t *d = &c->xmm[in->o[0].reg];
+    d->q[0] = x86_read(c, op_ea(c, &in->o[1]), 4);
+    d->q[1] = 0;
+}
+
+void x86_sse_movsd_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    x86_write(c, op_ea(c, &in->o[0]), 8, c->xmm[in->o[1].reg].q[0]);
+}
+
+void x86_sse_movss_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    x86_write(c, op_ea(c, &in->o[0]), 4, c->xmm[in->o[1].reg].q[0]);
+}
+
+void x86_sse_movx_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    c->xmm[in->o[0].reg] = c->xmm[in->o[1].reg];
+}
+
+void x86_sse_movx_load(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t v; /* a faulting load leaves the register as it was */
+    x86_read_bytes(c, op_ea(c, &in->o[1]), v.b, 16);
+    c->xmm[in->o[0].reg] = v;
+}
+
+void x86_sse_movx_store(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t v = c->xmm[in->o[1].reg];
+    x86_write_bytes(c, op_ea(c, &in->o[0]), v.b, 16);
+}
+
+/* Scalar arithmetic: the host instruction on the low elements (simd.h). */
+#define SCALAR_FORM(name, T, F, SRC, SET, GET, OP) \
+    void name(struct x86_cpu *c, const struct x86_dinsn *in) \
+    { \
+        xmm_t *d = &c->xmm[in->o[0].reg]; \
+        T b = SRC(c, &in->o[1]); \
+        d->F[0] = GET(OP(SET(d->F[0]), SET(b))); \
+    }
+SCALAR_FORM(x86_sse_addsd, double, fd, src_f64, _mm_set_sd, _mm_cvtsd_f64, x86_addsd)
+SCALAR_FORM(x86_sse_subsd, double, fd, src_f64, _mm_set_sd, _mm_cvtsd_f64, _mm_sub_sd)
+SCALAR_FORM(x86_sse_mulsd, double, fd, src_f64, _mm_set_sd, _mm_cvtsd_f64, x86_mulsd)
+SCALAR_FORM(x86_sse_addss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_addss)
+SCALAR_FORM(x86_sse_subss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, _mm_sub_ss)
+SCALAR_FORM(x86_sse_mulss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_mulss)
+#undef SCALAR_FORM
