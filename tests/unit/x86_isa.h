@@ -41,10 +41,14 @@ struct x86_isa_case {
     uint8_t kind;       /* enum x86_isa_kind */
     uint8_t feature;    /* enum x86_isa_feature */
     uint8_t imm_mask;   /* nonzero: the last code byte is random & imm_mask */
+    uint16_t undefined; /* RFLAGS bits the manual leaves undefined: not compared */
 };
 
 #define X86_ISA_CASE(name, kind, feature, imm_mask, ...) \
-    { name, { __VA_ARGS__ }, sizeof((uint8_t[]){ __VA_ARGS__ }), kind, feature, imm_mask }
+    { name, { __VA_ARGS__ }, sizeof((uint8_t[]){ __VA_ARGS__ }), kind, feature, imm_mask, 0 }
+/* A case whose RFLAGS bits UNDEFINED are left out of the comparison. */
+#define X86_ISA_CASE_UNDEF(name, kind, feature, undefined, ...) \
+    { name, { __VA_ARGS__ }, sizeof((uint8_t[]){ __VA_ARGS__ }), kind, feature, 0, undefined }
 
 /* ModRM of a memory operand [rbx] with register field R. */
 #define X86_ISA_MEM(r) (uint8_t)(0x03 | ((r) << 3))
