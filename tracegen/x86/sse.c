@@ -187,6 +187,8 @@ static uint64_t convert_to_int(const struct x86_dinsn *in, const ymm_t *s)
 static uint32_t sign_mask(const ymm_t *s, unsigned bytes, unsigned esize)
 {
     uint32_t m = 0;
+    if (bytes > sizeof s->b)
+        bytes = sizeof s->b;
     for (unsigned i = 0; i < bytes / esize; i++)
         m |= (uint32_t)(s->b[i * esize + esize - 1] >> 7) << i;
     return m;
