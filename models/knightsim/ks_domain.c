@@ -75,6 +75,7 @@ bool ks_timebase_fix(ks_engine *eng)
         d->edge = d->cycle_now * d->period;
         slowest = d->period > slowest ? d->period : slowest;
     }
+
     /* The seed's table covers 512 cycles; with a fine time base that takes
      * more rows (up to KS_AUTO_ROWS_MAX), so common pauses of the slowest
      * domain stay off the overflow heap. */
@@ -88,6 +89,8 @@ bool ks_timebase_fix(ks_engine *eng)
             return false;
         }
     }
+    for (ks_context *c = eng->all; c; c = c->all_next)
+        ks_context_timing(c);
     return true;
 }
 
@@ -130,20 +133,8 @@ uint64_t ks_domain_cycle(const ks_domain *d)
 void ks_time_set(ks_engine *eng, ks_tick t)
 {
     eng->now = t;
-    if (!eng->timebase_fixed || eng->timebase_bad)
-        return;
-    /* Time mostly moves to the next edge of some domain: step a domain's
-     * cycle by comparison, dividing only after a longer jump. */
-    for (ks_domain *d = eng->domains; d; d = d->next) {
-        ks_tick into = t - d->edge; /* wraps to a huge value if t went back */
-        if (into < d->period)
-            continue;
-        if (into < 2 * d->period) {
-            d->cycle_now++;
-            d->edge += d->period;
-        } else {
-            d->cycle_now = t / d->period;
-            d->edge = d->cycle_now * d->period;
-        }
-    }
+    for (unsigned i = 0; i < eng->nworkers; i++)
+        eng->workers[i].now = t;
+    if (eng->timebase_fixed && !eng->timebase_bad)
+        ks_domains_step(eng, t);
 }

@@ -1,5 +1,6 @@
 /* KnightSim engine: creation, contexts' life cycle, and the sequential run. */
 #include "ks_internal.h"
+#include "ks_switch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +212,10 @@ ks_context *ks_context_create_opts(ks_engine *eng, ks_entry_fn entry, void *arg,
     else
         snprintf(c->name, sizeof c->name, "context-%lu",
                  (unsigned long)atomic_fetch_add(&serial, 1));
-    c->sp = ks_stack_initial_sp(c);
+    c->sp = ks_stack_top(c);
+    c->pc = (const void *)ks_context_trampoline;
+    c->fpcw = KS_FPCW_DEFAULT;
+    ks_context_timing(c); /* again when the time base is fixed */
 
     bool lock = eng->parallel && eng->running;
     if (lock)
@@ -227,6 +231,14 @@ ks_context *ks_context_create_opts(ks_engine *eng, ks_entry_fn entry, void *arg,
     ks_worker *w = ks_tls_worker;
     ks_schedule_new(w && w->cur ? w : NULL, c);
     return c;
+}
+
+/* A pause of up to fast_cycles cycles lands in the batch table and its span
+ * cannot overflow; before the time base is fixed, no pause is fast. */
+void ks_context_timing(ks_context *c)
+{
+    c->period = c->domain->period;
+    c->fast_cycles = c->period ? c->worker->mask / c->period : 0;
 }
 
 const char *ks_context_name(const ks_context *ctx) { return ctx->name; }
@@ -255,6 +267,8 @@ static void unlink_row(ks_worker *w, ks_context *c)
 {
     size_t r = (size_t)(c->when & w->mask);
     ks_row *row = &w->rows[r];
+    if (row->tail)
+        row->tail->next = NULL; /* rows leave the last link to ks_take_row */
     if (chain_remove(&row->head, &row->tail, c) && !row->head) {
         w->occ[r >> 6] &= ~(1ull << (r & 63));
         w->rows_used--;
@@ -290,7 +304,7 @@ void ks_context_destroy(ks_context *c)
                 c->name, w->index);
     bool removed = true;
     switch (c->where) {
-    case KS_IN_ROW:
+    case KS_SCHEDULED:
         if (eng->running && c->when == eng->now)
             removed = unlink_current(w, c);
         else
@@ -301,11 +315,6 @@ void ks_context_destroy(ks_context *c)
         break;
     case KS_IN_WAIT:
         removed = chain_remove(&c->awaiting->waiters, NULL, c);
-        break;
-    case KS_IN_BATCH:
-    case KS_IN_LATE:
-    case KS_IN_INBOX:
-        removed = unlink_current(w, c);
         break;
     case KS_IN_OUTBOX:
         removed = false;
@@ -381,7 +390,10 @@ ks_stop ks_run_until(ks_engine *eng, ks_tick limit)
     eng->running = true;
     ks_set_now(w, t);
     w->in_late = false;
+    ks_fp_enter_run(w);
     ks_switch_to(w, &w->home, ks_take_row(w, t));
+    ks_fp_leave_run(w);
+    ks_reap(w);
     eng->running = false;
     ks_tls_worker = NULL;
     return eng->stop;

@@ -9,14 +9,13 @@
 
 /* Where a context currently is; destroy uses it to unlink the context. */
 enum ks_where {
-    KS_NOWHERE,   /* running, or not yet scheduled */
-    KS_IN_ROW,    /* batch table row of ctx->when */
+    KS_NOWHERE,   /* not yet scheduled */
+    KS_SCHEDULED, /* running, or due at tick ctx->when: in that row of the batch
+                     table, or (when == now) in the batch being run, the
+                     sub-clock list or the parallel inbox of its worker */
     KS_IN_HEAP,   /* overflow heap (pause beyond the table) */
-    KS_IN_BATCH,  /* the worker's batch of the tick being run */
-    KS_IN_LATE,   /* the worker's sub-clock list of the current tick */
     KS_IN_WAIT,   /* waiter list of ctx->awaiting */
     KS_IN_OUTBOX, /* parallel: woken by another worker, not yet delivered */
-    KS_IN_INBOX,  /* parallel: delivered, runs in the next round of this tick */
     KS_DEAD
 };
 
@@ -33,16 +32,22 @@ struct ks_worker;
 struct ks_context {
     /* first cache line: everything a pause and a resumption touch */
     void *sp;                    /* saved stack pointer while switched out */
+    void *bp;                    /* saved frame pointer */
+    const void *pc;              /* where it resumes (ks_switch.h) */
     struct ks_context *next;     /* batch, row, waiter or outbox list link */
     ks_tick when;                /* tick it is scheduled for */
-    ks_domain *domain;
-    struct ks_worker *worker;
-    enum ks_where where;
+    ks_tick period;              /* its domain's, once the time base is fixed */
+    uint64_t fast_cycles;        /* longest pause that fits the batch table */
+    uint16_t fpcw;               /* saved x87 control word (ks_switch.h) */
     bool defer;                  /* in the batch, but only to take its place
                                     in the next cycle (ks_advance_next) */
+    uint8_t where;               /* enum ks_where */
+    uint32_t mxcsr;              /* saved MXCSR, if fpcw is not the default */
+    /* the rest */
+    ks_domain *domain;
+    struct ks_worker *worker;
     ks_eventcount *awaiting;
     ks_engine *eng;
-    /* the rest */
     uint64_t await_value;
     uint64_t seq;                /* scheduling order, for the overflow heap */
     size_t heap_index;
@@ -84,7 +89,8 @@ typedef struct ks_worker {
     unsigned index;
     ks_context home;             /* the thread's own stack while contexts run */
     ks_context *cur;             /* running context, NULL at home */
-    ks_context *ins;             /* woken contexts are linked after this one */
+    ks_context *ins;             /* woken contexts are linked after this one, */
+    uint64_t ins_run;            /* if stats.resumes still has this value */
     ks_list late;                /* sub-clock phase of the current tick */
     bool in_late;
     ks_row *rows;
@@ -93,7 +99,11 @@ typedef struct ks_worker {
     size_t rows_used;
     ks_heap heap;
     uint64_t seq;
+    ks_tick now;                 /* eng->now, kept by ks_time_set (one load
+                                    less on every pause) */
     ks_context *grave;           /* ended contexts whose stacks await freeing */
+    uint16_t thread_fpcw;        /* the thread's floating-point control state, */
+    uint32_t thread_mxcsr;       /* given back when a run returns */
     const void *home_lo;         /* ASan: the thread stack's bounds */
     size_t home_size;
     ks_stats stats;
@@ -140,14 +150,13 @@ struct ks_engine {
 
 extern _Thread_local ks_worker *ks_tls_worker;
 
-/* Assembly (ks_switch.S). */
-void ks_switch_stack(void **save_sp, void *new_sp);
+/* Assembly (ks_switch.S): a fresh context's first instructions. */
 void ks_context_trampoline(void);
 
 /* ks_stack.c */
 bool ks_stack_alloc(ks_stack *st, size_t usable);
 void ks_stack_free(ks_stack *st);
-void *ks_stack_initial_sp(ks_context *ctx);
+void *ks_stack_top(const ks_context *ctx);
 void ks_overflow_guard_thread(void);
 void ks_overflow_guard_release(void);
 
@@ -174,7 +183,11 @@ void ks_migrate(ks_worker *w);                 /* overflow entries now in the wi
 void ks_time_set(ks_engine *eng, ks_tick t);   /* eng->now and every domain's cycle */
 ks_context *ks_take_row(ks_worker *w, ks_tick t);
 void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next);
+void ks_fp_enter_run(ks_worker *w);            /* the thread's state saved, defaults set */
+void ks_fp_leave_run(ks_worker *w);            /* the thread's state back */
 void ks_reap(ks_worker *w);
+void ks_reap_except(ks_worker *w, const ks_context *running);
+void ks_context_timing(ks_context *c);            /* period and fast_cycles */
 ks_context *ks_ec_take_ready(ks_eventcount *ec);
 void ks_unlink(ks_context *c);
 void ks_context_free(ks_context *c);
@@ -187,6 +200,26 @@ void ks_set_error(ks_engine *eng, const char *fmt, ...) __attribute__((format(pr
 /* ks_parallel.c */
 ks_stop ks_parallel_run(ks_engine *eng);
 void ks_outbox_put(ks_worker *from, ks_context *c);
+
+/* Every domain's present cycle at tick t, the time base being fixed; inline
+ * for the sequential engine's step to its next tick. Time mostly moves to
+ * the next edge of some domain: a domain's cycle steps by comparison, with a
+ * division only after a longer jump. */
+static inline void ks_domains_step(ks_engine *eng, ks_tick t)
+{
+    for (ks_domain *d = eng->domains; d; d = d->next) {
+        ks_tick into = t - d->edge; /* wraps to a huge value if t went back */
+        if (into < d->period)
+            continue;
+        if (__builtin_expect(into < 2 * d->period, 1)) {
+            d->cycle_now++;
+            d->edge += d->period;
+        } else {
+            d->cycle_now = t / d->period;
+            d->edge = d->cycle_now * d->period;
+        }
+    }
+}
 
 /* First edge of domain d at or after the engine's present tick, from the
  * cycle ks_time_set keeps (no division). */

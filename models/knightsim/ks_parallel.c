@@ -48,7 +48,7 @@ static bool hand_over(ks_engine *eng, ks_context *c)
 {
     ks_worker *dst = c->worker;
     if (c->when == eng->now) {
-        c->where = KS_IN_INBOX;
+        c->where = KS_SCHEDULED;
         ks_list_append(&dst->inbox, c);
         return true;
     }
@@ -190,12 +190,14 @@ static void *worker_main(void *arg)
     if (gate != 1)
         return NULL;
     ks_worker_enter(w);
+    ks_fp_enter_run(w);
     w->spin_limit = KS_SPIN_MAX;
     ks_context *batch = ks_take_row(w, eng->now);
     w->in_late = false;
     for (;;) {
         if (batch)
             ks_switch_to(w, &w->home, batch);
+        ks_reap(w);
         w->has_next = ks_next_tick(w, eng->now + 1, &w->next_tick);
         barrier(eng, w);
         if (eng->finished)
@@ -209,6 +211,7 @@ static void *worker_main(void *arg)
             batch = ks_take_row(w, eng->now);
         }
     }
+    ks_fp_leave_run(w);
     ks_tls_worker = NULL;
     if (w->index)
         ks_overflow_guard_release();

@@ -8,6 +8,7 @@
  * back to the worker's home stack.
  */
 #include "ks_internal.h"
+#include "ks_switch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,13 +46,14 @@ void ks_set_error(ks_engine *eng, const char *fmt, ...)
 
 /* ---- batch table ---------------------------------------------------------- */
 
+/* Rows are FIFO lists; the last context's link is left as it was and cut
+ * when the row is taken (one store less on every pause). The caller makes
+ * c->where KS_SCHEDULED (a running context already is). */
 static inline void row_append(ks_worker *w, ks_context *c, ks_tick t)
 {
     size_t r = (size_t)(t & w->mask);
     ks_row *row = &w->rows[r];
-    c->next = NULL;
     c->when = t;
-    c->where = KS_IN_ROW;
     if (row->tail) {
         row->tail->next = c;
     } else {
@@ -62,17 +64,23 @@ static inline void row_append(ks_worker *w, ks_context *c, ks_tick t)
     row->tail = c;
 }
 
-ks_context *ks_take_row(ks_worker *w, ks_tick t)
+static inline ks_context *take_row(ks_worker *w, ks_tick t)
 {
     size_t r = (size_t)(t & w->mask);
     ks_row *row = &w->rows[r];
     ks_context *head = row->head;
     if (head) {
+        row->tail->next = NULL;
         row->head = row->tail = NULL;
         w->occ[r >> 6] &= ~(1ull << (r & 63));
         w->rows_used--;
     }
     return head;
+}
+
+ks_context *ks_take_row(ks_worker *w, ks_tick t)
+{
+    return take_row(w, t);
 }
 
 /* First non-empty row at or after `from` (all rows hold ticks in
@@ -97,8 +105,14 @@ static bool table_next(const ks_worker *w, ks_tick from, ks_tick *out)
     return false;
 }
 
-bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out)
+static inline bool next_tick(ks_worker *w, ks_tick from, ks_tick *out)
 {
+    /* from is now or now + 1, and heap entries lie beyond the table's
+     * window: a non-empty row for `from` is the answer (the usual case) */
+    if (w->rows[from & w->mask].head) {
+        *out = from;
+        return true;
+    }
     ks_tick t;
     bool found = table_next(w, from, &t);
     ks_context *h = ks_heap_top(&w->heap);
@@ -111,15 +125,21 @@ bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out)
     return found;
 }
 
+bool ks_next_tick(ks_worker *w, ks_tick from, ks_tick *out)
+{
+    return next_tick(w, from, out);
+}
+
 /* Moves overflow entries that now fall inside the table window. A row enters
  * the window here before anything can be put in it directly, so heap entries
  * (scheduled earlier) keep their place ahead of later direct insertions. */
 void ks_migrate(ks_worker *w)
 {
-    ks_tick now = w->eng->now;
+    ks_tick now = w->now;
     ks_context *c;
     while ((c = ks_heap_top(&w->heap)) && c->when - now <= w->mask) {
         ks_heap_pop(&w->heap);
+        c->where = KS_SCHEDULED;
         row_append(w, c, c->when);
     }
 }
@@ -127,7 +147,8 @@ void ks_migrate(ks_worker *w)
 void ks_set_now(ks_worker *w, ks_tick t)
 {
     ks_time_set(w->eng, t);
-    ks_migrate(w);
+    if (w->heap.len)
+        ks_migrate(w);
 }
 
 static void schedule_overflow(ks_worker *w, ks_context *c, ks_tick t)
@@ -142,9 +163,10 @@ static void schedule_overflow(ks_worker *w, ks_context *c, ks_tick t)
 
 static inline void schedule_at(ks_worker *w, ks_context *c, ks_tick t)
 {
-    if (__builtin_expect(t - w->eng->now <= w->mask, 1))
+    if (__builtin_expect(t - w->now <= w->mask, 1)) {
+        c->where = KS_SCHEDULED;
         row_append(w, c, t);
-    else
+    } else
         schedule_overflow(w, c, t);
 }
 
@@ -174,8 +196,12 @@ static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via, b
         return;
     }
     if (t == eng->now && w->cur) {
+        if (w->ins_run != w->stats.resumes) { /* the first wake of this run */
+            w->ins = w->cur;
+            w->ins_run = w->stats.resumes;
+        }
         c->when = t;
-        c->where = KS_IN_BATCH;
+        c->where = KS_SCHEDULED;
         c->defer = next_cycle;
         c->next = w->ins->next;
         w->ins->next = c;
@@ -201,20 +227,41 @@ static ks_context *stop_run(ks_worker *w, ks_stop why, ks_tick resume_at)
     return &w->home;
 }
 
-static ks_context *next_tick_batch(ks_worker *w)
+/* The sequential engine's step to its next tick, in general. */
+static ks_context * __attribute__((noinline)) next_tick_slow(ks_worker *w)
 {
     ks_engine *eng = w->eng;
     ks_tick t;
-    w->stats.ticks_run++;
+    if (w->grave)
+        ks_reap_except(w, w->cur);
     if (atomic_load_explicit(&eng->end_requested, memory_order_relaxed))
-        return stop_run(w, KS_STOP_ENDED, eng->now + 1);
-    if (!ks_next_tick(w, eng->now + 1, &t))
-        return stop_run(w, KS_STOP_IDLE, eng->now + 1);
+        return stop_run(w, KS_STOP_ENDED, w->now + 1);
+    if (!next_tick(w, w->now + 1, &t))
+        return stop_run(w, KS_STOP_IDLE, w->now + 1);
     if (t >= eng->limit)
         return stop_run(w, KS_STOP_LIMIT, eng->limit);
     ks_set_now(w, t);
     w->in_late = false;
-    return ks_take_row(w, t);
+    return take_row(w, t);
+}
+
+/* The usual step: the very next tick has contexts (heap entries, which lie
+ * beyond the table's window, cannot come first), no context has ended, no
+ * overflow entry waits to enter the window, the run goes on. */
+static inline ks_context *next_tick_batch(ks_worker *w)
+{
+    ks_engine *eng = w->eng;
+    ks_tick t = w->now + 1;
+    w->stats.ticks_run++;
+    if (__builtin_expect(!w->rows[t & w->mask].head || w->grave || w->heap.len ||
+                             t >= eng->limit ||
+                             atomic_load_explicit(&eng->end_requested, memory_order_relaxed),
+                         0))
+        return next_tick_slow(w);
+    eng->now = w->now = t; /* the one worker of a sequential run */
+    ks_domains_step(eng, t);
+    w->in_late = false;
+    return take_row(w, t);
 }
 
 static ks_context *batch_done(ks_worker *w)
@@ -254,37 +301,83 @@ ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
 
 /* ---- switching ------------------------------------------------------------ */
 
-static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
+/* Saves self and continues in next (a context or a worker's home). */
+static inline __attribute__((always_inline)) void jump(ks_worker *w, ks_context *self,
+                                                       ks_context *next)
 {
-    if (next == self) {
-        w->cur = self;
-        w->ins = self;
-        w->stats.resumes++;
-        return;
-    }
-    if (next == &w->home) {
-        w->cur = NULL;
-    } else {
-        w->cur = next;
-        w->ins = next;
-        w->stats.resumes++;
-    }
 #if KS_ASAN
     const void *lo = next == &w->home ? w->home_lo : next->stack.lo;
     size_t size = next == &w->home ? w->home_size : next->stack.size;
     __sanitizer_start_switch_fiber(self->where == KS_DEAD ? NULL : &self->asan_fake, lo, size);
 #endif
-    ks_switch_stack(&self->sp, next->sp);
+    ks_fp_switch(self, next);
+    ks_jump(self, next);
 #if KS_ASAN
     __sanitizer_finish_switch_fiber(self->asan_fake, NULL, NULL);
+#else
+    (void)w;
 #endif
-    if (__builtin_expect(w->grave != NULL, 0))
-        ks_reap(w);
+}
+
+/* Runs next, a context of the current batch other than self. */
+static inline __attribute__((always_inline)) void resume(ks_worker *w, ks_context *self,
+                                                         ks_context *next)
+{
+    w->cur = next;
+    w->stats.resumes++; /* a new run: place_ready restarts ins */
+    jump(w, self, next);
+}
+
+static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
+{
+    if (next == self) {
+        w->cur = self;
+        w->stats.resumes++;
+    } else if (next == &w->home) {
+        w->cur = NULL;
+        jump(w, self, next);
+    } else {
+        resume(w, self, next);
+    }
 }
 
 void ks_switch_to(ks_worker *w, ks_context *self, ks_context *next)
 {
     switch_to(w, self, next);
+}
+
+void ks_fp_switch_slow(ks_context *self, ks_context *next)
+{
+    uint16_t cw;
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    if (cw != KS_FPCW_DEFAULT) {
+        uint32_t m;
+        __asm__ volatile("stmxcsr %0" : "=m"(m));
+        self->mxcsr = m;
+    }
+    self->fpcw = cw;
+    uint16_t ncw = next->fpcw;
+    uint32_t nm = ncw != KS_FPCW_DEFAULT ? next->mxcsr : KS_MXCSR_DEFAULT;
+    __asm__ volatile("fldcw %0" : : "m"(ncw));
+    __asm__ volatile("ldmxcsr %0" : : "m"(nm));
+    next->fpcw = KS_FPCW_DEFAULT; /* its state is live now, not saved */
+}
+
+void ks_fp_enter_run(ks_worker *w)
+{
+    w->home.fpcw = KS_FPCW_DEFAULT;
+    uint16_t cw = KS_FPCW_DEFAULT;
+    uint32_t m = KS_MXCSR_DEFAULT;
+    __asm__ volatile("fnstcw %0" : "=m"(w->thread_fpcw));
+    __asm__ volatile("stmxcsr %0" : "=m"(w->thread_mxcsr));
+    __asm__ volatile("fldcw %0" : : "m"(cw));
+    __asm__ volatile("ldmxcsr %0" : : "m"(m));
+}
+
+void ks_fp_leave_run(ks_worker *w)
+{
+    __asm__ volatile("fldcw %0" : : "m"(w->thread_fpcw));
+    __asm__ volatile("ldmxcsr %0" : : "m"(w->thread_mxcsr));
 }
 
 void ks_context_free(ks_context *c)
@@ -293,13 +386,25 @@ void ks_context_free(ks_context *c)
     free(c);
 }
 
-void ks_reap(ks_worker *w)
+/* Frees the ended contexts, but not `running` (whose stack may be the one
+ * this code runs on: an ending context picks its successor itself). */
+void ks_reap_except(ks_worker *w, const ks_context *running)
 {
-    while (w->grave) {
-        ks_context *c = w->grave;
-        w->grave = c->next;
+    ks_context **pp = &w->grave;
+    while (*pp) {
+        ks_context *c = *pp;
+        if (c == running) {
+            pp = &c->next;
+            continue;
+        }
+        *pp = c->next;
         ks_context_free(c);
     }
+}
+
+void ks_reap(ks_worker *w)
+{
+    ks_reap_except(w, NULL);
 }
 
 /* Takes c off the engine's list of live contexts. */
@@ -378,20 +483,46 @@ uint64_t ks_cycle(void)
     return w->cur->domain->cycle_now;
 }
 
-void ks_pause(uint64_t cycles)
+/* ks_pause off its fast path: no wait, a pause beyond the batch table, a
+ * pause whose tick would not fit in 64 bits. */
+static void __attribute__((noinline)) pause_slow(ks_worker *w, ks_context *self, uint64_t cycles)
 {
-    ks_worker *w = running_worker("ks_pause");
-    ks_context *self = w->cur;
     if (!cycles)
         return;
     ks_tick span, target;
     if (__builtin_mul_overflow(cycles, self->domain->period, &span) ||
-        __builtin_add_overflow(w->eng->now, span, &target))
+        __builtin_add_overflow(w->now, span, &target))
         ks_fail("context '%s': a pause of %llu cycles runs past the end of time", self->name,
                 (unsigned long long)cycles);
     ks_context *next = self->next;
     schedule_at(w, self, target);
     switch_to(w, self, next_runnable(w, next));
+}
+
+/* The hottest call of every simulation. Its common case (the pause lands in
+ * the batch table, the next context of the batch is a plain one) asks
+ * nothing about domains, waiters, the overflow heap or the sub-clock phase:
+ * fast_cycles (the longest pause whose span fits the table, 0 before the
+ * time base is fixed) already says the product cannot overflow. */
+void ks_pause(uint64_t cycles)
+{
+    ks_worker *w = ks_tls_worker;
+    ks_context *self = w ? w->cur : NULL;
+    if (__builtin_expect(!self, 0))
+        ks_fail("ks_pause called outside a running context");
+    ks_tick t;
+    if (__builtin_expect(cycles - 1 >= self->fast_cycles ||
+                             __builtin_add_overflow(w->now, cycles * self->period, &t),
+                         0)) {
+        pause_slow(w, self, cycles);
+        return;
+    }
+    ks_context *next = self->next;
+    row_append(w, self, t);
+    if (__builtin_expect(next && !next->defer, 1))
+        resume(w, self, next);
+    else
+        switch_to(w, self, next_runnable(w, next));
 }
 
 void ks_sub_clock_enter(void)
@@ -401,7 +532,6 @@ void ks_sub_clock_enter(void)
         return;
     ks_context *self = w->cur;
     ks_context *next = self->next;
-    self->where = KS_IN_LATE;
     ks_list_append(&w->late, self);
     switch_to(w, self, next_runnable(w, next));
 }

@@ -86,19 +86,11 @@ void ks_stack_free(ks_stack *st)
     memset(st, 0, sizeof *st);
 }
 
-/* The first frame, laid out as ks_switch_stack pops it (see ks_switch.S). */
-void *ks_stack_initial_sp(ks_context *ctx)
+/* Where a fresh context's stack pointer starts: 16-byte aligned, as the
+ * trampoline's call needs it. */
+void *ks_stack_top(const ks_context *ctx)
 {
-    uintptr_t top = ((uintptr_t)ctx->stack.lo + ctx->stack.size) & ~(uintptr_t)15;
-    uint64_t *frame = (uint64_t *)(top - 64);
-    uint32_t mxcsr = 0x1f80;   /* all exceptions masked, round to nearest */
-    uint16_t fpucw = 0x037f;   /* x87 default: extended precision, masked */
-    memset(frame, 0, 64);
-    memcpy(&frame[0], &mxcsr, sizeof mxcsr);
-    memcpy((char *)&frame[0] + 4, &fpucw, sizeof fpucw);
-    frame[4] = (uint64_t)(uintptr_t)ctx;                       /* r12 */
-    frame[7] = (uint64_t)(uintptr_t)&ks_context_trampoline;    /* return address */
-    return frame;
+    return (void *)(((uintptr_t)ctx->stack.lo + ctx->stack.size) & ~(uintptr_t)15);
 }
 
 static struct sigaction previous_segv, previous_bus;

@@ -3,12 +3,17 @@
  *
  * Experiment 2 (single thread): N = 16..1024 elements, each resuming once per
  * cycle (a context pausing one cycle; a callback rescheduling itself one cycle
- * later). Engines: KnightSim; a callback event queue on a binary heap (gem5
- * style, written here); SystemC SC_THREADs with wait() (Debian's
- * libsystemc-dev, run as a helper program); ucontext swapcontext contexts in a
- * ring (the cheapest possible engine on the C library's contexts).
+ * later). Engines: KnightSim; the original KnightSim's scheme (its contexts,
+ * its 512-row batch table, its pause; written here from its algorithm) at 16,
+ * 128 and 1024 contexts, runs alternated with KnightSim's; a callback event
+ * queue on a binary heap (gem5 style, written here); SystemC SC_THREADs with
+ * wait() (Debian's libsystemc-dev, run as a helper program); ucontext
+ * swapcontext contexts in a ring (the cheapest possible engine on the C
+ * library's contexts).
  * Experiment 3: Parallel KnightSim with 1 and 2 threads against sequential
- * KnightSim, without work and with ~1700 TSC cycles of work per event.
+ * KnightSim, without work and with ~1700 TSC cycles of work per event. It
+ * needs both cores of this machine: it is skipped, with a note, when other
+ * programs keep the second one busy, and its figure carries the load.
  *
  * KnightSim runs the seed's full 1M cycles for every N. The slower engines
  * and Experiment 3 run a budget of events per point (the cost per event is
@@ -35,6 +40,14 @@
 #include "cgm/knightsim.h"
 
 static const int sweep[] = { 16, 32, 64, 128, 256, 512, 768, 1024 };
+/* The sizes compared with the original KnightSim, and the runs of each
+ * engine per size (alternated: KS orig orig KS). */
+static const int orig_sizes[] = { 16, 128, 1024 };
+#define NORIG 3
+#define ORIG_REPS 4
+/* Experiment 3 runs only while other programs keep less than this many CPUs
+ * busy (sampled for a second before it starts). */
+#define PKS_MAX_BUSY 0.5
 
 /* Every figure is the best of this many runs, interleaved across engines, so
  * that a burst of load from other programs on the shared machine does not
@@ -106,6 +119,167 @@ static double ks_ns_per_event(int n, uint64_t cycles)
     check_events("KnightSim", n, st.resumes, (uint64_t)n * cycles);
     ks_engine_destroy(e);
     return (t1 - t0) * 1e9 / (double)st.resumes;
+}
+
+/* ---- the original KnightSim's scheme (in-run baseline) -------------------- *
+ *
+ * The engine of the public stardica/KnightSim repository (seed 000, Alg.
+ * 2.2-2.8), rebuilt here from its algorithm: a context is a register buffer
+ * (rbx, rbp, r12-r15, stack pointer, resume address: its setjmp/longjmp
+ * assembly saves nothing else), a count and a batch link; the batch table
+ * has 512 rows, each a LIFO list of the contexts due at the cycles that map
+ * to it, and a count of non-empty rows. pause(n) pushes the context on row
+ * (now + n) & 511, saves its registers and jumps to the next context of the
+ * batch, or, at the end of the batch, steps the cycle and scans the table for
+ * the next non-empty row (context_select). One domain, no eventcount
+ * bookkeeping, no overflow heap (a pause beyond 511 cycles would alias), no
+ * sub-clock phase. The run limit is checked once per cycle in the select
+ * (the original's benchmark checks it in every context, once per event). */
+
+typedef struct orig_ctx {
+    uint64_t regs[8]; /* rbx, rbp, r12, r13, r14, r15, rsp, resume address */
+    uint64_t count;             /* resumptions, summed after the run */
+    struct orig_ctx *next;
+    char *stack;
+} orig_ctx;
+
+enum { ORIG_ROWS = 512, ORIG_STACK = 16384 };
+
+static struct {
+    orig_ctx *table[ORIG_ROWS];
+    unsigned table_count;
+    uint64_t now, limit;
+    uint64_t home[8];
+} og;
+
+/* The original's setjmp/longjmp pair. Declared as the original declares
+ * them, as plain functions (not returns_twice, not noreturn): the compiler
+ * then ends orig_pause with a jump to orig_jump, as the original's build
+ * does, and the resumed context's return from orig_pause is predicted
+ * right. Nothing in orig_pause's frame changes between the save and the
+ * resumption, so the plain declaration is safe. */
+int orig_save(uint64_t *regs);
+void orig_jump(uint64_t *regs);
+__asm__(".text\n"
+        ".globl orig_save\n"
+        ".type orig_save, @function\n"
+        "orig_save:\n"
+        "  movq %rbx, 0(%rdi)\n"
+        "  movq %rbp, 8(%rdi)\n"
+        "  movq %r12, 16(%rdi)\n"
+        "  movq %r13, 24(%rdi)\n"
+        "  movq %r14, 32(%rdi)\n"
+        "  movq %r15, 40(%rdi)\n"
+        "  leaq 8(%rsp), %rdx\n"
+        "  movq %rdx, 48(%rdi)\n"
+        "  movq (%rsp), %rax\n"
+        "  movq %rax, 56(%rdi)\n"
+        "  xorl %eax, %eax\n"
+        "  ret\n"
+        ".size orig_save, .-orig_save\n"
+        ".globl orig_jump\n"
+        ".type orig_jump, @function\n"
+        "orig_jump:\n"
+        "  movq 0(%rdi), %rbx\n"
+        "  movq 8(%rdi), %rbp\n"
+        "  movq 16(%rdi), %r12\n"
+        "  movq 24(%rdi), %r13\n"
+        "  movq 32(%rdi), %r14\n"
+        "  movq 40(%rdi), %r15\n"
+        "  movq 48(%rdi), %rsp\n"
+        "  movl $1, %eax\n"
+        "  jmpq *56(%rdi)\n"
+        ".size orig_jump, .-orig_jump\n");
+
+static void orig_insert(orig_ctx *c, unsigned row)
+{
+    if (!og.table[row])
+        og.table_count++;
+    c->next = og.table[row];
+    og.table[row] = c;
+}
+
+/* Alg. 2.8: the first non-empty row from the present cycle on. */
+static uint64_t *orig_select(void)
+{
+    if (!og.table_count)
+        return og.home;
+    orig_ctx *c;
+    while (!(c = og.table[og.now & (ORIG_ROWS - 1)]))
+        og.now++;
+    if (og.now >= og.limit)
+        return og.home;
+    og.table[og.now & (ORIG_ROWS - 1)] = NULL;
+    og.table_count--;
+    return c->regs;
+}
+
+/* Alg. 2.7. Not inlined, as in the original, where the model calls the
+ * library's pause. */
+__attribute__((noinline)) static void orig_pause(orig_ctx *self, uint64_t n)
+{
+    orig_ctx *next = self->next;
+    orig_insert(self, (unsigned)((og.now + n) & (ORIG_ROWS - 1)));
+    if (orig_save(self->regs))
+        return;
+    if (next) {
+        orig_jump(next->regs);
+    } else {
+        og.now++;
+        orig_jump(orig_select());
+    }
+}
+
+static void orig_ticker(orig_ctx *self)
+{
+    for (;;) {
+        self->count++;
+        orig_pause(self, 1);
+    }
+}
+
+/* A fresh context's first jump lands here; its context is in rbx. */
+static void orig_start(void)
+{
+    orig_ctx *self;
+    __asm__ volatile("movq %%rbx, %0" : "=r"(self));
+    orig_ticker(self);
+}
+
+/* Runs until orig_select jumps back here; nothing in this frame changes
+ * between the save and that jump. */
+__attribute__((noinline)) static void orig_run(void)
+{
+    if (!orig_save(og.home))
+        orig_jump(orig_select());
+}
+
+static double orig_ns_per_event(int n, uint64_t cycles)
+{
+    orig_ctx *ctx = calloc((size_t)n, sizeof *ctx);
+    memset(&og, 0, sizeof og);
+    og.limit = cycles;
+    for (int i = 0; i < n; i++) {
+        orig_ctx *c = &ctx[i];
+        c->stack = malloc(ORIG_STACK);
+        /* as if called: 16-byte aligned stack minus the return address */
+        uintptr_t top = ((uintptr_t)c->stack + ORIG_STACK) & ~(uintptr_t)15;
+        c->regs[0] = (uint64_t)(uintptr_t)c;
+        c->regs[6] = (uint64_t)(top - 8);
+        c->regs[7] = (uint64_t)(uintptr_t)orig_start;
+        orig_insert(c, 0);
+    }
+    double t0 = cpu_seconds();
+    orig_run();
+    double t1 = cpu_seconds();
+    uint64_t events = 0;
+    for (int i = 0; i < n; i++) {
+        events += ctx[i].count;
+        free(ctx[i].stack);
+    }
+    free(ctx);
+    check_events("original KnightSim", n, events, (uint64_t)n * cycles);
+    return (t1 - t0) * 1e9 / (double)events;
 }
 
 /* ---- callback events on a binary heap (gem5 style) ------------------------- */
@@ -323,6 +497,36 @@ static double pks_ns_per_event(int n, unsigned threads, uint64_t cycles)
     return (t1 - t0) * 1e9 / (double)st.resumes;
 }
 
+/* CPUs that other programs keep busy, sampled over `seconds` while this
+ * program sleeps (from /proc/stat: everything but idle and iowait). NAN if
+ * /proc/stat cannot be read. */
+static double busy_cpus(double seconds)
+{
+    unsigned long long v[2][10];
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen("/proc/stat", "r");
+        memset(v[k], 0, sizeof v[k]);
+        int got = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[k][0],
+                             &v[k][1], &v[k][2], &v[k][3], &v[k][4], &v[k][5], &v[k][6],
+                             &v[k][7], &v[k][8], &v[k][9])
+                    : 0;
+        if (f)
+            fclose(f);
+        if (got < 8)
+            return NAN;
+        if (k == 0) {
+            struct timespec ts = { (time_t)seconds,
+                                   (long)((seconds - (double)(time_t)seconds) * 1e9) };
+            nanosleep(&ts, NULL);
+        }
+    }
+    double total = 0, idle = 0;
+    for (int i = 0; i < 8; i++) /* guest time is already counted in user */
+        total += (double)(v[1][i] - v[0][i]);
+    idle = (double)(v[1][3] - v[0][3]) + (double)(v[1][4] - v[0][4]);
+    return total > 0 ? (total - idle) / total * (double)sysconf(_SC_NPROCESSORS_ONLN) : NAN;
+}
+
 /* ---- report ------------------------------------------------------------------ */
 
 static double geomean(const double *v, int n)
@@ -349,6 +553,18 @@ static double maximum(const double *v, int n)
     return m;
 }
 
+/* Median of a few values (sorted in place). */
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int main(void)
 {
     uint64_t ks_cycles = env_u64("CGM_KS_BENCH_CYCLES", 1000000);
@@ -369,7 +585,33 @@ int main(void)
     for (int i = 0; i < NSWEEP; i++)
         ks[i] = heap[i] = sc[i] = ucx[i] = r_heap[i] = r_sc[i] = r_uc[i] = NAN;
     double ks_mean = NAN;
+    double vs_orig[NORIG] = { NAN, NAN, NAN };
     if (exp2) {
+        printf("Experiment 2, against the original KnightSim's scheme: one pause(1) per context "
+               "per cycle, %llu cycles, ns per event, runs alternated (KS orig orig KS ...)\n",
+               (unsigned long long)ks_cycles);
+        printf("%6s %14s %14s %14s %14s | %9s %11s\n", "N", "KS best", "KS median", "orig best",
+               "orig median", "orig/KS", "med orig/KS");
+        for (int i = 0; i < NORIG; i++) {
+            int n = orig_sizes[i];
+            double k[ORIG_REPS], o[ORIG_REPS];
+            for (int r = 0; r < ORIG_REPS; r++) {
+                if (r % 2 == 0) {
+                    k[r] = ks_ns_per_event(n, ks_cycles);
+                    o[r] = orig_ns_per_event(n, ks_cycles);
+                } else {
+                    o[r] = orig_ns_per_event(n, ks_cycles);
+                    k[r] = ks_ns_per_event(n, ks_cycles);
+                }
+            }
+            double kb = minimum(k, ORIG_REPS), ob = minimum(o, ORIG_REPS);
+            double km = median(k, ORIG_REPS), om = median(o, ORIG_REPS);
+            vs_orig[i] = ob / kb;
+            printf("%6d %14.2f %14.2f %14.2f %14.2f | %9.2f %11.2f\n", n, kb, km, ob, om, ob / kb,
+                   om / km);
+            fflush(stdout);
+        }
+        printf("\n");
         printf("Experiment 2: N elements resuming once per cycle, ns per event (one thread)\n");
         printf("%6s %9s %8s %9s %8s %9s %8s %9s %8s | %8s %10s %11s\n", "N", "KS cyc", "KS",
                "heap cyc", "heap", "SC cyc", "SystemC", "uc cyc", "ucontext", "heap/KS", "SystemC/KS",
@@ -403,7 +645,26 @@ int main(void)
                minimum(r_heap, NSWEEP), minimum(r_sc, NSWEEP), minimum(r_uc, NSWEEP));
     }
 
-    double speedup_1024_work = NAN;
+    /* Two workers need both cores: with another program on the second core,
+     * PKS_2 measures the sharing, not the engine. */
+    double speedup_1024_work = NAN, pks_busy = NAN, pks_load = NAN;
+    bool pks_skipped = false;
+    if (exp3) {
+        pks_busy = busy_cpus(1.0);
+        getloadavg(&pks_load, 1);
+        if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || !(pks_busy < PKS_MAX_BUSY)) {
+            pks_skipped = true;
+            printf("\nExperiment 3 skipped: other programs kept %.2f CPUs busy (limit %.2f; "
+                   "load average %.2f on %ld CPUs); Parallel KnightSim with 2 workers needs "
+                   "both cores\n",
+                   pks_busy, PKS_MAX_BUSY, pks_load, sysconf(_SC_NPROCESSORS_ONLN));
+            exp3 = false;
+        } else {
+            printf("\nExperiment 3 starts with %.2f CPUs busy with other programs (load "
+                   "average %.2f)\n",
+                   pks_busy, pks_load);
+        }
+    }
     if (exp3) {
         work_iters = calibrate_work(1700);
         uint64_t a = __rdtsc();
@@ -441,9 +702,13 @@ int main(void)
 
     getloadavg(load, 1);
     printf("\nload average (1 min) at end: %.2f\n", load[0]);
-    printf("BENCH knightsim ns_per_event=%.2f vs_heap=%.2f vs_systemc=%.2f vs_ucontext=%.2f "
-           "pks2_speedup=%.2f min_vs_heap=%.2f min_vs_systemc=%.2f\n",
-           ks_mean, geomean(r_heap, NSWEEP), geomean(r_sc, NSWEEP), geomean(r_uc, NSWEEP),
-           speedup_1024_work, minimum(r_heap, NSWEEP), minimum(r_sc, NSWEEP));
+    printf("BENCH knightsim ns_per_event=%.2f vs_original_16=%.2f vs_original_128=%.2f "
+           "vs_original_1024=%.2f vs_heap=%.2f vs_systemc=%.2f vs_ucontext=%.2f "
+           "pks2_speedup=%.2f pks2_busy_cpus=%.2f pks2_load=%.2f%s min_vs_heap=%.2f "
+           "min_vs_systemc=%.2f\n",
+           ks_mean, vs_orig[0], vs_orig[1], vs_orig[2], geomean(r_heap, NSWEEP),
+           geomean(r_sc, NSWEEP), geomean(r_uc, NSWEEP), speedup_1024_work, pks_busy, pks_load,
+           pks_skipped ? " pks2=skipped_other_core_busy" : "", minimum(r_heap, NSWEEP),
+           minimum(r_sc, NSWEEP));
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <fenv.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -571,6 +572,65 @@ static void test_rounding_mode_is_per_context(void **state)
     ks_engine_destroy(e);
 }
 
+/* Two contexts with different rounding modes of their own, and one with the
+ * default, take turns every cycle; each checks at every turn that it still
+ * has its own mode and that its arithmetic rounds that way. */
+static const int modes[3] = { FE_UPWARD, FE_DOWNWARD, FE_TONEAREST };
+static int mode_errors;
+
+static void keeps_mode(void *arg)
+{
+    int mode = modes[(intptr_t)arg];
+    if (mode != FE_TONEAREST)
+        fesetround(mode);
+    for (int i = 0; i < 50; i++) {
+        double third = 1.0 / three;
+        /* 1/3 is inexact: upward lies above nearest, downward below */
+        bool ok = fegetround() == mode &&
+                  (mode == FE_UPWARD ? third > 1.0 / 3.0L : mode == FE_DOWNWARD ? third < 1.0 / 3.0L
+                                                                               : true);
+        mode_errors += !ok;
+        ks_pause(1);
+    }
+    fesetround(FE_TONEAREST);
+}
+
+static void test_rounding_modes_survive_switches(void **state)
+{
+    (void)state;
+    ks_engine *e = engine();
+    mode_errors = 0;
+    for (intptr_t i = 0; i < 3; i++)
+        ks_context_create(e, keeps_mode, (void *)i, 0);
+    ks_run(e);
+    assert_int_equal(mode_errors, 0);
+    ks_engine_destroy(e);
+}
+
+/* A run starts its contexts from the default state whatever the calling
+ * thread's, and gives the thread its own back. */
+static int mode_seen;
+
+static void reads_mode(void *arg)
+{
+    (void)arg;
+    mode_seen = fegetround();
+}
+
+static void test_run_keeps_the_callers_rounding_mode(void **state)
+{
+    (void)state;
+    ks_engine *e = engine();
+    ks_context_create(e, reads_mode, NULL, 0);
+    fesetround(FE_TOWARDZERO);
+    ks_run(e);
+    int after = fegetround();
+    fesetround(FE_TONEAREST);
+    assert_int_equal(mode_seen, FE_TONEAREST);
+    assert_int_equal(after, FE_TOWARDZERO);
+    ks_engine_destroy(e);
+}
+
 /* ---- errors ----------------------------------------------------------------- */
 
 static void test_bad_configuration_is_refused(void **state)
@@ -604,6 +664,8 @@ int main(void)
         cmocka_unit_test_setup(test_run_until_splits_a_run_exactly, setup),
         cmocka_unit_test_setup(test_idle_with_blocked_contexts, setup),
         cmocka_unit_test_setup(test_rounding_mode_is_per_context, setup),
+        cmocka_unit_test_setup(test_rounding_modes_survive_switches, setup),
+        cmocka_unit_test_setup(test_run_keeps_the_callers_rounding_mode, setup),
         cmocka_unit_test_setup(test_bad_configuration_is_refused, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
