@@ -40,13 +40,17 @@ static void usage(FILE *out)
           "      --strict          an unsupported system call stops the run instead of\n"
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
+          "      --cpu LEVEL       the processor CPUID describes: baseline (SSE2, the\n"
+          "                        default), x86-64-v2 (to SSE4.2, POPCNT) or x86-64-v3\n"
+          "                        (AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE); instructions\n"
+          "                        up to x86-64-v3 run whatever CPUID says\n"
           "      --quiet           no warnings, no progress line\n"
           "      --stats           print on stderr at the end: instructions, rate, the\n"
           "                        count with every rep-string iteration counted (as\n"
           "                        valgrind does) and, when recording, data accesses\n"
           "  -h, --help            this text\n"
           "\n"
-          "The guest sees a baseline x86-64 processor (SSE2, no AVX), virtual time\n"
+          "The guest sees an x86-64 processor of the --cpu level, virtual time\n"
           "derived from its instruction count (1 ns each) and seeded randomness, so\n"
           "two runs with the same inputs behave the same. A progress line (instructions,\n"
           "rate) is shown on stderr when it is a terminal.\n"
@@ -101,6 +105,8 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
     fprintf(f, "instructions=%llu\nthreads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
             (unsigned long long)p->icount, p->nthreads,
             (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
+    if (opt->cpu_level != X86_CPU_BASELINE)
+        fprintf(f, "cpu=%s\n", opt->cpu_level == X86_CPU_V2 ? "x86-64-v2" : "x86-64-v3");
     fputs("recorder=tracegen x86-64\n", f);
     if (fclose(f)) {
         free(text);
@@ -112,7 +118,7 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
-           O_QUIET, O_STATS };
+           O_QUIET, O_STATS, O_CPU };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -125,6 +131,7 @@ int main(int argc, char **argv)
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
         { "stats", no_argument, NULL, O_STATS },
+        { "cpu", required_argument, NULL, O_CPU },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -168,6 +175,19 @@ int main(int argc, char **argv)
             break;
         case O_QUIET: opt.quiet = 1; opt.progress = 0; break;
         case O_STATS: stats = 1; break;
+        case O_CPU:
+            if (!strcmp(optarg, "baseline") || !strcmp(optarg, "x86-64")) {
+                opt.cpu_level = X86_CPU_BASELINE;
+            } else if (!strcmp(optarg, "x86-64-v2")) {
+                opt.cpu_level = X86_CPU_V2;
+            } else if (!strcmp(optarg, "x86-64-v3")) {
+                opt.cpu_level = X86_CPU_V3;
+            } else {
+                fprintf(stderr, "tracegen: --cpu: '%s' is not baseline, x86-64-v2 or "
+                        "x86-64-v3\n", optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }

@@ -114,7 +114,7 @@ static double some_double(void)
 }
 
 /* N bytes of operands of KIND; REG: which register (the index kind keeps
- * ymm1 and ymm2 small). */
+ * ymm2 a vector of indices 0..7, whether read as dwords or as qwords). */
 static void fill(uint8_t *x, size_t n, enum x86_isa_kind kind, int reg)
 {
     for (size_t at = 0; at < n; at += 16) {
@@ -161,9 +161,9 @@ static void fill(uint8_t *x, size_t n, enum x86_isa_kind kind, int reg)
             break;
         default: {
             uint64_t a = next_rand(), b = next_rand();
-            if (kind == X86_ISA_INDEX && reg == 1) {
-                a &= 0x0000000700000007ull; /* indices 0..7 as dwords or qwords */
-                b &= 0x0000000700000007ull;
+            if (kind == X86_ISA_INDEX && reg == 2) {
+                a &= 7;
+                b &= 7;
             } else if (next_rand() % 4 == 0) {
                 a &= 0x00ff00ff00ff00ffull;
             }

@@ -24,7 +24,7 @@ struct x86_isa_frame {
 
 enum x86_isa_kind {
     X86_ISA_INT, X86_ISA_DOUBLE, X86_ISA_FLOAT, X86_ISA_STR8, X86_ISA_STR16,
-    X86_ISA_INDEX,      /* integers, and small element indices in ymm1 and ymm2 */
+    X86_ISA_INDEX,      /* integers, and element indices 0..7 in ymm2 (gathers) */
     X86_ISA_HALF,       /* half-precision values (F16C) */
 };
 

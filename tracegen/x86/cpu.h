@@ -100,6 +100,12 @@ typedef union {
     xmm_t x[2];
 } ymm_t;
 
+/* The processor CPUID describes (tracegen --cpu): the x86-64 levels of
+ * the psABI. Instructions of every level run whatever the choice; it
+ * decides what a program's feature checks find (glibc's string functions,
+ * for one). */
+enum x86_cpu_level { X86_CPU_BASELINE, X86_CPU_V2, X86_CPU_V3 };
+
 #define TLB_SIZE 256
 
 struct tlb_entry {
@@ -123,6 +129,7 @@ struct x86_cpu {
     unsigned ftop;             /* x87 stack top */
     uint8_t ftag;              /* bit i: physical register i is full */
     uint16_t fcw, fsw;
+    uint8_t level;             /* enum x86_cpu_level, for CPUID */
 
     struct gmem *mem;
     uint64_t tlb_gen;

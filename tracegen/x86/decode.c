@@ -7,6 +7,7 @@
 
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/ops.h"
+#include "tracegen/x86/simd.h"
 
 int x86_decoder_open(csh *h)
 {
@@ -235,6 +236,11 @@ static void build_vex_twins(csh h)
     }
 }
 
+unsigned x86_legacy_id(unsigned id)
+{
+    return id < X86_INS_ENDING && vex_twin[id] ? vex_twin[id] : id;
+}
+
 static void build_tables(csh h)
 {
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
@@ -371,6 +377,8 @@ static void decode_vector(const cs_insn *ci, const uint8_t *bytes, struct x86_di
         if (vex_twin[ci->id])
             out->csid = vex_twin[ci->id];
         out->nds = regs >= 3 || (regs == 2 && has_imm && shifts_by_immediate(out->csid));
+        if (x86_fma_shape(ci->mnemonic, &out->aux))
+            out->cond = X86_VEC_FMA;
     }
     int cmp = !strncmp(ci->mnemonic, vex ? "vcmp" : "cmp", vex ? 4 : 3) &&
               (vex ? x->avx_cc != X86_AVX_CC_INVALID : x->sse_cc != X86_SSE_CC_INVALID);
@@ -437,7 +445,9 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                id == X86_INS_VLDMXCSR || id == X86_INS_VSTMXCSR || id == X86_INS_MOVNTI ||
                id == X86_INS_FXSAVE || id == X86_INS_FXRSTOR || id == X86_INS_FXSAVE64 ||
                id == X86_INS_FXRSTOR64 || id == X86_INS_EMMS || id == X86_INS_VZEROUPPER ||
-               id == X86_INS_VZEROALL) {
+               id == X86_INS_VZEROALL || id == X86_INS_XSAVE || id == X86_INS_XSAVE64 ||
+               id == X86_INS_XSAVEOPT || id == X86_INS_XSAVEOPT64 || id == X86_INS_XRSTOR ||
+               id == X86_INS_XRSTOR64) {
         out->op = XOP_SSE;
         decode_vector(ci, bytes, out);
     } else {

@@ -24,6 +24,10 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
 unsigned x86_decode_gap(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                         struct x86_dinsn *out, int capstone_failed);
 
+/* The legacy SSE instruction a VEX one runs as (vaddps: addps), or ID
+ * itself; known once the first instruction has been decoded. */
+unsigned x86_legacy_id(unsigned id);
+
 /* Capstone register -> GPR number (| REG_HIGH8 for ah..bh), or -1. */
 int x86_capstone_gpr(x86_reg r);
 

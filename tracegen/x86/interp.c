@@ -466,43 +466,6 @@ static void exec_string(struct x86_cpu *c, const struct x86_dinsn *in)
     }
 }
 
-void x86_cpuid(struct x86_cpu *c)
-{
-    /* A baseline x86-64 processor: SSE2, no SSE3 and later, no AVX, no
-     * OSXSAVE, so C libraries pick their baseline code paths. */
-    uint32_t leaf = (uint32_t)c->r[R_RAX], sub = (uint32_t)c->r[R_RCX];
-    uint32_t a = 0, b = 0, cc = 0, d = 0;
-    (void)sub;
-    switch (leaf) {
-    case 0:
-        a = 0xd;
-        b = 0x756e6547; d = 0x49656e69; cc = 0x6c65746e; /* GenuineIntel */
-        break;
-    case 1:
-        a = 0x000306c3;            /* family 6 */
-        b = 0x00000800;            /* clflush size 8*8 */
-        cc = 0;
-        d = 0x078bfbff;            /* fpu..sse2, no HTT */
-        break;
-    case 0x80000000:
-        a = 0x80000008;
-        break;
-    case 0x80000001:
-        cc = 0x1;                  /* LAHF/SAHF in 64-bit mode */
-        d = 0x20100800;            /* syscall, NX, long mode */
-        break;
-    case 0x80000008:
-        a = 0x3030;                /* 48-bit virtual and physical addresses */
-        break;
-    default:
-        break;
-    }
-    c->r[R_RAX] = a;
-    c->r[R_RBX] = b;
-    c->r[R_RCX] = cc;
-    c->r[R_RDX] = d;
-}
-
 int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
 {
     const struct x86_dinsn *in = b->insn, *end = b->insn + b->ninsn;

@@ -50,6 +50,9 @@ void x86_frstor(struct x86_cpu *c, uint64_t addr);
  * (WIDE: the REX.W form, with 64-bit instruction and data pointers). */
 void x86_fxsave(struct x86_cpu *c, uint64_t addr, int wide);
 void x86_fxrstor(struct x86_cpu *c, uint64_t addr, int wide);
+/* xsave/xrstor (x87_env.c) of the components RFBM (EDX:EAX) names. */
+void x86_xsave(struct x86_cpu *c, uint64_t addr, uint64_t rfbm);
+void x86_xrstor(struct x86_cpu *c, uint64_t addr, uint64_t rfbm);
 void x86_cpuid(struct x86_cpu *c);
 
 /* Resets the x87 and SSE state as at process start. */

@@ -73,6 +73,7 @@ struct x86_process *x86_process_create(const struct x86_options *opt)
     t->cpu.code = p->code;
     t->cpu.thread = t;
     x86_fpu_reset(&t->cpu);
+    t->cpu.level = (uint8_t)opt->cpu_level;
     x86_tlb_flush(&t->cpu);
     return p;
 }

@@ -26,6 +26,7 @@ struct x86_options {
     int quiet;                   /* no warnings */
     int progress;                /* progress line on stderr */
     uint64_t seed;               /* AT_RANDOM and getrandom */
+    unsigned cpu_level;          /* enum x86_cpu_level: what CPUID reports */
 };
 
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };

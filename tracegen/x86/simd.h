@@ -50,6 +50,12 @@ void x86_vec_test(struct x86_cpu *c, const struct x86_dinsn *in, uint64_t bits);
  * shifts, FMA, F16C, vzeroupper). Returns 0 for any other instruction. */
 int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in);
 
+/* FMA instructions are marked at decode: cond X86_VEC_FMA, aux the shape
+ * x86_fma_shape (avx.c) reads from the mnemonic (kind, operand order,
+ * scalar or packed, float or double). */
+#define X86_VEC_FMA 1
+int x86_fma_shape(const char *mnemonic, uint8_t *shape);
+
 /* SSE4.2 string compares (sse42.c): pcmpistri/pcmpestri set ECX and the
  * flags, pcmpistrm/pcmpestrm set XMM0. */
 void x86_sse42_string(struct x86_cpu *c, const struct x86_dinsn *in, const ymm_t *a,

@@ -242,6 +242,12 @@ static int exec_other(struct x86_cpu *c, const struct x86_dinsn *in)
     case X86_INS_FXRSTOR: case X86_INS_FXRSTOR64:
         x86_fxrstor(c, op_ea(c, o0), in->csid == X86_INS_FXRSTOR64);
         return 1;
+    case X86_INS_XSAVE: case X86_INS_XSAVE64: case X86_INS_XSAVEOPT: case X86_INS_XSAVEOPT64:
+        x86_xsave(c, op_ea(c, o0), (c->r[R_RDX] << 32) | (uint32_t)c->r[R_RAX]);
+        return 1;
+    case X86_INS_XRSTOR: case X86_INS_XRSTOR64:
+        x86_xrstor(c, op_ea(c, o0), (c->r[R_RDX] << 32) | (uint32_t)c->r[R_RAX]);
+        return 1;
     case X86_INS_EMMS:
         return 1;
     default:

@@ -16,6 +16,8 @@ static int arch_reg(x86_reg r)
         return CGM_X86_REG_RAX + (g & 15);
     if (r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
         return CGM_X86_REG_XMM0 + (r - X86_REG_XMM0);
+    if (r >= X86_REG_YMM0 && r <= X86_REG_YMM15) /* one architectural register with its XMM */
+        return CGM_X86_REG_XMM0 + (r - X86_REG_YMM0);
     if (r >= X86_REG_ST0 && r <= X86_REG_ST7)
         return CGM_X86_REG_ST0 + (r - X86_REG_ST0);
     switch (r) {
@@ -51,7 +53,7 @@ static int pure_move(unsigned op, unsigned id)
     case XOP_MOV: case XOP_MOVZX: case XOP_MOVSX: case XOP_PUSH: case XOP_POP: case XOP_NOP:
         return 1;
     case XOP_SSE:
-        switch (id) {
+        switch (x86_legacy_id(id)) { /* vmovups moves as movups does */
         case X86_INS_MOVAPS: case X86_INS_MOVUPS: case X86_INS_MOVAPD: case X86_INS_MOVUPD:
         case X86_INS_MOVDQA: case X86_INS_MOVDQU: case X86_INS_MOVSD: case X86_INS_MOVSS:
         case X86_INS_MOVQ: case X86_INS_MOVD: case X86_INS_MOVNTDQ: case X86_INS_MOVNTI:

@@ -1,6 +1,7 @@
 /* Saving and restoring the floating-point state: fnstenv/fldenv (28-byte
- * environment), fnsave/frstor (environment and the eight registers) and
- * fxsave/fxrstor (x87, MXCSR and XMM state, 512 bytes), in the Intel
+ * environment), fnsave/frstor (environment and the eight registers),
+ * fxsave/fxrstor (x87, MXCSR and XMM state, 512 bytes) and xsave/xrstor
+ * (the fxsave layout, a header and the YMM upper halves), in the Intel
  * manual's layouts for 64-bit mode. The instruction and data pointers of
  * the last x87 instruction are not kept by the emulator and read as 0.
  * Each save is one write access and each restore one read access, of the
@@ -13,6 +14,9 @@
 #define SAVE_BYTES 108
 #define FXSAVE_BYTES 416          /* up to the end of XMM15; the rest is left alone */
 #define MXCSR_MASK_VALUE 0xffffu  /* every MXCSR bit ldmxcsr accepts, DAZ included */
+#define XSAVE_HEADER 512u         /* XSTATE_BV, XCOMP_BV, reserved */
+#define XSAVE_AVX 576u            /* the upper halves of ymm0-15 */
+#define XCR0 0x7u                 /* x87, SSE and AVX state (bitops.c's xgetbv) */
 
 uint16_t x86_x87_status_word(const struct x86_cpu *c)
 {
@@ -131,18 +135,41 @@ void x86_frstor(struct x86_cpu *c, uint64_t addr)
         reg_load(c, i, s + ENV_BYTES + 10 * i);
 }
 
+/* The legacy region's parts: x87 (bytes 0-23 and the registers 32-159),
+ * MXCSR and its mask (24-31), XMM registers (160-415). */
+static void fx_x87_store(const struct x86_cpu *c, uint8_t *s)
+{
+    memset(s, 0, 24);
+    put16(s, c->fcw);
+    put16(s + 2, x86_x87_status_word(c));
+    s[4] = c->ftag;
+    for (unsigned i = 0; i < 8; i++) {
+        memset(s + 32 + 16 * i, 0, 16);
+        reg_store(c, i, s + 32 + 16 * i);
+    }
+}
+
+static void fx_x87_load(struct x86_cpu *c, const uint8_t *s)
+{
+    c->fcw = get16(s);
+    set_status_word(c, get16(s + 2));
+    c->ftag = s[4];
+    for (unsigned i = 0; i < 8; i++)
+        reg_load(c, i, s + 32 + 16 * i);
+}
+
+static void fx_mxcsr_store(struct x86_cpu *c, uint8_t *s)
+{
+    put32(s + 24, x86_fpenv_mxcsr(c));
+    put32(s + 28, MXCSR_MASK_VALUE);
+}
+
 void x86_fxsave(struct x86_cpu *c, uint64_t addr, int wide)
 {
     uint8_t s[FXSAVE_BYTES];
     (void)wide; /* both layouts hold zero pointers */
-    memset(s, 0, sizeof s);
-    put16(s, c->fcw);
-    put16(s + 2, x86_x87_status_word(c));
-    s[4] = c->ftag;
-    put32(s + 24, x86_fpenv_mxcsr(c));
-    put32(s + 28, MXCSR_MASK_VALUE);
-    for (unsigned i = 0; i < 8; i++)
-        reg_store(c, i, s + 32 + 16 * i);
+    fx_x87_store(c, s);
+    fx_mxcsr_store(c, s);
     memcpy(s + 160, c->xmm, 16 * 16);
     x86_write_bytes(c, addr, s, FXSAVE_BYTES);
 }
@@ -152,11 +179,65 @@ void x86_fxrstor(struct x86_cpu *c, uint64_t addr, int wide)
     uint8_t s[FXSAVE_BYTES];
     (void)wide;
     x86_read_bytes(c, addr, s, FXSAVE_BYTES);
-    c->fcw = get16(s);
-    set_status_word(c, get16(s + 2));
-    c->ftag = s[4];
+    fx_x87_load(c, s);
     x86_fpenv_set_mxcsr(c, get32(s + 24));
-    for (unsigned i = 0; i < 8; i++)
-        reg_load(c, i, s + 32 + 16 * i);
     memcpy(c->xmm, s + 160, 16 * 16);
+}
+
+/* xsave (and xsaveopt, the same here): the components of EDX:EAX & XCR0,
+ * each written where the standard layout puts it (one access per part),
+ * and their bits of XSTATE_BV set (every component counts as in use). */
+void x86_xsave(struct x86_cpu *c, uint64_t addr, uint64_t rfbm)
+{
+    uint8_t s[FXSAVE_BYTES];
+    rfbm &= XCR0;
+    if (rfbm & 1) {
+        fx_x87_store(c, s);
+        x86_write_bytes(c, addr, s, 24);
+        x86_write_bytes(c, addr + 32, s + 32, 128);
+    }
+    if (rfbm & 6) {
+        fx_mxcsr_store(c, s);
+        x86_write_bytes(c, addr + 24, s + 24, 8);
+    }
+    if (rfbm & 2)
+        x86_write_bytes(c, addr + 160, c->xmm, 16 * 16);
+    if (rfbm & 4)
+        x86_write_bytes(c, addr + XSAVE_AVX, c->yhi, 16 * 16);
+    uint64_t bv = x86_read(c, addr + XSAVE_HEADER, 8);
+    x86_write(c, addr + XSAVE_HEADER, 8, (bv & ~rfbm) | rfbm);
+}
+
+/* xrstor: the components of EDX:EAX & XCR0 from the area where XSTATE_BV
+ * says they were saved, in their initial state otherwise; MXCSR whenever
+ * SSE or AVX state is asked for. */
+void x86_xrstor(struct x86_cpu *c, uint64_t addr, uint64_t rfbm)
+{
+    uint8_t s[FXSAVE_BYTES];
+    rfbm &= XCR0;
+    uint64_t bv = x86_read(c, addr + XSAVE_HEADER, 8);
+    if (rfbm & 1) {
+        if (bv & 1) {
+            x86_read_bytes(c, addr, s, 24);
+            x86_read_bytes(c, addr + 32, s + 32, 128);
+            fx_x87_load(c, s);
+        } else {
+            finit(c);
+            memset(c->st, 0, sizeof c->st);
+        }
+    }
+    if (rfbm & 6)
+        x86_fpenv_set_mxcsr(c, (uint32_t)x86_read(c, addr + 24, 4));
+    if (rfbm & 2) {
+        if (bv & 2)
+            x86_read_bytes(c, addr + 160, c->xmm, 16 * 16);
+        else
+            memset(c->xmm, 0, sizeof c->xmm);
+    }
+    if (rfbm & 4) {
+        if (bv & 4)
+            x86_read_bytes(c, addr + XSAVE_AVX, c->yhi, 16 * 16);
+        else
+            memset(c->yhi, 0, sizeof c->yhi);
+    }
 }

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/unit/x86_isa.h"
+
 #define OUT_MAX (4u << 20)
 
 struct run {
@@ -106,6 +108,23 @@ BOTH_LIBCS(nw, NULL)
 BOTH_LIBCS(bfs, NULL)
 BOTH_LIBCS(fenv, NULL)
 
+/* avx2_kernels runs x86-64-v3 instructions unconditionally: natively only
+ * on a host that has them. Under tracegen it runs whatever CPUID says. */
+static void compare_v3(const char *libc)
+{
+    static const enum x86_isa_feature need[] = { X86_ISA_AVX2, X86_ISA_FMA, X86_ISA_F16C,
+                                                 X86_ISA_BMI1, X86_ISA_BMI2, X86_ISA_LZCNT,
+                                                 X86_ISA_MOVBE };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!x86_isa_host_has(need[i])) {
+            print_message("skipped: the host processor is not x86-64-v3\n");
+            skip();
+        }
+    compare(libc, "avx2_kernels", "48");
+}
+static void test_avx2_kernels_musl(void **state) { (void)state; compare_v3("musl"); }
+static void test_avx2_kernels_glibc(void **state) { (void)state; compare_v3("glibc"); }
+
 /* file_read reads the file named by its argument: its own source. */
 static void compare_file_read(const char *libc)
 {
@@ -190,6 +209,8 @@ int main(void)
         cmocka_unit_test(test_bfs_glibc),
         cmocka_unit_test(test_fenv_musl),
         cmocka_unit_test(test_fenv_glibc),
+        cmocka_unit_test(test_avx2_kernels_musl),
+        cmocka_unit_test(test_avx2_kernels_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
