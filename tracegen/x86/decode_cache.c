@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "cgm/check.h"
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/ops.h"
@@ -105,7 +106,7 @@ static void mark_code_page(struct x86_code_cache *cc, uint64_t addr)
         size_t cap = cc->code_pages_cap ? 2 * cc->code_pages_cap : 64;
         uint64_t *p = realloc(cc->code_pages, cap * sizeof *p);
         if (!p)
-            abort();
+            cgm_oom("the list of guest code pages");
         cc->code_pages = p;
         cc->code_pages_cap = cap;
     }
@@ -168,7 +169,7 @@ static struct x86_block *decode_block(struct x86_cpu *c, uint64_t rip)
     }
     struct x86_block *b = malloc(sizeof *b + n * sizeof(struct x86_dinsn));
     if (!b)
-        abort();
+        cgm_oom("a decoded block of guest instructions");
     b->start = rip;
     b->end = pc;
     b->ninsn = n;
