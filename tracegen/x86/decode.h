@@ -24,6 +24,11 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
 unsigned x86_decode_gap(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
                         struct x86_dinsn *out, int capstone_failed);
 
+/* For an encoding capstone refuses but decodes under another opcode that
+ * does the same (decode_gaps.c): that encoding in PATCHED and its length,
+ * else 0. */
+size_t x86_gap_twin(const uint8_t *bytes, size_t n, uint8_t patched[15]);
+
 /* The legacy SSE instruction a VEX one runs as (vaddps: addps), or ID
  * itself; known once the first instruction has been decoded. */
 unsigned x86_legacy_id(unsigned id);

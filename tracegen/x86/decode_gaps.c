@@ -87,13 +87,20 @@ unsigned x86_decode_gap(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
         if (ml && rep && op == 0xae && ((modrm >> 3) & 7) == 6 && (modrm >> 6) != 3)
             return nop(out, addr, i + 2 + ml);
     }
-    if (capstone_failed && i == 0 && n >= 5 && bytes[0] == 0xc4 && (bytes[1] & 0x1f) == 2 &&
-        (bytes[2] & 0x87) == 0x05 && bytes[3] == 0x5a && (bytes[4] >> 6) != 3) {
-        uint8_t patched[15];
-        size_t k = n < sizeof patched ? n : sizeof patched;
-        memcpy(patched, bytes, k);
-        patched[3] = 0x1a;
+    uint8_t patched[15];
+    size_t k;
+    if (capstone_failed && (k = x86_gap_twin(bytes, n, patched)))
         return x86_decode(h, patched, k, addr, out);
-    }
     return 0;
+}
+
+size_t x86_gap_twin(const uint8_t *bytes, size_t n, uint8_t patched[15])
+{
+    if (n < 5 || bytes[0] != 0xc4 || (bytes[1] & 0x1f) != 2 || (bytes[2] & 0x87) != 0x05 ||
+        bytes[3] != 0x5a || (bytes[4] >> 6) == 3)
+        return 0;
+    size_t k = n < 15 ? n : 15;
+    memcpy(patched, bytes, k);
+    patched[3] = 0x1a; /* VBROADCASTI128 -> VBROADCASTF128 */
+    return k;
 }

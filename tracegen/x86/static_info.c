@@ -67,10 +67,52 @@ static int pure_move(unsigned op, unsigned id)
     }
 }
 
+/* Registers capstone 4 leaves out of an instruction's accesses. */
+static void add_missing_regs(const cs_insn *ci, struct cgm_x86_static *s)
+{
+    const cs_x86 *x = &ci->detail->x86;
+    switch (ci->id) {
+    case X86_INS_VGATHERDPS: case X86_INS_VGATHERDPD: case X86_INS_VGATHERQPS:
+    case X86_INS_VGATHERQPD: case X86_INS_VPGATHERDD: case X86_INS_VPGATHERDQ:
+    case X86_INS_VPGATHERQD: case X86_INS_VPGATHERQQ:
+        /* elements the mask leaves out keep the destination's value, and
+         * the gather clears the mask as it goes */
+        if (x->op_count == 3 && x->operands[0].type == X86_OP_REG &&
+            x->operands[2].type == X86_OP_REG) {
+            add_reg(s->src, &s->nsrc, arch_reg(x->operands[0].reg));
+            add_reg(s->dst, &s->ndst, arch_reg(x->operands[2].reg));
+        }
+        break;
+    case X86_INS_LDMXCSR: case X86_INS_VLDMXCSR:
+        add_reg(s->dst, &s->ndst, CGM_X86_REG_MXCSR);
+        break;
+    case X86_INS_STMXCSR: case X86_INS_VSTMXCSR:
+        add_reg(s->src, &s->nsrc, CGM_X86_REG_MXCSR);
+        break;
+    /* The saved state is x87, MXCSR and 16 vector registers, more than a
+     * list holds: the control and status registers stand for it. */
+    case X86_INS_FXSAVE: case X86_INS_FXSAVE64: case X86_INS_XSAVE: case X86_INS_XSAVE64:
+    case X86_INS_XSAVEOPT: case X86_INS_XSAVEOPT64:
+        add_reg(s->src, &s->nsrc, CGM_X86_REG_FPU);
+        add_reg(s->src, &s->nsrc, CGM_X86_REG_MXCSR);
+        break;
+    case X86_INS_FXRSTOR: case X86_INS_FXRSTOR64: case X86_INS_XRSTOR: case X86_INS_XRSTOR64:
+        add_reg(s->dst, &s->ndst, CGM_X86_REG_FPU);
+        add_reg(s->dst, &s->ndst, CGM_X86_REG_MXCSR);
+        break;
+    default:
+        break;
+    }
+}
+
 void x86_static_fill(csh h, struct cgm_x86_static *s)
 {
     cs_insn *ci = NULL;
-    if (cs_disasm(h, s->bytes, s->len, s->addr, 1, &ci) != 1)
+    uint8_t twin[15];
+    size_t twin_len;
+    if (cs_disasm(h, s->bytes, s->len, s->addr, 1, &ci) != 1 &&
+        (!(twin_len = x86_gap_twin(s->bytes, s->len, twin)) ||
+         cs_disasm(h, twin, twin_len, s->addr, 1, &ci) != 1))
         return;
     const cs_x86 *x = &ci->detail->x86;
     cs_regs rd, wr;
@@ -81,6 +123,7 @@ void x86_static_fill(csh h, struct cgm_x86_static *s)
         for (unsigned i = 0; i < nwr; i++)
             add_reg(s->dst, &s->ndst, arch_reg(wr[i]));
     }
+    add_missing_regs(ci, s);
     unsigned loads = 0, stores = 0, msize = 0;
     if (s->op != XOP_LEA && s->op != XOP_NOP) {
         for (unsigned i = 0; i < x->op_count; i++) {
