@@ -29,6 +29,11 @@ unsigned x86_decode_gap(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
  * else 0. */
 size_t x86_gap_twin(const uint8_t *bytes, size_t n, uint8_t patched[15]);
 
+/* For the message of an unimplemented instruction (isa_ext.c): in OUT,
+ * " (EXTENSION, ...)" saying whether it lies beyond x86-64-v3, or "" when
+ * capstone names no extension. */
+void x86_unimplemented_note(csh h, const uint8_t *bytes, size_t n, char *out, size_t outlen);
+
 /* The legacy SSE instruction a VEX one runs as (vaddps: addps), or ID
  * itself; known once the first instruction has been decoded. */
 unsigned x86_legacy_id(unsigned id);

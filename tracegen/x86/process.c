@@ -187,10 +187,14 @@ static void describe_fault(struct x86_process *p, struct x86_thread *t)
                  (unsigned long long)t->tid, x86_fault_name(p->stop_kind),
                  (unsigned long long)c->fault_addr, line);
         break;
-    default:
-        snprintf(p->message, sizeof p->message, "thread %llu: %s: %s",
-                 (unsigned long long)t->tid, x86_fault_name(p->stop_kind), line);
+    default: {
+        char note[160] = "";
+        if (p->stop_kind == XF_UNIMPL)
+            x86_unimplemented_note(x86_code_cache_capstone(p->code), bytes, n, note, sizeof note);
+        snprintf(p->message, sizeof p->message, "thread %llu: %s: %s%s",
+                 (unsigned long long)t->tid, x86_fault_name(p->stop_kind), line, note);
         break;
+    }
     }
 }
 

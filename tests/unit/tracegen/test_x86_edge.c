@@ -104,6 +104,9 @@ static void test_unimplemented_is_named(void **state)
     assert_non_null(strstr(e->err, "unimplemented instruction"));
     assert_non_null(strstr(e->err, "62 f1 7d 48 ef c0"));
     assert_non_null(strstr(e->err, "vpxord zmm0"));
+    /* and its extension, with what to do about it */
+    assert_non_null(strstr(e->err, "(AVX-512, beyond the x86-64-v3 processor"));
+    assert_non_null(strstr(e->err, "-march=x86-64-v3 or lower"));
     free(e);
 }
 
