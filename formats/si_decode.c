@@ -53,47 +53,43 @@ static int has_second_word(enum cgm_si_format f)
            f == CGM_SI_FMT_MIMG || f == CGM_SI_FMT_EXP;
 }
 
-/* VOP2 opcodes whose 8-bit fields name SGPRs or constants, not VGPRs. */
-enum { VOP2_READLANE = 1, VOP2_WRITELANE = 2, VOP2_MADMK = 32, VOP2_MADAK = 33 };
-enum { VOP1_READFIRSTLANE = 2 };
-enum { SOPK_SETREG_IMM32 = 21 };
-
-static int is_vop3b(unsigned op)
+/* The opcode field: also names the instruction from the table. */
+static void set_code(struct cgm_si_inst *in, uint32_t code)
 {
-    return (op >= CGM_SI_VOP3_FROM_VOP2 + 37 && op <= CGM_SI_VOP3_FROM_VOP2 + 42) ||
-           op == 365 || op == 366;   /* v_div_scale_f32/f64 */
+    in->code = (uint16_t)code;
+    in->opcode = (uint16_t)cgm_si_opcode_of((enum cgm_si_format)in->fmt, code);
 }
 
 static void decode_scalar(struct cgm_si_inst *in, uint32_t w)
 {
     switch (in->fmt) {
     case CGM_SI_FMT_SOP2:
-        in->op = bits(w, 29, 23);
+        set_code(in, bits(w, 29, 23));
         in->dst = bits(w, 22, 16);
         in->src[0] = bits(w, 7, 0);
         in->src[1] = bits(w, 15, 8);
         break;
     case CGM_SI_FMT_SOPK:
-        in->op = bits(w, 27, 23);
+        set_code(in, bits(w, 27, 23));
         in->dst = bits(w, 22, 16);
         in->simm16 = (int16_t)bits(w, 15, 0);
         break;
     case CGM_SI_FMT_SOP1:
-        in->op = bits(w, 15, 8);
+        set_code(in, bits(w, 15, 8));
         in->dst = bits(w, 22, 16);
         in->src[0] = bits(w, 7, 0);
         break;
     case CGM_SI_FMT_SOPC:
-        in->op = bits(w, 22, 16);
+        set_code(in, bits(w, 22, 16));
         in->src[0] = bits(w, 7, 0);
         in->src[1] = bits(w, 15, 8);
         break;
     case CGM_SI_FMT_SOPP:
-        in->op = bits(w, 22, 16);
+        set_code(in, bits(w, 22, 16));
         in->simm16 = (int16_t)bits(w, 15, 0);
         break;
     case CGM_SI_FMT_SMRD:
-        in->op = bits(w, 26, 22);
+        set_code(in, bits(w, 26, 22));
         in->dst = bits(w, 21, 15);
         in->sbase = bits(w, 14, 9) * 2;
         in->smrd_imm = bits(w, 8, 8);
@@ -108,35 +104,36 @@ static void decode_vector(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
 {
     switch (in->fmt) {
     case CGM_SI_FMT_VOP2:
-        in->op = bits(w, 30, 25);
+        set_code(in, bits(w, 30, 25));
         in->src[0] = bits(w, 8, 0);
         in->src[1] = CGM_SI_OP_VGPR0 + bits(w, 16, 9);
         in->dst = CGM_SI_OP_VGPR0 + bits(w, 24, 17);
-        if (in->op == VOP2_READLANE || in->op == VOP2_WRITELANE)
+        /* the lane select is an SGPR or constant, readlane's result an SGPR */
+        if (in->opcode == CGM_SI_v_readlane_b32 || in->opcode == CGM_SI_v_writelane_b32)
             in->src[1] = bits(w, 16, 9);
-        if (in->op == VOP2_READLANE)
+        if (in->opcode == CGM_SI_v_readlane_b32)
             in->dst = bits(w, 24, 17);
         break;
     case CGM_SI_FMT_VOP1:
-        in->op = bits(w, 16, 9);
+        set_code(in, bits(w, 16, 9));
         in->src[0] = bits(w, 8, 0);
         in->dst = CGM_SI_OP_VGPR0 + bits(w, 24, 17);
-        if (in->op == VOP1_READFIRSTLANE)
+        if (in->opcode == CGM_SI_v_readfirstlane_b32)
             in->dst = bits(w, 24, 17);
         break;
     case CGM_SI_FMT_VOPC:
-        in->op = bits(w, 24, 17);
+        set_code(in, bits(w, 24, 17));
         in->src[0] = bits(w, 8, 0);
         in->src[1] = CGM_SI_OP_VGPR0 + bits(w, 16, 9);
         in->dst = CGM_SI_OP_VCC_LO;
         break;
     case CGM_SI_FMT_VOP3:
-        in->op = bits(w, 25, 17);
+        set_code(in, bits(w, 25, 17));
         in->dst = CGM_SI_OP_VGPR0 + bits(w, 7, 0);
-        if (in->op < CGM_SI_VOP3_FROM_VOP2 || in->op == CGM_SI_VOP3_FROM_VOP2 + VOP2_READLANE ||
-            in->op == CGM_SI_VOP3_FROM_VOP1 + VOP1_READFIRSTLANE)
+        if (cgm_si_info(in)->fmt == CGM_SI_FMT_VOPC || in->opcode == CGM_SI_v_readlane_b32 ||
+            in->opcode == CGM_SI_v_readfirstlane_b32)
             in->dst = bits(w, 7, 0);
-        if (is_vop3b(in->op)) {
+        if (cgm_si_is_vop3b((enum cgm_si_opcode)in->opcode)) {
             in->sdst = bits(w, 14, 8);
         } else {
             in->abs = bits(w, 10, 8);
@@ -149,7 +146,7 @@ static void decode_vector(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
         in->neg = bits(w1, 31, 29);
         break;
     case CGM_SI_FMT_VINTRP:
-        in->op = bits(w, 17, 16);
+        set_code(in, bits(w, 17, 16));
         in->dst = CGM_SI_OP_VGPR0 + bits(w, 25, 18);
         in->src[0] = bits(w, 7, 0);    /* VGPR number, or the parameter for mov */
         in->attr = bits(w, 15, 10);
@@ -164,7 +161,7 @@ static void decode_memory(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
 {
     switch (in->fmt) {
     case CGM_SI_FMT_DS:
-        in->op = bits(w, 25, 18);
+        set_code(in, bits(w, 25, 18));
         in->offset0 = bits(w, 7, 0);
         in->offset1 = bits(w, 15, 8);
         in->offset = bits(w, 15, 0);
@@ -183,9 +180,9 @@ static void decode_memory(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
         in->addr64 = bits(w, 15, 15);
         if (in->fmt == CGM_SI_FMT_MUBUF) {
             in->lds = bits(w, 16, 16);
-            in->op = bits(w, 24, 18);
+            set_code(in, bits(w, 24, 18));
         } else {
-            in->op = bits(w, 18, 16);
+            set_code(in, bits(w, 18, 16));
             in->dfmt = bits(w, 22, 19);
             in->nfmt = bits(w, 25, 23);
         }
@@ -204,7 +201,7 @@ static void decode_memory(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
         in->r128 = bits(w, 15, 15);
         in->tfe = bits(w, 16, 16);
         in->lwe = bits(w, 17, 17);
-        in->op = bits(w, 24, 18);
+        set_code(in, bits(w, 24, 18));
         in->slc = bits(w, 25, 25);
         in->vaddr = bits(w1, 7, 0);
         in->vdata = bits(w1, 15, 8);
@@ -212,7 +209,7 @@ static void decode_memory(struct cgm_si_inst *in, uint32_t w, uint32_t w1)
         in->ssamp = bits(w1, 25, 21) * 4;
         break;
     case CGM_SI_FMT_EXP:
-        in->op = 0;
+        set_code(in, 0);
         in->exp_en = bits(w, 3, 0);
         in->exp_tgt = bits(w, 9, 4);
         in->exp_compr = bits(w, 10, 10);
@@ -234,11 +231,12 @@ static int needs_literal(const struct cgm_si_inst *in)
     case CGM_SI_FMT_SOP1: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC:
         return in->src[0] == CGM_SI_OP_LITERAL;
     case CGM_SI_FMT_VOP2:
-        return in->src[0] == CGM_SI_OP_LITERAL || in->op == VOP2_MADMK || in->op == VOP2_MADAK ||
-               ((in->op == VOP2_READLANE || in->op == VOP2_WRITELANE) &&
+        return in->src[0] == CGM_SI_OP_LITERAL || in->opcode == CGM_SI_v_madmk_f32 ||
+               in->opcode == CGM_SI_v_madak_f32 ||
+               ((in->opcode == CGM_SI_v_readlane_b32 || in->opcode == CGM_SI_v_writelane_b32) &&
                 in->src[1] == CGM_SI_OP_LITERAL);
     case CGM_SI_FMT_SOPK:
-        return in->op == SOPK_SETREG_IMM32;
+        return in->opcode == CGM_SI_s_setreg_imm32_b32;
     default:
         return 0;
     }
@@ -271,11 +269,7 @@ size_t cgm_si_decode(const uint8_t *bytes, size_t avail, struct cgm_si_inst *out
         out->has_literal = 1;
         out->size += 4;
     }
-    if (!cgm_si_opcode_name(fmt, out->op))
+    if (out->opcode == CGM_SI_OPCODE_INVALID)
         return 0;
-    struct cgm_si_widths wd = cgm_si_inst_widths(out);
-    out->width[0] = wd.dst;
-    for (int i = 0; i < 3; i++)
-        out->width[i + 1] = wd.src[i];
     return out->size;
 }

@@ -29,12 +29,6 @@ static int starts_with(const char *s, const char *head)
     return strncmp(s, head, strlen(head)) == 0;
 }
 
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcmp(s + n - t, tail) == 0;
-}
-
 static void reg_range(struct out *o, const char *prefix, unsigned first, unsigned width)
 {
     if (width <= 1)
@@ -158,17 +152,18 @@ static void waitcnt(struct out *o, uint32_t imm)
 static void sopp(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
     uint32_t u = (uint16_t)in->simm16;
-    if (!strcmp(name, "s_barrier") || !strcmp(name, "s_icache_inv") ||
-        !strcmp(name, "s_ttracedata") || (!strcmp(name, "s_endpgm") && u == 0))
+    unsigned op = in->opcode;
+    if (op == CGM_SI_s_barrier || op == CGM_SI_s_icache_inv || op == CGM_SI_s_ttracedata ||
+        (op == CGM_SI_s_endpgm && u == 0))
         return;
     put(o, " ");
-    if (!strcmp(name, "s_endpgm"))
+    if (op == CGM_SI_s_endpgm)
         put(o, "%u", u);
-    else if (!strcmp(name, "s_branch") || starts_with(name, "s_cbranch_"))
+    else if (op == CGM_SI_s_branch || starts_with(name, "s_cbranch_"))
         put(o, "%d", in->simm16);
-    else if (!strcmp(name, "s_waitcnt"))
+    else if (op == CGM_SI_s_waitcnt)
         waitcnt(o, u);
-    else if (starts_with(name, "s_sendmsg"))
+    else if (op == CGM_SI_s_sendmsg || op == CGM_SI_s_sendmsghalt)
         sendmsg(o, u);
     else if (u <= 64)
         put(o, "%u", u);
@@ -176,75 +171,74 @@ static void sopp(struct out *o, const struct cgm_si_inst *in, const char *name)
         put(o, "0x%x", u);
 }
 
-static void sopk(struct out *o, const struct cgm_si_inst *in, const char *name)
+static void sopk(struct out *o, const struct cgm_si_inst *in)
 {
     uint32_t u = (uint16_t)in->simm16;
+    unsigned width = cgm_si_info(in)->widths.dst;
     put(o, " ");
-    if (!strcmp(name, "s_getreg_b32")) {
-        operand(o, in, in->dst, 1);
+    switch (in->opcode) {
+    case CGM_SI_s_getreg_b32:
+        operand(o, in, in->dst, width);
         put(o, ", ");
         hwreg(o, u);
-    } else if (!strcmp(name, "s_setreg_b32")) {
+        break;
+    case CGM_SI_s_setreg_b32:
         hwreg(o, u);
         put(o, ", ");
-        operand(o, in, in->dst, 1);
-    } else if (!strcmp(name, "s_setreg_imm32_b32")) {
+        operand(o, in, in->dst, width);
+        break;
+    case CGM_SI_s_setreg_imm32_b32:
         hwreg(o, u);
         put(o, ", %d", (int32_t)in->literal);
-    } else if (!strcmp(name, "s_cbranch_i_fork")) {
-        operand(o, in, in->dst, 2);
+        break;
+    case CGM_SI_s_cbranch_i_fork:
+        operand(o, in, in->dst, width);
         put(o, ", %d", in->simm16);
-    } else {
-        operand(o, in, in->dst, 1);
+        break;
+    default:
+        operand(o, in, in->dst, width);
         put(o, ", 0x%x", u);
+        break;
     }
+}
+
+/* SOP2, SOP1, SOPC: the operands the table gives widths to, in field order. */
+static void scalar_operands(struct out *o, const struct cgm_si_inst *in)
+{
+    const struct cgm_si_widths *w = &cgm_si_info(in)->widths;
+    const char *sep = " ";
+    if (w->dst) {
+        put(o, "%s", sep);
+        operand(o, in, in->dst, w->dst);
+        sep = ", ";
+    }
+    for (unsigned i = 0; i < 2; i++)
+        if (w->src[i]) {
+            put(o, "%s", sep);
+            operand(o, in, in->src[i], w->src[i]);
+            sep = ", ";
+        }
 }
 
 static void scalar(struct out *o, const struct cgm_si_inst *in, const char *name)
 {
-    struct cgm_si_widths w = cgm_si_inst_widths(in);
+    const struct cgm_si_opcode_info *info = cgm_si_info(in);
     switch (in->fmt) {
-    case CGM_SI_FMT_SOP2:
-        put(o, " ");
-        if (strcmp(name, "s_cbranch_g_fork") != 0) {
-            operand(o, in, in->dst, w.dst);
-            put(o, ", ");
-        }
-        operand(o, in, in->src[0], w.src[0]);
-        put(o, ", ");
-        operand(o, in, in->src[1], w.src[1]);
-        break;
-    case CGM_SI_FMT_SOP1:
-        put(o, " ");
-        if (!strcmp(name, "s_getpc_b64")) {
-            operand(o, in, in->dst, 2);
-        } else if (!strcmp(name, "s_setpc_b64") || !strcmp(name, "s_rfe_b64") ||
-                   !strcmp(name, "s_cbranch_join")) {
-            operand(o, in, in->src[0], w.src[0]);
-        } else {
-            operand(o, in, in->dst, w.dst);
-            put(o, ", ");
-            operand(o, in, in->src[0], w.src[0]);
-        }
-        break;
-    case CGM_SI_FMT_SOPC:
-        put(o, " ");
-        operand(o, in, in->src[0], w.src[0]);
-        put(o, ", ");
-        operand(o, in, in->src[1], w.src[1]);
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOP1: case CGM_SI_FMT_SOPC:
+        scalar_operands(o, in);
         break;
     case CGM_SI_FMT_SOPK:
-        sopk(o, in, name);
+        sopk(o, in);
         break;
     case CGM_SI_FMT_SOPP:
         sopp(o, in, name);
         break;
     case CGM_SI_FMT_SMRD:
-        if (!strcmp(name, "s_dcache_inv"))
+        if (!info->widths.dst)                 /* s_dcache_inv */
             break;
         put(o, " ");
-        operand(o, in, in->dst, w.dst);
-        if (!strcmp(name, "s_memtime"))
+        operand(o, in, in->dst, info->widths.dst);
+        if (info->access == CGM_SI_NONE)       /* s_memtime: no address */
             break;
         put(o, ", ");
         operand(o, in, in->sbase, starts_with(name, "s_buffer") ? 4 : 2);
@@ -261,26 +255,17 @@ static void scalar(struct out *o, const struct cgm_si_inst *in, const char *name
 
 /* ---- vector ALU ---------------------------------------------------------- */
 
-static int no_suffix(const char *name)
+/* Opcodes LLVM prints without the _e32/_e64 encoding suffix. */
+static int no_suffix(unsigned op)
 {
-    return !strcmp(name, "v_nop") || !strcmp(name, "v_clrexcp") ||
-           !strcmp(name, "v_readfirstlane_b32") || !strcmp(name, "v_readlane_b32") ||
-           !strcmp(name, "v_writelane_b32") || !strcmp(name, "v_madmk_f32") ||
-           !strcmp(name, "v_madak_f32");
-}
-
-/* Carry-in/out adds print the carry mask; VOP3b names it in SDST. */
-static int is_carry_out(const char *name)
-{
-    return !strcmp(name, "v_add_i32") || !strcmp(name, "v_sub_i32") ||
-           !strcmp(name, "v_subrev_i32") || !strcmp(name, "v_addc_u32") ||
-           !strcmp(name, "v_subb_u32") || !strcmp(name, "v_subbrev_u32");
-}
-
-static int is_carry_in(const char *name)
-{
-    return !strcmp(name, "v_addc_u32") || !strcmp(name, "v_subb_u32") ||
-           !strcmp(name, "v_subbrev_u32");
+    switch (op) {
+    case CGM_SI_v_nop: case CGM_SI_v_clrexcp: case CGM_SI_v_readfirstlane_b32:
+    case CGM_SI_v_readlane_b32: case CGM_SI_v_writelane_b32: case CGM_SI_v_madmk_f32:
+    case CGM_SI_v_madak_f32:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 static void source(struct out *o, const struct cgm_si_inst *in, unsigned i, unsigned width)
@@ -293,27 +278,24 @@ static void source(struct out *o, const struct cgm_si_inst *in, unsigned i, unsi
         put(o, "|");
 }
 
-/* Number of sources of the VOP3-only opcodes (320..383). */
-static unsigned vop3_only_sources(unsigned op)
+static void vector(struct out *o, const struct cgm_si_inst *in)
 {
-    if ((op >= 353 && op <= 364) || op == 372)
-        return 2;
-    return 3;
-}
-
-static void vector(struct out *o, const struct cgm_si_inst *in, const char *name)
-{
-    struct cgm_si_widths w = cgm_si_inst_widths(in);
+    const struct cgm_si_opcode_info *info = cgm_si_info(in);
+    struct cgm_si_widths w = info->widths;
     int e64 = in->fmt == CGM_SI_FMT_VOP3;
-    unsigned op = in->op;
-    int from_vopc = e64 ? op < CGM_SI_VOP3_FROM_VOP2 : in->fmt == CGM_SI_FMT_VOPC;
-    int from_vop1 = e64 ? op >= CGM_SI_VOP3_FROM_VOP1 : in->fmt == CGM_SI_FMT_VOP1;
-    int vop3_only = e64 && op >= CGM_SI_VOP3_ONLY_FIRST && op < CGM_SI_VOP3_FROM_VOP1;
-    unsigned nsrc = from_vop1 ? 1 : vop3_only ? vop3_only_sources(op) : 2;
+    unsigned op = in->opcode;
+    int from_vopc = info->fmt == CGM_SI_FMT_VOPC;
+    int vop3_only = info->fmt == CGM_SI_FMT_VOP3;
+    /* A VOP2 opcode's third source is its lane mask: VCC in the short
+     * encoding, SRC2 in VOP3; it prints after the others. */
+    int lane_mask = info->fmt == CGM_SI_FMT_VOP2 && w.src[2];
+    unsigned nsrc = 0;
+    while (nsrc < 3 && w.src[nsrc] && !(lane_mask && nsrc == 2))
+        nsrc++;
 
-    if (!no_suffix(name) && !vop3_only)
+    if (!no_suffix(op) && !vop3_only)
         put(o, e64 ? "_e64" : "_e32");
-    if (!strcmp(name, "v_nop") || !strcmp(name, "v_clrexcp"))
+    if (op == CGM_SI_v_nop || op == CGM_SI_v_clrexcp)
         return;
     put(o, " ");
     if (from_vopc) {
@@ -324,14 +306,14 @@ static void vector(struct out *o, const struct cgm_si_inst *in, const char *name
     } else {
         operand(o, in, in->dst, w.dst);
     }
-    if (is_carry_out(name) || op == 365 || op == 366) {
+    if (cgm_si_is_vop3b((enum cgm_si_opcode)op)) {   /* the carry or flag mask */
         put(o, ", ");
         if (e64)
             operand(o, in, in->sdst, 2);
         else
             put(o, "vcc");
     }
-    if (!strcmp(name, "v_madmk_f32")) {
+    if (op == CGM_SI_v_madmk_f32) {
         put(o, ", ");
         operand(o, in, in->src[0], 1);
         put(o, ", 0x%x, ", in->literal);
@@ -342,12 +324,12 @@ static void vector(struct out *o, const struct cgm_si_inst *in, const char *name
         put(o, ", ");
         source(o, in, i, w.src[i]);
     }
-    if (!strcmp(name, "v_madak_f32"))
+    if (op == CGM_SI_v_madak_f32)
         put(o, ", 0x%x", in->literal);
-    if (!strcmp(name, "v_cndmask_b32") || is_carry_in(name)) {
+    if (lane_mask) {
         put(o, ", ");
         if (e64)
-            operand(o, in, in->src[2], 2);
+            operand(o, in, in->src[2], w.src[2]);
         else
             put(o, "vcc");
     }
@@ -364,7 +346,7 @@ static void vintrp(struct out *o, const struct cgm_si_inst *in)
     static const char *const params[4] = { "p10", "p20", "p0", "invalid_param_3" };
     put(o, " ");
     operand(o, in, in->dst, 1);
-    if (in->op == 2)
+    if (in->opcode == CGM_SI_v_interp_mov_f32)
         put(o, ", %s", params[in->src[0] & 3]);
     else
         put(o, ", v%u", in->src[0]);
@@ -401,49 +383,34 @@ static void swizzle(struct out *o, unsigned imm)
     }
 }
 
-static void ds(struct out *o, const struct cgm_si_inst *in, const char *name)
+/* DS operands as the table gives them: VDST, ADDR, DATA0, DATA1. */
+static void ds(struct out *o, const struct cgm_si_inst *in)
 {
-    int wide = ends_with(name, "64");
-    int two = strstr(name, "read2") || strstr(name, "write2") || strstr(name, "wrxchg2");
-    int rtn = strstr(name, "_rtn_") != NULL;
-    int read = starts_with(name, "ds_read");
-    int ndata = 1;
-    unsigned vdst_w = wide ? 2 : 1;
-    if (two && (read || rtn))
-        vdst_w *= 2;
-    if (read || strstr(name, "_src2_") || starts_with(name, "ds_gws") ||
-        !strcmp(name, "ds_append") || !strcmp(name, "ds_consume") ||
-        !strcmp(name, "ds_ordered_count") || !strcmp(name, "ds_swizzle_b32"))
-        ndata = 0;
-    else if (strstr(name, "mskor") || strstr(name, "cmpst") || (two && !read))
-        ndata = 2;
-
+    const struct cgm_si_widths *w = &cgm_si_info(in)->widths;
     const char *sep = " ";
-    if (rtn || read || !strcmp(name, "ds_append") || !strcmp(name, "ds_consume") ||
-        !strcmp(name, "ds_ordered_count") || !strcmp(name, "ds_swizzle_b32")) {
+    if (w->dst) {
         put(o, "%s", sep);
-        reg_range(o, "v", in->vdst, vdst_w);
+        reg_range(o, "v", in->vdst, w->dst);
         sep = ", ";
     }
-    if (strcmp(name, "ds_append") && strcmp(name, "ds_consume") &&
-        strcmp(name, "ds_gws_sema_v") && strcmp(name, "ds_gws_sema_p")) {
+    if (w->src[0]) {
         put(o, "%sv%u", sep, in->vaddr);
         sep = ", ";
     }
-    if (ndata >= 1) {
+    if (w->src[1]) {
         put(o, ", ");
-        reg_range(o, "v", in->data0, wide ? 2 : 1);
+        reg_range(o, "v", in->data0, w->src[1]);
     }
-    if (ndata >= 2) {
+    if (w->src[2]) {
         put(o, ", ");
-        reg_range(o, "v", in->data1, wide ? 2 : 1);
+        reg_range(o, "v", in->data1, w->src[2]);
     }
-    if (two) {
+    if (cgm_si_ds_pair_stride((enum cgm_si_opcode)in->opcode)) {
         if (in->offset0)
             put(o, " offset0:%u", in->offset0);
         if (in->offset1)
             put(o, " offset1:%u", in->offset1);
-    } else if (!strcmp(name, "ds_swizzle_b32")) {
+    } else if (in->opcode == CGM_SI_ds_swizzle_b32) {
         if (in->offset)
             swizzle(o, in->offset);
     } else if (in->offset) {
@@ -451,18 +418,6 @@ static void ds(struct out *o, const struct cgm_si_inst *in, const char *name)
     }
     if (in->gds)
         put(o, " gds");
-}
-
-static unsigned buffer_data_width(const char *name)
-{
-    unsigned w = 1;
-    if (ends_with(name, "_xy")) w = 2;
-    else if (ends_with(name, "_xyz") || ends_with(name, "x3")) w = 3;
-    else if (ends_with(name, "_xyzw") || ends_with(name, "x4")) w = 4;
-    else if (ends_with(name, "x2")) w = 2;
-    if (strstr(name, "cmpswap"))
-        w *= 2;
-    return w;
 }
 
 static void buffer_address(struct out *o, const struct cgm_si_inst *in)
@@ -520,7 +475,8 @@ static void mimg(struct out *o, const struct cgm_si_inst *in, const char *name)
     put(o, " ");
     reg_range(o, "v", in->vdata, w + in->tfe);
     put(o, ", v[%u:%u], s[%u:%u]", in->vaddr, in->vaddr + 3, in->srsrc, in->srsrc + 7);
-    if (in->op >= 32)
+    if (starts_with(name, "image_sample") || starts_with(name, "image_gather4") ||
+        in->opcode == CGM_SI_image_get_lod)
         put(o, ", s[%u:%u]", in->ssamp, in->ssamp + 3);
     if (in->dmask) put(o, " dmask:0x%x", in->dmask);
     if (in->unorm) put(o, " unorm");
@@ -561,7 +517,7 @@ static void export(struct out *o, const struct cgm_si_inst *in)
 int cgm_si_disasm(const struct cgm_si_inst *in, char *buf, size_t size)
 {
     struct out o = { buf, size, 0 };
-    const char *name = cgm_si_opcode_name((enum cgm_si_format)in->fmt, in->op);
+    const char *name = cgm_si_info(in)->name;
     if (size)
         buf[0] = '\0';
     if (!name) {
@@ -575,25 +531,25 @@ int cgm_si_disasm(const struct cgm_si_inst *in, char *buf, size_t size)
         scalar(&o, in, name);
         break;
     case CGM_SI_FMT_VOP2: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC: case CGM_SI_FMT_VOP3:
-        vector(&o, in, name);
+        vector(&o, in);
         break;
     case CGM_SI_FMT_VINTRP:
         vintrp(&o, in);
         break;
     case CGM_SI_FMT_DS:
-        ds(&o, in, name);
+        ds(&o, in);
         break;
     case CGM_SI_FMT_MUBUF:
-        if (starts_with(name, "buffer_wbinvl1"))
+        if (!cgm_si_info(in)->widths.dst)      /* buffer_wbinvl1* */
             break;
         put(&o, " ");
-        reg_range(&o, "v", in->vdata, buffer_data_width(name));
+        reg_range(&o, "v", in->vdata, cgm_si_info(in)->widths.dst);
         buffer_address(&o, in);
         buffer_flags(&o, in);
         break;
     case CGM_SI_FMT_MTBUF:
         put(&o, " ");
-        reg_range(&o, "v", in->vdata, buffer_data_width(name));
+        reg_range(&o, "v", in->vdata, cgm_si_info(in)->widths.dst);
         buffer_address(&o, in);
         mtbuf_format(&o, in);
         buffer_flags(&o, in);

@@ -1,17 +1,22 @@
-/* Southern Islands (GCN1, gfx600) instruction set: decoder and disassembler
- * (formats/si_*.c), read by tracegen's emulator and by tracetool.
+/* Southern Islands (GCN1, gfx600) instruction set: decoder, disassembler and
+ * opcode table (formats/si_*.c), read by tracegen's emulator and by tracetool.
  *
- * cgm_si_decode() turns the bytes of one instruction into a struct cgm_si_inst whose
- * fields are the encoding's fields, named once here so that the disassembler,
- * the emulator and the recorder never pick bits themselves.  cgm_si_disasm()
- * prints the instruction in LLVM's AMDGPU assembler syntax (as printed by
- * `llvm-mc -arch=amdgcn -mcpu=tahiti -show-encoding`).
+ * cgm/si_opcodes.def lists every opcode once: mnemonic, encoding, operand
+ * widths, memory access.  Here it becomes enum cgm_si_opcode, which the
+ * decoder sets and the emulator switches on, and the table cgm_si_opcodes.
+ * cgm_si_decode() turns the bytes of one instruction into a struct
+ * cgm_si_inst whose fields are the encoding's fields, named once here so that
+ * the disassembler, the emulator and the recorder never pick bits themselves.
+ * cgm_si_disasm() prints the instruction in LLVM's AMDGPU assembler syntax (as
+ * printed by `llvm-mc -arch=amdgcn -mcpu=tahiti -show-encoding`).
  */
 #ifndef CGM_SI_ISA_H
 #define CGM_SI_ISA_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cgm/sirec.h"
 
 enum cgm_si_format {
     CGM_SI_FMT_INVALID = 0,
@@ -49,11 +54,52 @@ enum {
 /* VOP3 opcode space: VOPC opcodes as is, VOP2 at +256, VOP1 at +384. */
 enum { CGM_SI_VOP3_FROM_VOP2 = 256, CGM_SI_VOP3_FROM_VOP1 = 384, CGM_SI_VOP3_ONLY_FIRST = 320 };
 
+/* Every instruction, named CGM_SI_<mnemonic> (CGM_SI_v_add_f32): one value
+ * whichever encoding carries it (v_add_f32 is VOP2 opcode 3 and VOP3 259). */
+enum cgm_si_opcode {
+    CGM_SI_OPCODE_INVALID = 0,
+#define CGM_SI_OPCODE(name, ...) CGM_SI_##name,
+#include "cgm/si_opcodes.def"
+#undef CGM_SI_OPCODE
+    CGM_SI_OPCODE_COUNT
+};
+
+/* Register widths (in dwords) of an instruction's operands; 0: none. */
+struct cgm_si_widths {
+    uint8_t dst, src[3];
+};
+
+/* One row of cgm/si_opcodes.def. */
+struct cgm_si_opcode_info {
+    const char *name;              /* LLVM's mnemonic; NULL for CGM_SI_OPCODE_INVALID */
+    uint8_t fmt;                   /* enum cgm_si_format of the row (VOP3 twins not listed) */
+    uint16_t code;                 /* the opcode field in that format */
+    struct cgm_si_widths widths;
+    uint8_t access;                /* enum cgm_si_access (cgm/sirec.h) */
+    uint8_t bytes;                 /* per lane of one access (SMRD: per wavefront) */
+};
+
+extern const struct cgm_si_opcode_info cgm_si_opcodes[CGM_SI_OPCODE_COUNT];
+
+/* The opcode that FMT encodes as CODE (VOP3: its 9-bit opcode space), or
+ * CGM_SI_OPCODE_INVALID. */
+enum cgm_si_opcode cgm_si_opcode_of(enum cgm_si_format fmt, unsigned code);
+
+/* VOP3b: the VOP3 form writes a scalar carry or flag mask to SDST (the adds
+ * with carry, v_div_scale) instead of having ABS and CLAMP fields. */
+int cgm_si_is_vop3b(enum cgm_si_opcode op);
+
+/* DS instructions with two addresses (read2, write2, wrxchg2) count OFFSET0
+ * and OFFSET1 in elements, or in 64 elements (the st64 forms): returns that
+ * stride, or 0 for the instructions with one address. */
+unsigned cgm_si_ds_pair_stride(enum cgm_si_opcode op);
+
 /* One decoded instruction.  Fields not used by a format are zero. */
 struct cgm_si_inst {
     uint8_t  fmt;          /* enum cgm_si_format */
     uint8_t  size;         /* bytes, literal included: 4, 8 or 12 */
-    uint16_t op;           /* opcode within the format (VOP3: 9 bits) */
+    uint16_t opcode;       /* enum cgm_si_opcode */
+    uint16_t code;         /* the opcode field as encoded (VOP3: 9 bits) */
     uint32_t literal;      /* the 32-bit constant after the words, if any */
     uint8_t  has_literal;
 
@@ -83,26 +129,18 @@ struct cgm_si_inst {
     uint8_t  exp_en, exp_tgt, exp_compr, exp_done, exp_vm;
     uint8_t  vsrc[4];
     uint8_t  attr, attrchan;
-
-    /* Register widths in dwords of dst and src[0..2] (see cgm_si_inst_widths). */
-    uint8_t  width[4];
 };
 
-/* Register widths (in dwords) of an instruction's operands. */
-struct cgm_si_widths {
-    uint8_t dst, src[3];
-};
+/* The opcode-table row of a decoded instruction. */
+static inline const struct cgm_si_opcode_info *cgm_si_info(const struct cgm_si_inst *in)
+{
+    return &cgm_si_opcodes[in->opcode];
+}
 
 /* Decodes one instruction from bytes[0..avail).  Returns its size in bytes,
  * or 0 when the bytes are not a valid Southern Islands instruction (unknown
  * format or opcode, or the instruction runs past avail). */
 size_t cgm_si_decode(const uint8_t *bytes, size_t avail, struct cgm_si_inst *out);
-
-/* The mnemonic of fmt/op without encoding suffix, or NULL if there is none. */
-const char *cgm_si_opcode_name(enum cgm_si_format fmt, unsigned op);
-
-/* Operand widths of a decoded instruction (for VOP3, of its base opcode). */
-struct cgm_si_widths cgm_si_inst_widths(const struct cgm_si_inst *inst);
 
 /* Writes LLVM's text for the instruction (no leading tab, no newline).
  * Returns the length it needed, like snprintf. */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cgm/codec.h"
+
 enum { MAX_WAVES_PER_GROUP = 16, MAX_GROUP_ITEMS = MAX_WAVES_PER_GROUP * SI_LANES };
 
 static uint64_t private_per_wave(const struct si_kernel *k)
@@ -26,22 +28,18 @@ uint64_t si_scratch_bytes(const struct si_launch *l)
     return private_per_wave(l->kernel) * waves;
 }
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
-
 void si_fill_packet(const struct si_launch *l, uint8_t pk[64])
 {
     memset(pk, 0, 64);
-    put16(pk + 2, (uint16_t)l->dims);                         /* setup: dimensions */
+    cgm_put_le16(pk + 2, (uint16_t)l->dims);                         /* setup: dimensions */
     for (int d = 0; d < 3; d++) {
-        put16(pk + 4 + 2 * d, (uint16_t)l->group[d]);
-        put32(pk + 12 + 4 * d, l->grid[d]);
+        cgm_put_le16(pk + 4 + 2 * d, (uint16_t)l->group[d]);
+        cgm_put_le32(pk + 12 + 4 * d, l->grid[d]);
     }
-    put32(pk + 24, l->kernel->kd.private_segment_fixed_size);
-    put32(pk + 28, l->kernel->kd.group_segment_fixed_size + l->dynamic_lds);
-    put64(pk + 32, l->code_address + l->kernel->kd_address);
-    put64(pk + 40, l->kernarg_address);
+    cgm_put_le32(pk + 24, l->kernel->kd.private_segment_fixed_size);
+    cgm_put_le32(pk + 28, l->kernel->kd.group_segment_fixed_size + l->dynamic_lds);
+    cgm_put_le64(pk + 32, l->code_address + l->kernel->kd_address);
+    cgm_put_le64(pk + 40, l->kernarg_address);
 }
 
 size_t si_build_kernarg(const struct si_kernel *k, const void *args, size_t args_bytes,
@@ -101,9 +99,15 @@ static int init_wave(struct si_ctx *c, struct si_wave *w, unsigned index, uint64
         w->s[r++] = 1u << 19 | 3u << 21 | 1u << 23;
     }
     uint64_t packet = l->packet_address, kernarg = l->kernarg_address;
-    if (s->dispatch_ptr) { w->s[r++] = (uint32_t)packet; w->s[r++] = (uint32_t)(packet >> 32); }
+    if (s->dispatch_ptr) {
+        w->s[r++] = (uint32_t)packet;
+        w->s[r++] = (uint32_t)(packet >> 32);
+    }
     if (s->queue_ptr) r += 2;
-    if (s->kernarg_segment_ptr) { w->s[r++] = (uint32_t)kernarg; w->s[r++] = (uint32_t)(kernarg >> 32); }
+    if (s->kernarg_segment_ptr) {
+        w->s[r++] = (uint32_t)kernarg;
+        w->s[r++] = (uint32_t)(kernarg >> 32);
+    }
     if (s->dispatch_id) r += 2;
     if (s->flat_scratch_init) r += 2;
     if (s->private_segment_size) w->s[r++] = l->kernel->kd.private_segment_fixed_size;
@@ -180,7 +184,7 @@ static int run_wave(struct si_ctx *c, struct si_wave *w)
             return -1;
         uint64_t exec = si_exec(w);
         w->next_pc = w->pc + in->size;
-        c->step.access = SI_ACCESS_NONE;
+        c->step.access = CGM_SI_NONE;
         if (step(c, w, in))
             return -1;
         if (++c->stats->wave_instructions == c->l->max_instructions)

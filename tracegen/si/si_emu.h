@@ -45,7 +45,6 @@ struct si_launch {
 };
 
 /* What happened to each executed wavefront instruction, for the recorder. */
-enum si_access_kind { SI_ACCESS_NONE, SI_ACCESS_LOAD, SI_ACCESS_STORE, SI_ACCESS_ATOMIC };
 
 struct si_step {
     uint32_t group_id[3];
@@ -55,7 +54,7 @@ struct si_step {
     uint64_t exec;              /* EXEC when the instruction issued */
     /* Memory instructions: per active lane the address and size; scalar
      * loads use lane 0.  LDS addresses are offsets into the group's LDS. */
-    enum si_access_kind access;
+    enum cgm_si_access access;  /* CGM_SI_NONE when no memory was accessed */
     int lds;                    /* the addresses are LDS offsets */
     unsigned access_size;       /* bytes per lane */
     const uint64_t *addr;       /* [64], valid for active lanes */

@@ -23,7 +23,7 @@ static uint32_t *vrow(struct si_ctx *c, struct si_wave *w, const struct cgm_si_i
     return w->v + (size_t)n * SI_LANES;
 }
 
-static void note_access(struct si_ctx *c, enum si_access_kind kind, int lds, unsigned size)
+static void note_access(struct si_ctx *c, enum cgm_si_access kind, int lds, unsigned size)
 {
     c->step.access = kind;
     c->step.lds = lds;
@@ -32,30 +32,42 @@ static void note_access(struct si_ctx *c, enum si_access_kind kind, int lds, uns
 
 /* ---- scalar loads ----------------------------------------------------------- */
 
+/* s_buffer_load_*: the base is a buffer resource (V#) in four SGPRs. */
+static int is_scalar_buffer_load(unsigned op)
+{
+    switch (op) {
+    case CGM_SI_s_buffer_load_dword: case CGM_SI_s_buffer_load_dwordx2:
+    case CGM_SI_s_buffer_load_dwordx4: case CGM_SI_s_buffer_load_dwordx8:
+    case CGM_SI_s_buffer_load_dwordx16:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    if (in->op == 31)                                   /* s_dcache_inv */
+    if (in->opcode == CGM_SI_s_dcache_inv)
         return 0;
-    if (in->op == 30) {                                 /* s_memtime: a deterministic clock */
+    if (in->opcode == CGM_SI_s_memtime) {               /* a deterministic clock */
         uint64_t t = c->stats->wave_instructions;
         if (si_write_scalar(c, w, in, in->dst, (uint32_t)t) ||
             si_write_scalar(c, w, in, in->dst + 1, (uint32_t)(t >> 32)))
             return -1;
         return 0;
     }
-    static const unsigned dwords[8] = { 1, 2, 4, 8, 16, 0, 0, 0 };
-    unsigned n = dwords[in->op & 7];
+    unsigned n = cgm_si_info(in)->widths.dst;
     if (n == 0 || in->dst + n > CGM_SI_OP_SGPR_LAST + 1)
         return si_fault(c, w, in, -1, "scalar load destination out of range");
     uint64_t off = in->smrd_imm ? (uint64_t)in->smrd_offset * 4 : w->s[in->smrd_offset];
     uint64_t base = (uint64_t)w->s[in->sbase] | (uint64_t)w->s[in->sbase + 1] << 32;
     uint32_t limit = ~0u;
-    if (in->op >= 8) {                                  /* s_buffer_load: a V# in 4 SGPRs */
+    if (is_scalar_buffer_load(in->opcode)) {
         base &= 0xffffffffffffull;
         limit = w->s[in->sbase + 2];
     }
     c->addr[0] = base + off;
-    note_access(c, SI_ACCESS_LOAD, 0, 4 * n);
+    note_access(c, CGM_SI_LOAD, 0, 4 * n);
     for (unsigned i = 0; i < n; i++) {
         uint64_t byte = off + 4 * i;
         uint32_t v = 0;
@@ -68,6 +80,52 @@ int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *
         w->s[in->dst + i] = v;
     }
     return 0;
+}
+
+/* ---- atomics ------------------------------------------------------------------ */
+
+/* What an LDS or buffer instruction does at each address it reaches; the
+ * 32- and 64-bit and the value-returning forms share one. */
+enum mem_op {
+    MEM_UNIMPLEMENTED, MEM_READ, MEM_SWAP, MEM_CMPSWAP, MEM_ADD, MEM_SUB, MEM_RSUB, MEM_INC,
+    MEM_DEC, MEM_MIN_I, MEM_MAX_I, MEM_MIN_U, MEM_MAX_U, MEM_AND, MEM_OR, MEM_XOR, MEM_MSKOR,
+    MEM_FCMPSWAP, MEM_FMIN, MEM_FMAX
+};
+
+/* The new memory value: DATA is the operand, CMP the value the compare-swaps
+ * compare with and mskor's OR mask. */
+static uint64_t atomic_apply(enum mem_op kind, uint64_t old, uint64_t data, uint64_t cmp,
+                             int wide)
+{
+    uint64_t mask = wide ? ~0ull : 0xffffffffull;
+    int64_t so = wide ? (int64_t)old : (int32_t)old, sd = wide ? (int64_t)data : (int32_t)data;
+    switch (kind) {
+    case MEM_SWAP: return data;
+    case MEM_CMPSWAP: return old == cmp ? data : old;
+    case MEM_ADD: return (old + data) & mask;
+    case MEM_SUB: return (old - data) & mask;
+    case MEM_RSUB: return (data - old) & mask;
+    case MEM_INC: return old >= data ? 0 : (old + 1) & mask;
+    case MEM_DEC: return (old == 0 || old > data) ? data : old - 1;
+    case MEM_MIN_I: return so < sd ? old : data;
+    case MEM_MAX_I: return so > sd ? old : data;
+    case MEM_MIN_U: return old < data ? old : data;
+    case MEM_MAX_U: return old > data ? old : data;
+    case MEM_AND: return old & data;
+    case MEM_OR: return old | data;
+    case MEM_XOR: return old ^ data;
+    case MEM_MSKOR: return (old & ~data) | cmp;
+    case MEM_FCMPSWAP:
+        if (wide) return si_u2d(old) == si_u2d(cmp) ? data : old;
+        return si_u2f((uint32_t)old) == si_u2f((uint32_t)cmp) ? data : old;
+    case MEM_FMIN:
+        if (wide) return si_d2u(fmin(si_u2d(old), si_u2d(data)));
+        return si_f2u(fminf(si_u2f((uint32_t)old), si_u2f((uint32_t)data)));
+    case MEM_FMAX:
+        if (wide) return si_d2u(fmax(si_u2d(old), si_u2d(data)));
+        return si_f2u(fmaxf(si_u2f((uint32_t)old), si_u2f((uint32_t)data)));
+    default: return old;
+    }
 }
 
 /* ---- LDS -------------------------------------------------------------------- */
@@ -83,38 +141,74 @@ static uint8_t *lds_at(struct si_ctx *c, struct si_wave *w, const struct cgm_si_
     return c->lds + addr;
 }
 
-/* The read-modify-write of DS opcodes 0..19 (and their 32/64-bit twins):
- * returns the new memory value. */
-static uint64_t ds_rmw(unsigned kind, uint64_t old, uint64_t d0, uint64_t d1, int wide)
+static enum mem_op ds_op(unsigned op)
 {
-    uint64_t mask = wide ? ~0ull : 0xffffffffull;
-    int64_t so = wide ? (int64_t)old : (int32_t)old, sd = wide ? (int64_t)d0 : (int32_t)d0;
-    switch (kind) {
-    case 0: return (old + d0) & mask;
-    case 1: return (old - d0) & mask;
-    case 2: return (d0 - old) & mask;
-    case 3: return old >= d0 ? 0 : (old + 1) & mask;
-    case 4: return (old == 0 || old > d0) ? d0 : old - 1;
-    case 5: return so < sd ? old : d0;
-    case 6: return so > sd ? old : d0;
-    case 7: return old < d0 ? old : d0;
-    case 8: return old > d0 ? old : d0;
-    case 9: return old & d0;
-    case 10: return old | d0;
-    case 11: return old ^ d0;
-    case 12: return (old & ~d0) | d1;
-    case 13: return d0;                                   /* write / wrxchg */
-    case 16: return old == d0 ? d1 : old;                 /* cmpst */
-    case 17:
-        if (wide) return si_u2d(old) == si_u2d(d0) ? d1 : old;
-        return si_u2f((uint32_t)old) == si_u2f((uint32_t)d0) ? d1 : old;
-    case 18:
-        if (wide) return si_d2u(fmin(si_u2d(old), si_u2d(d0)));
-        return si_f2u(fminf(si_u2f((uint32_t)old), si_u2f((uint32_t)d0)));
-    case 19:
-        if (wide) return si_d2u(fmax(si_u2d(old), si_u2d(d0)));
-        return si_f2u(fmaxf(si_u2f((uint32_t)old), si_u2f((uint32_t)d0)));
-    default: return old;
+    switch (op) {
+    case CGM_SI_ds_read_b32: case CGM_SI_ds_read2_b32: case CGM_SI_ds_read2st64_b32:
+    case CGM_SI_ds_read_i8: case CGM_SI_ds_read_u8: case CGM_SI_ds_read_i16:
+    case CGM_SI_ds_read_u16: case CGM_SI_ds_read_b64: case CGM_SI_ds_read2_b64:
+    case CGM_SI_ds_read2st64_b64:
+        return MEM_READ;
+    case CGM_SI_ds_write_b32: case CGM_SI_ds_write2_b32: case CGM_SI_ds_write2st64_b32:
+    case CGM_SI_ds_write_b8: case CGM_SI_ds_write_b16: case CGM_SI_ds_wrxchg_rtn_b32:
+    case CGM_SI_ds_wrxchg2_rtn_b32: case CGM_SI_ds_wrxchg2st64_rtn_b32:
+    case CGM_SI_ds_write_b64: case CGM_SI_ds_write2_b64: case CGM_SI_ds_write2st64_b64:
+    case CGM_SI_ds_wrxchg_rtn_b64: case CGM_SI_ds_wrxchg2_rtn_b64:
+    case CGM_SI_ds_wrxchg2st64_rtn_b64:
+        return MEM_SWAP;
+    case CGM_SI_ds_add_u32: case CGM_SI_ds_add_rtn_u32: case CGM_SI_ds_add_u64:
+    case CGM_SI_ds_add_rtn_u64:
+        return MEM_ADD;
+    case CGM_SI_ds_sub_u32: case CGM_SI_ds_sub_rtn_u32: case CGM_SI_ds_sub_u64:
+    case CGM_SI_ds_sub_rtn_u64:
+        return MEM_SUB;
+    case CGM_SI_ds_rsub_u32: case CGM_SI_ds_rsub_rtn_u32: case CGM_SI_ds_rsub_u64:
+    case CGM_SI_ds_rsub_rtn_u64:
+        return MEM_RSUB;
+    case CGM_SI_ds_inc_u32: case CGM_SI_ds_inc_rtn_u32: case CGM_SI_ds_inc_u64:
+    case CGM_SI_ds_inc_rtn_u64:
+        return MEM_INC;
+    case CGM_SI_ds_dec_u32: case CGM_SI_ds_dec_rtn_u32: case CGM_SI_ds_dec_u64:
+    case CGM_SI_ds_dec_rtn_u64:
+        return MEM_DEC;
+    case CGM_SI_ds_min_i32: case CGM_SI_ds_min_rtn_i32: case CGM_SI_ds_min_i64:
+    case CGM_SI_ds_min_rtn_i64:
+        return MEM_MIN_I;
+    case CGM_SI_ds_max_i32: case CGM_SI_ds_max_rtn_i32: case CGM_SI_ds_max_i64:
+    case CGM_SI_ds_max_rtn_i64:
+        return MEM_MAX_I;
+    case CGM_SI_ds_min_u32: case CGM_SI_ds_min_rtn_u32: case CGM_SI_ds_min_u64:
+    case CGM_SI_ds_min_rtn_u64:
+        return MEM_MIN_U;
+    case CGM_SI_ds_max_u32: case CGM_SI_ds_max_rtn_u32: case CGM_SI_ds_max_u64:
+    case CGM_SI_ds_max_rtn_u64:
+        return MEM_MAX_U;
+    case CGM_SI_ds_and_b32: case CGM_SI_ds_and_rtn_b32: case CGM_SI_ds_and_b64:
+    case CGM_SI_ds_and_rtn_b64:
+        return MEM_AND;
+    case CGM_SI_ds_or_b32: case CGM_SI_ds_or_rtn_b32: case CGM_SI_ds_or_b64:
+    case CGM_SI_ds_or_rtn_b64:
+        return MEM_OR;
+    case CGM_SI_ds_xor_b32: case CGM_SI_ds_xor_rtn_b32: case CGM_SI_ds_xor_b64:
+    case CGM_SI_ds_xor_rtn_b64:
+        return MEM_XOR;
+    case CGM_SI_ds_mskor_b32: case CGM_SI_ds_mskor_rtn_b32: case CGM_SI_ds_mskor_b64:
+    case CGM_SI_ds_mskor_rtn_b64:
+        return MEM_MSKOR;
+    case CGM_SI_ds_cmpst_b32: case CGM_SI_ds_cmpst_rtn_b32: case CGM_SI_ds_cmpst_b64:
+    case CGM_SI_ds_cmpst_rtn_b64:
+        return MEM_CMPSWAP;
+    case CGM_SI_ds_cmpst_f32: case CGM_SI_ds_cmpst_rtn_f32: case CGM_SI_ds_cmpst_f64:
+    case CGM_SI_ds_cmpst_rtn_f64:
+        return MEM_FCMPSWAP;
+    case CGM_SI_ds_min_f32: case CGM_SI_ds_min_rtn_f32: case CGM_SI_ds_min_f64:
+    case CGM_SI_ds_min_rtn_f64:
+        return MEM_FMIN;
+    case CGM_SI_ds_max_f32: case CGM_SI_ds_max_rtn_f32: case CGM_SI_ds_max_f64:
+    case CGM_SI_ds_max_rtn_f64:
+        return MEM_FMAX;
+    default:
+        return MEM_UNIMPLEMENTED;
     }
 }
 
@@ -144,37 +238,28 @@ static int ds_swizzle(struct si_ctx *c, struct si_wave *w, const struct cgm_si_i
 
 int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    unsigned op = in->op;
-    if (op == 53)
+    const struct cgm_si_opcode_info *info = cgm_si_info(in);
+    unsigned op = in->opcode;
+    if (op == CGM_SI_ds_swizzle_b32)
         return ds_swizzle(c, w, in);
-    int wide = (op >= 64 && op < 128);
-    unsigned base_op = op & ~(64u | 32u);                /* 0..31 */
-    int rtn = (op & 32) != 0;
-    int is_read = (op >= 54 && op <= 60) || (op >= 118 && op <= 120);
-    int two = (!rtn && (base_op == 14 || base_op == 15)) || (rtn && (base_op == 14 || base_op == 15)) ||
-              op == 55 || op == 56 || op == 119 || op == 120;
-    int st64 = op == 15 || op == 47 || op == 56 || op == 79 || op == 111 || op == 120;
-    unsigned size = wide ? 8 : 4;
-    if (op == 30 || op == 57 || op == 58) size = 1;
-    if (op == 31 || op == 59 || op == 60) size = 2;
-    if (!(op <= 19 || op == 30 || op == 31 || (op >= 32 && op <= 51) || is_read ||
-          (op >= 64 && op <= 83) || (op >= 96 && op <= 115)))
+    enum mem_op kind = ds_op(op);
+    if (kind == MEM_UNIMPLEMENTED)
         return si_fault(c, w, in, -1, "unimplemented LDS instruction");
-    if (rtn && (base_op == 14 || base_op == 15))           /* wrxchg2 */
-        base_op = 13;
+    unsigned size = info->bytes, stride = cgm_si_ds_pair_stride((enum cgm_si_opcode)op);
+    int wide = size == 8, two = stride != 0, is_read = kind == MEM_READ;
+    int rtn = !is_read && info->widths.dst;             /* returns the value before the op */
+    /* compare-stores name the compare value first (DATA0), then the new one */
+    int cmp_first = kind == MEM_CMPSWAP || kind == MEM_FCMPSWAP;
 
     unsigned dw = wide ? 2 : 1;
     uint32_t *addr = vrow(c, w, in, in->vaddr, 1);
     uint32_t *d0 = vrow(c, w, in, in->data0, dw), *d1 = vrow(c, w, in, in->data1, dw);
-    uint32_t *dst = (rtn || is_read) ? vrow(c, w, in, in->vdst, dw * (two ? 2 : 1)) : NULL;
-    if (!addr || !d0 || !d1 || ((rtn || is_read) && !dst))
+    uint32_t *dst = info->widths.dst ? vrow(c, w, in, in->vdst, info->widths.dst) : NULL;
+    if (!addr || !d0 || !d1 || (info->widths.dst && !dst))
         return -1;
     uint64_t exec = si_exec(w);
-    unsigned scale = size * (st64 ? 64 : 1);
-    note_access(c, is_read ? SI_ACCESS_LOAD : (base_op == 13 || base_op == 14 || base_op == 15 ||
-                                               op == 30 || op == 31) && !rtn
-                                                  ? SI_ACCESS_STORE : SI_ACCESS_ATOMIC,
-                1, size);
+    unsigned scale = size * stride;
+    note_access(c, (enum cgm_si_access)info->access, 1, size);
     for (int l = 0; l < SI_LANES; l++) {
         if (!(exec >> l & 1))
             continue;
@@ -200,16 +285,15 @@ int si_exec_ds(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in
             }
             if (is_read) {
                 uint32_t val = (uint32_t)old;
-                if (op == 57) val = (uint32_t)(int32_t)(int8_t)old;
-                if (op == 59) val = (uint32_t)(int32_t)(int16_t)old;
+                if (op == CGM_SI_ds_read_i8) val = (uint32_t)(int32_t)(int8_t)old;
+                if (op == CGM_SI_ds_read_i16) val = (uint32_t)(int32_t)(int16_t)old;
                 dst[(size_t)(k * dw) * SI_LANES + l] = val;
                 if (wide)
                     dst[(size_t)(k * dw + 1) * SI_LANES + l] = (uint32_t)(old >> 32);
                 continue;
             }
-            uint64_t nv = (op == 30 || op == 31) ? v0 : ds_rmw(base_op, old, two ? v0 : v0, v1, wide);
-            if (two)
-                nv = v0;
+            uint64_t nv = cmp_first ? atomic_apply(kind, old, v1, v0, wide)
+                                    : atomic_apply(kind, old, v0, v1, wide);
             switch (size) {
             case 1: *p = (uint8_t)nv; break;
             case 2: p[0] = (uint8_t)nv; p[1] = (uint8_t)(nv >> 8); break;
@@ -282,85 +366,78 @@ static uint64_t buffer_address(const struct cgm_si_inst *in, const struct srd *r
     return r->base + soff + offset + index * r->stride;
 }
 
-/* Opcode -> (bytes per lane, dwords, sign-extend, store, atomic kind). */
-struct buf_op { unsigned bytes; unsigned dwords; int sext, store, atomic; };
+/* The buffer atomics, by what they do. */
+static enum mem_op buffer_atomic_op(unsigned op)
+{
+    switch (op) {
+    case CGM_SI_buffer_atomic_swap: case CGM_SI_buffer_atomic_swap_x2: return MEM_SWAP;
+    case CGM_SI_buffer_atomic_cmpswap: case CGM_SI_buffer_atomic_cmpswap_x2: return MEM_CMPSWAP;
+    case CGM_SI_buffer_atomic_add: case CGM_SI_buffer_atomic_add_x2: return MEM_ADD;
+    case CGM_SI_buffer_atomic_sub: case CGM_SI_buffer_atomic_sub_x2: return MEM_SUB;
+    case CGM_SI_buffer_atomic_rsub: case CGM_SI_buffer_atomic_rsub_x2: return MEM_RSUB;
+    case CGM_SI_buffer_atomic_smin: case CGM_SI_buffer_atomic_smin_x2: return MEM_MIN_I;
+    case CGM_SI_buffer_atomic_umin: case CGM_SI_buffer_atomic_umin_x2: return MEM_MIN_U;
+    case CGM_SI_buffer_atomic_smax: case CGM_SI_buffer_atomic_smax_x2: return MEM_MAX_I;
+    case CGM_SI_buffer_atomic_umax: case CGM_SI_buffer_atomic_umax_x2: return MEM_MAX_U;
+    case CGM_SI_buffer_atomic_and: case CGM_SI_buffer_atomic_and_x2: return MEM_AND;
+    case CGM_SI_buffer_atomic_or: case CGM_SI_buffer_atomic_or_x2: return MEM_OR;
+    case CGM_SI_buffer_atomic_xor: case CGM_SI_buffer_atomic_xor_x2: return MEM_XOR;
+    case CGM_SI_buffer_atomic_inc: case CGM_SI_buffer_atomic_inc_x2: return MEM_INC;
+    case CGM_SI_buffer_atomic_dec: case CGM_SI_buffer_atomic_dec_x2: return MEM_DEC;
+    case CGM_SI_buffer_atomic_fcmpswap: case CGM_SI_buffer_atomic_fcmpswap_x2:
+        return MEM_FCMPSWAP;
+    case CGM_SI_buffer_atomic_fmin: case CGM_SI_buffer_atomic_fmin_x2: return MEM_FMIN;
+    case CGM_SI_buffer_atomic_fmax: case CGM_SI_buffer_atomic_fmax_x2: return MEM_FMAX;
+    default: return MEM_UNIMPLEMENTED;
+    }
+}
+
+/* MUBUF accesses whose data format comes from the resource descriptor. */
+static int is_format_access(unsigned op)
+{
+    switch (op) {
+    case CGM_SI_buffer_load_format_x: case CGM_SI_buffer_load_format_xy:
+    case CGM_SI_buffer_load_format_xyz: case CGM_SI_buffer_load_format_xyzw:
+    case CGM_SI_buffer_store_format_x: case CGM_SI_buffer_store_format_xy:
+    case CGM_SI_buffer_store_format_xyz: case CGM_SI_buffer_store_format_xyzw:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Only 32-bit components are converted (BUF_DATA_FORMAT_32, 32_32,
+ * 32_32_32, 32_32_32_32). */
+static int is_32bit_format(unsigned dfmt)
+{
+    return dfmt == 4 || dfmt == 11 || dfmt == 13 || dfmt == 14;
+}
+
+/* Bytes per lane, dwords, sign extension, direction, atomic operation. */
+struct buf_op { unsigned bytes; unsigned dwords; int sext, store; enum mem_op atomic; };
 
 static int buf_op_of(const struct cgm_si_inst *in, const struct srd *r, struct buf_op *b)
 {
-    unsigned op = in->op;
+    const struct cgm_si_opcode_info *info = cgm_si_info(in);
     memset(b, 0, sizeof *b);
-    if (in->fmt == CGM_SI_FMT_MTBUF) {
-        unsigned dfmt = in->dfmt;
-        if (dfmt != 4 && dfmt != 11 && dfmt != 13 && dfmt != 14)
-            return -1;
-        b->dwords = (op & 3) + 1;
-        b->store = op >= 4;
-    } else if (op <= 7) {                                  /* load/store_format */
-        if (r->data_format != 4 && r->data_format != 11 && r->data_format != 13 &&
-            r->data_format != 14)
-            return -1;
-        b->dwords = (op & 3) + 1;
-        b->store = op >= 4;
-    } else if (op >= 8 && op <= 11) {
-        b->bytes = op <= 9 ? 1 : 2;
-        b->sext = op == 9 || op == 11;
-        b->dwords = 1;
-    } else if (op >= 12 && op <= 15) {
-        static const unsigned n[4] = { 1, 2, 4, 3 };
-        b->dwords = n[op - 12];
-    } else if (op == 24 || op == 26) {
-        b->bytes = op == 24 ? 1 : 2;
-        b->dwords = 1;
-        b->store = 1;
-    } else if (op >= 28 && op <= 31) {
-        static const unsigned n[4] = { 1, 2, 4, 3 };
-        b->dwords = n[op - 28];
-        b->store = 1;
-    } else if ((op >= 48 && op <= 64) || (op >= 80 && op <= 96)) {
-        b->atomic = 1;
-        b->dwords = op >= 80 ? 2 : 1;
-    } else {
+    if (in->fmt == CGM_SI_FMT_MTBUF ? !is_32bit_format(in->dfmt)
+                                    : is_format_access(in->opcode) &&
+                                          !is_32bit_format(r->data_format))
         return -1;
-    }
-    if (!b->bytes)
-        b->bytes = 4 * b->dwords;
+    if (info->access == CGM_SI_NONE)
+        return -1;
+    b->bytes = info->bytes;
+    b->dwords = info->bytes < 4 ? 1 : info->bytes / 4;
+    b->sext = in->opcode == CGM_SI_buffer_load_sbyte || in->opcode == CGM_SI_buffer_load_sshort;
+    b->store = info->access == CGM_SI_STORE;
+    if (info->access == CGM_SI_ATOMIC)
+        b->atomic = buffer_atomic_op(in->opcode);
     return 0;
-}
-
-static uint64_t buffer_atomic(unsigned kind, uint64_t old, uint64_t data, uint64_t cmp, int wide)
-{
-    uint64_t mask = wide ? ~0ull : 0xffffffffull;
-    int64_t so = wide ? (int64_t)old : (int32_t)old, sd = wide ? (int64_t)data : (int32_t)data;
-    switch (kind) {
-    case 0: return data;                                   /* swap */
-    case 1: return old == cmp ? data : old;                /* cmpswap */
-    case 2: return (old + data) & mask;
-    case 3: return (old - data) & mask;
-    case 4: return (data - old) & mask;                    /* rsub */
-    case 5: return so < sd ? old : data;
-    case 6: return old < data ? old : data;
-    case 7: return so > sd ? old : data;
-    case 8: return old > data ? old : data;
-    case 9: return old & data;
-    case 10: return old | data;
-    case 11: return old ^ data;
-    case 12: return old >= data ? 0 : (old + 1) & mask;    /* inc */
-    case 13: return (old == 0 || old > data) ? data : old - 1;
-    case 14:                                               /* fcmpswap */
-        if (wide) return si_u2d(old) == si_u2d(cmp) ? data : old;
-        return si_u2f((uint32_t)old) == si_u2f((uint32_t)cmp) ? data : old;
-    case 15:
-        if (wide) return si_d2u(fmin(si_u2d(old), si_u2d(data)));
-        return si_f2u(fminf(si_u2f((uint32_t)old), si_u2f((uint32_t)data)));
-    default:
-        if (wide) return si_d2u(fmax(si_u2d(old), si_u2d(data)));
-        return si_f2u(fmaxf(si_u2f((uint32_t)old), si_u2f((uint32_t)data)));
-    }
 }
 
 int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *in)
 {
-    if (in->fmt == CGM_SI_FMT_MUBUF && (in->op == 112 || in->op == 113))  /* wbinvl1 */
+    if (in->opcode == CGM_SI_buffer_wbinvl1 || in->opcode == CGM_SI_buffer_wbinvl1_sc)
         return 0;
     if (in->lds || in->tfe)
         return si_fault(c, w, in, -1, "buffer access with %s is not supported",
@@ -371,8 +448,8 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst
     struct buf_op b;
     if (buf_op_of(in, &r, &b))
         return si_fault(c, w, in, -1, "unimplemented buffer instruction or data format");
-    int cmpswap = b.atomic && (in->op == 49 || in->op == 62 || in->op == 81 || in->op == 94);
-    unsigned data_regs = b.dwords * (cmpswap ? 2 : 1);
+    int cmpswap = b.atomic == MEM_CMPSWAP || b.atomic == MEM_FCMPSWAP;
+    unsigned data_regs = cgm_si_info(in)->widths.dst;   /* the compare-swaps: data, then cmp */
     unsigned addr_regs = (in->addr64 || (in->idxen && in->offen)) ? 2 : 1;
     uint32_t *va = (in->addr64 || in->idxen || in->offen) ? vrow(c, w, in, in->vaddr, addr_regs)
                                                           : w->v;
@@ -381,8 +458,7 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst
         return -1;
     uint64_t soff = si_read_scalar(c, w, in, in->soffset);
     uint64_t exec = si_exec(w);
-    note_access(c, b.atomic ? SI_ACCESS_ATOMIC : b.store ? SI_ACCESS_STORE : SI_ACCESS_LOAD, 0,
-                b.bytes);
+    note_access(c, (enum cgm_si_access)cgm_si_info(in)->access, 0, b.bytes);
     for (int l = 0; l < SI_LANES; l++) {
         if (!(exec >> l & 1))
             continue;
@@ -401,7 +477,7 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst
             if (cmpswap)
                 cmp = vd[(size_t)b.dwords * SI_LANES + l] |
                       (wide ? (uint64_t)vd[(size_t)(b.dwords + 1) * SI_LANES + l] << 32 : 0);
-            uint64_t nv = buffer_atomic((in->op & 31) - 16, old, data, cmp, wide);
+            uint64_t nv = atomic_apply(b.atomic, old, data, cmp, wide);
             if (wide) wr64(p, nv); else wr32(p, (uint32_t)nv);
             if (in->glc) {
                 vd[l] = (uint32_t)old;

@@ -1,8 +1,8 @@
-/* Vector ALU: VOP2, VOP1, VOPC and VOP3 (SI ISA chapter 6 and 12).  Every
- * encoding is brought to the VOP3 opcode numbering (VOPC 0.., VOP2 256..,
- * VOP3-only 320.., VOP1 384..), sources are fetched per lane with the VOP3
- * abs/neg modifiers, and results get omod/clamp.  f32 denormals are flushed
- * unless the kernel descriptor keeps them; rounding is to nearest even. */
+/* Vector ALU: VOP2, VOP1, VOPC and VOP3 (SI ISA chapter 6 and 12).  An
+ * opcode is the same enum cgm_si_opcode in every encoding that carries it;
+ * sources are fetched per lane with the VOP3 abs/neg modifiers, and results
+ * get omod/clamp.  f32 denormals are flushed unless the kernel descriptor
+ * keeps them; rounding is to nearest even. */
 #include "tracegen/si/si_wave.h"
 
 #include <math.h>
@@ -20,7 +20,7 @@ struct valu {
     struct si_ctx *c;
     struct si_wave *w;
     const struct cgm_si_inst *in;
-    unsigned op;               /* VOP3 numbering */
+    unsigned op;               /* enum cgm_si_opcode */
     struct vsrc s[3];
     uint64_t exec;
     int flush32;
@@ -251,7 +251,7 @@ static int fclass(double x, uint32_t mask)
 
 static int fast_compare(const struct valu *v, uint64_t *out)
 {
-    unsigned op = v->op, cond, group = op >> 4;
+    unsigned op = cgm_si_info(v->in)->code, cond, group = op >> 4;
     const uint32_t *a0 = v->s[0].lo, *b0 = v->s[1].lo;
     unsigned sa = v->s[0].step, sb = v->s[1].step;
     uint64_t r = 0;
@@ -279,9 +279,16 @@ static int fast_compare(const struct valu *v, uint64_t *out)
 #undef AS_INT
 #undef AS_FLOAT
 
+/* Compares decode their opcode field, which the ISA lays out as fields
+ * (SI ISA 12.8, the VOPC opcode table): bits 3..0 the condition (16 for
+ * floats: F, LT, EQ, LE, GT, LG, GE, O, U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU;
+ * 8 for integers: F, LT, EQ, LE, GT, NE, GE, T), bit 4 the X forms that also
+ * write EXEC, bits 7..5 the type: 0 f32, 1 f64, 2 and 3 the signaling
+ * v_cmps f32 and f64, 4 i32, 5 i64, 6 u32, 7 u64, where bit 3 marks
+ * v_cmp_class (f32 in group 4, f64 in group 5). */
 static int vopc(struct valu *v)
 {
-    unsigned op = v->op;
+    unsigned op = cgm_si_info(v->in)->code;
     uint64_t result = 0;
     int x = (op >> 4) & 1;
     int done = fast_compare(v, &result);
@@ -413,174 +420,258 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
 {
     unsigned op = v->op;
     uint32_t a = get32(v, 0, l), b, cc;
-    float fa, fb, fc;
+    float fa, fb, fc, p;
+    uint64_t t;
     switch (op) {
     /* VOP2 */
-    case 256: return (mask >> l & 1) ? get32(v, 1, l) : a;                  /* cndmask */
-    case 259: return si_f2u(flush(v, getf(v, 0, l) + getf(v, 1, l)));
-    case 260: return si_f2u(flush(v, getf(v, 0, l) - getf(v, 1, l)));
-    case 261: return si_f2u(flush(v, getf(v, 1, l) - getf(v, 0, l)));
-    case 262: case 263: {                                                    /* mac/mul legacy */
-        fa = getf(v, 0, l); fb = getf(v, 1, l);
-        float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
-        if (op == 262) {
-            float d = si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
-            p = p + d;
-        }
+    case CGM_SI_v_cndmask_b32: return (mask >> l & 1) ? get32(v, 1, l) : a;
+    case CGM_SI_v_add_f32: return si_f2u(flush(v, getf(v, 0, l) + getf(v, 1, l)));
+    case CGM_SI_v_sub_f32: return si_f2u(flush(v, getf(v, 0, l) - getf(v, 1, l)));
+    case CGM_SI_v_subrev_f32: return si_f2u(flush(v, getf(v, 1, l) - getf(v, 0, l)));
+    case CGM_SI_v_mac_legacy_f32: case CGM_SI_v_mul_legacy_f32:
+        fa = getf(v, 0, l);
+        fb = getf(v, 1, l);
+        p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
+        if (op == CGM_SI_v_mac_legacy_f32)
+            p = p + si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
         return si_f2u(flush(v, p));
-    }
-    case 264: return si_f2u(flush(v, getf(v, 0, l) * getf(v, 1, l)));
-    case 265: return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)));
-    case 266: return (uint32_t)((uint64_t)(sext24(a) * sext24(get32(v, 1, l))) >> 32);
-    case 267: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff);
-    case 268: return (uint32_t)(((uint64_t)(a & 0xffffff) * (get32(v, 1, l) & 0xffffff)) >> 32);
-    case 269: fa = getf(v, 0, l); fb = getf(v, 1, l); return si_f2u(fa < fb ? fa : fb);
-    case 270: fa = getf(v, 0, l); fb = getf(v, 1, l); return si_f2u(fa > fb ? fa : fb);
-    case 271: return si_f2u(fminf(getf(v, 0, l), getf(v, 1, l)));
-    case 272: return si_f2u(fmaxf(getf(v, 0, l), getf(v, 1, l)));
-    case 273: b = get32(v, 1, l); return (int32_t)a < (int32_t)b ? a : b;
-    case 274: b = get32(v, 1, l); return (int32_t)a > (int32_t)b ? a : b;
-    case 275: b = get32(v, 1, l); return a < b ? a : b;
-    case 276: b = get32(v, 1, l); return a > b ? a : b;
-    case 277: return a >> (get32(v, 1, l) & 31);
-    case 278: return get32(v, 1, l) >> (a & 31);
-    case 279: return (uint32_t)((int32_t)a >> (get32(v, 1, l) & 31));
-    case 280: return (uint32_t)((int32_t)get32(v, 1, l) >> (a & 31));
-    case 281: return a << (get32(v, 1, l) & 31);
-    case 282: return get32(v, 1, l) << (a & 31);
-    case 283: return a & get32(v, 1, l);
-    case 284: return a | get32(v, 1, l);
-    case 285: return a ^ get32(v, 1, l);
-    case 286: return (uint32_t)(((1ull << (a & 31)) - 1) << (get32(v, 1, l) & 31));
-    case 287: {                                                              /* mac_f32 */
-        float d = si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
-        float p = getf(v, 0, l) * getf(v, 1, l);
-        return si_f2u(flush(v, p + d));
-    }
-    case 288: { float p = getf(v, 0, l) * si_u2f(v->in->literal);            /* madmk */
-                return si_f2u(flush(v, p + getf(v, 1, l))); }
-    case 289: { float p = getf(v, 0, l) * getf(v, 1, l);                     /* madak */
-                return si_f2u(flush(v, p + si_u2f(v->in->literal))); }
-    case 290: return (uint32_t)__builtin_popcount(a) + get32(v, 1, l);
-    case 291: return (uint32_t)__builtin_popcount(a & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) +
-                     get32(v, 1, l);
-    case 292: return (uint32_t)__builtin_popcount(a & (uint32_t)(l <= 32 ? 0 : ((1ull << (l - 32)) - 1))) +
-                     get32(v, 1, l);
-    case 293: { uint64_t t = (uint64_t)a + get32(v, 1, l);                   /* add_i32 */
-                *carry |= (t >> 32) << l; return (uint32_t)t; }
-    case 294: b = get32(v, 1, l); *carry |= (uint64_t)(b > a) << l; return a - b;
-    case 295: b = get32(v, 1, l); *carry |= (uint64_t)(a > b) << l; return b - a;
-    case 296: { uint64_t t = (uint64_t)a + get32(v, 1, l) + (mask >> l & 1);   /* addc */
-                *carry |= (t >> 32) << l; return (uint32_t)t; }
-    case 297: { uint64_t t = (uint64_t)get32(v, 1, l) + (mask >> l & 1);       /* subb */
-                *carry |= (uint64_t)(t > a) << l; return a - (uint32_t)t; }
-    case 298: { uint64_t t = (uint64_t)a + (mask >> l & 1); b = get32(v, 1, l);
-                *carry |= (uint64_t)(t > b) << l; return b - (uint32_t)t; }
-    case 299: return si_f2u(flush(v, ldexpf(getf(v, 0, l), (int32_t)get32(v, 1, l))));
-    case 303: return (uint32_t)f32_to_f16(getf(v, 1, l), 1) << 16 |            /* cvt_pkrtz */
-                     f32_to_f16(getf(v, 0, l), 1);
+    case CGM_SI_v_mul_f32: return si_f2u(flush(v, getf(v, 0, l) * getf(v, 1, l)));
+    case CGM_SI_v_mul_i32_i24: return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)));
+    case CGM_SI_v_mul_hi_i32_i24:
+        return (uint32_t)((uint64_t)(sext24(a) * sext24(get32(v, 1, l))) >> 32);
+    case CGM_SI_v_mul_u32_u24: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff);
+    case CGM_SI_v_mul_hi_u32_u24:
+        return (uint32_t)(((uint64_t)(a & 0xffffff) * (get32(v, 1, l) & 0xffffff)) >> 32);
+    case CGM_SI_v_min_legacy_f32:
+        fa = getf(v, 0, l);
+        fb = getf(v, 1, l);
+        return si_f2u(fa < fb ? fa : fb);
+    case CGM_SI_v_max_legacy_f32:
+        fa = getf(v, 0, l);
+        fb = getf(v, 1, l);
+        return si_f2u(fa > fb ? fa : fb);
+    case CGM_SI_v_min_f32: return si_f2u(fminf(getf(v, 0, l), getf(v, 1, l)));
+    case CGM_SI_v_max_f32: return si_f2u(fmaxf(getf(v, 0, l), getf(v, 1, l)));
+    case CGM_SI_v_min_i32: b = get32(v, 1, l); return (int32_t)a < (int32_t)b ? a : b;
+    case CGM_SI_v_max_i32: b = get32(v, 1, l); return (int32_t)a > (int32_t)b ? a : b;
+    case CGM_SI_v_min_u32: b = get32(v, 1, l); return a < b ? a : b;
+    case CGM_SI_v_max_u32: b = get32(v, 1, l); return a > b ? a : b;
+    case CGM_SI_v_lshr_b32: return a >> (get32(v, 1, l) & 31);
+    case CGM_SI_v_lshrrev_b32: return get32(v, 1, l) >> (a & 31);
+    case CGM_SI_v_ashr_i32: return (uint32_t)((int32_t)a >> (get32(v, 1, l) & 31));
+    case CGM_SI_v_ashrrev_i32: return (uint32_t)((int32_t)get32(v, 1, l) >> (a & 31));
+    case CGM_SI_v_lshl_b32: return a << (get32(v, 1, l) & 31);
+    case CGM_SI_v_lshlrev_b32: return get32(v, 1, l) << (a & 31);
+    case CGM_SI_v_and_b32: return a & get32(v, 1, l);
+    case CGM_SI_v_or_b32: return a | get32(v, 1, l);
+    case CGM_SI_v_xor_b32: return a ^ get32(v, 1, l);
+    case CGM_SI_v_bfm_b32: return (uint32_t)(((1ull << (a & 31)) - 1) << (get32(v, 1, l) & 31));
+    case CGM_SI_v_mac_f32:
+        fc = si_u2f(v->w->v[(size_t)(v->in->dst - CGM_SI_OP_VGPR0) * SI_LANES + l]);
+        p = getf(v, 0, l) * getf(v, 1, l);
+        return si_f2u(flush(v, p + fc));
+    case CGM_SI_v_madmk_f32:
+        p = getf(v, 0, l) * si_u2f(v->in->literal);
+        return si_f2u(flush(v, p + getf(v, 1, l)));
+    case CGM_SI_v_madak_f32:
+        p = getf(v, 0, l) * getf(v, 1, l);
+        return si_f2u(flush(v, p + si_u2f(v->in->literal)));
+    case CGM_SI_v_bcnt_u32_b32: return (uint32_t)__builtin_popcount(a) + get32(v, 1, l);
+    case CGM_SI_v_mbcnt_lo_u32_b32:
+        return (uint32_t)__builtin_popcount(a & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) +
+               get32(v, 1, l);
+    case CGM_SI_v_mbcnt_hi_u32_b32:
+        return (uint32_t)__builtin_popcount(a & (uint32_t)(l <= 32 ? 0
+                                                                   : ((1ull << (l - 32)) - 1))) +
+               get32(v, 1, l);
+    case CGM_SI_v_add_i32:
+        t = (uint64_t)a + get32(v, 1, l);
+        *carry |= (t >> 32) << l;
+        return (uint32_t)t;
+    case CGM_SI_v_sub_i32: b = get32(v, 1, l); *carry |= (uint64_t)(b > a) << l; return a - b;
+    case CGM_SI_v_subrev_i32: b = get32(v, 1, l); *carry |= (uint64_t)(a > b) << l; return b - a;
+    case CGM_SI_v_addc_u32:
+        t = (uint64_t)a + get32(v, 1, l) + (mask >> l & 1);
+        *carry |= (t >> 32) << l;
+        return (uint32_t)t;
+    case CGM_SI_v_subb_u32:
+        t = (uint64_t)get32(v, 1, l) + (mask >> l & 1);
+        *carry |= (uint64_t)(t > a) << l;
+        return a - (uint32_t)t;
+    case CGM_SI_v_subbrev_u32:
+        t = (uint64_t)a + (mask >> l & 1);
+        b = get32(v, 1, l);
+        *carry |= (uint64_t)(t > b) << l;
+        return b - (uint32_t)t;
+    case CGM_SI_v_ldexp_f32:
+        return si_f2u(flush(v, ldexpf(getf(v, 0, l), (int32_t)get32(v, 1, l))));
+    case CGM_SI_v_cvt_pkrtz_f16_f32:
+        return (uint32_t)f32_to_f16(getf(v, 1, l), 1) << 16 | f32_to_f16(getf(v, 0, l), 1);
     /* VOP3 only */
-    case 320: { fa = getf(v, 0, l); fb = getf(v, 1, l);
-                float p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
-                return si_f2u(flush(v, p + getf(v, 2, l))); }
-    case 321: { float p = getf(v, 0, l) * getf(v, 1, l);
-                return si_f2u(flush(v, p + getf(v, 2, l))); }
-    case 322: return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)) + (int32_t)get32(v, 2, l));
-    case 323: return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff) + get32(v, 2, l);
-    case 328: case 329: {                                                    /* bfe */
+    case CGM_SI_v_mad_legacy_f32:
+        fa = getf(v, 0, l);
+        fb = getf(v, 1, l);
+        p = (fa == 0.0f || fb == 0.0f) ? 0.0f : fa * fb;
+        return si_f2u(flush(v, p + getf(v, 2, l)));
+    case CGM_SI_v_mad_f32:
+        p = getf(v, 0, l) * getf(v, 1, l);
+        return si_f2u(flush(v, p + getf(v, 2, l)));
+    case CGM_SI_v_mad_i32_i24:
+        return (uint32_t)(sext24(a) * sext24(get32(v, 1, l)) + (int32_t)get32(v, 2, l));
+    case CGM_SI_v_mad_u32_u24:
+        return (a & 0xffffff) * (get32(v, 1, l) & 0xffffff) + get32(v, 2, l);
+    case CGM_SI_v_bfe_u32: case CGM_SI_v_bfe_i32: {
         unsigned off = get32(v, 1, l) & 31, width = get32(v, 2, l) & 31;
-        if (width == 0) return 0;
+        if (width == 0)
+            return 0;
         uint32_t x = (a >> off) & (uint32_t)((1ull << width) - 1);
-        if (op == 329 && (x >> (width - 1) & 1)) x |= (uint32_t)(~0ull << width);
+        if (op == CGM_SI_v_bfe_i32 && (x >> (width - 1) & 1))
+            x |= (uint32_t)(~0ull << width);
         return x;
     }
-    case 330: return (a & get32(v, 1, l)) | (~a & get32(v, 2, l));
-    case 331: return si_f2u(flush(v, fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l))));
-    case 334: { uint64_t t = (uint64_t)a << 32 | get32(v, 1, l);
-                return (uint32_t)(t >> (get32(v, 2, l) & 31)); }
-    case 335: { uint64_t t = (uint64_t)a << 32 | get32(v, 1, l);
-                return (uint32_t)(t >> (8 * (get32(v, 2, l) & 3))); }
-    case 337: return si_f2u(fminf(fminf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
-    case 338: { int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
-                int32_t m = x < y ? x : y; return (uint32_t)(m < z ? m : z); }
-    case 339: { uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a < y ? a : y;
-                return m < z ? m : z; }
-    case 340: return si_f2u(fmaxf(fmaxf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
-    case 341: { int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
-                int32_t m = x > y ? x : y; return (uint32_t)(m > z ? m : z); }
-    case 342: { uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a > y ? a : y;
-                return m > z ? m : z; }
-    case 343: { fa = getf(v, 0, l); fb = getf(v, 1, l); fc = getf(v, 2, l);
-                float mx = fmaxf(fa, fb), mn = fminf(fa, fb);
-                return si_f2u(fc > mx ? mx : fc < mn ? mn : fc); }
-    case 344: return (uint32_t)med3i((int32_t)a, (int32_t)get32(v, 1, l), (int32_t)get32(v, 2, l));
-    case 345: return med3u(a, get32(v, 1, l), get32(v, 2, l));
-    case 346: { b = get32(v, 1, l); cc = get32(v, 2, l);                     /* sad_u8 */
-                for (int k = 0; k < 32; k += 8) {
-                    int x = (int)((a >> k) & 0xff), y = (int)((b >> k) & 0xff);
-                    cc += (uint32_t)(x > y ? x - y : y - x);
-                }
-                return cc; }
-    case 348: { b = get32(v, 1, l); cc = get32(v, 2, l);                     /* sad_u16 */
-                for (int k = 0; k < 32; k += 16) {
-                    int x = (int)((a >> k) & 0xffff), y = (int)((b >> k) & 0xffff);
-                    cc += (uint32_t)(x > y ? x - y : y - x);
-                }
-                return cc; }
-    case 349: b = get32(v, 1, l); return (a > b ? a - b : b - a) + get32(v, 2, l);
-    case 351: return si_f2u((float)div_fixup(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), 8));
-    case 361: case 363: return a * get32(v, 1, l);
-    case 362: return (uint32_t)(((uint64_t)a * get32(v, 1, l)) >> 32);
-    case 364: return (uint32_t)(((int64_t)(int32_t)a * (int32_t)get32(v, 1, l)) >> 32);
-    case 365: { int s; float r = div_scale32(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), &s);
-                *carry |= (uint64_t)s << l; return si_f2u(r); }
-    case 367: { float r = fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l));
-                if (si_vcc(v->w) >> l & 1)
-                    r = ldexpf(r, exponent32(getf(v, 2, l)) > 127 ? 64 : -64);
-                return si_f2u(flush(v, r)); }
+    case CGM_SI_v_bfi_b32: return (a & get32(v, 1, l)) | (~a & get32(v, 2, l));
+    case CGM_SI_v_fma_f32:
+        return si_f2u(flush(v, fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l))));
+    case CGM_SI_v_alignbit_b32:
+        t = (uint64_t)a << 32 | get32(v, 1, l);
+        return (uint32_t)(t >> (get32(v, 2, l) & 31));
+    case CGM_SI_v_alignbyte_b32:
+        t = (uint64_t)a << 32 | get32(v, 1, l);
+        return (uint32_t)(t >> (8 * (get32(v, 2, l) & 3)));
+    case CGM_SI_v_min3_f32:
+        return si_f2u(fminf(fminf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
+    case CGM_SI_v_min3_i32: {
+        int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
+        int32_t m = x < y ? x : y;
+        return (uint32_t)(m < z ? m : z);
+    }
+    case CGM_SI_v_min3_u32: {
+        uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a < y ? a : y;
+        return m < z ? m : z;
+    }
+    case CGM_SI_v_max3_f32:
+        return si_f2u(fmaxf(fmaxf(getf(v, 0, l), getf(v, 1, l)), getf(v, 2, l)));
+    case CGM_SI_v_max3_i32: {
+        int32_t x = (int32_t)a, y = (int32_t)get32(v, 1, l), z = (int32_t)get32(v, 2, l);
+        int32_t m = x > y ? x : y;
+        return (uint32_t)(m > z ? m : z);
+    }
+    case CGM_SI_v_max3_u32: {
+        uint32_t y = get32(v, 1, l), z = get32(v, 2, l), m = a > y ? a : y;
+        return m > z ? m : z;
+    }
+    case CGM_SI_v_med3_f32: {
+        fa = getf(v, 0, l);
+        fb = getf(v, 1, l);
+        fc = getf(v, 2, l);
+        float mx = fmaxf(fa, fb), mn = fminf(fa, fb);
+        return si_f2u(fc > mx ? mx : fc < mn ? mn : fc);
+    }
+    case CGM_SI_v_med3_i32:
+        return (uint32_t)med3i((int32_t)a, (int32_t)get32(v, 1, l), (int32_t)get32(v, 2, l));
+    case CGM_SI_v_med3_u32: return med3u(a, get32(v, 1, l), get32(v, 2, l));
+    case CGM_SI_v_sad_u8:
+        b = get32(v, 1, l);
+        cc = get32(v, 2, l);
+        for (int k = 0; k < 32; k += 8) {
+            int x = (int)((a >> k) & 0xff), y = (int)((b >> k) & 0xff);
+            cc += (uint32_t)(x > y ? x - y : y - x);
+        }
+        return cc;
+    case CGM_SI_v_sad_u16:
+        b = get32(v, 1, l);
+        cc = get32(v, 2, l);
+        for (int k = 0; k < 32; k += 16) {
+            int x = (int)((a >> k) & 0xffff), y = (int)((b >> k) & 0xffff);
+            cc += (uint32_t)(x > y ? x - y : y - x);
+        }
+        return cc;
+    case CGM_SI_v_sad_u32: b = get32(v, 1, l); return (a > b ? a - b : b - a) + get32(v, 2, l);
+    case CGM_SI_v_div_fixup_f32:
+        return si_f2u((float)div_fixup(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), 8));
+    case CGM_SI_v_mul_lo_u32: case CGM_SI_v_mul_lo_i32: return a * get32(v, 1, l);
+    case CGM_SI_v_mul_hi_u32: return (uint32_t)(((uint64_t)a * get32(v, 1, l)) >> 32);
+    case CGM_SI_v_mul_hi_i32:
+        return (uint32_t)(((int64_t)(int32_t)a * (int32_t)get32(v, 1, l)) >> 32);
+    case CGM_SI_v_div_scale_f32: {
+        int s;
+        float r = div_scale32(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l), &s);
+        *carry |= (uint64_t)s << l;
+        return si_f2u(r);
+    }
+    case CGM_SI_v_div_fmas_f32: {
+        float r = fmaf(getf(v, 0, l), getf(v, 1, l), getf(v, 2, l));
+        if (si_vcc(v->w) >> l & 1)
+            r = ldexpf(r, exponent32(getf(v, 2, l)) > 127 ? 64 : -64);
+        return si_f2u(flush(v, r));
+    }
     /* VOP1 */
-    case 385: return a;                                                      /* mov */
-    case 387: return cvt_i32(getd(v, 0, l));
-    case 389: return si_f2u((float)(int32_t)a);
-    case 390: return si_f2u((float)a);
-    case 391: return cvt_u32(getf(v, 0, l));
-    case 392: return cvt_i32(getf(v, 0, l));
-    case 394: return f32_to_f16(getf(v, 0, l), 0);                            /* cvt_f16_f32 */
-    case 395: return si_f2u(f16_to_f32((uint16_t)a));                         /* cvt_f32_f16 */
-    case 396: return cvt_i32(floorf(getf(v, 0, l) + 0.5f));
-    case 397: return cvt_i32(floorf(getf(v, 0, l)));
-    case 399: return si_f2u(flush(v, (float)getd(v, 0, l)));
-    case 401: case 402: case 403: case 404:
-        return si_f2u((float)((a >> (8 * (op - 401))) & 0xff));
-    case 405: return cvt_u32(getd(v, 0, l));
-    case 416: { fa = getf(v, 0, l); float f = fa - floorf(fa);
-                return si_f2u(f >= 1.0f ? 0x1.fffffep-1f : f); }
-    case 417: return si_f2u(truncf(getf(v, 0, l)));
-    case 418: return si_f2u(ceilf(getf(v, 0, l)));
-    case 419: return si_f2u(rintf(getf(v, 0, l)));
-    case 420: return si_f2u(floorf(getf(v, 0, l)));
-    case 421: return si_f2u(flush(v, exp2f(getf(v, 0, l))));
-    case 422: case 423: return si_f2u(log2f(getf(v, 0, l)));
-    case 424: case 425: case 426: case 427: return si_f2u(flush(v, 1.0f / getf(v, 0, l)));
-    case 428: case 429: case 430: return si_f2u(flush(v, 1.0f / sqrtf(getf(v, 0, l))));
-    case 435: return si_f2u(sqrtf(getf(v, 0, l)));
-    case 437: return si_f2u((float)sin((double)getf(v, 0, l) * PI2));
-    case 438: return si_f2u((float)cos((double)getf(v, 0, l) * PI2));
-    case 439: return ~a;
-    case 440: { uint32_t r = 0; for (int i = 0; i < 32; i++) r |= ((a >> i) & 1) << (31 - i);
-                return r; }
-    case 441: return ffbh(a);
-    case 442: return a ? (uint32_t)__builtin_ctz(a) : ~0u;
-    case 443: return (a == 0 || a == ~0u) ? ~0u : ffbh((int32_t)a < 0 ? ~a : a);
-    case 444: { double d = getd(v, 0, l); int e = 0;
-                if (isnan(d) || isinf(d)) return 0;
-                frexp(d, &e); return (uint32_t)e; }
-    case 447: { fa = getf(v, 0, l); int e = 0;
-                if (isnan(fa) || isinf(fa)) return 0;
-                frexpf(fa, &e); return (uint32_t)e; }
-    case 448: { fa = getf(v, 0, l); int e;
-                if (isnan(fa) || isinf(fa)) return si_f2u(fa);
-                return si_f2u(frexpf(fa, &e)); }
+    case CGM_SI_v_mov_b32: return a;
+    case CGM_SI_v_cvt_i32_f64: return cvt_i32(getd(v, 0, l));
+    case CGM_SI_v_cvt_f32_i32: return si_f2u((float)(int32_t)a);
+    case CGM_SI_v_cvt_f32_u32: return si_f2u((float)a);
+    case CGM_SI_v_cvt_u32_f32: return cvt_u32(getf(v, 0, l));
+    case CGM_SI_v_cvt_i32_f32: return cvt_i32(getf(v, 0, l));
+    case CGM_SI_v_cvt_f16_f32: return f32_to_f16(getf(v, 0, l), 0);
+    case CGM_SI_v_cvt_f32_f16: return si_f2u(f16_to_f32((uint16_t)a));
+    case CGM_SI_v_cvt_rpi_i32_f32: return cvt_i32(floorf(getf(v, 0, l) + 0.5f));
+    case CGM_SI_v_cvt_flr_i32_f32: return cvt_i32(floorf(getf(v, 0, l)));
+    case CGM_SI_v_cvt_f32_f64: return si_f2u(flush(v, (float)getd(v, 0, l)));
+    case CGM_SI_v_cvt_f32_ubyte0: return si_f2u((float)(a & 0xff));
+    case CGM_SI_v_cvt_f32_ubyte1: return si_f2u((float)((a >> 8) & 0xff));
+    case CGM_SI_v_cvt_f32_ubyte2: return si_f2u((float)((a >> 16) & 0xff));
+    case CGM_SI_v_cvt_f32_ubyte3: return si_f2u((float)(a >> 24));
+    case CGM_SI_v_cvt_u32_f64: return cvt_u32(getd(v, 0, l));
+    case CGM_SI_v_fract_f32:
+        fa = getf(v, 0, l);
+        fb = fa - floorf(fa);
+        return si_f2u(fb >= 1.0f ? 0x1.fffffep-1f : fb);
+    case CGM_SI_v_trunc_f32: return si_f2u(truncf(getf(v, 0, l)));
+    case CGM_SI_v_ceil_f32: return si_f2u(ceilf(getf(v, 0, l)));
+    case CGM_SI_v_rndne_f32: return si_f2u(rintf(getf(v, 0, l)));
+    case CGM_SI_v_floor_f32: return si_f2u(floorf(getf(v, 0, l)));
+    case CGM_SI_v_exp_f32: return si_f2u(flush(v, exp2f(getf(v, 0, l))));
+    case CGM_SI_v_log_clamp_f32: case CGM_SI_v_log_f32: return si_f2u(log2f(getf(v, 0, l)));
+    case CGM_SI_v_rcp_clamp_f32: case CGM_SI_v_rcp_legacy_f32: case CGM_SI_v_rcp_f32:
+    case CGM_SI_v_rcp_iflag_f32:
+        return si_f2u(flush(v, 1.0f / getf(v, 0, l)));
+    case CGM_SI_v_rsq_clamp_f32: case CGM_SI_v_rsq_legacy_f32: case CGM_SI_v_rsq_f32:
+        return si_f2u(flush(v, 1.0f / sqrtf(getf(v, 0, l))));
+    case CGM_SI_v_sqrt_f32: return si_f2u(sqrtf(getf(v, 0, l)));
+    case CGM_SI_v_sin_f32: return si_f2u((float)sin((double)getf(v, 0, l) * PI2));
+    case CGM_SI_v_cos_f32: return si_f2u((float)cos((double)getf(v, 0, l) * PI2));
+    case CGM_SI_v_not_b32: return ~a;
+    case CGM_SI_v_bfrev_b32:
+        cc = 0;
+        for (int i = 0; i < 32; i++)
+            cc |= ((a >> i) & 1) << (31 - i);
+        return cc;
+    case CGM_SI_v_ffbh_u32: return ffbh(a);
+    case CGM_SI_v_ffbl_b32: return a ? (uint32_t)__builtin_ctz(a) : ~0u;
+    case CGM_SI_v_ffbh_i32: return (a == 0 || a == ~0u) ? ~0u : ffbh((int32_t)a < 0 ? ~a : a);
+    case CGM_SI_v_frexp_exp_i32_f64: {
+        double d = getd(v, 0, l);
+        int e = 0;
+        if (isnan(d) || isinf(d))
+            return 0;
+        frexp(d, &e);
+        return (uint32_t)e;
+    }
+    case CGM_SI_v_frexp_exp_i32_f32: {
+        fa = getf(v, 0, l);
+        int e = 0;
+        if (isnan(fa) || isinf(fa))
+            return 0;
+        frexpf(fa, &e);
+        return (uint32_t)e;
+    }
+    case CGM_SI_v_frexp_mant_f32: {
+        fa = getf(v, 0, l);
+        int e;
+        if (isnan(fa) || isinf(fa))
+            return si_f2u(fa);
+        return si_f2u(frexpf(fa, &e));
+    }
     default:
         *ok = 0;
         return 0;
@@ -590,34 +681,49 @@ static uint32_t op32(struct valu *v, int l, int *ok, uint64_t *carry, uint64_t m
 /* Results of 64-bit-result operations for one lane. */
 static uint64_t op64(struct valu *v, int l, int *ok, uint64_t *carry)
 {
+    double d;
     switch (v->op) {
-    case 332: return si_d2u(fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
-    case 352: return si_d2u(div_fixup(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), 11));
-    case 353: return get64(v, 0, l) << (get32(v, 1, l) & 63);
-    case 354: return get64(v, 0, l) >> (get32(v, 1, l) & 63);
-    case 355: return (uint64_t)((int64_t)get64(v, 0, l) >> (get32(v, 1, l) & 63));
-    case 356: return si_d2u(getd(v, 0, l) + getd(v, 1, l));
-    case 357: return si_d2u(getd(v, 0, l) * getd(v, 1, l));
-    case 358: return si_d2u(fmin(getd(v, 0, l), getd(v, 1, l)));
-    case 359: return si_d2u(fmax(getd(v, 0, l), getd(v, 1, l)));
-    case 360: return si_d2u(ldexp(getd(v, 0, l), (int32_t)get32(v, 1, l)));
-    case 366: { int s; double r = div_scale64(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), &s);
-                *carry |= (uint64_t)s << l; return si_d2u(r); }
-    case 368: { double r = fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l));
-                if (si_vcc(v->w) >> l & 1)
-                    r = ldexp(r, exponent64(getd(v, 2, l)) > 1023 ? 128 : -128);
-                return si_d2u(r); }
-    case 388: return si_d2u((double)(int32_t)get32(v, 0, l));
-    case 400: return si_d2u((double)getf(v, 0, l));
-    case 406: return si_d2u((double)get32(v, 0, l));
-    case 431: case 432: return si_d2u(1.0 / getd(v, 0, l));
-    case 433: case 434: return si_d2u(1.0 / sqrt(getd(v, 0, l)));
-    case 436: return si_d2u(sqrt(getd(v, 0, l)));
-    case 445: { double d = getd(v, 0, l); int e;
-                if (isnan(d) || isinf(d)) return si_d2u(d);
-                return si_d2u(frexp(d, &e)); }
-    case 446: { double d = getd(v, 0, l), f = d - floor(d);
-                return si_d2u(f >= 1.0 ? 0x1.fffffffffffffp-1 : f); }
+    case CGM_SI_v_fma_f64: return si_d2u(fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l)));
+    case CGM_SI_v_div_fixup_f64:
+        return si_d2u(div_fixup(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), 11));
+    case CGM_SI_v_lshl_b64: return get64(v, 0, l) << (get32(v, 1, l) & 63);
+    case CGM_SI_v_lshr_b64: return get64(v, 0, l) >> (get32(v, 1, l) & 63);
+    case CGM_SI_v_ashr_i64: return (uint64_t)((int64_t)get64(v, 0, l) >> (get32(v, 1, l) & 63));
+    case CGM_SI_v_add_f64: return si_d2u(getd(v, 0, l) + getd(v, 1, l));
+    case CGM_SI_v_mul_f64: return si_d2u(getd(v, 0, l) * getd(v, 1, l));
+    case CGM_SI_v_min_f64: return si_d2u(fmin(getd(v, 0, l), getd(v, 1, l)));
+    case CGM_SI_v_max_f64: return si_d2u(fmax(getd(v, 0, l), getd(v, 1, l)));
+    case CGM_SI_v_ldexp_f64: return si_d2u(ldexp(getd(v, 0, l), (int32_t)get32(v, 1, l)));
+    case CGM_SI_v_div_scale_f64: {
+        int s;
+        d = div_scale64(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l), &s);
+        *carry |= (uint64_t)s << l;
+        return si_d2u(d);
+    }
+    case CGM_SI_v_div_fmas_f64:
+        d = fma(getd(v, 0, l), getd(v, 1, l), getd(v, 2, l));
+        if (si_vcc(v->w) >> l & 1)
+            d = ldexp(d, exponent64(getd(v, 2, l)) > 1023 ? 128 : -128);
+        return si_d2u(d);
+    case CGM_SI_v_cvt_f64_i32: return si_d2u((double)(int32_t)get32(v, 0, l));
+    case CGM_SI_v_cvt_f64_f32: return si_d2u((double)getf(v, 0, l));
+    case CGM_SI_v_cvt_f64_u32: return si_d2u((double)get32(v, 0, l));
+    case CGM_SI_v_rcp_f64: case CGM_SI_v_rcp_clamp_f64: return si_d2u(1.0 / getd(v, 0, l));
+    case CGM_SI_v_rsq_f64: case CGM_SI_v_rsq_clamp_f64:
+        return si_d2u(1.0 / sqrt(getd(v, 0, l)));
+    case CGM_SI_v_sqrt_f64: return si_d2u(sqrt(getd(v, 0, l)));
+    case CGM_SI_v_frexp_mant_f64: {
+        int e;
+        d = getd(v, 0, l);
+        if (isnan(d) || isinf(d))
+            return si_d2u(d);
+        return si_d2u(frexp(d, &e));
+    }
+    case CGM_SI_v_fract_f64: {
+        d = getd(v, 0, l);
+        double f = d - floor(d);
+        return si_d2u(f >= 1.0 ? 0x1.fffffffffffffp-1 : f);
+    }
     default:
         *ok = 0;
         return 0;
@@ -634,8 +740,11 @@ static uint64_t op64(struct valu *v, int l, int *ok, uint64_t *carry)
 #define A (a0[a_step * l])
 #define B (b0[b_step * l])
 #define C (c0[c_step * l])
+#define A64 (A | (uint64_t)v->s[0].hi[a_step * l] << 32)
+#define B64 (B | (uint64_t)v->s[1].hi[b_step * l] << 32)
 #define F(x) flush(v, si_u2f(x))
 #define OUTF(x) (dlo[l] = si_f2u(flush(v, (x))))
+#define OUT64(x) (dlo[l] = (uint32_t)(x), dhi[l] = (uint32_t)((x) >> 32))
 
 static int fast_valu(struct valu *v, uint32_t *dlo, uint32_t *dhi, uint64_t *carry,
                      uint64_t mask)
@@ -644,50 +753,57 @@ static int fast_valu(struct valu *v, uint32_t *dlo, uint32_t *dhi, uint64_t *car
     unsigned a_step = v->s[0].step, b_step = v->s[1].step, c_step = v->s[2].step;
     uint64_t cy = 0;
     switch (v->op) {
-    case 385: EACH(dlo[l] = A); break;                                       /* mov */
-    case 256: EACH(dlo[l] = (mask >> l & 1) ? B : A); break;                 /* cndmask */
-    case 259: EACH(OUTF(F(A) + F(B))); break;
-    case 260: EACH(OUTF(F(A) - F(B))); break;
-    case 261: EACH(OUTF(F(B) - F(A))); break;
-    case 264: EACH(OUTF(F(A) * F(B))); break;
-    case 271: EACH(dlo[l] = si_f2u(fminf(F(A), F(B)))); break;
-    case 272: EACH(dlo[l] = si_f2u(fmaxf(F(A), F(B)))); break;
-    case 287: EACH(float p = F(A) * F(B); OUTF(p + F(dlo[l]))); break;      /* mac */
-    case 321: EACH(float p = F(A) * F(B); OUTF(p + F(C))); break;           /* mad */
-    case 331: EACH(OUTF(fmaf(F(A), F(B), F(C)))); break;
-    case 273: EACH(dlo[l] = (int32_t)A < (int32_t)B ? A : B); break;
-    case 274: EACH(dlo[l] = (int32_t)A > (int32_t)B ? A : B); break;
-    case 275: EACH(dlo[l] = A < B ? A : B); break;
-    case 276: EACH(dlo[l] = A > B ? A : B); break;
-    case 277: EACH(dlo[l] = A >> (B & 31)); break;
-    case 278: EACH(dlo[l] = B >> (A & 31)); break;
-    case 279: EACH(dlo[l] = (uint32_t)((int32_t)A >> (B & 31))); break;
-    case 280: EACH(dlo[l] = (uint32_t)((int32_t)B >> (A & 31))); break;
-    case 281: EACH(dlo[l] = A << (B & 31)); break;
-    case 282: EACH(dlo[l] = B << (A & 31)); break;
-    case 283: EACH(dlo[l] = A & B); break;
-    case 284: EACH(dlo[l] = A | B); break;
-    case 285: EACH(dlo[l] = A ^ B); break;
-    case 293: EACH(uint64_t t = (uint64_t)A + B; cy |= (t >> 32) << l; dlo[l] = (uint32_t)t); break;
-    case 294: EACH(uint32_t a = A, b = B; cy |= (uint64_t)(b > a) << l; dlo[l] = a - b); break;
-    case 295: EACH(uint32_t a = A, b = B; cy |= (uint64_t)(a > b) << l; dlo[l] = b - a); break;
-    case 296: EACH(uint64_t t = (uint64_t)A + B + (mask >> l & 1); cy |= (t >> 32) << l;
-                   dlo[l] = (uint32_t)t); break;
-    case 297: EACH(uint32_t a = A; uint64_t t = (uint64_t)B + (mask >> l & 1);
-                   cy |= (uint64_t)(t > a) << l; dlo[l] = a - (uint32_t)t); break;
-    case 361: case 363: EACH(dlo[l] = A * B); break;
-    case 362: EACH(dlo[l] = (uint32_t)(((uint64_t)A * B) >> 32)); break;
-    case 328: EACH(unsigned off = B & 31, w = C & 31;
-                   dlo[l] = w ? (A >> off) & (uint32_t)((1ull << w) - 1) : 0); break;
-    case 330: EACH(dlo[l] = (A & B) | (~A & C)); break;
-    case 353: EACH(uint64_t x = (A | (uint64_t)v->s[0].hi[a_step * l] << 32) << (B & 63);
-                   dlo[l] = (uint32_t)x; dhi[l] = (uint32_t)(x >> 32)); break;
-    case 356: EACH(double x = si_u2d(A | (uint64_t)v->s[0].hi[a_step * l] << 32) +
-                              si_u2d(B | (uint64_t)v->s[1].hi[b_step * l] << 32);
-                   uint64_t u = si_d2u(x); dlo[l] = (uint32_t)u; dhi[l] = (uint32_t)(u >> 32)); break;
-    case 357: EACH(double x = si_u2d(A | (uint64_t)v->s[0].hi[a_step * l] << 32) *
-                              si_u2d(B | (uint64_t)v->s[1].hi[b_step * l] << 32);
-                   uint64_t u = si_d2u(x); dlo[l] = (uint32_t)u; dhi[l] = (uint32_t)(u >> 32)); break;
+    case CGM_SI_v_mov_b32: EACH(dlo[l] = A); break;
+    case CGM_SI_v_cndmask_b32: EACH(dlo[l] = (mask >> l & 1) ? B : A); break;
+    case CGM_SI_v_add_f32: EACH(OUTF(F(A) + F(B))); break;
+    case CGM_SI_v_sub_f32: EACH(OUTF(F(A) - F(B))); break;
+    case CGM_SI_v_subrev_f32: EACH(OUTF(F(B) - F(A))); break;
+    case CGM_SI_v_mul_f32: EACH(OUTF(F(A) * F(B))); break;
+    case CGM_SI_v_min_f32: EACH(dlo[l] = si_f2u(fminf(F(A), F(B)))); break;
+    case CGM_SI_v_max_f32: EACH(dlo[l] = si_f2u(fmaxf(F(A), F(B)))); break;
+    case CGM_SI_v_mac_f32: EACH(float p = F(A) * F(B); OUTF(p + F(dlo[l]))); break;
+    case CGM_SI_v_mad_f32: EACH(float p = F(A) * F(B); OUTF(p + F(C))); break;
+    case CGM_SI_v_fma_f32: EACH(OUTF(fmaf(F(A), F(B), F(C)))); break;
+    case CGM_SI_v_min_i32: EACH(dlo[l] = (int32_t)A < (int32_t)B ? A : B); break;
+    case CGM_SI_v_max_i32: EACH(dlo[l] = (int32_t)A > (int32_t)B ? A : B); break;
+    case CGM_SI_v_min_u32: EACH(dlo[l] = A < B ? A : B); break;
+    case CGM_SI_v_max_u32: EACH(dlo[l] = A > B ? A : B); break;
+    case CGM_SI_v_lshr_b32: EACH(dlo[l] = A >> (B & 31)); break;
+    case CGM_SI_v_lshrrev_b32: EACH(dlo[l] = B >> (A & 31)); break;
+    case CGM_SI_v_ashr_i32: EACH(dlo[l] = (uint32_t)((int32_t)A >> (B & 31))); break;
+    case CGM_SI_v_ashrrev_i32: EACH(dlo[l] = (uint32_t)((int32_t)B >> (A & 31))); break;
+    case CGM_SI_v_lshl_b32: EACH(dlo[l] = A << (B & 31)); break;
+    case CGM_SI_v_lshlrev_b32: EACH(dlo[l] = B << (A & 31)); break;
+    case CGM_SI_v_and_b32: EACH(dlo[l] = A & B); break;
+    case CGM_SI_v_or_b32: EACH(dlo[l] = A | B); break;
+    case CGM_SI_v_xor_b32: EACH(dlo[l] = A ^ B); break;
+    case CGM_SI_v_add_i32:
+        EACH(uint64_t t = (uint64_t)A + B; cy |= (t >> 32) << l; dlo[l] = (uint32_t)t);
+        break;
+    case CGM_SI_v_sub_i32:
+        EACH(uint32_t a = A, b = B; cy |= (uint64_t)(b > a) << l; dlo[l] = a - b);
+        break;
+    case CGM_SI_v_subrev_i32:
+        EACH(uint32_t a = A, b = B; cy |= (uint64_t)(a > b) << l; dlo[l] = b - a);
+        break;
+    case CGM_SI_v_addc_u32:
+        EACH(uint64_t t = (uint64_t)A + B + (mask >> l & 1); cy |= (t >> 32) << l;
+             dlo[l] = (uint32_t)t);
+        break;
+    case CGM_SI_v_subb_u32:
+        EACH(uint32_t a = A; uint64_t t = (uint64_t)B + (mask >> l & 1);
+             cy |= (uint64_t)(t > a) << l; dlo[l] = a - (uint32_t)t);
+        break;
+    case CGM_SI_v_mul_lo_u32: case CGM_SI_v_mul_lo_i32: EACH(dlo[l] = A * B); break;
+    case CGM_SI_v_mul_hi_u32: EACH(dlo[l] = (uint32_t)(((uint64_t)A * B) >> 32)); break;
+    case CGM_SI_v_bfe_u32:
+        EACH(unsigned off = B & 31, w = C & 31;
+             dlo[l] = w ? (A >> off) & (uint32_t)((1ull << w) - 1) : 0);
+        break;
+    case CGM_SI_v_bfi_b32: EACH(dlo[l] = (A & B) | (~A & C)); break;
+    case CGM_SI_v_lshl_b64: EACH(uint64_t x = A64 << (B & 63); OUT64(x)); break;
+    case CGM_SI_v_add_f64: EACH(uint64_t x = si_d2u(si_u2d(A64) + si_u2d(B64)); OUT64(x)); break;
+    case CGM_SI_v_mul_f64: EACH(uint64_t x = si_d2u(si_u2d(A64) * si_u2d(B64)); OUT64(x)); break;
     default:
         return 0;
     }
@@ -698,8 +814,11 @@ static int fast_valu(struct valu *v, uint32_t *dlo, uint32_t *dhi, uint64_t *car
 #undef A
 #undef B
 #undef C
+#undef A64
+#undef B64
 #undef F
 #undef OUTF
+#undef OUT64
 
 static uint32_t output_mods32(const struct cgm_si_inst *in, uint32_t x)
 {
@@ -726,24 +845,24 @@ static int lane_moves(struct valu *v)
     struct si_wave *w = v->w;
     const struct cgm_si_inst *in = v->in;
     switch (v->op) {
-    case 257: {                                                              /* readlane */
+    case CGM_SI_v_readlane_b32: {
         unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
         return si_write_scalar(v->c, w, in, in->dst, v->s[0].lo[v->s[0].step * lane]);
     }
-    case 258: {                                                              /* writelane */
+    case CGM_SI_v_writelane_b32: {
         unsigned lane = si_read_scalar(v->c, w, in, in->src[1]) & 63;
         unsigned r = in->dst - CGM_SI_OP_VGPR0;
         w->v[(size_t)r * SI_LANES + lane] = v->s[0].lo[0];
         return 0;
     }
-    case 386: {                                                              /* readfirstlane */
+    case CGM_SI_v_readfirstlane_b32: {
         unsigned lane = v->exec ? (unsigned)__builtin_ctzll(v->exec) : 0;
         return si_write_scalar(v->c, w, in, in->dst, v->s[0].lo[v->s[0].step * lane]);
     }
-    default: {                                                               /* movrel */
+    default: {                                 /* v_movreld, v_movrels, v_movrelsd */
         unsigned m0 = w->s[CGM_SI_OP_M0];
-        unsigned src = in->src[0] - CGM_SI_OP_VGPR0 + (v->op == 450 ? 0 : m0);
-        unsigned dst = in->dst - CGM_SI_OP_VGPR0 + (v->op == 451 ? 0 : m0);
+        unsigned src = in->src[0] - CGM_SI_OP_VGPR0 + (v->op == CGM_SI_v_movreld_b32 ? 0 : m0);
+        unsigned dst = in->dst - CGM_SI_OP_VGPR0 + (v->op == CGM_SI_v_movrels_b32 ? 0 : m0);
         if (in->src[0] < CGM_SI_OP_VGPR0 || src >= w->vgprs || dst >= w->vgprs)
             return si_fault(v->c, w, in, -1, "relative VGPR index out of range (m0 = %u)", m0);
         for (int l = 0; l < SI_LANES; l++)
@@ -762,33 +881,33 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *
     v.in = in;
     v.exec = si_exec(w);
     v.flush32 = ((w->mode >> 4) & 3) != 3;     /* MODE.FP_DENORM for f32 */
-    switch (in->fmt) {
-    case CGM_SI_FMT_VOP2: v.op = CGM_SI_VOP3_FROM_VOP2 + in->op; break;
-    case CGM_SI_FMT_VOP1: v.op = CGM_SI_VOP3_FROM_VOP1 + in->op; break;
-    default: v.op = in->op; break;
-    }
-    if (v.op == 384 || v.op == 449)                                          /* nop, clrexcp */
+    v.op = in->opcode;
+    if (v.op == CGM_SI_v_nop || v.op == CGM_SI_v_clrexcp)
         return 0;
+    const struct cgm_si_widths *wd = &cgm_si_info(in)->widths;
     unsigned nsrc = in->fmt == CGM_SI_FMT_VOP3 ? 3 : (in->fmt == CGM_SI_FMT_VOP1 ? 1 : 2);
     /* 64-bit sources read float constants as doubles (integer 64-bit ops
      * with float constants do not occur in compiled code). */
     for (unsigned i = 0; i < nsrc; i++)
-        if (fetch(&v, i, in->width[i + 1], in->width[i + 1] == 2))
+        if (fetch(&v, i, wd->src[i], wd->src[i] == 2))
             return -1;
-    if (v.op < CGM_SI_VOP3_FROM_VOP2)
+    if (cgm_si_info(in)->fmt == CGM_SI_FMT_VOPC)
         return vopc(&v);
-    if (v.op == 257 || v.op == 258 || v.op == 386 || (v.op >= 450 && v.op <= 452))
+    switch (v.op) {
+    case CGM_SI_v_readlane_b32: case CGM_SI_v_writelane_b32: case CGM_SI_v_readfirstlane_b32:
+    case CGM_SI_v_movreld_b32: case CGM_SI_v_movrels_b32: case CGM_SI_v_movrelsd_b32:
         return lane_moves(&v);
+    default:
+        break;
+    }
 
-    unsigned dwidth = in->width[0] ? in->width[0] : 1;
+    unsigned dwidth = wd->dst ? wd->dst : 1;
     unsigned dreg = in->dst - CGM_SI_OP_VGPR0;
     if (in->dst < CGM_SI_OP_VGPR0 || dreg + dwidth > w->vgprs)
         return si_fault(c, w, in, -1, "destination beyond the %u allocated VGPRs", w->vgprs);
     uint32_t *dlo = w->v + (size_t)dreg * SI_LANES, *dhi = dlo + SI_LANES;
     uint64_t mask = 0, carry = 0;
-    if (v.op == 256)
-        mask = lane_mask_of(&v, 2);
-    else if (v.op >= 296 && v.op <= 298)
+    if (wd->src[2] && cgm_si_info(in)->fmt == CGM_SI_FMT_VOP2)   /* cndmask, carry in */
         mask = lane_mask_of(&v, 2);
     int ok = 1, mods = in->fmt == CGM_SI_FMT_VOP3 && (in->omod || in->clamp);
     if (!mods && !in->abs && !in->neg && fast_valu(&v, dlo, dhi, &carry, mask))
@@ -817,7 +936,7 @@ int si_exec_valu(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *
         return si_fault(c, w, in, -1, "unimplemented vector instruction");
 carry_out:
     /* Carry/borrow and div_scale flags: VCC for VOP2, SDST for VOP3b. */
-    if ((v.op >= 293 && v.op <= 298) || v.op == 365 || v.op == 366) {
+    if (cgm_si_is_vop3b((enum cgm_si_opcode)v.op)) {
         unsigned sd = in->fmt == CGM_SI_FMT_VOP3 ? in->sdst : CGM_SI_OP_VCC_LO;
         if (si_write_scalar(c, w, in, sd, (uint32_t)carry) ||
             si_write_scalar(c, w, in, sd + 1, (uint32_t)(carry >> 32)))

@@ -1,4 +1,4 @@
-/* Recording SI execution (see cgm/si_record.h): the static table classifies
+/* Recording SI execution (see si_record.h): the static table classifies
  * each instruction once (unit, access, bytes per lane, GLC/SLC); the observer
  * gathers a wavefront's consecutive instructions into WAVE records of up to
  * CGM_SI_RUN_MAX, flushed when another wavefront runs or the group ends. */
@@ -8,44 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
-static unsigned lane_bytes_ds(const char *name)
+/* Program-control instructions that may change the program counter. */
+static int is_branch(unsigned op)
 {
-    if (strstr(name, "b8") || strstr(name, "u8") || strstr(name, "i8")) return 1;
-    if (strstr(name, "b16") || strstr(name, "u16") || strstr(name, "i16")) return 2;
-    size_t n = strlen(name);
-    return n > 2 && strcmp(name + n - 2, "64") == 0 ? 8 : 4;
+    switch (op) {
+    case CGM_SI_s_branch: case CGM_SI_s_cbranch_scc0: case CGM_SI_s_cbranch_scc1:
+    case CGM_SI_s_cbranch_vccz: case CGM_SI_s_cbranch_vccnz: case CGM_SI_s_cbranch_execz:
+    case CGM_SI_s_cbranch_execnz: case CGM_SI_s_cbranch_cdbgsys:
+    case CGM_SI_s_cbranch_cdbguser: case CGM_SI_s_cbranch_cdbgsys_or_user:
+    case CGM_SI_s_cbranch_cdbgsys_and_user: case CGM_SI_s_cbranch_g_fork:
+    case CGM_SI_s_cbranch_i_fork: case CGM_SI_s_cbranch_join: case CGM_SI_s_setpc_b64:
+    case CGM_SI_s_swappc_b64: case CGM_SI_s_rfe_b64:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
-static unsigned lane_bytes_buffer(const char *name)
-{
-    if (strstr(name, "byte")) return 1;
-    if (strstr(name, "short")) return 2;
-    if (strstr(name, "xyzw") || strstr(name, "x4")) return 16;
-    if (strstr(name, "xyz") || strstr(name, "x3")) return 12;
-    if (strstr(name, "_xy") || strstr(name, "x2")) return 8;
-    return 4;
-}
-
+/* Unit and s_waitcnt counts by format and opcode; access kind and bytes per
+ * lane from the opcode table; GLC/SLC/GDS from the encoding. */
 static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
 {
-    const char *name = cgm_si_opcode_name((enum cgm_si_format)in->fmt, in->op);
+    const struct cgm_si_opcode_info *info = cgm_si_info(in);
     s->unit = CGM_SI_OTHER;
+    s->access = info->access;
+    s->access_size = info->bytes;
     switch (in->fmt) {
-    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOPC:
-        s->unit = strstr(name, "fork") ? CGM_SI_BRANCH : CGM_SI_SALU;
-        break;
-    case CGM_SI_FMT_SOP1:
-        s->unit = (!strcmp(name, "s_setpc_b64") || !strcmp(name, "s_swappc_b64") ||
-                   !strcmp(name, "s_cbranch_join") || !strcmp(name, "s_rfe_b64"))
-                      ? CGM_SI_BRANCH : CGM_SI_SALU;
+    case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOPC: case CGM_SI_FMT_SOP1:
+        s->unit = is_branch(in->opcode) ? CGM_SI_BRANCH : CGM_SI_SALU;
         break;
     case CGM_SI_FMT_SOPP:
-        if (starts(name, "s_branch") || starts(name, "s_cbranch")) s->unit = CGM_SI_BRANCH;
-        else if (!strcmp(name, "s_barrier")) s->unit = CGM_SI_BARRIER;
-        else if (!strcmp(name, "s_endpgm")) s->unit = CGM_SI_END;
-        else if (!strcmp(name, "s_waitcnt")) {
+        if (is_branch(in->opcode)) {
+            s->unit = CGM_SI_BRANCH;
+        } else if (in->opcode == CGM_SI_s_barrier) {
+            s->unit = CGM_SI_BARRIER;
+        } else if (in->opcode == CGM_SI_s_endpgm) {
+            s->unit = CGM_SI_END;
+        } else if (in->opcode == CGM_SI_s_waitcnt) {
             uint32_t u = (uint16_t)in->simm16;
             s->unit = CGM_SI_WAITCNT;
             s->vmcnt = u & 0xf;
@@ -55,10 +54,6 @@ static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
         break;
     case CGM_SI_FMT_SMRD:
         s->unit = CGM_SI_SMEM;
-        if (in->op < 30) {
-            s->access = CGM_SI_LOAD;
-            s->access_size = (uint8_t)(4u << (in->op & 7));
-        }
         break;
     case CGM_SI_FMT_VOP2: case CGM_SI_FMT_VOP1: case CGM_SI_FMT_VOPC: case CGM_SI_FMT_VOP3:
         s->unit = CGM_SI_VALU;
@@ -66,25 +61,11 @@ static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
     case CGM_SI_FMT_DS:
         s->unit = CGM_SI_LDS;
         if (in->gds) s->flags |= CGM_SI_GDS;
-        if (starts(name, "ds_read")) s->access = CGM_SI_LOAD;
-        else if (starts(name, "ds_write") && !strstr(name, "src2")) s->access = CGM_SI_STORE;
-        else if (strstr(name, "swizzle") || strstr(name, "gws") || strstr(name, "append") ||
-                 strstr(name, "consume") || strstr(name, "ordered") || strstr(name, "src2"))
-            s->access = CGM_SI_NONE;
-        else s->access = CGM_SI_ATOMIC;
-        if (s->access)
-            s->access_size = (uint8_t)lane_bytes_ds(name);
         break;
     case CGM_SI_FMT_MUBUF: case CGM_SI_FMT_MTBUF: case CGM_SI_FMT_MIMG:
         s->unit = CGM_SI_VMEM;
         if (in->glc) s->flags |= CGM_SI_GLC;
         if (in->slc) s->flags |= CGM_SI_SLC;
-        if (strstr(name, "wbinvl1")) s->access = CGM_SI_NONE;
-        else if (strstr(name, "atomic")) s->access = CGM_SI_ATOMIC;
-        else if (strstr(name, "store")) s->access = CGM_SI_STORE;
-        else s->access = CGM_SI_LOAD;
-        if (s->access)
-            s->access_size = (uint8_t)(in->fmt == CGM_SI_FMT_MIMG ? 16 : lane_bytes_buffer(name));
         break;
     default:
         break;
@@ -227,7 +208,7 @@ static void on_step(void *ctx, const struct si_step *s)
     d->exec = s->exec;
     const struct cgm_si_static *st = &r->table[k];
     if (st->access != CGM_SI_NONE) {
-        int have = s->access != SI_ACCESS_NONE;
+        int have = s->access != CGM_SI_NONE;
         if (st->unit == CGM_SI_SMEM)
             d->addr[0] = have ? s->addr[0] : 0;
         else

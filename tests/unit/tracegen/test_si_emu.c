@@ -599,7 +599,7 @@ static void on_step(void *ctx, const struct si_step *s)
 {
     struct recorder *r = ctx;
     r->steps++;
-    if (s->access == SI_ACCESS_STORE && !s->lds) {
+    if (s->access == CGM_SI_STORE && !s->lds) {
         r->stores++;
         for (int l = 0; l < 64; l++) {
             if (!(s->exec >> l & 1))
