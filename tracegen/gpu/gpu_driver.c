@@ -23,17 +23,6 @@ int gpu_is_syscall(uint64_t nr)
     return nr >= (uint64_t)CGM_SYSCALL_GPU_BASE && nr <= (uint64_t)CGM_SYSCALL_GPU_LAST;
 }
 
-static void event(struct x86_thread *t, uint8_t type, uint64_t f0, uint64_t f1, uint64_t f2)
-{
-    struct cgm_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.f[0] = f0;
-    ev.f[1] = f1;
-    ev.f[2] = f2;
-    gpu_record(t, &ev);
-}
-
 static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                      uint64_t path_addr)
 {
@@ -84,7 +73,7 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
         return -EIO;
     }
     d->programs[d->nprograms++] = g;
-    event(t, CGM_EV_GPU_LOAD, handle, g->prog.image_size, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_GPU_LOAD, handle, g->prog.image_size, 0, 0);
     return handle;
 }
 
@@ -144,7 +133,7 @@ static long gpu_alloc(struct x86_process *p, struct x86_thread *t, struct gpu_dr
     d->allocs[d->nallocs].addr = at;
     d->allocs[d->nallocs].len = (bytes + GPAGE_MASK) & ~GPAGE_MASK;
     d->nallocs++;
-    event(t, CGM_EV_GPU_ALLOC, at, bytes, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_GPU_ALLOC, at, bytes, 0, 0);
     return (long)at;
 }
 
@@ -155,7 +144,7 @@ static long gpu_free(struct x86_process *p, struct x86_thread *t, struct gpu_dri
         if (d->allocs[i].addr == addr) {
             gmem_unmap(p->mem, addr, d->allocs[i].len);
             d->allocs[i] = d->allocs[--d->nallocs];
-            event(t, CGM_EV_GPU_FREE, addr, 0, 0);
+            x86_rec_event_fields(t->rec, CGM_EV_GPU_FREE, addr, 0, 0, 0);
             return 0;
         }
     fprintf(stderr, "tracegen: gpu: free: 0x%llx was not returned by cgm_gpu_alloc\n",
@@ -189,7 +178,7 @@ static long gpu_copy(struct x86_process *p, struct x86_thread *t, uint64_t dst, 
         done += n;
     }
     free(tmp);
-    event(t, CGM_EV_GPU_COPY, dst, src, bytes);
+    x86_rec_event_fields(t->rec, CGM_EV_GPU_COPY, dst, src, bytes, 0);
     return 0;
 }
 
@@ -197,8 +186,8 @@ static long gpu_wait(struct x86_process *p, struct x86_thread *t, struct gpu_dri
 {
     /* launches ran at their call; the host learns of their end here */
     while (d->waited < d->launches)
-        event(t, CGM_EV_GPU_DONE, ++d->waited, 0, 0);
-    event(t, CGM_EV_GPU_WAIT, ++p->seq, 0, 0);
+        x86_rec_event_fields(t->rec, CGM_EV_GPU_DONE, ++d->waited, 0, 0, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_GPU_WAIT, ++p->seq, 0, 0, 0);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/recorder.h"
+#include "tracegen/x86/sys.h"
 
 #define MAX_THREADS 4096
 
@@ -198,26 +199,12 @@ static void describe_fault(struct x86_process *p, struct x86_thread *t)
     }
 }
 
-static void record_event(struct x86_thread *t, uint8_t type, uint64_t f0, uint64_t f1,
-                         uint64_t f2, uint64_t f3)
-{
-    struct cgm_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.f[0] = f0;
-    ev.f[1] = f1;
-    ev.f[2] = f2;
-    ev.f[3] = f3;
-    x86_rec_event(t->rec, &ev);
-}
-
 /* Runs the system call and records what replay needs to know of it. */
 static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
 {
     struct x86_cpu *c = &t->cpu;
     uint64_t nr = c->r[R_RAX], a0 = c->r[R_RDI], a1 = c->r[R_RSI], a2 = c->r[R_RDX];
     uint64_t a3 = c->r[R_R10], old_brk = p->brk_cur;
-    size_t nthreads = p->nthreads;
     int out = x86_syscall(p, t);
     if (!p->rec || !t->rec)
         return out;
@@ -230,23 +217,22 @@ static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
         x86_rec_roi(t->rec, nr == (uint64_t)CGM_SYSCALL_ROI_BEGIN, ++p->seq);
         return out;
     }
-    if (nr == 202 || nr == 56)
+    if (nr == X86_SYS_futex || nr == X86_SYS_clone)
         return out; /* futex and clone events are written where they happen */
-    (void)nthreads;
-    record_event(t, CGM_EV_SYSCALL, nr, (uint64_t)rc, 0, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_SYSCALL, nr, (uint64_t)rc, 0, 0);
     if (rc < 0 && rc > -4096)
         return out;
     switch (nr) {
-    case 9: record_event(t, CGM_EV_MMAP, (uint64_t)rc, a1, a2, a3); break;
-    case 10: record_event(t, CGM_EV_MPROTECT, a0, a1, a2, 0); break;
-    case 11: record_event(t, CGM_EV_MUNMAP, a0, a1, 0, 0); break;
-    case 12:
+    case X86_SYS_mmap: x86_rec_event_fields(t->rec, CGM_EV_MMAP, (uint64_t)rc, a1, a2, a3); break;
+    case X86_SYS_mprotect: x86_rec_event_fields(t->rec, CGM_EV_MPROTECT, a0, a1, a2, 0); break;
+    case X86_SYS_munmap: x86_rec_event_fields(t->rec, CGM_EV_MUNMAP, a0, a1, 0, 0); break;
+    case X86_SYS_brk:
         if (p->brk_cur != old_brk)
-            record_event(t, CGM_EV_BRK, old_brk, p->brk_cur, 0, 0);
+            x86_rec_event_fields(t->rec, CGM_EV_BRK, old_brk, p->brk_cur, 0, 0);
         break;
-    case 25:
-        record_event(t, CGM_EV_MUNMAP, a0, a1, 0, 0);
-        record_event(t, CGM_EV_MMAP, (uint64_t)rc, a2, 3, 0x22);
+    case X86_SYS_mremap:
+        x86_rec_event_fields(t->rec, CGM_EV_MUNMAP, a0, a1, 0, 0);
+        x86_rec_event_fields(t->rec, CGM_EV_MMAP, (uint64_t)rc, a2, 3, 0x22);
         break;
     default:
         break;

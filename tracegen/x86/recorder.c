@@ -164,6 +164,21 @@ void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev)
         append(t, buf, n, 0);
 }
 
+void x86_rec_event_fields(struct x86_rec_thread *t, uint8_t type, uint64_t f0, uint64_t f1,
+                          uint64_t f2, uint64_t f3)
+{
+    if (!t)
+        return;
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.f[0] = f0;
+    ev.f[1] = f1;
+    ev.f[2] = f2;
+    ev.f[3] = f3;
+    x86_rec_event(t, &ev);
+}
+
 struct cgm_writer *x86_rec_writer(struct x86_recorder *r) { return r->w; }
 
 int x86_rec_recording(const struct x86_recorder *r) { return r->enabled; }

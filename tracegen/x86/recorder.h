@@ -30,6 +30,10 @@ void x86_rec_block_begin(struct x86_rec_thread *t, const struct x86_block *b);
 void x86_rec_block_end(struct x86_rec_thread *t, uint32_t retired);
 
 void x86_rec_event(struct x86_rec_thread *t, const struct cgm_event *ev);
+/* Records the event TYPE with fields F0..F3 (the others zero) in T's
+ * stream; nothing when T is NULL (the thread is not being recorded). */
+void x86_rec_event_fields(struct x86_rec_thread *t, uint8_t type, uint64_t f0, uint64_t f1,
+                          uint64_t f2, uint64_t f3);
 /* The trace being written (the GPU driver adds its streams to it). */
 struct cgm_writer *x86_rec_writer(struct x86_recorder *r);
 /* 0 outside the region of interest under --roi-only, else 1. */

@@ -8,7 +8,10 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/process.h"
 #include "tracegen/x86/recorder.h"
-#include "tracegen/x86/sys_thread.h"
+#include "tracegen/x86/sys.h"
+
+/* Bound on the waiters whose wake-up is logged per wake. */
+#define MAX_WOKEN_LOG 4096
 
 #define CLONE_VM_             0x00000100ull
 #define CLONE_THREAD_         0x00010000ull
@@ -16,21 +19,6 @@
 #define CLONE_PARENT_SETTID_  0x00100000ull
 #define CLONE_CHILD_CLEARTID_ 0x00200000ull
 #define CLONE_CHILD_SETTID_   0x01000000ull
-
-static void event(struct x86_thread *t, uint8_t type, uint64_t f0, uint64_t f1, uint64_t f2,
-                  uint64_t f3)
-{
-    if (!t->rec)
-        return;
-    struct cgm_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.f[0] = f0;
-    ev.f[1] = f1;
-    ev.f[2] = f2;
-    ev.f[3] = f3;
-    x86_rec_event(t->rec, &ev);
-}
 
 static int put_u32(struct x86_process *p, uint64_t addr, uint32_t v)
 {
@@ -48,17 +36,19 @@ static long wake(struct x86_process *p, struct x86_thread *t, uint64_t addr, lon
         if (p->threads[i]->state == THREAD_FUTEX_WAIT)
             before[nb++] = i;
     long woken = x86_futex_wake(p, addr, n, bitset, seq);
-    event(t, CGM_EV_FUTEX_WAKE, seq, addr, (uint64_t)woken, op);
+    x86_rec_event_fields(t->rec, CGM_EV_FUTEX_WAKE, seq, addr, (uint64_t)woken, op);
     for (size_t k = 0; k < nb; k++) {
         struct x86_thread *w = p->threads[before[k]];
         if (w->state == THREAD_RUNNABLE && w->woken_by == seq)
-            event(w, CGM_EV_FUTEX_WAIT, ++p->seq, addr, seq, 0);
+            x86_rec_event_fields(w->rec, CGM_EV_FUTEX_WAIT, ++p->seq, addr, seq, 0);
     }
     return woken;
 }
 
-static long sys_clone(struct x86_process *p, struct x86_thread *t)
+long sys_clone(struct x86_sys *s)
 {
+    struct x86_process *p = s->p;
+    struct x86_thread *t = s->t;
     struct x86_cpu *c = &t->cpu;
     uint64_t flags = c->r[R_RDI], stack = c->r[R_RSI], ptid = c->r[R_RDX];
     uint64_t ctid = c->r[R_R10], tls = c->r[R_R8];
@@ -78,7 +68,7 @@ static long sys_clone(struct x86_process *p, struct x86_thread *t)
         return -EFAULT;
     if (flags & CLONE_CHILD_CLEARTID_)
         child->clear_child_tid = ctid;
-    event(t, CGM_EV_THREAD_CREATE, ++p->seq, child->tid, flags, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_THREAD_CREATE, ++p->seq, child->tid, flags, 0);
     return (long)child->tid;
 }
 
@@ -89,7 +79,7 @@ static int thread_exit(struct x86_process *p, struct x86_thread *t, int status)
         put_u32(p, t->clear_child_tid, 0);
         wake(p, t, t->clear_child_tid, 1, ~0u, 1);
     }
-    event(t, CGM_EV_THREAD_EXIT, ++p->seq, t->tid, (uint64_t)status, 0);
+    x86_rec_event_fields(t->rec, CGM_EV_THREAD_EXIT, ++p->seq, t->tid, (uint64_t)status, 0);
     if (t->rec)
         x86_rec_detach(t->rec);
     t->state = THREAD_EXITED;
@@ -116,7 +106,8 @@ static int wake_op_cmp(uint32_t old, unsigned cmp, uint32_t arg)
     }
 }
 
-static int sys_futex(struct x86_process *p, struct x86_thread *t, long *rc)
+/* Returns an enum x86_syscall_outcome and sets *RC unless the thread blocked. */
+static int futex(struct x86_process *p, struct x86_thread *t, long *rc)
 {
     struct x86_cpu *c = &t->cpu;
     uint64_t addr = c->r[R_RDI], val = c->r[R_RDX], timeout = c->r[R_R10];
@@ -135,7 +126,8 @@ static int sys_futex(struct x86_process *p, struct x86_thread *t, long *rc)
             return SC_CONTINUE;
         }
         if (cur != (uint32_t)val) {
-            event(t, CGM_EV_FUTEX_WAIT, ++p->seq, addr, 0, (uint64_t)(int64_t)-EAGAIN);
+            x86_rec_event_fields(t->rec, CGM_EV_FUTEX_WAIT, ++p->seq, addr, 0,
+                                 (uint64_t)(int64_t)-EAGAIN);
             *rc = -EAGAIN;
             return SC_CONTINUE;
         }
@@ -213,31 +205,40 @@ static int sys_futex(struct x86_process *p, struct x86_thread *t, long *rc)
     }
 }
 
-int x86_sys_thread(struct x86_process *p, struct x86_thread *t, uint64_t nr, long *rc)
+long sys_futex(struct x86_sys *s)
 {
-    switch (nr) {
-    case 56:
-        *rc = sys_clone(p, t);
-        return SC_CONTINUE;
-    case 435: /* clone3: the C libraries fall back to clone */
-        *rc = -ENOSYS;
-        return SC_CONTINUE;
-    case 60:
-        return thread_exit(p, t, (int)(t->cpu.r[R_RDI] & 0xff));
-    case 231: {
-        int status = (int)(t->cpu.r[R_RDI] & 0xff);
-        event(t, CGM_EV_THREAD_EXIT, ++p->seq, t->tid, (uint64_t)status, 0);
-        p->exited = 1;
-        p->exit_status = status;
-        p->stop_kind = XF_EXIT;
-        return SC_STOP;
-    }
-    case 202:
-        return sys_futex(p, t, rc);
-    case 24: /* sched_yield */
-        *rc = 0;
-        return SC_SWITCH;
-    default:
-        return -1;
-    }
+    long rc = 0;
+    s->outcome = futex(s->p, s->t, &rc);
+    return rc;
+}
+
+/* clone3 and rseq: the C libraries fall back to clone, or do without. */
+long sys_left_to_libc(struct x86_sys *s)
+{
+    (void)s;
+    return -ENOSYS;
+}
+
+long sys_exit(struct x86_sys *s)
+{
+    s->outcome = thread_exit(s->p, s->t, (int)(s->a[0] & 0xff));
+    return 0;
+}
+
+long sys_exit_group(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    int status = (int)(s->a[0] & 0xff);
+    x86_rec_event_fields(s->t->rec, CGM_EV_THREAD_EXIT, ++p->seq, s->t->tid, (uint64_t)status, 0);
+    p->exited = 1;
+    p->exit_status = status;
+    p->stop_kind = XF_EXIT;
+    s->outcome = SC_STOP;
+    return 0;
+}
+
+long sys_sched_yield(struct x86_sys *s)
+{
+    s->outcome = SC_SWITCH;
+    return 0;
 }

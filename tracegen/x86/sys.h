@@ -1,0 +1,53 @@
+/* The system-call layer's inside: one call being served, the numbers and
+ * handlers of syscalls.def, and what the handlers' files share. */
+#ifndef TRACEGEN_X86_SYS_H
+#define TRACEGEN_X86_SYS_H
+
+#include <stdint.h>
+
+#include "tracegen/x86/process.h"
+
+/* One system call being served. A handler returns the value for RAX
+ * (-errno on failure); one that blocks, switches threads or stops the run
+ * says so in OUTCOME, which starts as SC_CONTINUE. */
+struct x86_sys {
+    struct x86_process *p;
+    struct x86_thread *t;
+    uint64_t nr;
+    uint64_t a[6];               /* rdi rsi rdx r10 r8 r9 */
+    int outcome;                 /* enum x86_syscall_outcome */
+};
+
+typedef long x86_sys_fn(struct x86_sys *s);
+
+/* X86_SYS_read, X86_SYS_write, ...: every call of syscalls.def. */
+enum x86_sysno {
+#define SYSCALL(nr, name, fn) X86_SYS_##name = nr,
+#define UNSERVED(nr, name) X86_SYS_##name = nr,
+#include "tracegen/x86/syscalls.def"
+#undef SYSCALL
+#undef UNSERVED
+};
+
+#define SYSCALL(nr, name, fn) x86_sys_fn fn;
+#define UNSERVED(nr, name)
+#include "tracegen/x86/syscalls.def"
+#undef SYSCALL
+#undef UNSERVED
+
+/* The call's name ("prctl"), or NULL for a number Linux does not define. */
+const char *x86_syscall_name(uint64_t nr);
+
+/* Largest transfer one read, write or getrandom call makes; the guest's C
+ * library loops for more, as it must for any short transfer. */
+#define X86_IO_CHUNK (1u << 20)
+/* The process id the guest sees. */
+#define X86_GUEST_PID 1000
+
+/* The host descriptor behind guest descriptor GFD, or -1. */
+static inline int x86_host_fd(const struct x86_process *p, uint64_t gfd)
+{
+    return gfd < X86_MAX_FDS ? p->fds[gfd] : -1;
+}
+
+#endif

@@ -1,0 +1,152 @@
+/* System calls that describe the machine, the process and the time.
+ * Time is virtual (derived from the instruction count) and randomness is
+ * seeded, so runs repeat; the machine is a fixed one, whatever the host. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracegen/x86/sys.h"
+
+/* Virtual time: 1 ns per instruction from 2026-01-01T00:00:00Z. */
+#define EPOCH_NS 1767225600000000000ull
+
+static uint64_t now_ns(const struct x86_process *p)
+{
+    return EPOCH_NS + p->icount;
+}
+
+long sys_uname(struct x86_sys *s)
+{
+    char u[6][65];
+    memset(u, 0, sizeof u);
+    strcpy(u[0], "Linux");
+    strcpy(u[1], "cgmtrace");
+    strcpy(u[2], "6.1.0-cgmtrace");
+    strcpy(u[3], "#1 SMP PREEMPT_DYNAMIC");
+    strcpy(u[4], "x86_64");
+    strcpy(u[5], "(none)");
+    return gmem_copy_out(s->p->mem, s->a[0], u, sizeof u, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_clock_gettime(struct x86_sys *s)
+{
+    uint64_t clk = s->a[0], ns = now_ns(s->p);
+    if (clk != CLOCK_REALTIME && clk != CLOCK_REALTIME_COARSE)
+        ns -= EPOCH_NS;
+    int64_t ts[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
+    return gmem_copy_out(s->p->mem, s->a[1], ts, sizeof ts, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_clock_getres(struct x86_sys *s)
+{
+    int64_t ts[2] = { 0, 1 };
+    return s->a[1] && gmem_copy_out(s->p->mem, s->a[1], ts, sizeof ts, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_gettimeofday(struct x86_sys *s)
+{
+    uint64_t ns = now_ns(s->p);
+    int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
+    return s->a[0] && gmem_copy_out(s->p->mem, s->a[0], tv, sizeof tv, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_time(struct x86_sys *s)
+{
+    int64_t sec = (int64_t)(now_ns(s->p) / 1000000000ull);
+    return s->a[0] && gmem_copy_out(s->p->mem, s->a[0], &sec, 8, 0, NULL) < 0 ? -EFAULT : sec;
+}
+
+/* nanosleep and clock_nanosleep: time is virtual, so sleeping is free. */
+long sys_nanosleep(struct x86_sys *s)
+{
+    (void)s;
+    return 0;
+}
+
+long sys_getrandom(struct x86_sys *s)
+{
+    uint64_t buf = s->a[0], n = s->a[1];
+    if (n > X86_IO_CHUNK)
+        n = X86_IO_CHUNK;
+    for (uint64_t i = 0; i < n; i += 8) {
+        uint64_t r = x86_random(s->p);
+        size_t k = n - i < 8 ? (size_t)(n - i) : 8;
+        if (gmem_copy_out(s->p->mem, buf + i, &r, k, 0, NULL) < 0)
+            return -EFAULT;
+    }
+    return (long)n;
+}
+
+static long do_prlimit(struct x86_process *p, uint64_t res, uint64_t oldp)
+{
+    if (res >= 16)
+        return -EINVAL;
+    uint64_t lim[2] = { ~0ull, ~0ull };
+    if (res == 3) /* RLIMIT_STACK */
+        lim[0] = 8ull << 20;
+    else if (res == 7) /* RLIMIT_NOFILE */
+        lim[0] = lim[1] = X86_MAX_FDS;
+    if (oldp && gmem_copy_out(p->mem, oldp, lim, sizeof lim, 0, NULL) < 0)
+        return -EFAULT;
+    return 0;
+}
+
+long sys_getrlimit(struct x86_sys *s) { return do_prlimit(s->p, s->a[0], s->a[1]); }
+/* New limits are accepted and not applied. */
+long sys_prlimit64(struct x86_sys *s) { return do_prlimit(s->p, s->a[1], s->a[3]); }
+
+/* A fixed 8 GiB machine. */
+long sys_sysinfo(struct x86_sys *s)
+{
+    /* struct sysinfo: uptime 0, totalram 32, freeram 40, procs 80, mem_unit 104 */
+    uint8_t buf[112];
+    memset(buf, 0, sizeof buf);
+    uint64_t uptime = s->p->icount / 1000000000ull, total = 8ull << 30, avail = 6ull << 30;
+    uint32_t unit = 1;
+    uint16_t procs = 1;
+    memcpy(buf + 0, &uptime, 8);
+    memcpy(buf + 32, &total, 8);
+    memcpy(buf + 40, &avail, 8);
+    memcpy(buf + 80, &procs, 2);
+    memcpy(buf + 104, &unit, 4);
+    return gmem_copy_out(s->p->mem, s->a[0], buf, sizeof buf, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+/* Four CPUs, whatever the host has. */
+long sys_sched_getaffinity(struct x86_sys *s)
+{
+    uint64_t mask = 0xf;
+    return s->a[1] < 8 ? -EINVAL
+           : gmem_copy_out(s->p->mem, s->a[2], &mask, 8, 0, NULL) < 0 ? -EFAULT : 8;
+}
+
+long sys_getpid(struct x86_sys *s) { (void)s; return X86_GUEST_PID; }
+long sys_getppid(struct x86_sys *s) { (void)s; return 1; }
+long sys_gettid(struct x86_sys *s) { return (long)s->t->tid; }
+long sys_getuid(struct x86_sys *s) { (void)s; return (long)getuid(); }
+long sys_getgid(struct x86_sys *s) { (void)s; return (long)getgid(); }
+long sys_geteuid(struct x86_sys *s) { (void)s; return (long)geteuid(); }
+long sys_getegid(struct x86_sys *s) { (void)s; return (long)getegid(); }
+
+long sys_set_tid_address(struct x86_sys *s)
+{
+    s->t->clear_child_tid = s->a[0];
+    return (long)s->t->tid;
+}
+
+/* The robust-futex list is for threads that die holding a lock: ours end
+ * only by exit, so it is accepted and never walked. */
+long sys_set_robust_list(struct x86_sys *s) { (void)s; return 0; }
+
+long sys_arch_prctl(struct x86_sys *s)
+{
+    struct x86_cpu *c = &s->t->cpu;
+    switch (s->a[0]) {
+    case 0x1001: c->gs_base = s->a[1]; return 0;
+    case 0x1002: c->fs_base = s->a[1]; return 0;
+    case 0x1003: return gmem_copy_out(s->p->mem, s->a[1], &c->fs_base, 8, 0, NULL) < 0 ? -EFAULT : 0;
+    case 0x1004: return gmem_copy_out(s->p->mem, s->a[1], &c->gs_base, 8, 0, NULL) < 0 ? -EFAULT : 0;
+    default: return -EINVAL;
+    }
+}

@@ -1,0 +1,184 @@
+/* Memory system calls: mmap, munmap, mprotect, brk, mremap, madvise over
+ * the guest's page-granular address space (mem.h). Anonymous mappings are
+ * placed downwards from the top of the mmap area; file mappings are
+ * private copies read through the host. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracegen/x86/sys.h"
+
+static uint64_t page_up(uint64_t v)
+{
+    return (v + GPAGE_MASK) & ~GPAGE_MASK;
+}
+
+static int prot_from_linux(uint64_t prot)
+{
+    return ((prot & 1) ? GPROT_R : 0) | ((prot & 2) ? GPROT_W | GPROT_R : 0) |
+           ((prot & 4) ? GPROT_X | GPROT_R : 0);
+}
+
+/* Code pages in a range that is unmapped or reprotected: drop decoded code. */
+static void forget_code(struct x86_process *p, uint64_t addr, uint64_t len)
+{
+    for (uint64_t a = addr & ~GPAGE_MASK; a < addr + len; a += GPAGE_SIZE) {
+        int prot;
+        if (gmem_page(p->mem, a, &prot) && (prot & GPROT_CODE)) {
+            x86_code_cache_flush(p->code);
+            return;
+        }
+    }
+}
+
+static long do_mmap(struct x86_process *p, uint64_t addr, uint64_t len, uint64_t prot,
+                    uint64_t flags, int64_t fd, uint64_t off)
+{
+    const uint64_t MAP_FIXED_ = 0x10, MAP_ANON_ = 0x20, MAP_SHARED_ = 0x01,
+                   MAP_FIXED_NOREPLACE_ = 0x100000;
+    if (!len || (off & GPAGE_MASK))
+        return -EINVAL;
+    len = page_up(len);
+    if (len > (1ull << 40))
+        return -ENOMEM;
+    int h = -1;
+    if (!(flags & MAP_ANON_)) {
+        h = x86_host_fd(p, (uint64_t)fd);
+        if (h < 0)
+            return -EBADF;
+        if ((flags & MAP_SHARED_) && (prot & 2))
+            return -EACCES; /* shared writable file mappings are not emulated */
+    }
+    uint64_t at;
+    if (flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)) {
+        if (addr & GPAGE_MASK)
+            return -EINVAL;
+        if ((flags & MAP_FIXED_NOREPLACE_) && gmem_page(p->mem, addr, NULL))
+            return -EEXIST;
+        at = addr;
+        forget_code(p, at, len);
+    } else {
+        if (p->mmap_top - len < p->brk_cur + (1ull << 30))
+            return -ENOMEM;
+        p->mmap_top -= len;
+        at = p->mmap_top;
+    }
+    if (gmem_map(p->mem, at, len, prot_from_linux(prot)) < 0)
+        return -ENOMEM;
+    if (h >= 0) {
+        char *tmp = malloc(X86_IO_CHUNK);
+        if (!tmp)
+            return -ENOMEM;
+        for (uint64_t done = 0; done < len;) {
+            uint64_t n = len - done < X86_IO_CHUNK ? len - done : X86_IO_CHUNK;
+            ssize_t k = pread(h, tmp, n, (off_t)(off + done));
+            if (k <= 0)
+                break;
+            gmem_copy_out(p->mem, at + done, tmp, (size_t)k, 1, NULL);
+            done += (uint64_t)k;
+        }
+        free(tmp);
+    }
+    return (long)at;
+}
+
+long sys_mmap(struct x86_sys *s)
+{
+    return do_mmap(s->p, s->a[0], s->a[1], s->a[2], s->a[3], (int64_t)s->a[4], s->a[5]);
+}
+
+long sys_mprotect(struct x86_sys *s)
+{
+    forget_code(s->p, s->a[0], s->a[1]);
+    return (s->a[0] & GPAGE_MASK) ? -EINVAL
+           : gmem_protect(s->p->mem, s->a[0], s->a[1], prot_from_linux(s->a[2])) < 0 ? -ENOMEM
+                                                                                    : 0;
+}
+
+long sys_munmap(struct x86_sys *s)
+{
+    if (s->a[0] & GPAGE_MASK)
+        return -EINVAL;
+    forget_code(s->p, s->a[0], s->a[1]);
+    gmem_unmap(s->p->mem, s->a[0], s->a[1]);
+    return 0;
+}
+
+long sys_brk(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    uint64_t want = s->a[0];
+    if (want < p->brk_start || want > p->brk_start + (1ull << 36))
+        return (long)p->brk_cur;
+    uint64_t old_end = page_up(p->brk_cur), new_end = page_up(want);
+    if (new_end > old_end) {
+        for (uint64_t a = old_end; a < new_end; a += GPAGE_SIZE)
+            if (gmem_page(p->mem, a, NULL))
+                return (long)p->brk_cur; /* would overlap a mapping */
+        if (gmem_map(p->mem, old_end, new_end - old_end, GPROT_R | GPROT_W) < 0)
+            return (long)p->brk_cur;
+    } else if (new_end < old_end) {
+        gmem_unmap(p->mem, new_end, old_end - new_end);
+    }
+    p->brk_cur = want;
+    return (long)want;
+}
+
+long sys_mremap(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    uint64_t old = s->a[0], old_len = s->a[1], new_len = s->a[2], flags = s->a[3];
+    const uint64_t MREMAP_MAYMOVE_ = 1;
+    if (old & GPAGE_MASK)
+        return -EINVAL;
+    old_len = page_up(old_len);
+    new_len = page_up(new_len);
+    if (!new_len || !gmem_is_mapped(p->mem, old, old_len ? old_len : GPAGE_SIZE))
+        return -EFAULT;
+    int prot;
+    gmem_page(p->mem, old, &prot);
+    prot &= 7;
+    if (new_len <= old_len) {
+        gmem_unmap(p->mem, old + new_len, old_len - new_len);
+        return (long)old;
+    }
+    if (!(flags & MREMAP_MAYMOVE_))
+        return -ENOMEM;
+    long at = do_mmap(p, 0, new_len, 3, 0x22, -1, 0);
+    if (at < 0)
+        return at;
+    char *tmp = malloc(X86_IO_CHUNK);
+    if (!tmp)
+        return -ENOMEM;
+    for (uint64_t done = 0; done < old_len; done += X86_IO_CHUNK) {
+        uint64_t n = old_len - done < X86_IO_CHUNK ? old_len - done : X86_IO_CHUNK;
+        gmem_copy_in(p->mem, tmp, old + done, n, NULL);
+        gmem_copy_out(p->mem, (uint64_t)at + done, tmp, n, 1, NULL);
+    }
+    free(tmp);
+    gmem_protect(p->mem, (uint64_t)at, new_len, prot);
+    forget_code(p, old, old_len);
+    gmem_unmap(p->mem, old, old_len);
+    return at;
+}
+
+long sys_madvise(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    uint64_t addr = s->a[0], len = s->a[1];
+    const uint64_t MADV_DONTNEED_ = 4;
+    if (addr & GPAGE_MASK)
+        return -EINVAL;
+    if (s->a[2] != MADV_DONTNEED_)
+        return 0;
+    /* private anonymous memory reads back as zeros after DONTNEED */
+    for (uint64_t a = addr; a < addr + page_up(len); a += GPAGE_SIZE) {
+        int prot;
+        uint8_t *pg = gmem_page(p->mem, a, &prot);
+        if (!pg)
+            return -ENOMEM;
+        memset(pg, 0, GPAGE_SIZE);
+    }
+    return 0;
+}
