@@ -254,6 +254,7 @@ $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/ut
   $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
+$(BUILD)/fuzz/fuzz_x86_syscalls: $(TRACEGEN_SRC) tests/unit/sys_fuzz.c
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \

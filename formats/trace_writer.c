@@ -10,6 +10,7 @@
 #include <lz4.h>
 #include <lz4hc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ struct cgm_writer {
     struct catalog cat;       /* streams and chunks for the index; under the lock */
     atomic_int failed;        /* any error: calls fail from now on */
     atomic_int io_failed;     /* the file cannot be written: queued blocks are dropped */
+    uint64_t handed_bytes;    /* chunk payloads handed over (the caller's thread) */
     char error[512];          /* set once, under the lock */
 };
 
@@ -106,6 +108,16 @@ static int fail(struct cgm_writer *w, const char *fmt, ...)
 const char *cgm_writer_error(const struct cgm_writer *w)
 {
     return w->error;
+}
+
+int cgm_writer_failed(const struct cgm_writer *w)
+{
+    return atomic_load(&((struct cgm_writer *)w)->failed);
+}
+
+uint64_t cgm_writer_bytes(const struct cgm_writer *w)
+{
+    return w->handed_bytes;
 }
 
 static int write_all(struct cgm_writer *w, struct iovec *iov, int n)
@@ -273,6 +285,19 @@ static void wait_idle(struct cgm_writer *w, const int *busy)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* Starts the background thread with every signal blocked, so the
+ * application's signals reach its own threads (and interrupt their
+ * blocking calls) rather than this one. */
+static int start_background(struct cgm_writer *w)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&w->thread, NULL, background, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
 static struct job *new_job(struct cgm_writer *w, uint8_t type, uint32_t stream)
 {
     struct job *j = calloc(1, sizeof *j);
@@ -318,7 +343,7 @@ struct cgm_writer *cgm_writer_create(const char *path, const struct cgm_writer_o
     cgm_file_header_encode(hdr, &fh);
     struct iovec iov = { hdr, sizeof hdr };
     int rc = write_all(w, &iov, 1);
-    if (!rc && pthread_create(&w->thread, NULL, background, w) != 0)
+    if (!rc && start_background(w) != 0)
         rc = fail(w, "cannot start the compression thread");
     if (rc) {
         snprintf(err, errlen, "%s", w->error);
@@ -406,6 +431,7 @@ static int hand_over(struct cgm_wstream *s, const uint8_t *data, size_t len, int
     s->records_before += s->records;
     s->records = 0;
     s->instructions = 0;
+    w->handed_bytes += len;
     submit(w, j);
     return 0;
 }

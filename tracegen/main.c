@@ -2,9 +2,12 @@
  * its trace. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,14 +28,26 @@ static void usage(FILE *out)
           "died of signal N (a fault, or a signal it sent itself such as abort()'s;\n"
           "the reason is printed on stderr), with 70\n"
           "when the emulator stopped (unimplemented instruction or system call,\n"
-          "deadlock, --max-insts) and with 2 on a usage or loading error.\n"
+          "deadlock, a --max-* limit, the trace cannot be written), with 128+N when\n"
+          "tracegen itself was sent signal N (SIGINT, SIGTERM, SIGHUP: the trace is\n"
+          "finished first, so it holds the run up to there; a second signal ends\n"
+          "tracegen at once) and with 2 on a usage or loading error.\n"
           "\n"
           "options:\n"
           "  -o, --output FILE     write the trace to FILE\n"
           "      --no-trace        emulate only, record nothing\n"
           "      --roi-only        record only inside the guest's region-of-interest\n"
           "                        markers (cgm/guest.h); everything is still emulated\n"
-          "      --max-insts N     stop after N guest instructions (exit status 70)\n"
+          "      --max-insts N     stop after N guest instructions, each rep-string\n"
+          "                        iteration counted (exit status 70)\n"
+          "      --max-seconds S   stop after S seconds of wall-clock time (exit status 70)\n"
+          "      --max-memory SIZE host memory the guest may use: its accessible pages\n"
+          "                        counted in full, page tables, decoded code (default:\n"
+          "                        half the host's memory); beyond it mmap and brk fail\n"
+          "                        with ENOMEM, or the run stops (exit status 70)\n"
+          "      --max-trace-bytes SIZE\n"
+          "                        stop once SIZE bytes of records were written (before\n"
+          "                        compression, so the file is smaller; exit status 70)\n"
           "      --quantum N       instructions per scheduling slice (default 100000)\n"
           "      --stdin FILE      the guest reads its standard input from FILE\n"
           "      --allow-write DIR the guest may create and write files under DIR\n"
@@ -69,6 +84,59 @@ static void usage(FILE *out)
           "si.static.N) and the GPU calls as events in the calling thread's stream.\n"
           "A trace also holds a \"program\" section: argv, exit status, instructions.\n",
           out);
+}
+
+/* A size: a number with an optional K, M, G or T (powers of 1024). */
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, *end) : NULL;
+    if (*end && (!u || end[1]))
+        return -1;
+    unsigned shift = u ? 10u * (unsigned)(u - units + 1) : 0;
+    if (shift && v > (~0ull >> shift))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+static void on_signal(int sig)
+{
+    x86_interrupt = sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP ask the emulator to stop and finish the
+ * trace; the handler is reset after one, so a second signal ends tracegen
+ * at once. No SA_RESTART: a guest blocked in read() is woken (EINTR). The
+ * time limit is a SIGALRM. A closed pipe is the guest's business (EPIPE). */
+static int install_handlers(double max_seconds)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+        sigaction(SIGHUP, &sa, NULL) || sigaction(SIGALRM, &sa, NULL))
+        return -1;
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit fails the write (EFBIG) */
+    if (max_seconds > 0) {
+        struct itimerval it;
+        memset(&it, 0, sizeof it);
+        it.it_value.tv_sec = (time_t)max_seconds;
+        it.it_value.tv_usec = (suseconds_t)((max_seconds - floor(max_seconds)) * 1e6);
+        if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+            it.it_value.tv_usec = 1;
+        if (setitimer(ITIMER_REAL, &it, NULL))
+            return -1;
+    }
+    return 0;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -118,12 +186,15 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
-           O_QUIET, O_STATS, O_CPU };
+           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
         { "roi-only", no_argument, NULL, O_ROI },
         { "max-insts", required_argument, NULL, O_MAX },
+        { "max-seconds", required_argument, NULL, O_MAX_SECONDS },
+        { "max-memory", required_argument, NULL, O_MAX_MEMORY },
+        { "max-trace-bytes", required_argument, NULL, O_MAX_TRACE },
         { "quantum", required_argument, NULL, O_QUANTUM },
         { "stdin", required_argument, NULL, O_STDIN },
         { "allow-write", required_argument, NULL, O_ALLOW },
@@ -148,6 +219,30 @@ int main(int argc, char **argv)
         case O_MAX:
             if (parse_u64(optarg, &opt.max_insts) < 0) {
                 fprintf(stderr, "tracegen: --max-insts: '%s' is not a number\n", optarg);
+                return 2;
+            }
+            break;
+        case O_MAX_SECONDS: {
+            char *end;
+            opt.max_seconds = strtod(optarg, &end);
+            if (end == optarg || *end || !(opt.max_seconds > 0) || opt.max_seconds > 1e9) {
+                fprintf(stderr, "tracegen: --max-seconds: '%s' is not a positive number of "
+                        "seconds\n", optarg);
+                return 2;
+            }
+            break;
+        }
+        case O_MAX_MEMORY:
+            if (parse_size(optarg, &opt.max_memory) < 0 || opt.max_memory < (16u << 20)) {
+                fprintf(stderr, "tracegen: --max-memory: '%s' is not a size of at least 16M "
+                        "(a number with K, M, G or T)\n", optarg);
+                return 2;
+            }
+            break;
+        case O_MAX_TRACE:
+            if (parse_size(optarg, &opt.max_trace_bytes) < 0 || !opt.max_trace_bytes) {
+                fprintf(stderr, "tracegen: --max-trace-bytes: '%s' is not a positive size "
+                        "(a number with K, M, G or T)\n", optarg);
                 return 2;
             }
             break;
@@ -226,12 +321,21 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (install_handlers(opt.max_seconds) < 0) {
+        fprintf(stderr, "tracegen: cannot install signal handlers: %s\n", strerror(errno));
+        x86_process_destroy(p);
+        return 2;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int status = x86_process_run(p);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
-    if (p->stop_kind != XF_EXIT) {
+    if (p->stop_kind == XF_INTERRUPTED) {
+        fprintf(stderr, "tracegen: interrupted: %s; the guest was stopped after %llu "
+                "instructions%s\n", p->message, (unsigned long long)p->icount,
+                p->rec ? " and the trace holds its run up to there" : "");
+    } else if (p->stop_kind != XF_EXIT) {
         int sig = x86_process_signal(p);
         if (sig)
             fprintf(stderr, "tracegen: guest died of signal %d (%s): %s\n", sig, strsignal(sig),
@@ -244,7 +348,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "tracegen: %llu instructions in %.3f s (%.1f MIPS)\n",
                 (unsigned long long)p->icount, s, s > 0 ? p->icount / s / 1e6 : 0.0);
         fprintf(stderr, "tracegen: %llu instructions counting each rep-string iteration\n",
-                (unsigned long long)(p->icount + p->main_thread->cpu.rep_extra));
+                (unsigned long long)x86_process_counted(p));
         if (p->rec) {
             uint64_t l, st, m;
             x86_rec_counts(p->rec, &l, &st, &m);

@@ -107,6 +107,11 @@ int cgm_writer_finalize(struct cgm_writer *w, char *err, size_t errlen);
 void cgm_writer_abandon(struct cgm_writer *w);
 
 const char *cgm_writer_error(const struct cgm_writer *w);
+/* 1 once any call or write has failed (cgm_writer_error says why). */
+int cgm_writer_failed(const struct cgm_writer *w);
+/* Bytes of framed records handed over in chunks so far, before
+ * compression (the caller's thread's view; it grows a chunk at a time). */
+uint64_t cgm_writer_bytes(const struct cgm_writer *w);
 
 /* ---- reader ------------------------------------------------------------ */
 

@@ -5,6 +5,7 @@
 #define TRACEGEN_X86_CPU_H
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -150,7 +151,11 @@ struct x86_cpu {
 
     const struct x86_dinsn *cur; /* instruction being executed */
     uint64_t icount;            /* instructions retired (at block granularity) */
-    uint64_t rep_extra;         /* rep-string iterations beyond the first, all runs */
+    uint64_t rep_extra;         /* rep-string iterations beyond the first, since the
+                                   process last collected them */
+    uint64_t rep_room;          /* with rep_bounded: such iterations allowed before
+                                   the run's instruction limit */
+    int rep_bounded;
     struct x86_code_cache *code;
     struct x86_thread *thread;
 };
@@ -178,6 +183,12 @@ void x86_read_bytes_slow(struct x86_cpu *c, uint64_t addr, void *dst, unsigned s
 void x86_write_bytes_slow(struct x86_cpu *c, uint64_t addr, const void *src, unsigned size);
 void x86_tlb_flush(struct x86_cpu *c);
 _Noreturn void x86_fault(struct x86_cpu *c, int kind, uint64_t addr);
+
+/* Set asynchronously (by tracegen's signal handlers) to the signal that
+ * asks the emulator to stop at its next check: between blocks, after a
+ * system call, and every few thousand iterations of a rep-string
+ * instruction. */
+extern volatile sig_atomic_t x86_interrupt;
 
 /* The host address of [ADDR, ADDR+SIZE) when TLB maps its page and the
  * access stays inside it, else NULL (then the slow path decides). */

@@ -21,6 +21,7 @@ struct x86_code_cache {
     uint64_t *code_pages;                 /* pages marked GPROT_CODE */
     size_t ncode_pages, code_pages_cap;
     uint64_t decoded;
+    uint64_t bytes;                       /* of the blocks in the hash */
     uint32_t next_id;
 };
 
@@ -59,9 +60,23 @@ void x86_code_cache_flush(struct x86_code_cache *cc)
         cc->hash[i] = NULL;
     }
     memset(cc->jump, 0, sizeof cc->jump);
+    cc->bytes = 0;
     for (size_t i = 0; i < cc->ncode_pages; i++)
         gmem_set_code(cc->mem, cc->code_pages[i] << GPAGE_SHIFT, 0);
     cc->ncode_pages = 0;
+}
+
+void x86_code_cache_forget(struct x86_code_cache *cc, uint64_t addr, uint64_t len)
+{
+    uint64_t first = addr >> GPAGE_SHIFT;
+    uint64_t last = len && addr + len - 1 >= addr ? (addr + len - 1) >> GPAGE_SHIFT : ~0ull;
+    if (!len)
+        return;
+    for (size_t i = 0; i < cc->ncode_pages; i++)
+        if (cc->code_pages[i] >= first && cc->code_pages[i] <= last) {
+            x86_code_cache_flush(cc);
+            return;
+        }
 }
 
 void x86_code_cache_destroy(struct x86_code_cache *cc)
@@ -90,6 +105,11 @@ csh x86_code_cache_capstone(struct x86_code_cache *cc)
 uint64_t x86_code_cache_decoded(const struct x86_code_cache *cc)
 {
     return cc->decoded;
+}
+
+uint64_t x86_code_cache_bytes(const struct x86_code_cache *cc)
+{
+    return cc->bytes + cc->code_pages_cap * sizeof *cc->code_pages;
 }
 
 static unsigned hash_of(uint64_t rip)
@@ -170,6 +190,7 @@ static struct x86_block *decode_block(struct x86_cpu *c, uint64_t rip)
     struct x86_block *b = malloc(sizeof *b + n * sizeof(struct x86_dinsn));
     if (!b)
         cgm_oom("a decoded block of guest instructions");
+    cc->bytes += sizeof *b + n * sizeof(struct x86_dinsn);
     b->start = rip;
     b->end = pc;
     b->ninsn = n;

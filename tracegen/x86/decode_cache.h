@@ -34,6 +34,8 @@ struct x86_block *x86_block_get(struct x86_cpu *c, uint64_t rip);
  * x86_block_get so the running block stays valid until it ends. */
 void x86_code_invalidate(struct x86_cpu *c, uint64_t addr);
 void x86_code_cache_flush(struct x86_code_cache *cc);
+/* Flushes when code was decoded from a page of [ADDR, ADDR+LEN). */
+void x86_code_cache_forget(struct x86_code_cache *cc, uint64_t addr, uint64_t len);
 
 csh x86_code_cache_capstone(struct x86_code_cache *cc);
 
@@ -43,5 +45,7 @@ void x86_code_cache_foreach(struct x86_code_cache *cc,
 
 /* Statistics. */
 uint64_t x86_code_cache_decoded(const struct x86_code_cache *cc);
+/* Host memory the cached blocks take. */
+uint64_t x86_code_cache_bytes(const struct x86_code_cache *cc);
 
 #endif

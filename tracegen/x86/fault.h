@@ -12,8 +12,9 @@ enum x86_fault {
     XF_ILLEGAL,   /* ud2 or an undecodable instruction */
     XF_EXIT,      /* the guest process exited (not a fault) */
     XF_SYSCALL,   /* stopped by the syscall layer (--strict, sandbox) */
-    XF_LIMIT,     /* --max-insts reached */
+    XF_LIMIT,     /* a limit of the run was reached (--max-insts, --max-seconds, ...) */
     XF_KILLED,    /* a signal's default action ended the process (kill, abort) */
+    XF_INTERRUPTED, /* tracegen itself was sent SIGINT, SIGTERM or SIGHUP */
 };
 
 const char *x86_fault_name(int kind);

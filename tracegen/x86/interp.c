@@ -450,18 +450,27 @@ static void exec_string(struct x86_cpu *c, const struct x86_dinsn *in)
         return;
     }
     int compares = in->op == XOP_CMPS || in->op == XOP_SCAS;
-    /* counted per iteration too, as valgrind does, for comparisons */
-    if (c->r[R_RCX] > 1)
-        c->rep_extra += c->r[R_RCX] - 1;
-    while (c->r[R_RCX]) {
+    for (int first = 1; c->r[R_RCX]; first = 0) {
+        /* Iterations after the first count as instructions (as valgrind
+         * counts them), so the run's limit cuts a long one short; the
+         * registers are consistent between iterations, as for an
+         * interrupt on hardware. */
+        if (!first) {
+            if (c->rep_bounded) {
+                if (!c->rep_room)
+                    x86_fault(c, XF_LIMIT, 0);
+                c->rep_room--;
+            }
+            c->rep_extra++;
+            if (!(c->rep_extra & 0xfff) && x86_interrupt)
+                x86_fault(c, XF_INTERRUPTED, 0);
+        }
         string_step(c, in);
         c->r[R_RCX]--;
         if (compares) {
             int zf = c->lz_a == c->lz_b;
-            if ((in->rep == 1 && !zf) || (in->rep == 2 && zf)) {
-                c->rep_extra -= c->r[R_RCX] ? c->r[R_RCX] : 0;
+            if ((in->rep == 1 && !zf) || (in->rep == 2 && zf))
                 break;
-            }
         }
     }
 }

@@ -118,6 +118,7 @@ const char *x86_fault_name(int kind)
     case XF_SYSCALL: return "stopped in a system call";
     case XF_LIMIT: return "instruction limit reached";
     case XF_KILLED: return "killed by a signal";
+    case XF_INTERRUPTED: return "interrupted";
     default: return "none";
     }
 }

@@ -1,7 +1,10 @@
-/* Guest memory: a sparse, page-granular 48-bit address space with
+/* Guest memory: a sparse, page-granular 47-bit address space with
  * permissions. A three-level radix table maps guest pages to host pages;
  * each guest mapping is backed by a host MAP_NORESERVE mapping, so only
- * pages the guest touches cost host memory. */
+ * pages the guest touches cost host memory. What the guest may map is
+ * bounded (gmem_set_limit): every page it can access counts in full, as
+ * if touched, and so do the tables, so no guest drives the host out of
+ * memory. */
 #ifndef TRACEGEN_X86_MEM_H
 #define TRACEGEN_X86_MEM_H
 
@@ -12,8 +15,7 @@
 #define GPAGE_SIZE  4096ull
 #define GPAGE_MASK  (GPAGE_SIZE - 1)
 #define GADDR_LIMIT (1ull << 47)
-/* Guest memory mapped at once, at most: the page table costs 8 bytes per
- * mapped page, so this bounds tracegen's own memory too. */
+/* The bound of a new gmem until gmem_set_limit changes it. */
 #define GMEM_MAPPED_LIMIT (64ull << 30)
 
 enum {
@@ -28,14 +30,28 @@ struct gmem;
 struct gmem *gmem_create(void);
 void gmem_destroy(struct gmem *m);
 
+/* Bounds gmem_host_bytes: maps and protection changes that would pass
+ * BYTES fail. */
+void gmem_set_limit(struct gmem *m, uint64_t bytes);
+uint64_t gmem_limit(const struct gmem *m);
+/* What the guest's memory may cost the host: accessible pages in full and
+ * the tables; and the tables alone. */
+uint64_t gmem_host_bytes(const struct gmem *m);
+uint64_t gmem_table_bytes(const struct gmem *m);
+
 /* Maps [ADDR, ADDR+LEN) (page aligned) as fresh zeroed memory, replacing
  * whatever was there. Returns 0, or -1 when the range is not canonical or
- * the guest would exceed GMEM_MAPPED_LIMIT. */
+ * the limit would be passed. */
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot);
-/* Unmaps the pages of the range that are mapped. */
+/* Unmaps the pages of the range that are mapped. Costs what is mapped,
+ * whatever the range's size. */
 void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
-/* Changes permissions; -1 (ENOMEM semantics) when a page is unmapped. */
+/* Changes permissions; -1 (ENOMEM semantics) when a page is unmapped or
+ * the limit would be passed. */
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, int prot);
+/* Zeroes the mapped pages of the range, giving their host memory back.
+ * Returns -1 (ENOMEM semantics) when part of the range is unmapped. */
+int gmem_discard(struct gmem *m, uint64_t addr, uint64_t len);
 /* 1 when every page of the range is mapped. */
 int gmem_is_mapped(const struct gmem *m, uint64_t addr, uint64_t len);
 
@@ -55,9 +71,6 @@ int gmem_copy_out(struct gmem *m, uint64_t dst, const void *src, size_t n,
 /* Reads a NUL-terminated string of at most MAX bytes (NUL included).
  * Returns its length, or -1 on a fault or when it is too long. */
 long gmem_read_str(const struct gmem *m, char *dst, uint64_t src, size_t max);
-
-/* Bytes of host memory the guest has touched (resident estimate). */
-uint64_t gmem_mapped_bytes(const struct gmem *m);
 
 /* Generation counter, bumped by every unmap/protect so caches of page
  * translations can tell they are stale. */

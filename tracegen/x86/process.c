@@ -4,7 +4,9 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +44,8 @@ struct x86_process *x86_process_create(const struct x86_options *opt)
     if (!p->opt.quantum)
         p->opt.quantum = 100000;
     p->mem = gmem_create();
+    if (p->mem)
+        gmem_set_limit(p->mem, opt->max_memory ? opt->max_memory : x86_default_max_memory());
     p->code = p->mem ? x86_code_cache_create(p->mem) : NULL;
     p->main_thread = calloc(1, sizeof *p->main_thread);
     if (!p->mem || !p->code || !p->main_thread || add_thread(p, p->main_thread) < 0) {
@@ -83,11 +87,9 @@ void x86_process_destroy(struct x86_process *p)
 {
     if (!p)
         return;
-    for (int i = 3; i < X86_MAX_FDS; i++)
+    for (int i = 0; i < X86_MAX_FDS; i++)
         if (p->fds[i] > 2)
             close(p->fds[i]);
-    if (p->fds[0] > 2)
-        close(p->fds[0]);
     gpu_driver_destroy(p->gpu);
     x86_code_cache_destroy(p->code);
     gmem_destroy(p->mem);
@@ -142,6 +144,28 @@ long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitse
         woken++;
     }
     return woken;
+}
+
+volatile sig_atomic_t x86_interrupt;
+
+uint64_t x86_default_max_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2
+                                           : GMEM_MAPPED_LIMIT;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur / 2 < bytes)
+        bytes = rl.rlim_cur / 2;
+    return bytes;
+}
+
+uint64_t x86_process_counted(const struct x86_process *p)
+{
+    uint64_t n = p->icount + p->rep_extra;
+    for (size_t i = 0; i < p->nthreads; i++)
+        n += p->threads[i]->cpu.rep_extra;
+    return n;
 }
 
 uint64_t x86_random(struct x86_process *p)
@@ -285,11 +309,91 @@ static int schedule(struct x86_process *p)
     return -1;
 }
 
+static void stop_limit(struct x86_process *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The run ends at a limit of its own (exit status 70). */
+static void stop_limit(struct x86_process *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->message, sizeof p->message, fmt, ap);
+    va_end(ap);
+    p->stop_kind = XF_LIMIT;
+}
+
+static void stop_insts(struct x86_process *p)
+{
+    stop_limit(p, "instruction limit %llu reached (--max-insts; each rep-string iteration "
+               "counts)", (unsigned long long)p->opt.max_insts);
+}
+
+/* x86_interrupt is set: a time limit or a signal to tracegen itself. */
+static void stop_interrupted(struct x86_process *p)
+{
+    int sig = x86_interrupt;
+    if (sig == SIGALRM) {
+        stop_limit(p, "time limit of %g s reached (--max-seconds)", p->opt.max_seconds);
+        return;
+    }
+    snprintf(p->message, sizeof p->message, "tracegen was sent signal %d (%s)", sig,
+             strsignal(sig));
+    p->stop_kind = XF_INTERRUPTED;
+    p->kill_signal = sig;
+}
+
+static double mib(uint64_t bytes)
+{
+    return (double)bytes / (1 << 20);
+}
+
+/* Checks made between slices. Returns 1 when the run must stop. */
+static int limits_reached(struct x86_process *p)
+{
+    if (x86_interrupt) {
+        stop_interrupted(p);
+        return 1;
+    }
+    uint64_t guest = gmem_host_bytes(p->mem), code = x86_code_cache_bytes(p->code);
+    uint64_t threads = p->nthreads * sizeof(struct x86_thread);
+    if (guest + code + threads > gmem_limit(p->mem)) {
+        stop_limit(p, "memory limit of %.0f MiB reached (--max-memory): guest memory and its "
+                   "page tables %.1f MiB (tables %.1f MiB), decoded code %.1f MiB, threads "
+                   "%.1f MiB", mib(gmem_limit(p->mem)), mib(guest),
+                   mib(gmem_table_bytes(p->mem)), mib(code), mib(threads));
+        return 1;
+    }
+    if (p->rec && x86_rec_error(p->rec)) {
+        stop_limit(p, "the trace cannot be written: %s", x86_rec_error(p->rec));
+        return 1;
+    }
+    if (p->rec && p->opt.max_trace_bytes && x86_rec_bytes(p->rec) >= p->opt.max_trace_bytes) {
+        stop_limit(p, "trace size limit of %llu bytes of records reached (--max-trace-bytes)",
+                   (unsigned long long)p->opt.max_trace_bytes);
+        return 1;
+    }
+    return 0;
+}
+
+#define LIMITS_EVERY (1ull << 22)
+
+/* Lets the rep-string iterations of the next block count toward
+ * --max-insts, so a long one is cut at the limit. */
+static void bound_reps(struct x86_process *p, struct x86_cpu *c)
+{
+    uint64_t n = p->icount + p->rep_extra + c->rep_extra;
+    c->rep_bounded = 1;
+    c->rep_room = n < p->opt.max_insts ? p->opt.max_insts - n : 0;
+}
+
 /* Runs threads until exit or a stop; faults leave through longjmp. */
 static void run_loop(struct x86_process *p, const struct x86_block *volatile *cur_block)
 {
     double start = seconds_now(), last_progress = start;
     uint64_t next_check = 1u << 24;
+    /* the limits are checked between slices and, for a thread whose slice
+     * is long in rep-string iterations, every LIMITS_EVERY of them */
+    uint64_t next_limits = LIMITS_EVERY;
     const uint64_t *generation = gmem_generation_ptr(p->mem);
     for (;;) {
         struct x86_thread *t = p->threads[p->cur];
@@ -309,6 +413,8 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
                 x86_tlb_flush(c);
             *cur_block = b;
             c->icount = p->icount;
+            if (p->opt.max_insts)
+                bound_reps(p, c);
             if (t->rec)
                 x86_rec_block_begin(t->rec, b);
             int r = x86_exec_block(c, b);
@@ -319,16 +425,28 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
                 int out = syscall_and_record(p, t);
                 if (out == SC_STOP)
                     return;
+                if (x86_interrupt) { /* a blocking call returned EINTR */
+                    stop_interrupted(p);
+                    return;
+                }
                 if (out == SC_SWITCH || t->state != THREAD_RUNNABLE)
                     break;
             }
-            if (p->opt.max_insts && p->icount >= p->opt.max_insts) {
-                p->stop_kind = XF_LIMIT;
-                snprintf(p->message, sizeof p->message, "instruction limit %llu reached",
-                         (unsigned long long)p->opt.max_insts);
+            uint64_t counted = p->icount + p->rep_extra + c->rep_extra;
+            if (p->opt.max_insts && counted >= p->opt.max_insts) {
+                stop_insts(p);
                 return;
             }
+            if (counted >= next_limits) {
+                next_limits = counted + LIMITS_EVERY;
+                if (limits_reached(p))
+                    return;
+            }
         }
+        p->rep_extra += c->rep_extra;
+        c->rep_extra = 0;
+        if (limits_reached(p))
+            return;
         if (p->icount >= next_check) {
             next_check = p->icount + (1u << 24);
             if (p->opt.progress) {
@@ -366,11 +484,21 @@ int x86_process_run(struct x86_process *p)
             if (t->rec)
                 x86_rec_block_end(t->rec, (uint32_t)(c->cur - cur_block->insn));
         }
-        p->stop_kind = c->fault_kind;
         p->stop_addr = c->fault_addr;
-        describe_fault(p, t);
+        if (c->fault_kind == XF_LIMIT) {
+            stop_insts(p);
+        } else if (c->fault_kind == XF_INTERRUPTED) {
+            stop_interrupted(p);
+        } else {
+            p->stop_kind = c->fault_kind;
+            describe_fault(p, t);
+        }
     } else {
         run_loop(p, &cur_block);
+    }
+    for (size_t i = 0; i < p->nthreads; i++) {
+        p->rep_extra += p->threads[i]->cpu.rep_extra;
+        p->threads[i]->cpu.rep_extra = 0;
     }
     if (p->opt.progress && p->icount >= (1u << 24))
         fputs("\n", stderr);
@@ -382,5 +510,6 @@ int x86_process_run(struct x86_process *p)
 
 int x86_process_signal(const struct x86_process *p)
 {
-    return p->stop_kind == XF_KILLED ? p->kill_signal : x86_fault_signal(p->stop_kind);
+    return p->stop_kind == XF_KILLED || p->stop_kind == XF_INTERRUPTED
+               ? p->kill_signal : x86_fault_signal(p->stop_kind);
 }

@@ -17,7 +17,10 @@ struct gpu_driver;
 #define X86_MAX_WRITE_DIRS 16
 
 struct x86_options {
-    uint64_t max_insts;          /* 0: no limit */
+    uint64_t max_insts;          /* 0: no limit; rep-string iterations count */
+    uint64_t max_memory;         /* bytes of host memory for the guest; 0: the default */
+    uint64_t max_trace_bytes;    /* records written (before compression); 0: no limit */
+    double max_seconds;          /* for the message: main.c arms the timer */
     uint64_t quantum;            /* instructions per scheduling slice */
     const char *stdin_path;      /* NULL: inherit */
     const char *allow_write[X86_MAX_WRITE_DIRS];
@@ -77,6 +80,8 @@ struct x86_process {
     int kill_signal;             /* XF_KILLED: the signal */
     uint64_t stop_addr;
     uint64_t icount;             /* retired instructions, all threads */
+    uint64_t rep_extra;          /* rep-string iterations beyond the first, collected
+                                    from the threads at the end of their slices */
     uint32_t warned[8];          /* unknown syscalls already reported (bitmap) */
     char message[512];           /* why the run stopped, for the user */
 };
@@ -100,7 +105,17 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
  * oldest first, recording SEQ as what woke them. Returns how many. */
 long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitset, uint64_t seq);
 
-/* The signal the guest died of (fault or kill), or 0. */
+/* Instructions retired so far with every rep-string iteration counted
+ * (as valgrind counts them): what --max-insts bounds. */
+uint64_t x86_process_counted(const struct x86_process *p);
+
+/* The default of --max-memory: half the host's memory, and at most half
+ * of the address-space limit (ulimit -v) so that tracegen keeps room for
+ * its own allocations. */
+uint64_t x86_default_max_memory(void);
+
+/* The signal the guest died of (fault or kill) or that interrupted
+ * tracegen, or 0. */
 int x86_process_signal(const struct x86_process *p);
 
 /* Deterministic pseudo-random numbers (xorshift64*, seeded by --seed). */

@@ -181,6 +181,13 @@ void x86_rec_event_fields(struct x86_rec_thread *t, uint8_t type, uint64_t f0, u
 
 struct cgm_writer *x86_rec_writer(struct x86_recorder *r) { return r->w; }
 
+const char *x86_rec_error(const struct x86_recorder *r)
+{
+    return r->failed || cgm_writer_failed(r->w) ? cgm_writer_error(r->w) : NULL;
+}
+
+uint64_t x86_rec_bytes(const struct x86_recorder *r) { return cgm_writer_bytes(r->w); }
+
 int x86_rec_recording(const struct x86_recorder *r) { return r->enabled; }
 
 void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,

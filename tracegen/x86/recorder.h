@@ -47,6 +47,11 @@ void x86_rec_roi(struct x86_rec_thread *t, int begin, uint64_t seq);
 void x86_rec_counts(const struct x86_recorder *r, uint64_t *loads, uint64_t *stores,
                     uint64_t *modifies);
 
+/* Why writing the trace failed, or NULL while it has not. */
+const char *x86_rec_error(const struct x86_recorder *r);
+/* Bytes of records handed to the writer so far (before compression). */
+uint64_t x86_rec_bytes(const struct x86_recorder *r);
+
 /* Writes the "program" section: TEXT is lines "key=value" (see cgm/trace.h). */
 int x86_rec_program(struct x86_recorder *r, const char *text);
 

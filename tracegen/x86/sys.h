@@ -44,9 +44,12 @@ const char *x86_syscall_name(uint64_t nr);
 /* The process id the guest sees. */
 #define X86_GUEST_PID 1000
 
-/* The host descriptor behind guest descriptor GFD, or -1. */
-static inline int x86_host_fd(const struct x86_process *p, uint64_t gfd)
+/* The host descriptor behind the guest descriptor in register value REG,
+ * or -1. Descriptors are unsigned ints to the kernel: the upper half of the
+ * register is ignored and a negative number is a large one. */
+static inline int x86_host_fd(const struct x86_process *p, uint64_t reg)
 {
+    uint32_t gfd = (uint32_t)reg;
     return gfd < X86_MAX_FDS ? p->fds[gfd] : -1;
 }
 

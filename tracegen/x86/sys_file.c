@@ -14,9 +14,11 @@
 
 #include "tracegen/x86/sys.h"
 
-static long new_guest_fd(struct x86_process *p, int hfd, long lowest)
+/* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
+ * (0 <= LOWEST < X86_MAX_FDS: callers validate the guest's number). */
+static long new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
 {
-    for (long i = lowest; i < X86_MAX_FDS; i++)
+    for (uint32_t i = lowest; i < X86_MAX_FDS; i++)
         if (p->fds[i] < 0) {
             p->fds[i] = hfd;
             return i;
@@ -171,7 +173,7 @@ long sys_close(struct x86_sys *s)
     int h = x86_host_fd(p, fd);
     if (h < 0)
         return -EBADF;
-    p->fds[fd] = -1;
+    p->fds[(uint32_t)fd] = -1;
     if (h > 2)
         close(h);
     return 0;
@@ -296,10 +298,13 @@ long sys_fcntl(struct x86_sys *s)
         return -EBADF;
     switch (cmd) {
     case F_DUPFD: case F_DUPFD_CLOEXEC: {
+        /* the kernel reads the lowest number as an unsigned int */
+        if ((uint32_t)arg >= X86_MAX_FDS)
+            return -EINVAL;
         int n = dup(h);
         if (n < 0)
             return -errno;
-        return new_guest_fd(p, n, (long)arg);
+        return new_guest_fd(p, n, (uint32_t)arg);
     }
     case F_GETFD: case F_SETFD:
         return 0;
@@ -314,34 +319,42 @@ long sys_fcntl(struct x86_sys *s)
     }
 }
 
-static long do_dup(struct x86_process *p, uint64_t fd, int64_t to)
+long sys_dup(struct x86_sys *s)
 {
-    int h = x86_host_fd(p, fd);
+    int h = x86_host_fd(s->p, s->a[0]);
     if (h < 0)
         return -EBADF;
     int n = dup(h);
+    return n < 0 ? -errno : new_guest_fd(s->p, n, 0);
+}
+
+/* dup2 and dup3 onto guest descriptor TO; both numbers are unsigned ints
+ * to the kernel, so a negative one is a large one. */
+static long dup_to(struct x86_process *p, uint64_t fd, uint64_t to)
+{
+    int h = x86_host_fd(p, fd);
+    if (h < 0 || (uint32_t)to >= X86_MAX_FDS)
+        return -EBADF;
+    uint32_t slot = (uint32_t)to;
+    if ((uint32_t)fd == slot)
+        return slot;
+    int n = dup(h);
     if (n < 0)
         return -errno;
-    if (to < 0)
-        return new_guest_fd(p, n, 0);
-    if (to >= X86_MAX_FDS) {
-        close(n);
-        return -EBADF;
-    }
-    if (p->fds[to] > 2)
-        close(p->fds[to]);
-    p->fds[to] = n;
-    return to;
+    if (p->fds[slot] > 2)
+        close(p->fds[slot]);
+    p->fds[slot] = n;
+    return slot;
 }
 
-long sys_dup(struct x86_sys *s) { return do_dup(s->p, s->a[0], -1); }
+long sys_dup2(struct x86_sys *s) { return dup_to(s->p, s->a[0], s->a[1]); }
 
-long sys_dup2(struct x86_sys *s)
+long sys_dup3(struct x86_sys *s)
 {
-    return s->a[0] == s->a[1] ? (long)s->a[1] : do_dup(s->p, s->a[0], (int64_t)s->a[1]);
+    if ((uint32_t)s->a[0] == (uint32_t)s->a[1] || ((uint32_t)s->a[2] & ~(uint32_t)O_CLOEXEC))
+        return -EINVAL;
+    return dup_to(s->p, s->a[0], s->a[1]);
 }
-
-long sys_dup3(struct x86_sys *s) { return sys_dup2(s); }
 
 long sys_getdents64(struct x86_sys *s)
 {

@@ -20,17 +20,16 @@ static int prot_from_linux(uint64_t prot)
            ((prot & 4) ? GPROT_X | GPROT_R : 0);
 }
 
-/* Code pages in a range that is unmapped or reprotected: drop decoded code. */
+/* Decoded code of a range that is unmapped, reprotected or replaced is
+ * stale: drop it. */
 static void forget_code(struct x86_process *p, uint64_t addr, uint64_t len)
 {
-    for (uint64_t a = addr & ~GPAGE_MASK; a < addr + len; a += GPAGE_SIZE) {
-        int prot;
-        if (gmem_page(p->mem, a, &prot) && (prot & GPROT_CODE)) {
-            x86_code_cache_flush(p->code);
-            return;
-        }
-    }
+    x86_code_cache_forget(p->code, addr, len);
 }
+
+/* The lowest address a fixed mapping may take (Linux's default
+ * vm.mmap_min_addr): page 0 stays unmapped, so null pointers fault. */
+#define MMAP_MIN_ADDR 0x10000ull
 
 static long do_mmap(struct x86_process *p, uint64_t addr, uint64_t len, uint64_t prot,
                     uint64_t flags, int64_t fd, uint64_t off)
@@ -51,21 +50,28 @@ static long do_mmap(struct x86_process *p, uint64_t addr, uint64_t len, uint64_t
             return -EACCES; /* shared writable file mappings are not emulated */
     }
     uint64_t at;
-    if (flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)) {
+    int fixed = (flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)) != 0;
+    if (fixed) {
         if (addr & GPAGE_MASK)
             return -EINVAL;
+        if (addr < MMAP_MIN_ADDR)
+            return -EPERM;
+        if (addr >= GADDR_LIMIT || len > GADDR_LIMIT - addr)
+            return -ENOMEM;
         if ((flags & MAP_FIXED_NOREPLACE_) && gmem_page(p->mem, addr, NULL))
             return -EEXIST;
         at = addr;
-        forget_code(p, at, len);
     } else {
-        if (p->mmap_top - len < p->brk_cur + (1ull << 30))
+        if (len > p->mmap_top || p->mmap_top - len < p->brk_cur + (1ull << 30))
             return -ENOMEM;
-        p->mmap_top -= len;
-        at = p->mmap_top;
+        at = p->mmap_top - len;
     }
     if (gmem_map(p->mem, at, len, prot_from_linux(prot)) < 0)
         return -ENOMEM;
+    if (fixed)
+        forget_code(p, at, len);
+    else
+        p->mmap_top = at;
     if (h >= 0) {
         char *tmp = malloc(X86_IO_CHUNK);
         if (!tmp)
@@ -90,18 +96,22 @@ long sys_mmap(struct x86_sys *s)
 
 long sys_mprotect(struct x86_sys *s)
 {
-    forget_code(s->p, s->a[0], s->a[1]);
-    return (s->a[0] & GPAGE_MASK) ? -EINVAL
-           : gmem_protect(s->p->mem, s->a[0], s->a[1], prot_from_linux(s->a[2])) < 0 ? -ENOMEM
-                                                                                    : 0;
+    uint64_t addr = s->a[0], len = s->a[1];
+    if (addr & GPAGE_MASK)
+        return -EINVAL;
+    if (gmem_protect(s->p->mem, addr, len, prot_from_linux(s->a[2])) < 0)
+        return -ENOMEM;
+    forget_code(s->p, addr, len);
+    return 0;
 }
 
 long sys_munmap(struct x86_sys *s)
 {
-    if (s->a[0] & GPAGE_MASK)
+    uint64_t addr = s->a[0], len = s->a[1];
+    if ((addr & GPAGE_MASK) || !len || addr >= GADDR_LIMIT || len > GADDR_LIMIT - addr)
         return -EINVAL;
-    forget_code(s->p, s->a[0], s->a[1]);
-    gmem_unmap(s->p->mem, s->a[0], s->a[1]);
+    forget_code(s->p, addr, len);
+    gmem_unmap(s->p->mem, addr, len);
     return 0;
 }
 
@@ -165,20 +175,15 @@ long sys_mremap(struct x86_sys *s)
 
 long sys_madvise(struct x86_sys *s)
 {
-    struct x86_process *p = s->p;
     uint64_t addr = s->a[0], len = s->a[1];
     const uint64_t MADV_DONTNEED_ = 4;
     if (addr & GPAGE_MASK)
         return -EINVAL;
-    if (s->a[2] != MADV_DONTNEED_)
+    if (s->a[2] != MADV_DONTNEED_ || !len)
         return 0;
+    if (len > GADDR_LIMIT || addr >= GADDR_LIMIT || page_up(len) > GADDR_LIMIT - addr)
+        return -EINVAL;
     /* private anonymous memory reads back as zeros after DONTNEED */
-    for (uint64_t a = addr; a < addr + page_up(len); a += GPAGE_SIZE) {
-        int prot;
-        uint8_t *pg = gmem_page(p->mem, a, &prot);
-        if (!pg)
-            return -ENOMEM;
-        memset(pg, 0, GPAGE_SIZE);
-    }
-    return 0;
+    forget_code(s->p, addr, len);
+    return gmem_discard(s->p->mem, addr, len) < 0 ? -ENOMEM : 0;
 }
