@@ -71,6 +71,9 @@ struct cgm_writer {
     atomic_int failed;        /* any error: calls fail from now on */
     atomic_int io_failed;     /* the file cannot be written: queued blocks are dropped */
     uint64_t handed_bytes;    /* chunk payloads handed over (the caller's thread) */
+    void (*on_chunk)(void *ctx, const struct cgm_wstream *s);
+    void *on_chunk_ctx;
+    int in_on_chunk;
     char error[512];          /* set once, under the lock */
 };
 
@@ -412,6 +415,11 @@ static int hand_over(struct cgm_wstream *s, const uint8_t *data, size_t len, int
                      uint8_t *owned)
 {
     struct cgm_writer *w = s->w;
+    if (w->on_chunk && !w->in_on_chunk) {
+        w->in_on_chunk = 1;
+        w->on_chunk(w->on_chunk_ctx, s);
+        w->in_on_chunk = 0;
+    }
     struct job *j = new_job(w, CGM_BLOCK_CHUNK, w->cat.streams[s->meta].pub.info.id);
     if (!j) {
         free(owned);
@@ -526,6 +534,20 @@ int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len, uint3
     s->records++;
     s->instructions += instructions;
     return 0;
+}
+
+int cgm_wstream_flush(struct cgm_wstream *s)
+{
+    if (atomic_load(&s->w->failed))
+        return -1;
+    return flush_chunk(s);
+}
+
+void cgm_writer_on_chunk(struct cgm_writer *w,
+                         void (*fn)(void *ctx, const struct cgm_wstream *s), void *ctx)
+{
+    w->on_chunk = fn;
+    w->on_chunk_ctx = ctx;
 }
 
 const struct cgm_stream_totals *cgm_wstream_totals(const struct cgm_wstream *s)

@@ -20,33 +20,15 @@ struct cgm_x86_view {
 
 struct cgm_x86_view *cgm_x86_view_open(struct cgm_reader *r, char *err, size_t errlen)
 {
-    uint8_t *data;
-    size_t len;
-    if (cgm_reader_read_section(r, CGM_X86_STATIC_SECTION, STATIC_SECTION_LIMIT, &data, &len,
-                                err, errlen) != 0)
-        return NULL;
     struct cgm_x86_view *v = calloc(1, sizeof *v);
-    size_t cap = len / 6 + 1; /* an entry is at least 6 bytes */
-    if (!v || !(v->e = malloc(cap * sizeof *v->e))) {
-        free(v);
-        free(data);
+    if (!v) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    const uint8_t *p = data, *end = data + len;
-    uint64_t prev = 0;
-    while (p < end) {
-        if (v->n == cap || cgm_x86_static_decode(&p, end, &prev, &v->e[v->n]) != 0 ||
-            (v->n && v->e[v->n].addr <= v->e[v->n - 1].addr)) {
-            snprintf(err, errlen, "section %s: entry %zu (byte %zu) is malformed or out of order",
-                     CGM_X86_STATIC_SECTION, v->n, (size_t)(p - data));
-            free(data);
-            cgm_x86_view_close(v);
-            return NULL;
-        }
-        v->n++;
+    if (cgm_x86_static_read(r, STATIC_SECTION_LIMIT, &v->e, &v->n, err, errlen) != 0) {
+        free(v);
+        return NULL;
     }
-    free(data);
     v->text = calloc(v->n ? v->n : 1, sizeof *v->text);
     if (!v->text) {
         cgm_x86_view_close(v);

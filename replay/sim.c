@@ -310,6 +310,27 @@ static uint64_t total_instructions(const struct rp_sim *s)
     return n;
 }
 
+/* A trace cut short (--partial) can leave threads waiting for a creation
+ * or a futex wake the cut took: they end where the trace leaves them, and
+ * the user is told which, and what of each was not replayed. */
+static void end_cut_threads(struct rp_sim *s)
+{
+    for (size_t i = 0; i < s->sched.nthreads; i++) {
+        const struct rp_thread *t = &s->sched.threads[i];
+        uint64_t held = cgm_reader_stream(s->reader, t->stream_index)->totals.instructions;
+        if (t->state == TH_WAITING_CREATE)
+            fprintf(stderr, "replay: warning: %s: thread %llu not replayed: the event creating it "
+                    "was cut off (%llu instructions of its stream dropped)\n", s->trace_name,
+                    (unsigned long long)t->tid, (unsigned long long)held);
+        else if (t->state == TH_BLOCKED)
+            fprintf(stderr, "replay: warning: %s: thread %llu ended early: the futex wake it waits "
+                    "for (event %llu) was cut off (%llu of the %llu instructions of its stream "
+                    "replayed)\n", s->trace_name, (unsigned long long)t->tid,
+                    (unsigned long long)t->blocked_on, (unsigned long long)t->instructions,
+                    (unsigned long long)held);
+    }
+}
+
 int rp_sim_run(struct rp_sim *s, bool progress)
 {
     uint64_t expected = 0;
@@ -340,7 +361,9 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     }
     if (s->failed)
         return -1;
-    if (!rp_sched_all_done(&s->sched)) {
+    if (!rp_sched_all_done(&s->sched) && !cgm_reader_complete(s->reader)) {
+        end_cut_threads(s);
+    } else if (!rp_sched_all_done(&s->sched)) {
         size_t blocked = 0, uncreated = 0;
         for (size_t i = 0; i < s->sched.nthreads; i++) {
             blocked += s->sched.threads[i].state == TH_BLOCKED;

@@ -44,52 +44,29 @@ int rp_static_load(struct rp_static *s, struct cgm_reader *r, const char *trace_
                  CGM_X86_STATIC_SECTION);
         return -1;
     }
-    uint8_t *data;
-    size_t len;
+    struct cgm_x86_static *e;
+    size_t n;
     char why[512];
-    if (cgm_reader_read_section(r, CGM_X86_STATIC_SECTION, STATIC_SECTION_LIMIT, &data, &len, why,
-                                sizeof why)) {
+    if (cgm_x86_static_read(r, STATIC_SECTION_LIMIT, &e, &n, why, sizeof why)) {
         snprintf(err, errlen, "%s: static table: %s", trace_name, why);
         return -1;
     }
-    /* Each entry takes at least 5 bytes: an upper bound for the array. */
-    size_t cap = len / 5 + 1;
-    s->insn = calloc(cap, sizeof *s->insn);
+    s->insn = calloc(n ? n : 1, sizeof *s->insn);
     if (!s->insn) {
-        free(data);
+        free(e);
         snprintf(err, errlen, "%s: out of memory", trace_name);
         return -1;
     }
-    const uint8_t *p = data, *end = data + len;
-    uint64_t prev = 0, last = 0;
-    int rc = 0;
-    while (p < end) {
-        struct cgm_x86_static e;
-        size_t at = (size_t)(p - data);
-        if (cgm_x86_static_decode(&p, end, &prev, &e)) {
-            snprintf(err, errlen, "%s: static table: malformed entry at byte %zu of the section",
-                     trace_name, at);
-            rc = -1;
-            break;
-        }
-        if (s->n && e.addr <= last) {
-            snprintf(err, errlen, "%s: static table: entry at byte %zu (address 0x%llx) is out of order",
-                     trace_name, at, (unsigned long long)e.addr);
-            rc = -1;
-            break;
-        }
-        last = e.addr;
+    for (size_t i = 0; i < n; i++) {
         struct rp_sinsn *si = &s->insn[s->n++];
-        si->addr = e.addr;
-        si->len = e.len;
-        si->cls = e.cls;
-        si->nmem = e.nmem;
-        add_regs(si->src, &si->nsrc, RP_SRC_MAX, e.src, e.nsrc);
-        add_regs(si->dst, &si->ndst, RP_DST_MAX, e.dst, e.ndst);
+        si->addr = e[i].addr;
+        si->len = e[i].len;
+        si->cls = e[i].cls;
+        si->nmem = e[i].nmem;
+        add_regs(si->src, &si->nsrc, RP_SRC_MAX, e[i].src, e[i].nsrc);
+        add_regs(si->dst, &si->ndst, RP_DST_MAX, e[i].dst, e[i].ndst);
     }
-    free(data);
-    if (rc)
-        goto fail;
+    free(e);
     size_t hsize = 16;
     while (hsize < 2 * s->n)
         hsize *= 2;

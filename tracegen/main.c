@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgm/trace.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/process.h"
 #include "tracegen/x86/recorder.h"
@@ -35,6 +36,10 @@ static void usage(FILE *out)
           "\n"
           "options:\n"
           "  -o, --output FILE     write the trace to FILE\n"
+          "      --chunk-bytes SIZE\n"
+          "                        records per compressed chunk of a stream, in bytes\n"
+          "                        before compression (default 256K, 4K to 16M): a\n"
+          "                        killed recording loses up to one chunk per thread\n"
           "      --no-trace        emulate only, record nothing\n"
           "      --roi-only        record only inside the guest's region-of-interest\n"
           "                        markers (cgm/guest.h); everything is still emulated\n"
@@ -186,7 +191,7 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
-           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE };
+           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -195,6 +200,7 @@ int main(int argc, char **argv)
         { "max-seconds", required_argument, NULL, O_MAX_SECONDS },
         { "max-memory", required_argument, NULL, O_MAX_MEMORY },
         { "max-trace-bytes", required_argument, NULL, O_MAX_TRACE },
+        { "chunk-bytes", required_argument, NULL, O_CHUNK },
         { "quantum", required_argument, NULL, O_QUANTUM },
         { "stdin", required_argument, NULL, O_STDIN },
         { "allow-write", required_argument, NULL, O_ALLOW },
@@ -210,6 +216,7 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     const char *output = NULL;
     int no_trace = 0, stats = 0, roi_only = 0, ch;
+    uint64_t chunk_bytes = 0;
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
         switch (ch) {
@@ -243,6 +250,14 @@ int main(int argc, char **argv)
             if (parse_size(optarg, &opt.max_trace_bytes) < 0 || !opt.max_trace_bytes) {
                 fprintf(stderr, "tracegen: --max-trace-bytes: '%s' is not a positive size "
                         "(a number with K, M, G or T)\n", optarg);
+                return 2;
+            }
+            break;
+        case O_CHUNK:
+            if (parse_size(optarg, &chunk_bytes) < 0 || chunk_bytes < CGM_CHUNK_MIN ||
+                chunk_bytes > CGM_CHUNK_MAX) {
+                fprintf(stderr, "tracegen: --chunk-bytes: '%s' is not a size from %uK to %uM\n",
+                        optarg, CGM_CHUNK_MIN >> 10, CGM_CHUNK_MAX >> 20);
                 return 2;
             }
             break;
@@ -310,7 +325,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!no_trace) {
-        p->rec = x86_rec_create(output, roi_only, err, sizeof err);
+        p->rec = x86_rec_create(output, roi_only, (uint32_t)chunk_bytes, p->code, p->mem, err,
+                                sizeof err);
         if (p->rec)
             p->main_thread->rec = x86_rec_attach(p->rec, &p->main_thread->cpu,
                                                  p->main_thread->tid);
@@ -361,7 +377,7 @@ int main(int argc, char **argv)
         if (!info || x86_rec_program(p->rec, info) != 0)
             fprintf(stderr, "tracegen: %s: cannot record the program information\n", output);
         free(info);
-        if (x86_rec_finish(p->rec, p->code, p->mem, err, sizeof err) != 0) {
+        if (x86_rec_finish(p->rec, err, sizeof err) != 0) {
             fprintf(stderr, "tracegen: %s: finishing the trace failed: %s\n", output, err);
             if (status == 0)
                 status = 2;

@@ -18,7 +18,8 @@
  * Section streams carry metadata. Names in use:
  *   "program"     text lines "key=value": argv, exit_status, instructions,
  *                 tracegen's options; tracetool info prints them
- *   "x86.static"  the x86 static code table (cgm/x86rec.h) */
+ *   "x86.static"  the x86 static code table (cgm/x86rec.h; read it with
+ *                 cgm_x86_static_read, which knows the versions' rules) */
 #ifndef CGM_TRACE_H
 #define CGM_TRACE_H
 
@@ -26,7 +27,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CGM_TRACE_VERSION 1u
+/* Versions (a reader reads every version up to its own):
+ *   1  the first
+ *   2  the x86.static section is written as the code is decoded, its
+ *      chunks before the chunks that run its instructions, so a trace cut
+ *      anywhere describes the code it holds: entries in any address order,
+ *      each address once (version 1 wrote it at the end, in address order) */
+#define CGM_TRACE_VERSION 2u
 
 /* Limits a reader enforces before allocating anything sized from the file. */
 #define CGM_CHUNK_MIN          4096u
@@ -87,6 +94,18 @@ struct cgm_wstream *cgm_writer_open_stream(struct cgm_writer *w,
  * INSTRUCTIONS instructions (0 for events and metadata). */
 int cgm_wstream_append(struct cgm_wstream *s, const void *rec, size_t len,
                        uint32_t instructions);
+
+/* Hands the records appended so far over as a chunk now, without waiting
+ * for the chunk to fill. */
+int cgm_wstream_flush(struct cgm_wstream *s);
+
+/* FN is called in the caller's thread just before any stream's chunk is
+ * handed over (not for chunks handed over by FN itself), with that
+ * stream: a writer of metadata that other chunks depend on flushes it
+ * there, so it precedes them in the file, and a file cut anywhere holds
+ * the metadata of every chunk it holds. */
+void cgm_writer_on_chunk(struct cgm_writer *w,
+                         void (*fn)(void *ctx, const struct cgm_wstream *s), void *ctx);
 
 /* Flushes the stream's last chunk, writes its END block and frees it. */
 int cgm_wstream_close(struct cgm_wstream *s);

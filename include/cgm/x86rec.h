@@ -1,7 +1,9 @@
 /* x86 records: the static code table and the dynamic per-thread records.
  *
- * Static table: section "x86.static", one entry per static instruction in
- * address order: address (delta varint), length, class, operation, memory
+ * Static table: section "x86.static", one entry per static instruction
+ * (in address order in version 1 traces, in the order the code was
+ * decoded from version 2 on): address (zigzag delta from the previous
+ * entry's, across the section's records), length, class, operation, memory
  * operand count, the instruction bytes (so a consumer can disassemble it),
  * then its micro-op breakdown (total, loads, stores), the largest memory
  * operand size, and the registers it reads and writes (enum cgm_x86_reg,
@@ -91,6 +93,18 @@ struct cgm_x86_static {
     uint8_t src[CGM_X86_REGS_MAX];  /* enum cgm_x86_reg, ascending */
     uint8_t dst[CGM_X86_REGS_MAX];
 };
+
+struct cgm_reader;
+
+/* Reads the x86.static section of R: every entry, sorted by address. The
+ * section's records joined are one chain of entries (address deltas from
+ * the previous entry); version 1 wrote them in ascending address order,
+ * version 2 in any order, each address once. A section larger than LIMIT
+ * bytes is refused. Returns 0 with *OUT (free with free(); NULL when
+ * empty) and *N, or -1 with ERR naming the section, the entry and the
+ * fault. */
+int cgm_x86_static_read(struct cgm_reader *r, size_t limit, struct cgm_x86_static **out,
+                        size_t *n, char *err, size_t errlen);
 
 /* Encodes S at OUT (CGM_X86_STATIC_BYTES_MAX bytes), address delta from
  * *PREV. Returns the length. */

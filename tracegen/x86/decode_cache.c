@@ -22,6 +22,8 @@ struct x86_code_cache {
     size_t ncode_pages, code_pages_cap;
     uint64_t decoded;
     uint64_t bytes;                       /* of the blocks in the hash */
+    void (*on_decode)(void *ctx, const struct x86_block *b);
+    void *on_decode_ctx;
     uint32_t next_id;
 };
 
@@ -199,6 +201,8 @@ static struct x86_block *decode_block(struct x86_cpu *c, uint64_t rip)
     unsigned h = hash_of(rip);
     b->hash_next = cc->hash[h];
     cc->hash[h] = b;
+    if (cc->on_decode)
+        cc->on_decode(cc->on_decode_ctx, b);
     return b;
 }
 
@@ -221,10 +225,9 @@ struct x86_block *x86_block_get(struct x86_cpu *c, uint64_t rip)
     return b;
 }
 
-void x86_code_cache_foreach(struct x86_code_cache *cc,
-                            void (*fn)(void *ctx, const struct x86_block *b), void *ctx)
+void x86_code_cache_on_decode(struct x86_code_cache *cc,
+                              void (*fn)(void *ctx, const struct x86_block *b), void *ctx)
 {
-    for (unsigned i = 0; i < HASH_SIZE; i++)
-        for (const struct x86_block *b = cc->hash[i]; b; b = b->hash_next)
-            fn(ctx, b);
+    cc->on_decode = fn;
+    cc->on_decode_ctx = ctx;
 }

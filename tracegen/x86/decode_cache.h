@@ -39,9 +39,9 @@ void x86_code_cache_forget(struct x86_code_cache *cc, uint64_t addr, uint64_t le
 
 csh x86_code_cache_capstone(struct x86_code_cache *cc);
 
-/* Calls FN for every cached block. */
-void x86_code_cache_foreach(struct x86_code_cache *cc,
-                            void (*fn)(void *ctx, const struct x86_block *b), void *ctx);
+/* FN (NULL: none) is called with each block just after it was decoded. */
+void x86_code_cache_on_decode(struct x86_code_cache *cc,
+                              void (*fn)(void *ctx, const struct x86_block *b), void *ctx);
 
 /* Statistics. */
 uint64_t x86_code_cache_decoded(const struct x86_code_cache *cc);

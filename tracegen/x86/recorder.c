@@ -8,9 +8,8 @@
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
 #include "tracegen/x86/ops.h"
-#include "tracegen/x86/static_info.h"
+#include "tracegen/x86/rec_static.h"
 
-#define STATIC_SECTION_ID 0x7fff0001u
 #define PROGRAM_SECTION_ID 0x7fff0000u
 
 struct x86_rec_thread {
@@ -25,6 +24,7 @@ struct x86_rec_thread {
 
 struct x86_recorder {
     struct cgm_writer *w;
+    struct rec_static *table;    /* the x86.static section */
     struct x86_rec_thread *threads;
     uint8_t *buf;
     int roi_only;
@@ -33,15 +33,23 @@ struct x86_recorder {
     uint64_t loads, stores, modifies;   /* counted as valgrind's lackey does */
 };
 
-struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen)
+struct x86_recorder *x86_rec_create(const char *path, int roi_only, uint32_t chunk_bytes,
+                                    struct x86_code_cache *cc, struct gmem *m, char *err,
+                                    size_t errlen)
 {
+    struct cgm_writer_options wopt = { .chunk_bytes = chunk_bytes };
     struct x86_recorder *r = calloc(1, sizeof *r);
     if (!r || !(r->buf = malloc(CGM_X86_RECORD_BYTES_MAX))) {
         free(r);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    r->w = cgm_writer_create(path, NULL, err, errlen);
+    r->w = cgm_writer_create(path, &wopt, err, errlen);
+    if (r->w && !(r->table = rec_static_open(r->w, cc, m))) {
+        snprintf(err, errlen, "%s", cgm_writer_error(r->w));
+        cgm_writer_abandon(r->w);
+        r->w = NULL;
+    }
     if (!r->w) {
         free(r->buf);
         free(r);
@@ -240,73 +248,16 @@ unsigned x86_insn_class(const struct x86_dinsn *in)
     }
 }
 
-struct static_list {
-    struct cgm_x86_static *v;
-    size_t n, cap;
-};
-
-static void collect(void *ctx, const struct x86_block *b)
-{
-    struct static_list *l = ctx;
-    for (uint32_t i = 0; i < b->ninsn; i++) {
-        const struct x86_dinsn *in = &b->insn[i];
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 4096;
-            struct cgm_x86_static *v = realloc(l->v, cap * sizeof *v);
-            if (!v)
-                return;
-            l->v = v;
-            l->cap = cap;
-        }
-        struct cgm_x86_static *s = &l->v[l->n++];
-        memset(s, 0, sizeof *s);
-        s->addr = in->next - in->len;
-        s->len = in->len;
-        s->cls = (uint8_t)x86_insn_class(in);
-        s->op = in->op;
-        for (int k = 0; k < in->nops; k++)
-            if (in->o[k].kind == OPK_MEM && in->op != XOP_LEA && in->op != XOP_NOP)
-                s->nmem++;
-    }
-}
-
-static int by_addr(const void *a, const void *b)
-{
-    uint64_t x = ((const struct cgm_x86_static *)a)->addr;
-    uint64_t y = ((const struct cgm_x86_static *)b)->addr;
-    return (x > y) - (x < y);
-}
-
 int x86_rec_program(struct x86_recorder *r, const char *text)
 {
     return cgm_writer_add_section(r->w, PROGRAM_SECTION_ID, "program", text, strlen(text));
 }
 
-int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,
-                   char *err, size_t errlen)
+int x86_rec_finish(struct x86_recorder *r, char *err, size_t errlen)
 {
-    struct static_list l = { NULL, 0, 0 };
-    x86_code_cache_foreach(cc, collect, &l);
-    if (l.n)
-        qsort(l.v, l.n, sizeof *l.v, by_addr);
-    uint8_t *sec = malloc(l.n * CGM_X86_STATIC_BYTES_MAX + 1);
-    size_t len = 0;
-    uint64_t prev = 0, last = ~0ull;
-    for (size_t i = 0; sec && i < l.n; i++) {
-        struct cgm_x86_static *s = &l.v[i];
-        if (s->addr == last)
-            continue;
-        last = s->addr;
-        gmem_copy_in(m, s->bytes, s->addr, s->len, NULL);
-        x86_static_fill(x86_code_cache_capstone(cc), s);
-        len += cgm_x86_static_encode(sec + len, &prev, s);
-    }
-    int rc = 0;
-    if (sec && len && cgm_writer_add_section(r->w, STATIC_SECTION_ID, CGM_X86_STATIC_SECTION,
-                                             sec, len) != 0)
-        rc = -1;
-    free(sec);
-    free(l.v);
+    int rc = rec_static_close(r->table);
+    if (rc)
+        snprintf(err, errlen, "writing the static table failed: %s", cgm_writer_error(r->w));
     while (r->threads) {
         struct x86_rec_thread *t = r->threads;
         r->threads = t->next;
@@ -314,7 +265,7 @@ int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gme
             t->cpu->log = NULL;
         free(t);
     }
-    if (cgm_writer_finalize(r->w, err, errlen) != 0)
+    if (cgm_writer_finalize(r->w, rc ? NULL : err, errlen) != 0)
         rc = -1;
     if (r->failed)
         rc = -1;

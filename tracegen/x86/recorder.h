@@ -15,8 +15,12 @@ struct x86_recorder;
 struct x86_rec_thread;
 struct cgm_writer;
 
-/* Creates the trace PATH. ROI_ONLY: record only inside ROI markers. */
-struct x86_recorder *x86_rec_create(const char *path, int roi_only, char *err, size_t errlen);
+/* Creates the trace PATH for the code of CC (in memory M), whose static
+ * table it writes as the code is decoded. ROI_ONLY: record only inside ROI
+ * markers. CHUNK_BYTES: raw bytes per chunk (0: the format's default). */
+struct x86_recorder *x86_rec_create(const char *path, int roi_only, uint32_t chunk_bytes,
+                                    struct x86_code_cache *cc, struct gmem *m, char *err,
+                                    size_t errlen);
 
 /* Opens the stream of a guest thread and attaches the access hook to its
  * CPU. Returns NULL when the stream cannot be opened. */
@@ -55,11 +59,9 @@ uint64_t x86_rec_bytes(const struct x86_recorder *r);
 /* Writes the "program" section: TEXT is lines "key=value" (see cgm/trace.h). */
 int x86_rec_program(struct x86_recorder *r, const char *text);
 
-/* Writes the static code table (every instruction decoded so far, bytes
- * read from guest memory) and finalizes the file. Frees R and its threads.
- * Returns 0. */
-int x86_rec_finish(struct x86_recorder *r, struct x86_code_cache *cc, struct gmem *m,
-                   char *err, size_t errlen);
+/* Closes the static table and finalizes the file. Frees R and its
+ * threads. Returns 0, or -1 with ERR. */
+int x86_rec_finish(struct x86_recorder *r, char *err, size_t errlen);
 
 /* Class of a decoded instruction for the static table. */
 unsigned x86_insn_class(const struct x86_dinsn *in);

@@ -1,4 +1,4 @@
-/* Event records and the committed golden trace of version 1.
+/* Event records and the committed golden traces of versions 1 and 2.
  *
  * traces/golden/v1-small.cgt was written by golden_write() below (run this
  * program with CGM_WRITE_GOLDEN=PATH to write it again). The test reads the
@@ -217,20 +217,20 @@ static uint8_t *slurp(const char *path, long *len)
     return d;
 }
 
-/* traces/golden/v1-x86-hello.cgt: tracegen's recording of
- * traces/x86/hello.c run as "hello a 'b c'" (stdout to /dev/null), the
- * first x86 records of version 1. Checked against what the program does,
- * not against a dump: it prints three lines through writev and returns 3. */
-static void golden_v1_x86_hello(void **state)
+/* traces/golden/vN-x86-hello.cgt: tracegen's recording of
+ * traces/x86/hello.c run as "hello a 'b c'" (stdout to /dev/null) by the
+ * tracegen of version N. Checked against what the program does, not
+ * against a dump: it prints three lines through writev and returns 3. */
+static void check_x86_hello(const char *name, uint32_t version)
 {
-    (void)state;
     char path[4096], err[512];
     const char *root = getenv("CGM_ROOT");
-    snprintf(path, sizeof path, "%s/traces/golden/v1-x86-hello.cgt", root ? root : ".");
+    snprintf(path, sizeof path, "%s/traces/golden/%s", root ? root : ".", name);
     struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
     if (!r)
         fail_msg("%s", err);
     assert_true(cgm_reader_complete(r));
+    assert_int_equal(cgm_reader_version(r), version);
 
     uint8_t *prog;
     size_t plen;
@@ -291,6 +291,45 @@ static void golden_v1_x86_hello(void **state)
     assert_int_equal(cgm_trace_verify(path, err, sizeof err), 0);
 }
 
+static void golden_v1_x86_hello(void **state)
+{
+    (void)state;
+    check_x86_hello("v1-x86-hello.cgt", 1);
+}
+
+/* Version 2 writes the static table as the code is decoded (recorded with
+ * --chunk-bytes 4K, so the thread's records are in several chunks): a
+ * static chunk comes before each thread chunk, and a reader cutting the
+ * file after any thread chunk finds the code that chunk runs. */
+static void golden_v2_x86_hello(void **state)
+{
+    (void)state;
+    check_x86_hello("v2-x86-hello.cgt", 2);
+    char path[4096], err[512];
+    const char *root = getenv("CGM_ROOT");
+    snprintf(path, sizeof path, "%s/traces/golden/v2-x86-hello.cgt", root ? root : ".");
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    long st = cgm_reader_find_section(r, CGM_X86_STATIC_SECTION);
+    long th = cgm_reader_find_stream(r, 1000);
+    assert_true(st >= 0 && th >= 0);
+    struct cgm_chunk_info tc, sc;
+    size_t thread_chunks = 0;
+    for (size_t k = 0; cgm_reader_chunk(r, (size_t)th, k, &tc) == 0; k++) {
+        thread_chunks++;
+        /* some static chunk lies between this thread chunk and the one before */
+        int found = 0;
+        struct cgm_chunk_info prev = tc;
+        if (k)
+            cgm_reader_chunk(r, (size_t)th, k - 1, &prev);
+        for (size_t j = 0; cgm_reader_chunk(r, (size_t)st, j, &sc) == 0; j++)
+            found |= sc.offset < tc.offset && (k == 0 || sc.offset > prev.offset);
+        assert_true(found);
+    }
+    assert_true(thread_chunks > 1);
+    cgm_reader_close(r);
+}
+
 static void writer_is_deterministic(void **state)
 {
     (void)state;
@@ -323,6 +362,7 @@ int main(void)
         cmocka_unit_test(event_text_names_fields),
         cmocka_unit_test(golden_v1_reads_back_exactly),
         cmocka_unit_test(golden_v1_x86_hello),
+        cmocka_unit_test(golden_v2_x86_hello),
         cmocka_unit_test(writer_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
