@@ -55,8 +55,12 @@ static void usage(FILE *out)
           "                        compression, so the file is smaller; exit status 70)\n"
           "      --quantum N       instructions per scheduling slice (default 100000)\n"
           "      --stdin FILE      the guest reads its standard input from FILE\n"
-          "      --allow-write DIR the guest may create and write files under DIR\n"
-          "                        (repeatable; otherwise it writes only stdout/stderr)\n"
+          "      --allow-write DIR the guest may create, write, rename, link, unlink and\n"
+          "                        change files under DIR (repeatable; otherwise it\n"
+          "                        writes only stdout/stderr). Paths are resolved by the\n"
+          "                        kernel beneath DIR: links and \"..\" cannot leave it\n"
+          "      --sandbox-walk    confine paths by walking them one component at a time\n"
+          "                        (what kernels without openat2 get) instead of openat2\n"
           "      --strict          an unsupported system call stops the run instead of\n"
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
@@ -191,7 +195,7 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
-           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK };
+           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -204,6 +208,7 @@ int main(int argc, char **argv)
         { "quantum", required_argument, NULL, O_QUANTUM },
         { "stdin", required_argument, NULL, O_STDIN },
         { "allow-write", required_argument, NULL, O_ALLOW },
+        { "sandbox-walk", no_argument, NULL, O_WALK },
         { "strict", no_argument, NULL, O_STRICT },
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
@@ -277,6 +282,7 @@ int main(int argc, char **argv)
             opt.allow_write[opt.nallow_write++] = optarg;
             break;
         case O_STRICT: opt.strict = 1; break;
+        case O_WALK: opt.sandbox_walk = 1; break;
         case O_SEED:
             if (parse_u64(optarg, &opt.seed) < 0) {
                 fprintf(stderr, "tracegen: --seed: '%s' is not a number\n", optarg);
@@ -311,13 +317,12 @@ int main(int argc, char **argv)
         fputs("tracegen: give -o OUT.cgt, or --no-trace to emulate only\n", stderr);
         return 2;
     }
-    struct x86_process *p = x86_process_create(&opt);
+    char err[1024];
+    struct x86_process *p = x86_process_create(&opt, err, sizeof err);
     if (!p) {
-        fprintf(stderr, "tracegen: cannot set up the guest process%s%s\n",
-                opt.stdin_path ? " (is --stdin readable?) " : "", opt.stdin_path ? opt.stdin_path : "");
+        fprintf(stderr, "tracegen: cannot set up the guest process: %s\n", err);
         return 2;
     }
-    char err[1024];
     if (x86_load_program(p, argv[optind], argc - optind, argv + optind, environ, err,
                          sizeof err) < 0) {
         fprintf(stderr, "tracegen: %s\n", err);

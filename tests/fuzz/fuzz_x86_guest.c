@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     struct x86_options opt = { .max_insts = 20000, .quantum = 1000, .quiet = 1, .seed = 1 };
-    struct x86_process *p = x86_process_create(&opt);
+    char perr[256];
+    struct x86_process *p = x86_process_create(&opt, perr, sizeof perr);
     if (p) {
         char *argv[] = { path, NULL };
         char *envp[] = { NULL };

@@ -30,7 +30,7 @@ static char *slurp(int fd)
 static int temp_fd(void)
 {
     char path[] = "/tmp/cgm_run_XXXXXX";
-    int fd = mkstemp(path);
+    int fd = mkostemp(path, O_CLOEXEC); /* the program sees only 0, 1 and 2 */
     if (fd < 0)
         abort();
     unlink(path);
@@ -58,7 +58,7 @@ struct run_result *run_program(char *const argv[], const struct run_options *opt
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int in = open(o.stdin_path ? o.stdin_path : "/dev/null", O_RDONLY);
+        int in = open(o.stdin_path ? o.stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
         dup2(in, 0);
         dup2(fo, 1);
         dup2(fe, 2);

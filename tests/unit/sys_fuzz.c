@@ -209,7 +209,8 @@ const char *sys_fuzz_run(struct sys_fuzz *f, const uint8_t *data, size_t size)
     struct x86_options opt = { .quantum = 1000, .quiet = 1, .seed = 1, .stdin_path = "/dev/null",
                                .max_memory = 64u << 20 };
     opt.allow_write[opt.nallow_write++] = f->allowed;
-    struct x86_process *p = x86_process_create(&opt);
+    char perr[256];
+    struct x86_process *p = x86_process_create(&opt, perr, sizeof perr);
     if (!p)
         return NULL;
     char err[512];

@@ -2,6 +2,7 @@
  * round-robin scheduler. */
 #include "tracegen/x86/process.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/recorder.h"
+#include "tracegen/x86/sandbox.h"
 #include "tracegen/x86/sys.h"
 
 #define MAX_THREADS 4096
@@ -35,14 +37,18 @@ static int add_thread(struct x86_process *p, struct x86_thread *t)
     return 0;
 }
 
-struct x86_process *x86_process_create(const struct x86_options *opt)
+struct x86_process *x86_process_create(const struct x86_options *opt, char *err, size_t errlen)
 {
     struct x86_process *p = calloc(1, sizeof *p);
-    if (!p)
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
+    }
     p->opt = *opt;
     if (!p->opt.quantum)
         p->opt.quantum = 100000;
+    for (int i = 0; i < X86_MAX_FDS; i++)
+        p->fds[i] = -1;
     p->mem = gmem_create();
     if (p->mem)
         gmem_set_limit(p->mem, opt->max_memory ? opt->max_memory : x86_default_max_memory());
@@ -53,16 +59,22 @@ struct x86_process *x86_process_create(const struct x86_options *opt)
             free(p->main_thread);
         p->main_thread = NULL;
         x86_process_destroy(p);
+        snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    for (int i = 0; i < X86_MAX_FDS; i++)
-        p->fds[i] = -1;
+    p->sandbox = sandbox_create(opt->allow_write, opt->nallow_write, opt->sandbox_walk, err,
+                                errlen);
+    if (!p->sandbox) {
+        x86_process_destroy(p);
+        return NULL;
+    }
     p->fds[0] = 0;
     p->fds[1] = 1;
     p->fds[2] = 2;
     if (opt->stdin_path) {
         int fd = open(opt->stdin_path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
+            snprintf(err, errlen, "--stdin %s: %s", opt->stdin_path, strerror(errno));
             x86_process_destroy(p);
             return NULL;
         }
@@ -91,6 +103,7 @@ void x86_process_destroy(struct x86_process *p)
         if (p->fds[i] > 2)
             close(p->fds[i]);
     gpu_driver_destroy(p->gpu);
+    sandbox_destroy(p->sandbox);
     x86_code_cache_destroy(p->code);
     gmem_destroy(p->mem);
     for (size_t i = 0; i < p->nthreads; i++)

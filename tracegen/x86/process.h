@@ -12,9 +12,11 @@
 struct x86_recorder;
 struct x86_rec_thread;
 struct gpu_driver;
+struct sandbox;
 
 #define X86_MAX_FDS 256
 #define X86_MAX_WRITE_DIRS 16
+#define X86_WARNED_CALLS 512     /* system calls whose notices are given once */
 
 struct x86_options {
     uint64_t max_insts;          /* 0: no limit; rep-string iterations count */
@@ -25,6 +27,7 @@ struct x86_options {
     const char *stdin_path;      /* NULL: inherit */
     const char *allow_write[X86_MAX_WRITE_DIRS];
     int nallow_write;
+    int sandbox_walk;            /* confine writes by the walk, not openat2 (tests) */
     int strict;                  /* unknown syscalls stop the run */
     int quiet;                   /* no warnings */
     int progress;                /* progress line on stderr */
@@ -69,7 +72,10 @@ struct x86_process {
     uint64_t brk_start, brk_cur;
     uint64_t mmap_top;           /* next anonymous mapping ends here */
 
+    struct sandbox *sandbox;     /* where the guest may write */
     int fds[X86_MAX_FDS];        /* guest fd -> host fd, -1 when closed */
+    uint8_t fd_confined[X86_MAX_FDS]; /* opened through the sandbox: its file lies in
+                                         an allowed directory */
     uint64_t rng;                /* xorshift state for getrandom */
     uint64_t sigmask;
     uint64_t sigactions[65][4];  /* stored and given back, never delivered */
@@ -82,11 +88,14 @@ struct x86_process {
     uint64_t icount;             /* retired instructions, all threads */
     uint64_t rep_extra;          /* rep-string iterations beyond the first, collected
                                     from the threads at the end of their slices */
-    uint32_t warned[8];          /* unknown syscalls already reported (bitmap) */
+    uint32_t warned[X86_WARNED_CALLS / 32]; /* calls already reported (bitmap) */
+    unsigned refusals;           /* writes refused so far (the first are reported) */
     char message[512];           /* why the run stopped, for the user */
 };
 
-struct x86_process *x86_process_create(const struct x86_options *opt);
+/* NULL with ERR when the options cannot be met (--stdin unreadable, an
+ * --allow-write directory missing) or memory is short. */
+struct x86_process *x86_process_create(const struct x86_options *opt, char *err, size_t errlen);
 void x86_process_destroy(struct x86_process *p);
 
 /* Loads PATH and builds the initial stack. Returns 0, or -1 with ERR. */

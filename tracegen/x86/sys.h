@@ -53,4 +53,17 @@ static inline int x86_host_fd(const struct x86_process *p, uint64_t reg)
     return gfd < X86_MAX_FDS ? p->fds[gfd] : -1;
 }
 
+/* Reads the guest's path string at ADDR into PATH (PATH_MAX bytes).
+ * Returns 0, -EFAULT or -ENAMETOOLONG. */
+long x86_guest_path(const struct x86_process *p, uint64_t addr, char *path);
+/* The host directory a guest *at call's DIRFD argument names for PATH:
+ * AT_FDCWD for the working directory (and for an absolute PATH, which
+ * ignores it), else the host descriptor; -EBADF for a closed one. */
+int x86_guest_dirfd(const struct x86_process *p, uint64_t dirfd, const char *path);
+/* The guest may not write where it tried: says so on stderr (naming the
+ * path, WHY, and the option that permits it) and returns -EACCES. */
+long x86_refuse_write(struct x86_process *p, const char *why);
+/* Virtual time now, in nanoseconds since the epoch. */
+uint64_t x86_virtual_now_ns(const struct x86_process *p);
+
 #endif

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "tracegen/x86/sandbox.h"
 #include "tracegen/x86/sys.h"
 
 /* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
@@ -21,6 +23,7 @@ static long new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
     for (uint32_t i = lowest; i < X86_MAX_FDS; i++)
         if (p->fds[i] < 0) {
             p->fds[i] = hfd;
+            p->fd_confined[i] = 0;
             return i;
         }
     close(hfd);
@@ -46,7 +49,8 @@ static long do_read(struct x86_process *p, uint64_t fd, uint64_t buf, uint64_t n
     return rc;
 }
 
-static long do_write(struct x86_process *p, uint64_t fd, uint64_t buf, uint64_t n)
+static long do_write(struct x86_process *p, uint64_t fd, uint64_t buf, uint64_t n, int pwrite_,
+                     uint64_t off)
 {
     int h = x86_host_fd(p, fd);
     if (h < 0)
@@ -60,16 +64,20 @@ static long do_write(struct x86_process *p, uint64_t fd, uint64_t buf, uint64_t 
     if (gmem_copy_in(p->mem, tmp, buf, n, NULL) < 0) {
         rc = -EFAULT;
     } else {
-        ssize_t k = write(h, tmp, n);
+        ssize_t k = pwrite_ ? pwrite(h, tmp, n, (off_t)off) : write(h, tmp, n);
         rc = k < 0 ? -errno : (long)k;
     }
     free(tmp);
     return rc;
 }
 
-static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cnt, int writing)
+/* readv and writev; with POSITIONED, preadv and pwritev from OFF. */
+static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cnt, int writing,
+                   int positioned, uint64_t off)
 {
     long total = 0;
+    if (positioned && (int64_t)off < 0)
+        return -EINVAL;
     if (cnt > 1024)
         return -EINVAL;
     for (uint64_t i = 0; i < cnt; i++) {
@@ -78,7 +86,9 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
             return total ? total : -EFAULT;
         if (!v[1])
             continue;
-        long k = writing ? do_write(p, fd, v[0], v[1]) : do_read(p, fd, v[0], v[1], 0, 0);
+        uint64_t at = off + (uint64_t)total;
+        long k = writing ? do_write(p, fd, v[0], v[1], positioned, at)
+                         : do_read(p, fd, v[0], v[1], positioned, at);
         if (k < 0)
             return total ? total : k;
         total += k;
@@ -90,80 +100,97 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
 
 long sys_read(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0); }
 long sys_pread64(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 1, s->a[3]); }
-long sys_write(struct x86_sys *s) { return do_write(s->p, s->a[0], s->a[1], s->a[2]); }
-long sys_readv(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 0); }
-long sys_writev(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 1); }
+long sys_write(struct x86_sys *s) { return do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0); }
 
-/* 1 when PATH (resolved) lies under an --allow-write directory. */
-static int write_allowed(const struct x86_process *p, int dirfd, const char *path)
+long sys_pwrite64(struct x86_sys *s)
 {
-    char full[2 * PATH_MAX + 2], dir[2 * PATH_MAX + 2], real[PATH_MAX];
-    if (path[0] == '/') {
-        snprintf(full, sizeof full, "%s", path);
-    } else {
-        char base[PATH_MAX];
-        if (dirfd == AT_FDCWD) {
-            if (!getcwd(base, sizeof base))
-                return 0;
-        } else {
-            char link[64];
-            snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
-            ssize_t k = readlink(link, base, sizeof base - 1);
-            if (k < 0)
-                return 0;
-            base[k] = 0;
-        }
-        snprintf(full, sizeof full, "%s/%s", base, path);
-    }
-    /* resolve the directory part; the file itself may not exist yet */
-    snprintf(dir, sizeof dir, "%s", full);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        slash[1] = 0;
-    else if (slash)
-        *slash = 0;
-    if (!realpath(dir, real))
-        return 0;
-    for (int i = 0; i < p->opt.nallow_write; i++) {
-        char allowed[PATH_MAX];
-        if (!realpath(p->opt.allow_write[i], allowed))
-            continue;
-        size_t n = strlen(allowed);
-        if (!strncmp(real, allowed, n) && (real[n] == 0 || real[n] == '/'))
-            return 1;
-    }
-    return 0;
+    return (int64_t)s->a[3] < 0 ? -EINVAL : do_write(s->p, s->a[0], s->a[1], s->a[2], 1, s->a[3]);
 }
 
-static long do_openat(struct x86_process *p, int64_t gdirfd, uint64_t gpath, int flags, int mode)
+long sys_readv(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 0, 0, 0); }
+long sys_writev(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 1, 0, 0); }
+long sys_preadv(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 0, 1, s->a[3]); }
+long sys_pwritev(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 1, 1, s->a[3]); }
+
+long x86_guest_path(const struct x86_process *p, uint64_t addr, char *path)
 {
-    char path[PATH_MAX];
-    if (gmem_read_str(p->mem, path, gpath, sizeof path) < 0)
-        return -EFAULT;
-    int dirfd = AT_FDCWD;
-    if ((int)gdirfd != AT_FDCWD && path[0] != '/') {
-        dirfd = x86_host_fd(p, (uint64_t)gdirfd);
-        if (dirfd < 0)
-            return -EBADF;
+    if (gmem_read_str(p->mem, path, addr, PATH_MAX) >= 0)
+        return 0;
+    /* a fault, or no NUL within PATH_MAX bytes */
+    return gmem_read_str(p->mem, path, addr, 1) < 0 ? -EFAULT : -ENAMETOOLONG;
+}
+
+int x86_guest_dirfd(const struct x86_process *p, uint64_t dirfd, const char *path)
+{
+    if (path[0] == '/' || (int)dirfd == AT_FDCWD)
+        return AT_FDCWD;
+    int h = x86_host_fd(p, dirfd);
+    return h < 0 ? -EBADF : h;
+}
+
+#define REFUSALS_SHOWN 32
+
+long x86_refuse_write(struct x86_process *p, const char *why)
+{
+    if (!p->opt.quiet && p->refusals++ < REFUSALS_SHOWN)
+        fprintf(stderr, "tracegen: refused a write: %s (--allow-write DIR lets the guest write "
+                "under DIR)%s\n", why,
+                p->refusals == REFUSALS_SHOWN ? "; further refusals are not shown" : "");
+    return -EACCES;
+}
+
+/* Opens for the guest: what can create or write a file goes through the
+ * sandbox, confined to the allowed directories; reading is open
+ * everywhere but in tracegen's own /proc entries. */
+static long do_openat(struct x86_process *p, uint64_t gdirfd, uint64_t gpath, int flags, int mode)
+{
+    char path[PATH_MAX], why[2 * PATH_MAX];
+    long rc = x86_guest_path(p, gpath, path);
+    if (rc < 0)
+        return rc;
+    int dirfd = x86_guest_dirfd(p, gdirfd, path);
+    if (dirfd == -EBADF)
+        return -EBADF;
+    int writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
+    int h;
+    if (writes) {
+        h = sandbox_open(p->sandbox, dirfd, path, flags, mode, why, sizeof why);
+        if (h == -EACCES && why[0])
+            return x86_refuse_write(p, why);
+        if (h < 0)
+            return h;
+    } else {
+        h = openat(dirfd, path, flags | O_CLOEXEC, mode);
+        if (h < 0)
+            return -errno;
+        if (sandbox_read_refused(h)) {
+            close(h);
+            if (!p->opt.quiet)
+                fprintf(stderr, "tracegen: refused: %s is a /proc entry of a process (tracegen's "
+                        "own, not the guest's)\n", path);
+            return -EACCES;
+        }
     }
-    int acc = flags & O_ACCMODE;
-    if ((acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND))) &&
-        !write_allowed(p, dirfd, path))
-        return -EACCES;
-    int h = openat(dirfd, path, flags | O_CLOEXEC, mode);
-    if (h < 0)
-        return -errno;
-    return new_guest_fd(p, h, 0);
+    long g = new_guest_fd(p, h, 0);
+    if (g >= 0)
+        p->fd_confined[g] = (uint8_t)writes;
+    return g;
 }
 
 long sys_open(struct x86_sys *s)
 {
-    return do_openat(s->p, AT_FDCWD, s->a[0], (int)s->a[1], (int)s->a[2]);
+    return do_openat(s->p, (uint64_t)(int64_t)AT_FDCWD, s->a[0], (int)s->a[1], (int)s->a[2]);
 }
 
 long sys_openat(struct x86_sys *s)
 {
-    return do_openat(s->p, (int64_t)s->a[0], s->a[1], (int)s->a[2], (int)s->a[3]);
+    return do_openat(s->p, s->a[0], s->a[1], (int)s->a[2], (int)s->a[3]);
+}
+
+long sys_creat(struct x86_sys *s)
+{
+    return do_openat(s->p, (uint64_t)(int64_t)AT_FDCWD, s->a[0], O_CREAT | O_WRONLY | O_TRUNC,
+                     (int)s->a[1]);
 }
 
 long sys_close(struct x86_sys *s)
@@ -258,36 +285,75 @@ long sys_ioctl(struct x86_sys *s)
     return -ENOTTY;
 }
 
-static long do_readlinkat(struct x86_process *p, int64_t gdirfd, uint64_t gpath, uint64_t buf,
+/* readlink of /proc/self/... answers for the guest: its executable, its
+ * descriptors, the working directory they share. Other links there
+ * describe tracegen: refused. Returns the length, -errno, or 1 when PATH
+ * is not such an entry. */
+static long self_link(struct x86_process *p, const char *path, char *out)
+{
+    const char *rest = NULL;
+    if (!strncmp(path, "/proc/self/", 11))
+        rest = path + 11;
+    else if (!strncmp(path, "/proc/thread-self/", 18))
+        rest = path + 18;
+    if (!rest)
+        return 1;
+    if (!strcmp(rest, "exe")) {
+        snprintf(out, PATH_MAX, "%s", p->exe_path);
+        return (long)strlen(out);
+    }
+    if (!strcmp(rest, "cwd"))
+        return getcwd(out, PATH_MAX) ? (long)strlen(out) : -errno;
+    char *end;
+    if (!strncmp(rest, "fd/", 3) && rest[3]) {
+        unsigned long gfd = strtoul(rest + 3, &end, 10);
+        int h = *end ? -1 : x86_host_fd(p, gfd);
+        if (h < 0)
+            return -ENOENT;
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", h);
+        ssize_t k = readlink(link, out, PATH_MAX);
+        return k < 0 ? -errno : (long)k;
+    }
+    return -EACCES;
+}
+
+static long do_readlinkat(struct x86_process *p, uint64_t gdirfd, uint64_t gpath, uint64_t buf,
                           uint64_t n)
 {
     char path[PATH_MAX], out[PATH_MAX];
-    if (gmem_read_str(p->mem, path, gpath, sizeof path) < 0)
-        return -EFAULT;
-    ssize_t k;
-    if (!strcmp(path, "/proc/self/exe")) {
-        k = (ssize_t)strlen(p->exe_path);
-        memcpy(out, p->exe_path, (size_t)k);
-    } else {
-        int dirfd = (int)gdirfd == AT_FDCWD ? AT_FDCWD : x86_host_fd(p, (uint64_t)gdirfd);
+    long rc = x86_guest_path(p, gpath, path);
+    if (rc < 0)
+        return rc;
+    if ((int64_t)n <= 0 || n > INT32_MAX)
+        return -EINVAL;
+    long k = self_link(p, path, out);
+    if (k == 1) {
+        int dirfd = x86_guest_dirfd(p, gdirfd, path);
+        if (dirfd == -EBADF)
+            return -EBADF;
         k = readlinkat(dirfd, path, out, sizeof out);
         if (k < 0)
             return -errno;
     }
+    if (k < 0)
+        return k;
     if ((uint64_t)k > n)
-        k = (ssize_t)n;
-    return gmem_copy_out(p->mem, buf, out, (size_t)k, 0, NULL) < 0 ? -EFAULT : (long)k;
+        k = (long)n;
+    return gmem_copy_out(p->mem, buf, out, (size_t)k, 0, NULL) < 0 ? -EFAULT : k;
 }
 
 long sys_readlink(struct x86_sys *s)
 {
-    return do_readlinkat(s->p, AT_FDCWD, s->a[0], s->a[1], s->a[2]);
+    return do_readlinkat(s->p, (uint64_t)(int64_t)AT_FDCWD, s->a[0], s->a[1], s->a[2]);
 }
 
 long sys_readlinkat(struct x86_sys *s)
 {
-    return do_readlinkat(s->p, (int64_t)s->a[0], s->a[1], s->a[2], s->a[3]);
+    return do_readlinkat(s->p, s->a[0], s->a[1], s->a[2], s->a[3]);
 }
+
+static long record_lock(struct x86_process *p, int h, int cmd, uint64_t arg);
 
 long sys_fcntl(struct x86_sys *s)
 {
@@ -304,7 +370,10 @@ long sys_fcntl(struct x86_sys *s)
         int n = dup(h);
         if (n < 0)
             return -errno;
-        return new_guest_fd(p, n, (uint32_t)arg);
+        long g = new_guest_fd(p, n, (uint32_t)arg);
+        if (g >= 0)
+            p->fd_confined[g] = p->fd_confined[(uint32_t)s->a[0]];
+        return g;
     }
     case F_GETFD: case F_SETFD:
         return 0;
@@ -313,10 +382,64 @@ long sys_fcntl(struct x86_sys *s)
         return r < 0 ? -errno : r;
     }
     case F_SETFL:
-        return 0;
+        /* stdin, stdout and stderr are shared with tracegen's parent (a
+         * terminal's O_NONBLOCK would reach the user's shell): left alone */
+        if (h <= 2)
+            return 0;
+        return fcntl(h, F_SETFL, (int)arg) < 0 ? -errno : 0;
+    case F_GETLK: case F_SETLK: case F_SETLKW:
+    case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+        return record_lock(p, h, (int)cmd, arg);
     default:
         return -EINVAL;
     }
+}
+
+/* The guest's threads are threads of tracegen, one at a time: a lock that
+ * one of them must wait for while another holds it would stop them all. */
+static int other_threads(const struct x86_process *p)
+{
+    size_t alive = 0;
+    for (size_t i = 0; i < p->nthreads; i++)
+        alive += p->threads[i]->state != THREAD_EXITED;
+    return alive > 1;
+}
+
+/* fcntl record locks on the host file. Process-associated (POSIX) locks
+ * never conflict among the guest's threads, natively or here; open-file
+ * locks can, so a blocking one is tried without blocking while other
+ * threads live, and a conflict is EDEADLK rather than a hang. */
+static long record_lock(struct x86_process *p, int h, int cmd, uint64_t arg)
+{
+    struct flock fl;
+    if (gmem_copy_in(p->mem, &fl, arg, sizeof fl, NULL) < 0)
+        return -EFAULT;
+    int host_cmd = cmd;
+    if (cmd == F_OFD_SETLKW && other_threads(p))
+        host_cmd = F_OFD_SETLK;
+    if (fcntl(h, host_cmd, &fl) < 0) {
+        int e = errno;
+        return host_cmd != cmd && (e == EAGAIN || e == EACCES) ? -EDEADLK : -e;
+    }
+    if ((cmd == F_GETLK || cmd == F_OFD_GETLK) &&
+        gmem_copy_out(p->mem, arg, &fl, sizeof fl, 0, NULL) < 0)
+        return -EFAULT;
+    return 0;
+}
+
+/* flock locks belong to open files, so two guest threads with their own
+ * opens can conflict: as for open-file record locks, a blocking request is
+ * tried without blocking while other threads live (ENOLCK on conflict). */
+long sys_flock(struct x86_sys *s)
+{
+    int h = x86_host_fd(s->p, s->a[0]);
+    if (h < 0)
+        return -EBADF;
+    int op = (int)s->a[1];
+    int try_only = !(op & LOCK_NB) && (op & (LOCK_SH | LOCK_EX)) && other_threads(s->p);
+    if (flock(h, try_only ? op | LOCK_NB : op) < 0)
+        return try_only && errno == EWOULDBLOCK ? -ENOLCK : -errno;
+    return 0;
 }
 
 long sys_dup(struct x86_sys *s)
@@ -325,7 +448,10 @@ long sys_dup(struct x86_sys *s)
     if (h < 0)
         return -EBADF;
     int n = dup(h);
-    return n < 0 ? -errno : new_guest_fd(s->p, n, 0);
+    long g = n < 0 ? -errno : new_guest_fd(s->p, n, 0);
+    if (g >= 0)
+        s->p->fd_confined[g] = s->p->fd_confined[(uint32_t)s->a[0]];
+    return g;
 }
 
 /* dup2 and dup3 onto guest descriptor TO; both numbers are unsigned ints
@@ -344,6 +470,7 @@ static long dup_to(struct x86_process *p, uint64_t fd, uint64_t to)
     if (p->fds[slot] > 2)
         close(p->fds[slot]);
     p->fds[slot] = n;
+    p->fd_confined[slot] = p->fd_confined[(uint32_t)fd];
     return slot;
 }
 
@@ -381,13 +508,35 @@ long sys_getcwd(struct x86_sys *s)
                ? -EFAULT : (long)strlen(cwd) + 1;
 }
 
-static long do_access(struct x86_process *p, uint64_t gpath, uint64_t mode)
+/* access and faccessat: W_OK also asks whether the sandbox lets the guest
+ * write there (no refusal is reported: it is a question). */
+static long do_access(struct x86_process *p, uint64_t gdirfd, uint64_t gpath, uint64_t mode,
+                      uint64_t flags)
 {
-    char path[PATH_MAX];
-    if (gmem_read_str(p->mem, path, gpath, sizeof path) < 0)
-        return -EFAULT;
-    return access(path, (int)mode & R_OK) < 0 ? -errno : 0;
+    char path[PATH_MAX], why[2 * PATH_MAX];
+    long rc = x86_guest_path(p, gpath, path);
+    if (rc < 0)
+        return rc;
+    if (mode & ~(uint64_t)(R_OK | W_OK | X_OK) ||
+        flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+        return -EINVAL;
+    int dirfd = x86_guest_dirfd(p, gdirfd, path);
+    if (dirfd == -EBADF)
+        return -EBADF;
+    if (mode & W_OK) {
+        int nofollow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+        int h = sandbox_open(p->sandbox, dirfd, path, O_PATH | nofollow, 0, why, sizeof why);
+        if (h < 0)
+            return h;
+        close(h);
+    }
+    return faccessat(dirfd, path, (int)mode, (int)flags) < 0 ? -errno : 0;
 }
 
-long sys_access(struct x86_sys *s) { return do_access(s->p, s->a[0], s->a[1]); }
-long sys_faccessat(struct x86_sys *s) { return do_access(s->p, s->a[1], s->a[2]); }
+long sys_access(struct x86_sys *s)
+{
+    return do_access(s->p, (uint64_t)(int64_t)AT_FDCWD, s->a[0], s->a[1], 0);
+}
+
+long sys_faccessat(struct x86_sys *s) { return do_access(s->p, s->a[0], s->a[1], s->a[2], 0); }
+long sys_faccessat2(struct x86_sys *s) { return do_access(s->p, s->a[0], s->a[1], s->a[2], s->a[3]); }

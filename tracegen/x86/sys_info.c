@@ -11,7 +11,7 @@
 /* Virtual time: 1 ns per instruction from 2026-01-01T00:00:00Z. */
 #define EPOCH_NS 1767225600000000000ull
 
-static uint64_t now_ns(const struct x86_process *p)
+uint64_t x86_virtual_now_ns(const struct x86_process *p)
 {
     return EPOCH_NS + p->icount;
 }
@@ -31,7 +31,7 @@ long sys_uname(struct x86_sys *s)
 
 long sys_clock_gettime(struct x86_sys *s)
 {
-    uint64_t clk = s->a[0], ns = now_ns(s->p);
+    uint64_t clk = s->a[0], ns = x86_virtual_now_ns(s->p);
     if (clk != CLOCK_REALTIME && clk != CLOCK_REALTIME_COARSE)
         ns -= EPOCH_NS;
     int64_t ts[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
@@ -46,14 +46,14 @@ long sys_clock_getres(struct x86_sys *s)
 
 long sys_gettimeofday(struct x86_sys *s)
 {
-    uint64_t ns = now_ns(s->p);
+    uint64_t ns = x86_virtual_now_ns(s->p);
     int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
     return s->a[0] && gmem_copy_out(s->p->mem, s->a[0], tv, sizeof tv, 0, NULL) < 0 ? -EFAULT : 0;
 }
 
 long sys_time(struct x86_sys *s)
 {
-    int64_t sec = (int64_t)(now_ns(s->p) / 1000000000ull);
+    int64_t sec = (int64_t)(x86_virtual_now_ns(s->p) / 1000000000ull);
     return s->a[0] && gmem_copy_out(s->p->mem, s->a[0], &sec, 8, 0, NULL) < 0 ? -EFAULT : sec;
 }
 

@@ -30,10 +30,25 @@ const char *x86_syscall_name(uint64_t nr)
     return nr < TABLE_SIZE ? table[nr].name : NULL;
 }
 
+/* Says WHAT about call NR on stderr, once per call (not with --quiet). */
+static void notice(struct x86_process *p, uint64_t nr, const char *what)
+{
+    if (nr < X86_WARNED_CALLS) {
+        if (p->warned[nr / 32] & (1u << (nr % 32)))
+            return;
+        p->warned[nr / 32] |= 1u << (nr % 32);
+    }
+    if (p->opt.quiet)
+        return;
+    const char *name = x86_syscall_name(nr);
+    fprintf(stderr, "tracegen: %s%s(%llu) %s\n", name ? name : "system call ", name ? " " : "",
+            (unsigned long long)nr, what);
+}
+
 /* New processes are outside the sandbox: fork, vfork, execve, execveat. */
 long sys_process_refused(struct x86_sys *s)
 {
-    (void)s;
+    notice(s->p, s->nr, "refused (EPERM): the guest may not start other processes");
     return -EPERM;
 }
 
@@ -41,19 +56,8 @@ long sys_process_refused(struct x86_sys *s)
  * socketpair. */
 long sys_socket_refused(struct x86_sys *s)
 {
-    (void)s;
+    notice(s->p, s->nr, "refused (EACCES): the guest has no sockets");
     return -EACCES;
-}
-
-static void warn_unknown(struct x86_process *p, uint64_t nr)
-{
-    if (nr < 256 && (p->warned[nr / 32] & (1u << (nr % 32))))
-        return;
-    if (nr < 256)
-        p->warned[nr / 32] |= 1u << (nr % 32);
-    if (!p->opt.quiet)
-        fprintf(stderr, "tracegen: warning: unsupported system call %llu returns ENOSYS\n",
-                (unsigned long long)nr);
 }
 
 /* The project's calls and the unserved ones. */
@@ -65,13 +69,14 @@ static long other_call(struct x86_sys *s)
     if (gpu_is_syscall(s->nr))
         return gpu_syscall(p, s->t, s->nr, s->a);
     if (p->opt.strict) {
-        snprintf(p->message, sizeof p->message, "unsupported system call %llu (--strict)",
-                 (unsigned long long)s->nr);
+        const char *name = x86_syscall_name(s->nr);
+        snprintf(p->message, sizeof p->message, "unsupported system call %s%s(%llu) (--strict)",
+                 name ? name : "", name ? " " : "", (unsigned long long)s->nr);
         p->stop_kind = XF_SYSCALL;
         s->outcome = SC_STOP;
         return 0;
     }
-    warn_unknown(p, s->nr);
+    notice(p, s->nr, "is not emulated: returns ENOSYS (warning)");
     return -ENOSYS;
 }
 

@@ -19,7 +19,8 @@ static struct x86_process *new_process(void)
     struct x86_options opt;
     memset(&opt, 0, sizeof opt);
     opt.quiet = 1;
-    struct x86_process *p = x86_process_create(&opt);
+    char perr[256];
+    struct x86_process *p = x86_process_create(&opt, perr, sizeof perr);
     assert_non_null(p);
     p->brk_start = p->brk_cur = 0x10000000ull;
     p->mmap_top = 0x7f0000000000ull;
