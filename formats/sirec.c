@@ -259,7 +259,15 @@ int cgm_si_record_decode(struct cgm_si_codec *c, const uint8_t *rec, size_t len,
         if (h & 1) {
             if (cgm_get_varint(&p, end, &v))
                 return -1;
-            offset = (uint32_t)((int64_t)offset + cgm_unzigzag(v) * 4);
+            /* a jump of any size in a hostile file: only one that lands
+             * on a 32-bit offset is one the encoder could have written */
+            int64_t words = cgm_unzigzag(v);
+            if (words > (int64_t)UINT32_MAX || words < -(int64_t)UINT32_MAX)
+                return -1;
+            int64_t to = (int64_t)offset + words * 4;
+            if (to < 0 || to > (int64_t)UINT32_MAX)
+                return -1;
+            offset = (uint32_t)to;
         }
         long k = cgm_si_static_find(c, offset);
         if (k < 0)

@@ -21,6 +21,7 @@
 #include "tracegen/x86/sandbox.h"
 #include "tracegen/x86/sys.h"
 
+/* Threads alive at once, at most; an exited thread's slot is reused. */
 #define MAX_THREADS 4096
 
 static int add_thread(struct x86_process *p, struct x86_thread *t)
@@ -112,9 +113,20 @@ void x86_process_destroy(struct x86_process *p)
     free(p);
 }
 
+/* The oldest exited thread's slot (never the main thread's, which the
+ * process keeps), or -1. */
+static long exited_slot(const struct x86_process *p)
+{
+    for (size_t i = 1; i < p->nthreads; i++)
+        if (p->threads[i]->state == THREAD_EXITED)
+            return (long)i;
+    return -1;
+}
+
 struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thread *parent)
 {
-    if (p->nthreads >= MAX_THREADS)
+    long reuse = -1;
+    if (p->nthreads >= MAX_THREADS && (reuse = exited_slot(p)) < 0)
         return NULL;
     struct x86_thread *t = calloc(1, sizeof *t);
     if (!t)
@@ -126,12 +138,16 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
     t->tid = p->next_tid++;
     t->state = THREAD_RUNNABLE;
     x86_tlb_flush(&t->cpu);
-    if (add_thread(p, t) < 0) {
+    if (p->rec && !(t->rec = x86_rec_attach(p->rec, &t->cpu, t->tid))) {
         free(t);
         return NULL;
     }
-    if (p->rec && !(t->rec = x86_rec_attach(p->rec, &t->cpu, t->tid))) {
-        p->nthreads--;
+    if (reuse >= 0) {
+        free(p->threads[reuse]);
+        p->threads[reuse] = t;
+    } else if (add_thread(p, t) < 0) {
+        if (t->rec)
+            x86_rec_detach(t->rec);
         free(t);
         return NULL;
     }

@@ -90,11 +90,18 @@ struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c,
 
 void x86_rec_detach(struct x86_rec_thread *t)
 {
-    if (t->s) {
+    struct x86_recorder *r = t->r;
+    if (t->s)
         cgm_wstream_close(t->s);
-        t->s = NULL;
-    }
     t->cpu->log = NULL;
+    /* a thread's codec state and access log are large: free them now,
+     * not at the end, for a guest that makes threads by the thousand */
+    for (struct x86_rec_thread **pp = &r->threads; *pp; pp = &(*pp)->next)
+        if (*pp == t) {
+            *pp = t->next;
+            break;
+        }
+    free(t);
 }
 
 static void append(struct x86_rec_thread *t, const void *rec, size_t len, uint32_t insts)

@@ -25,7 +25,7 @@ struct x86_recorder *x86_rec_create(const char *path, int roi_only, uint32_t chu
 /* Opens the stream of a guest thread and attaches the access hook to its
  * CPU. Returns NULL when the stream cannot be opened. */
 struct x86_rec_thread *x86_rec_attach(struct x86_recorder *r, struct x86_cpu *c, uint64_t tid);
-/* Closes a thread's stream (when the thread exits). */
+/* Closes a thread's stream (when the thread exits) and frees T. */
 void x86_rec_detach(struct x86_rec_thread *t);
 
 /* Around each block: BEGIN before it runs, END with the instructions it

@@ -82,6 +82,7 @@ static int thread_exit(struct x86_process *p, struct x86_thread *t, int status)
     x86_rec_event_fields(t->rec, CGM_EV_THREAD_EXIT, ++p->seq, t->tid, (uint64_t)status, 0);
     if (t->rec)
         x86_rec_detach(t->rec);
+    t->rec = NULL;
     t->state = THREAD_EXITED;
     t->exit_status = status;
     for (size_t i = 0; i < p->nthreads; i++)

@@ -6,8 +6,10 @@
  *   map_zero   a fixed mapping at address 0
  *   sparse N   N single pages 16 MiB apart, each written (stops at the
  *              first failure and prints how many it mapped)
- *   rep_loop   rep stosb of 1 MiB, forever (only a limit ends it) */
+ *   rep_loop   rep stosb of 1 MiB, forever (only a limit ends it)
+ *   threads N  N threads made and joined one at a time (prints how many ran) */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,6 +117,25 @@ static int sparse(long n)
     return 0;
 }
 
+static void *count_one(void *arg)
+{
+    ++*(long *)arg;
+    return NULL;
+}
+
+static int threads(long n)
+{
+    long ran = 0, made = 0;
+    for (; made < n; made++) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, count_one, &ran) != 0)
+            break;
+        pthread_join(t, NULL);
+    }
+    printf("threads made and joined: %ld of %ld, ran %ld\n", made, n, ran);
+    return made == n ? 0 : 1;
+}
+
 static int rep_loop(void)
 {
     char *buf = malloc(1 << 20);
@@ -141,6 +162,8 @@ int main(int argc, char **argv)
         return sparse(atol(argv[2]));
     if (!strcmp(mode, "rep_loop"))
         return rep_loop();
-    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop\n");
+    if (!strcmp(mode, "threads") && argc > 2)
+        return threads(atol(argv[2]));
+    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N\n");
     return 2;
 }

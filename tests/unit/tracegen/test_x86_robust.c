@@ -29,11 +29,11 @@ static int setup(void **state)
 
 static const struct run_options within_a_minute = { .timeout = 60 };
 
-/* MODE prints the same results natively and under tracegen. */
-static void like_native(const char *mode)
+/* MODE (with ARG, or NULL) prints the same natively and under tracegen. */
+static void like_native_arg(const char *mode, const char *arg)
 {
-    char *nat[] = { guest, (char *)mode, NULL };
-    char *emu[] = { tracegen, "--no-trace", "--", guest, (char *)mode, NULL };
+    char *nat[] = { guest, (char *)mode, (char *)arg, NULL };
+    char *emu[] = { tracegen, "--no-trace", "--", guest, (char *)mode, (char *)arg, NULL };
     struct run_result *n = run_program(nat, &within_a_minute);
     struct run_result *e = run_program(emu, &within_a_minute);
     assert_false(e->timed_out);
@@ -42,6 +42,11 @@ static void like_native(const char *mode)
     assert_string_equal(n->out, e->out);
     run_result_free(n);
     run_result_free(e);
+}
+
+static void like_native(const char *mode)
+{
+    like_native_arg(mode, NULL);
 }
 
 /* Negative, huge and equal descriptor numbers (fcntl F_DUPFD, dup2, dup3,
@@ -85,6 +90,14 @@ static void test_rep_iterations_count_toward_max_insts(void **state)
     assert_int_equal(e->status, 70);
     assert_non_null(strstr(e->err, "instruction limit 1000000 reached"));
     run_result_free(e);
+}
+
+/* Threads made and joined one at a time: an exited thread's slot is used
+ * again, so the 4096th (and the 5000th) pthread_create succeeds. */
+static void test_exited_thread_slots_are_reused(void **state)
+{
+    (void)state;
+    like_native_arg("threads", "5000");
 }
 
 static void test_max_seconds(void **state)
@@ -226,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_huge_ranges_like_native),
         cmocka_unit_test(test_no_mapping_at_address_zero),
         cmocka_unit_test(test_rep_iterations_count_toward_max_insts),
+        cmocka_unit_test(test_exited_thread_slots_are_reused),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_page_tables_count_toward_max_memory),
         cmocka_unit_test(test_sigint_finishes_the_trace),
