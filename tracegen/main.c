@@ -61,6 +61,9 @@ static void usage(FILE *out)
           "                        kernel beneath DIR: links and \"..\" cannot leave it\n"
           "      --sandbox-walk    confine paths by walking them one component at a time\n"
           "                        (what kernels without openat2 get) instead of openat2\n"
+          "      --env-clear       the guest starts with no environment (by default it gets\n"
+          "                        tracegen's, which changes what its C library runs)\n"
+          "      --env NAME=VALUE  set NAME in the guest's environment (repeatable)\n"
           "      --strict          an unsupported system call stops the run instead of\n"
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
@@ -148,6 +151,40 @@ static int install_handlers(double max_seconds)
     return 0;
 }
 
+/* The guest's environment: a NULL-terminated vector of "NAME=VALUE". */
+struct env_list {
+    char **v;
+    size_t n;
+};
+
+/* Sets ENTRY ("NAME=VALUE") in L, replacing an entry of the same name. */
+static int env_add(struct env_list *l, char *entry)
+{
+    size_t name = (size_t)(strchr(entry, '=') - entry);
+    for (size_t i = 0; i < l->n; i++)
+        if (!strncmp(l->v[i], entry, name + 1)) {
+            l->v[i] = entry;
+            return 0;
+        }
+    char **v = realloc(l->v, (l->n + 2) * sizeof *v);
+    if (!v)
+        return -1;
+    v[l->n++] = entry;
+    v[l->n] = NULL;
+    l->v = v;
+    return 0;
+}
+
+static int env_merge(struct env_list *l, char **entries)
+{
+    if (!l->v && !(l->v = calloc(1, sizeof *l->v)))
+        return -1;
+    for (; entries && *entries; entries++)
+        if (strchr(*entries, '=') && env_add(l, *entries) < 0)
+            return -1;
+    return 0;
+}
+
 static int parse_u64(const char *s, uint64_t *out)
 {
     char *end;
@@ -161,8 +198,15 @@ static int parse_u64(const char *s, uint64_t *out)
 
 /* The trace's "program" section: what ran, how, and how it ended, as
  * "key=value" lines. Nothing here depends on the host or the time. */
-static char *program_info(int gargc, char **gargv, const struct x86_process *p, int status,
-                          const struct x86_options *opt, int roi_only)
+/* Writes S with line breaks as spaces (a value is one line). */
+static void put_line_value(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '\n' ? ' ' : *s, f);
+}
+
+static char *program_info(int gargc, char **gargv, char **envp, const struct x86_process *p,
+                          int status, const struct x86_options *opt, int roi_only)
 {
     char *text = NULL;
     size_t len = 0;
@@ -171,16 +215,25 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
         return NULL;
     fputs("argv=", f);
     for (int i = 0; i < gargc; i++) {
-        for (const char *c = gargv[i]; *c; c++)
-            fputc(*c == '\n' ? ' ' : *c, f);
+        put_line_value(f, gargv[i]);
         if (i + 1 < gargc)
             fputc(' ', f);
+    }
+    /* what else the guest saw of the host, so a recording can be repeated */
+    char cwd[4096];
+    fputs("\ncwd=", f);
+    put_line_value(f, getcwd(cwd, sizeof cwd) ? cwd : "?");
+    fputs("\nexe=", f);
+    put_line_value(f, p->exe_path);
+    for (char **e = envp; *e; e++) {
+        fputs("\nenv.", f);
+        put_line_value(f, *e);
     }
     fprintf(f, "\nexit_status=%d\n", status);
     if (p->stop_kind != XF_EXIT)
         fprintf(f, "stopped=%s\n", p->message);
     fprintf(f, "instructions=%llu\nthreads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
-            (unsigned long long)p->icount, p->nthreads,
+            (unsigned long long)p->icount, (size_t)(p->next_tid - p->main_thread->tid),
             (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
     if (opt->cpu_level != X86_CPU_BASELINE)
         fprintf(f, "cpu=%s\n", opt->cpu_level == X86_CPU_V2 ? "x86-64-v2" : "x86-64-v3");
@@ -195,7 +248,8 @@ static char *program_info(int gargc, char **gargv, const struct x86_process *p, 
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
-           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK };
+           O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK,
+           O_ENV_CLEAR, O_ENV };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -209,6 +263,8 @@ int main(int argc, char **argv)
         { "stdin", required_argument, NULL, O_STDIN },
         { "allow-write", required_argument, NULL, O_ALLOW },
         { "sandbox-walk", no_argument, NULL, O_WALK },
+        { "env-clear", no_argument, NULL, O_ENV_CLEAR },
+        { "env", required_argument, NULL, O_ENV },
         { "strict", no_argument, NULL, O_STRICT },
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
@@ -220,7 +276,8 @@ int main(int argc, char **argv)
     struct x86_options opt;
     memset(&opt, 0, sizeof opt);
     const char *output = NULL;
-    int no_trace = 0, stats = 0, roi_only = 0, ch;
+    int no_trace = 0, stats = 0, roi_only = 0, env_clear = 0, ch;
+    struct env_list genv = { NULL, 0 }, env_set = { NULL, 0 };
     uint64_t chunk_bytes = 0;
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
@@ -283,6 +340,15 @@ int main(int argc, char **argv)
             break;
         case O_STRICT: opt.strict = 1; break;
         case O_WALK: opt.sandbox_walk = 1; break;
+        case O_ENV_CLEAR: env_clear = 1; break;
+        case O_ENV:
+            if (!strchr(optarg, '=') || optarg[0] == '=') {
+                fprintf(stderr, "tracegen: --env: '%s' is not NAME=VALUE\n", optarg);
+                return 2;
+            }
+            if (env_add(&env_set, optarg) < 0)
+                return 2;
+            break;
         case O_SEED:
             if (parse_u64(optarg, &opt.seed) < 0) {
                 fprintf(stderr, "tracegen: --seed: '%s' is not a number\n", optarg);
@@ -317,13 +383,17 @@ int main(int argc, char **argv)
         fputs("tracegen: give -o OUT.cgt, or --no-trace to emulate only\n", stderr);
         return 2;
     }
+    if ((!env_clear && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
+        fputs("tracegen: out of memory\n", stderr);
+        return 2;
+    }
     char err[1024];
     struct x86_process *p = x86_process_create(&opt, err, sizeof err);
     if (!p) {
         fprintf(stderr, "tracegen: cannot set up the guest process: %s\n", err);
         return 2;
     }
-    if (x86_load_program(p, argv[optind], argc - optind, argv + optind, environ, err,
+    if (x86_load_program(p, argv[optind], argc - optind, argv + optind, genv.v, err,
                          sizeof err) < 0) {
         fprintf(stderr, "tracegen: %s\n", err);
         x86_process_destroy(p);
@@ -378,7 +448,8 @@ int main(int argc, char **argv)
         }
     }
     if (p->rec) {
-        char *info = program_info(argc - optind, argv + optind, p, status, &p->opt, roi_only);
+        char *info = program_info(argc - optind, argv + optind, genv.v, p, status, &p->opt,
+                                  roi_only);
         if (!info || x86_rec_program(p->rec, info) != 0)
             fprintf(stderr, "tracegen: %s: cannot record the program information\n", output);
         free(info);
@@ -390,5 +461,7 @@ int main(int argc, char **argv)
         p->rec = NULL;
     }
     x86_process_destroy(p);
+    free(genv.v);
+    free(env_set.v);
     return status;
 }
