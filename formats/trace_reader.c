@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cgm/codec.h"
+#include "cgm/input.h"
 #include "formats/catalog.h"
 
 struct cgm_reader {
@@ -103,9 +104,10 @@ struct cgm_reader *cgm_reader_open_fd(int fd, const char *name, char *err,
 
 struct cgm_reader *cgm_reader_open(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char why[512];
+    int fd = cgm_open_input(path, why, sizeof why);
     if (fd < 0) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        set_err(err, errlen, "%s", why);
         return NULL;
     }
     struct cgm_reader *r = cgm_reader_open_fd(fd, path, err, errlen);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgm/input.h"
 #include "formats/catalog.h"
 
 static int same_chunks(const struct catalog_stream *a, const struct catalog_stream *b)
@@ -59,9 +60,8 @@ int cgm_trace_verify(const char *path, char *err, size_t errlen)
         return -1;
     }
     struct trace_file f = { .name = path, .size = cgm_reader_file_bytes(r) };
-    f.fd = open(path, O_RDONLY | O_CLOEXEC);
+    f.fd = cgm_open_input(path, err, errlen);
     if (f.fd < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         cgm_reader_close(r);
         return -1;
     }

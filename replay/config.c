@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cgm/dram.h"
+#include "cgm/input.h"
 
 enum key_type { T_COUNT, T_BYTES, T_HZ, T_CYCLES, T_ENUM, T_PRESET };
 
@@ -317,9 +318,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
 
 int rp_config_load(struct rp_config *c, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
+    char why[512];
+    FILE *f = cgm_fopen_input(path, why, sizeof why);
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open configuration: %s", path, strerror(errno));
+        snprintf(err, errlen, "configuration %s", why);
         return -1;
     }
     char msg[512] = "";

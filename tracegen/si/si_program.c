@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgm/input.h"
+
 enum {
     KD_SIZE = 64,
     NT_AMDGPU_METADATA = 32,
@@ -266,9 +268,12 @@ int si_program_load_memory(const void *data, size_t size, const char *name,
 int si_program_load(const char *path, struct si_program *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(path, err, errlen, "cannot open");
+    char why[512];
+    FILE *f = cgm_fopen_input(path, why, sizeof why);
+    if (!f) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
