@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cgm/dram.h"
+#include "cgm/output.h"
 #include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/sim.h"
@@ -46,6 +47,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cgm_check_stdout_at_exit("replay");
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--dram-trace"))
             return cgm_dram_trace_main(argc, argv);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgm/events.h"
+#include "cgm/output.h"
 #include "formats/tracetool/tracetool.h"
 
 static const struct {
@@ -99,6 +100,7 @@ const char *tool_record_kind(const unsigned char *rec, size_t len, char *buf, si
 
 int main(int argc, char **argv)
 {
+    cgm_check_stdout_at_exit("tracetool");
     if (argc < 2) {
         usage(stderr);
         return 2;

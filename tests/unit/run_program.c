@@ -60,7 +60,12 @@ struct run_result *run_program(char *const argv[], const struct run_options *opt
     if (pid == 0) {
         int in = open(o.stdin_path ? o.stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
         dup2(in, 0);
-        dup2(fo, 1);
+        if (o.stdout_path) {
+            int so = open(o.stdout_path, O_WRONLY | O_CLOEXEC);
+            dup2(so, 1);
+        } else {
+            dup2(fo, 1);
+        }
         dup2(fe, 2);
         if (o.file_size_limit) {
             struct rlimit rl = { (rlim_t)o.file_size_limit, (rlim_t)o.file_size_limit };
