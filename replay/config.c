@@ -292,26 +292,98 @@ void rp_config_defaults(struct rp_config *c)
             abort(); /* a bad default is a programming error */
 }
 
+/* The configuration file's lines, as inih reads them. inih splits a line
+ * longer than its buffer and reads the rest as a line of its own (a long
+ * comment could set a key), and reads an indented line as the previous
+ * value's continuation: here a long line is an error, indentation is
+ * only indentation, and a section or key given twice is an error. */
 struct load_ctx {
     struct rp_config *c;
-    const char *path;
+    FILE *f;
+    int line;                    /* of the line inih is parsing */
     char *err;
     size_t errlen;
     bool failed;
+    int error_line;              /* of the first error */
+    char seen[NKEYS + 64][2 * 64 + 2]; /* "section" and "section.key" given so far */
+    int seen_line[NKEYS + 64];
+    size_t nseen;
 };
+
+static int load_error(struct load_ctx *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keeps the first error, at the line being read. */
+static int load_error(struct load_ctx *l, const char *fmt, ...)
+{
+    if (!l->failed) {
+        int n = snprintf(l->err, l->errlen, "%d: ", l->line);
+        va_list ap;
+        va_start(ap, fmt);
+        if (n > 0 && (size_t)n < l->errlen)
+            vsnprintf(l->err + n, l->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+        l->failed = true;
+        l->error_line = l->line;
+    }
+    return 0;
+}
+
+/* Records NAME ("section" or "section.key") as given at this line; an
+ * error when it was given before. */
+static void once(struct load_ctx *l, const char *what, const char *name)
+{
+    for (size_t i = 0; i < l->nseen; i++)
+        if (!strcmp(l->seen[i], name)) {
+            load_error(l, "%s %s is given twice (first at line %d)", what, name, l->seen_line[i]);
+            return;
+        }
+    if (l->nseen < sizeof l->seen / sizeof l->seen[0]) {
+        snprintf(l->seen[l->nseen], sizeof l->seen[0], "%s", name);
+        l->seen_line[l->nseen++] = l->line;
+    }
+}
+
+static char *read_line(char *str, int num, void *stream)
+{
+    struct load_ctx *l = stream;
+    if (!fgets(str, num, l->f))
+        return NULL;
+    l->line++;
+    size_t n = strlen(str);
+    if (n && str[n - 1] != '\n') {
+        int next = fgetc(l->f);
+        if (next != EOF && next != '\n') {
+            load_error(l, "the line is longer than %d characters", num - 2);
+            while (next != EOF && next != '\n')
+                next = fgetc(l->f);
+            str[0] = 0;
+            return str;
+        }
+    }
+    size_t lead = strspn(str, " \t");
+    memmove(str, str + lead, n - lead + 1);
+    if (str[0] == '[') {
+        char name[64];
+        size_t k = strcspn(str + 1, "]");
+        if (k < sizeof name && str[1 + k] == ']') {
+            snprintf(name, sizeof name, "%.*s", (int)k, str + 1);
+            once(l, "section", name);
+        }
+    }
+    return str;
+}
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct load_ctx *l = user;
-    char msg[512];
+    char msg[512], dotted[2 * 64 + 2];
+    snprintf(dotted, sizeof dotted, "%s.%s", section, name);
+    once(l, "key", dotted);
     /* The line is not known here; ini_parse returns it when we refuse. */
     if (rp_config_apply(l->c, section, name, value, "", 0, msg, sizeof msg)) {
         /* ini_parse goes on and reports the first refused line: keep the
          * first message so that line and message agree. */
-        if (!l->failed)
-            snprintf(l->err, l->errlen, "%s", msg + 2); /* drop the empty location ": " */
-        l->failed = true;
-        return 0;
+        return load_error(l, "%s", msg + 2); /* drop the empty location ": " */
     }
     return 1;
 }
@@ -325,13 +397,22 @@ int rp_config_load(struct rp_config *c, const char *path, char *err, size_t errl
         return -1;
     }
     char msg[512] = "";
-    struct load_ctx l = { c, path, msg, sizeof msg, false };
-    int rc = ini_parse_file(f, on_key, &l);
+    struct load_ctx *l = calloc(1, sizeof *l);
+    if (!l) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    *l = (struct load_ctx){ .c = c, .f = f, .err = msg, .errlen = sizeof msg };
+    int rc = ini_parse_stream(read_line, l, on_key, l);
     fclose(f);
-    if (rc == 0)
+    /* the first error: one found here, or a line inih could not parse */
+    bool failed = l->failed && !(rc > 0 && rc < l->error_line);
+    free(l);
+    if (rc == 0 && !failed)
         return 0;
-    if (l.failed)
-        snprintf(err, errlen, "%s:%d: %s", path, rc, msg);
+    if (failed)
+        snprintf(err, errlen, "%s:%s", path, msg);
     else if (rc > 0)
         snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", path, rc);
     else
