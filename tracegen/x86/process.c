@@ -259,6 +259,8 @@ static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
     uint64_t nr = c->r[R_RAX], a0 = c->r[R_RDI], a1 = c->r[R_RSI], a2 = c->r[R_RDX];
     uint64_t a3 = c->r[R_R10], old_brk = p->brk_cur;
     int out = x86_syscall(p, t);
+    if (out == SC_RETRY)
+        return SC_SWITCH; /* nothing happened yet: recorded when it does */
     if (!p->rec || !t->rec)
         return out;
     int64_t rc = (int64_t)c->r[R_RAX];

@@ -47,12 +47,16 @@ struct x86_thread {
     int futex_timed;             /* the wait has a timeout */
     uint64_t wait_order;         /* FIFO order among waiters */
     uint64_t woken_by;           /* seq of the wake that ended the wait */
+    uint64_t wait_deadline;      /* virtual time a retried poll times out; 0: none */
+    char name[16];               /* prctl(PR_SET_NAME) */
     int exit_status;
     struct x86_rec_thread *rec;
 };
 
-/* What the run loop does after a system call. */
-enum x86_syscall_outcome { SC_CONTINUE, SC_STOP, SC_SWITCH };
+/* What the run loop does after a system call. SC_RETRY: the call would
+ * block on something another guest thread may provide; the thread yields
+ * and runs the syscall instruction again when its turn comes. */
+enum x86_syscall_outcome { SC_CONTINUE, SC_STOP, SC_SWITCH, SC_RETRY };
 
 struct x86_process {
     struct x86_options opt;
@@ -76,6 +80,8 @@ struct x86_process {
     int fds[X86_MAX_FDS];        /* guest fd -> host fd, -1 when closed */
     uint8_t fd_confined[X86_MAX_FDS]; /* opened through the sandbox: its file lies in
                                          an allowed directory */
+    uint8_t fd_waits[X86_MAX_FDS];    /* the guest expects its reads and writes to
+                                         wait; the host descriptor never blocks */
     uint64_t rng;                /* xorshift state for getrandom */
     uint64_t sigmask;
     uint64_t sigactions[65][4];  /* stored and given back, never delivered */

@@ -63,6 +63,18 @@ int x86_guest_dirfd(const struct x86_process *p, uint64_t dirfd, const char *pat
 /* The guest may not write where it tried: says so on stderr (naming the
  * path, WHY, and the option that permits it) and returns -EACCES. */
 long x86_refuse_write(struct x86_process *p, const char *why);
+/* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
+ * (0 <= LOWEST < X86_MAX_FDS), closing HFD when none is free (-EMFILE). */
+long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest);
+/* A read or write the guest expected to wait found the host descriptor
+ * not ready: waits as poll does for EVENTS. Returns 1 when the descriptor
+ * became ready (try again), 0 or -errno, or sets SC_RETRY. */
+long x86_wait_fd(struct x86_sys *s, uint64_t fd, short events);
+
+/* 1 when another guest thread could run: a call must not block the host
+ * for what that thread may provide (it yields with SC_RETRY instead). */
+int x86_other_threads_runnable(const struct x86_process *p, const struct x86_thread *t);
+
 /* Virtual time now, in nanoseconds since the epoch. */
 uint64_t x86_virtual_now_ns(const struct x86_process *p);
 

@@ -7,23 +7,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "tracegen/x86/sandbox.h"
 #include "tracegen/x86/sys.h"
 
-/* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
- * (0 <= LOWEST < X86_MAX_FDS: callers validate the guest's number). */
-static long new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
+long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
 {
     for (uint32_t i = lowest; i < X86_MAX_FDS; i++)
         if (p->fds[i] < 0) {
             p->fds[i] = hfd;
             p->fd_confined[i] = 0;
+            p->fd_waits[i] = 0;
             return i;
         }
     close(hfd);
@@ -98,9 +99,25 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
     return total;
 }
 
-long sys_read(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0); }
+long sys_read(struct x86_sys *s)
+{
+    long rc = do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
+    if (rc == -EAGAIN && s->p->fd_waits[(uint32_t)s->a[0]]) {
+        long w = x86_wait_fd(s, s->a[0], POLLIN);
+        rc = w == 1 ? do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0) : w;
+    }
+    return rc;
+}
 long sys_pread64(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 1, s->a[3]); }
-long sys_write(struct x86_sys *s) { return do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0); }
+long sys_write(struct x86_sys *s)
+{
+    long rc = do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
+    if (rc == -EAGAIN && s->p->fd_waits[(uint32_t)s->a[0]]) {
+        long w = x86_wait_fd(s, s->a[0], POLLOUT);
+        rc = w == 1 ? do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0) : w;
+    }
+    return rc;
+}
 
 long sys_pwrite64(struct x86_sys *s)
 {
@@ -171,7 +188,7 @@ static long do_openat(struct x86_process *p, uint64_t gdirfd, uint64_t gpath, in
             return -EACCES;
         }
     }
-    long g = new_guest_fd(p, h, 0);
+    long g = x86_new_guest_fd(p, h, 0);
     if (g >= 0)
         p->fd_confined[g] = (uint8_t)writes;
     return g;
@@ -370,9 +387,11 @@ long sys_fcntl(struct x86_sys *s)
         int n = dup(h);
         if (n < 0)
             return -errno;
-        long g = new_guest_fd(p, n, (uint32_t)arg);
+        long g = x86_new_guest_fd(p, n, (uint32_t)arg);
         if (g >= 0)
             p->fd_confined[g] = p->fd_confined[(uint32_t)s->a[0]];
+        if (g >= 0)
+            p->fd_waits[g] = p->fd_waits[(uint32_t)s->a[0]];
         return g;
     }
     case F_GETFD: case F_SETFD:
@@ -448,9 +467,11 @@ long sys_dup(struct x86_sys *s)
     if (h < 0)
         return -EBADF;
     int n = dup(h);
-    long g = n < 0 ? -errno : new_guest_fd(s->p, n, 0);
+    long g = n < 0 ? -errno : x86_new_guest_fd(s->p, n, 0);
     if (g >= 0)
         s->p->fd_confined[g] = s->p->fd_confined[(uint32_t)s->a[0]];
+    if (g >= 0)
+        s->p->fd_waits[g] = s->p->fd_waits[(uint32_t)s->a[0]];
     return g;
 }
 
@@ -471,6 +492,7 @@ static long dup_to(struct x86_process *p, uint64_t fd, uint64_t to)
         close(p->fds[slot]);
     p->fds[slot] = n;
     p->fd_confined[slot] = p->fd_confined[(uint32_t)fd];
+    p->fd_waits[slot] = p->fd_waits[(uint32_t)fd];
     return slot;
 }
 
@@ -540,3 +562,46 @@ long sys_access(struct x86_sys *s)
 
 long sys_faccessat(struct x86_sys *s) { return do_access(s->p, s->a[0], s->a[1], s->a[2], 0); }
 long sys_faccessat2(struct x86_sys *s) { return do_access(s->p, s->a[0], s->a[1], s->a[2], s->a[3]); }
+
+/* statfs and fstatfs: the host's file system, as for reading. */
+long sys_statfs(struct x86_sys *s)
+{
+    char path[PATH_MAX];
+    long rc = x86_guest_path(s->p, s->a[0], path);
+    if (rc < 0)
+        return rc;
+    struct statfs st;
+    if (statfs(path, &st) < 0)
+        return -errno;
+    return gmem_copy_out(s->p->mem, s->a[1], &st, sizeof st, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_fstatfs(struct x86_sys *s)
+{
+    int h = x86_host_fd(s->p, s->a[0]);
+    struct statfs st;
+    if (h < 0)
+        return -EBADF;
+    if (fstatfs(h, &st) < 0)
+        return -errno;
+    return gmem_copy_out(s->p->mem, s->a[1], &st, sizeof st, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+long sys_statx(struct x86_sys *s)
+{
+    char path[PATH_MAX];
+    long rc = x86_guest_path(s->p, s->a[1], path);
+    if (rc < 0)
+        return rc;
+    int flags = (int)s->a[2], dirfd;
+    if (path[0] == 0 && (flags & AT_EMPTY_PATH))
+        dirfd = x86_host_fd(s->p, s->a[0]);
+    else
+        dirfd = x86_guest_dirfd(s->p, s->a[0], path);
+    if (dirfd == -EBADF || (dirfd < 0 && dirfd != AT_FDCWD))
+        return -EBADF;
+    struct statx st;
+    if (statx(dirfd, path, flags, (unsigned)s->a[3], &st) < 0)
+        return -errno;
+    return gmem_copy_out(s->p->mem, s->a[4], &st, sizeof st, 0, NULL) < 0 ? -EFAULT : 0;
+}

@@ -150,3 +150,75 @@ long sys_arch_prctl(struct x86_sys *s)
     default: return -EINVAL;
     }
 }
+
+/* getrusage: the guest's time is virtual, all of it user time; nothing
+ * else is counted. */
+long sys_getrusage(struct x86_sys *s)
+{
+    int who = (int)s->a[0];
+    if (who != 0 && who != -1 && who != 1) /* SELF, CHILDREN, THREAD */
+        return -EINVAL;
+    uint64_t ns = who == -1 ? 0 : x86_virtual_now_ns(s->p) - EPOCH_NS;
+    uint8_t ru[144];
+    memset(ru, 0, sizeof ru);
+    int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
+    memcpy(ru, tv, sizeof tv); /* ru_utime; ru_stime and the counts stay 0 */
+    return gmem_copy_out(s->p->mem, s->a[1], ru, sizeof ru, 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+/* times: clock ticks of 10 ms (sysconf(_SC_CLK_TCK) is 100, AT_CLKTCK). */
+long sys_times(struct x86_sys *s)
+{
+    int64_t ticks = (int64_t)((x86_virtual_now_ns(s->p) - EPOCH_NS) / 10000000ull);
+    int64_t tms[4] = { ticks, 0, 0, 0 };
+    if (s->a[0] && gmem_copy_out(s->p->mem, s->a[0], tms, sizeof tms, 0, NULL) < 0)
+        return -EFAULT;
+    return (long)ticks;
+}
+
+/* The four CPUs sched_getaffinity reports: any nonempty set of them is
+ * accepted (threads run one at a time anyway). */
+long sys_sched_setaffinity(struct x86_sys *s)
+{
+    uint64_t mask = 0;
+    size_t n = s->a[1] < 8 ? (size_t)s->a[1] : 8;
+    if (n && gmem_copy_in(s->p->mem, &mask, s->a[2], n, NULL) < 0)
+        return -EFAULT;
+    return (mask & 0xf) ? 0 : -EINVAL;
+}
+
+/* prctl: a thread's name (PR_SET_NAME 15, PR_GET_NAME 16); other options
+ * are refused (EINVAL), as for an option the kernel does not know. */
+long sys_prctl(struct x86_sys *s)
+{
+    struct x86_thread *t = s->t;
+    switch (s->a[0]) {
+    case 15: {
+        char name[16];
+        memset(name, 0, sizeof name);
+        for (size_t i = 0; i + 1 < sizeof name; i++) {
+            if (gmem_copy_in(s->p->mem, &name[i], s->a[1] + i, 1, NULL) < 0)
+                return -EFAULT;
+            if (!name[i])
+                break;
+        }
+        memcpy(t->name, name, sizeof name);
+        return 0;
+    }
+    case 16:
+        return gmem_copy_out(s->p->mem, s->a[1], t->name, sizeof t->name, 0, NULL) < 0 ? -EFAULT : 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+/* membarrier: the guest's threads run one at a time, in program order,
+ * so every barrier is already there. QUERY (0) names the commands served:
+ * GLOBAL (1), PRIVATE_EXPEDITED (8) and its registration (16). */
+long sys_membarrier(struct x86_sys *s)
+{
+    const uint64_t served = 1 | 8 | 16;
+    if (s->a[0] == 0)
+        return (long)served;
+    return (s->a[0] & ~served) || !s->a[0] || (s->a[0] & (s->a[0] - 1)) ? -EINVAL : 0;
+}

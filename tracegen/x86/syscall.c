@@ -90,6 +90,10 @@ int x86_syscall(struct x86_process *p, struct x86_thread *t)
     };
     x86_sys_fn *fn = s.nr < TABLE_SIZE ? table[s.nr].fn : NULL;
     long rc = fn ? fn(&s) : other_call(&s);
+    if (s.outcome == SC_RETRY) {
+        c->rip -= 2; /* the syscall instruction, again */
+        return SC_RETRY;
+    }
     /* a thread that blocked gets its result from whoever wakes it */
     if (s.outcome == SC_CONTINUE || (s.outcome == SC_SWITCH && t->state == THREAD_RUNNABLE))
         c->r[R_RAX] = (uint64_t)rc;

@@ -107,6 +107,7 @@ BOTH_LIBCS(hotspot, NULL)
 BOTH_LIBCS(nw, NULL)
 BOTH_LIBCS(bfs, NULL)
 BOTH_LIBCS(fenv, NULL)
+BOTH_LIBCS(waits, NULL)
 
 /* avx2_kernels runs x86-64-v3 instructions unconditionally: natively only
  * on a host that has them. Under tracegen it runs whatever CPUID says. */
@@ -211,6 +212,8 @@ int main(void)
         cmocka_unit_test(test_fenv_glibc),
         cmocka_unit_test(test_avx2_kernels_musl),
         cmocka_unit_test(test_avx2_kernels_glibc),
+        cmocka_unit_test(test_waits_musl),
+        cmocka_unit_test(test_waits_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
