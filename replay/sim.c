@@ -49,6 +49,30 @@ static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m
     m->dram.page_policy = c->dram_page_policy ? CGM_DRAM_CLOSED_PAGE : CGM_DRAM_OPEN_PAGE;
 }
 
+/* A recording that stopped before the program ended (an unimplemented
+ * instruction or system call, a limit, an interruption: tracegen's
+ * "stopped" line) times only part of the run: say so. */
+static void warn_stopped_program(struct cgm_reader *r, const char *trace)
+{
+    uint8_t *text;
+    size_t len;
+    char err[256];
+    if (cgm_reader_find_section(r, "program") < 0 ||
+        cgm_reader_read_section(r, "program", 1u << 20, &text, &len, err, sizeof err))
+        return;
+    const char *end = (const char *)text + len;
+    for (const char *line = (const char *)text; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = (size_t)((nl ? nl : end) - line);
+        if (n > 8 && !memcmp(line, "stopped=", 8))
+            fprintf(stderr, "replay: warning: %s: the traced program did not run to its end "
+                    "(%.*s); the statistics cover a truncated run\n", trace, (int)(n - 8),
+                    line + 8);
+        line += n + 1;
+    }
+    free(text);
+}
+
 struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, char *err, size_t errlen)
 {
     struct rp_sim *s = calloc(1, sizeof *s);
@@ -69,6 +93,7 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     if (!cgm_reader_complete(s->reader))
         fprintf(stderr, "replay: warning: %s is incomplete (%s); replaying what it holds\n", trace,
                 cgm_reader_damage(s->reader));
+    warn_stopped_program(s->reader, trace);
     size_t nstreams = cgm_reader_stream_count(s->reader), gpu = 0;
     for (size_t i = 0; i < nstreams; i++) {
         uint16_t kind = cgm_reader_stream(s->reader, i)->info.kind;

@@ -71,6 +71,8 @@ static void usage(FILE *out)
           "                        default), x86-64-v2 (to SSE4.2, POPCNT) or x86-64-v3\n"
           "                        (AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE); instructions\n"
           "                        up to x86-64-v3 run whatever CPUID says\n"
+          "      --time-start S    the guest's clock starts at S seconds since 1970-01-01\n"
+          "                        UTC (default 1767225600, 2026-01-01)\n"
           "      --quiet           no warnings, no progress line\n"
           "      --stats           print on stderr at the end: instructions, rate, the\n"
           "                        count with every rep-string iteration counted (as\n"
@@ -78,7 +80,8 @@ static void usage(FILE *out)
           "  -h, --help            this text\n"
           "\n"
           "The guest sees an x86-64 processor of the --cpu level, virtual time\n"
-          "derived from its instruction count (1 ns each) and seeded randomness, so\n"
+          "derived from its instruction count (1 ns each, from 2026-01-01T00:00:00Z\n"
+          "unless --time-start says otherwise) and seeded randomness, so\n"
           "two runs with the same inputs behave the same. A progress line (instructions,\n"
           "rate) is shown on stderr when it is a terminal.\n"
           "\n"
@@ -232,9 +235,11 @@ static char *program_info(int gargc, char **gargv, char **envp, const struct x86
     fprintf(f, "\nexit_status=%d\n", status);
     if (p->stop_kind != XF_EXIT)
         fprintf(f, "stopped=%s\n", p->message);
-    fprintf(f, "instructions=%llu\nthreads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
-            (unsigned long long)p->icount, (size_t)(p->next_tid - p->main_thread->tid),
-            (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
+    fprintf(f, "instructions=%llu\ninstructions_rep_counted=%llu\n", (unsigned long long)p->icount,
+            (unsigned long long)x86_process_counted(p));
+    fprintf(f, "time_start=%llu\n", (unsigned long long)opt->time_start);
+    fprintf(f, "threads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
+            (size_t)(p->next_tid - p->main_thread->tid), (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
     if (opt->cpu_level != X86_CPU_BASELINE)
         fprintf(f, "cpu=%s\n", opt->cpu_level == X86_CPU_V2 ? "x86-64-v2" : "x86-64-v3");
     fputs("recorder=tracegen x86-64\n", f);
@@ -249,7 +254,7 @@ int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
            O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK,
-           O_ENV_CLEAR, O_ENV };
+           O_ENV_CLEAR, O_ENV, O_TIME_START };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -265,6 +270,7 @@ int main(int argc, char **argv)
         { "sandbox-walk", no_argument, NULL, O_WALK },
         { "env-clear", no_argument, NULL, O_ENV_CLEAR },
         { "env", required_argument, NULL, O_ENV },
+        { "time-start", required_argument, NULL, O_TIME_START },
         { "strict", no_argument, NULL, O_STRICT },
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
@@ -279,6 +285,7 @@ int main(int argc, char **argv)
     int no_trace = 0, stats = 0, roi_only = 0, env_clear = 0, ch;
     struct env_list genv = { NULL, 0 }, env_set = { NULL, 0 };
     uint64_t chunk_bytes = 0;
+    int time_start_set = 0;
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
         switch (ch) {
@@ -341,6 +348,15 @@ int main(int argc, char **argv)
         case O_STRICT: opt.strict = 1; break;
         case O_WALK: opt.sandbox_walk = 1; break;
         case O_ENV_CLEAR: env_clear = 1; break;
+        case O_TIME_START:
+            /* at most the year 2500: the clock counts nanoseconds in 64 bits */
+            if (parse_u64(optarg, &opt.time_start) < 0 || opt.time_start > 16725225600ull) {
+                fprintf(stderr, "tracegen: --time-start: '%s' is not a number of seconds from "
+                        "0 to 16725225600 (the year 2500)\n", optarg);
+                return 2;
+            }
+            time_start_set = 1;
+            break;
         case O_ENV:
             if (!strchr(optarg, '=') || optarg[0] == '=') {
                 fprintf(stderr, "tracegen: --env: '%s' is not NAME=VALUE\n", optarg);
@@ -383,6 +399,8 @@ int main(int argc, char **argv)
         fputs("tracegen: give -o OUT.cgt, or --no-trace to emulate only\n", stderr);
         return 2;
     }
+    if (!time_start_set)
+        opt.time_start = X86_TIME_START;
     if ((!env_clear && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
         fputs("tracegen: out of memory\n", stderr);
         return 2;

@@ -17,6 +17,7 @@ struct sandbox;
 #define X86_MAX_FDS 256
 #define X86_MAX_WRITE_DIRS 16
 #define X86_WARNED_CALLS 512     /* system calls whose notices are given once */
+#define X86_TIME_START 1767225600ull /* 2026-01-01T00:00:00Z, --time-start's default */
 
 struct x86_options {
     uint64_t max_insts;          /* 0: no limit; rep-string iterations count */
@@ -33,6 +34,7 @@ struct x86_options {
     int progress;                /* progress line on stderr */
     uint64_t seed;               /* AT_RANDOM and getrandom */
     unsigned cpu_level;          /* enum x86_cpu_level: what CPUID reports */
+    uint64_t time_start;         /* the virtual clock's start, seconds since 1970 */
 };
 
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };

@@ -8,12 +8,15 @@
 
 #include "tracegen/x86/sys.h"
 
-/* Virtual time: 1 ns per instruction from 2026-01-01T00:00:00Z. */
-#define EPOCH_NS 1767225600000000000ull
+/* Virtual time: 1 ns per instruction from --time-start (x86_options). */
+static uint64_t epoch_ns(const struct x86_process *p)
+{
+    return p->opt.time_start * 1000000000ull;
+}
 
 uint64_t x86_virtual_now_ns(const struct x86_process *p)
 {
-    return EPOCH_NS + p->icount;
+    return epoch_ns(p) + p->icount;
 }
 
 long sys_uname(struct x86_sys *s)
@@ -33,7 +36,7 @@ long sys_clock_gettime(struct x86_sys *s)
 {
     uint64_t clk = s->a[0], ns = x86_virtual_now_ns(s->p);
     if (clk != CLOCK_REALTIME && clk != CLOCK_REALTIME_COARSE)
-        ns -= EPOCH_NS;
+        ns -= epoch_ns(s->p);
     int64_t ts[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
     return gmem_copy_out(s->p->mem, s->a[1], ts, sizeof ts, 0, NULL) < 0 ? -EFAULT : 0;
 }
@@ -158,7 +161,7 @@ long sys_getrusage(struct x86_sys *s)
     int who = (int)s->a[0];
     if (who != 0 && who != -1 && who != 1) /* SELF, CHILDREN, THREAD */
         return -EINVAL;
-    uint64_t ns = who == -1 ? 0 : x86_virtual_now_ns(s->p) - EPOCH_NS;
+    uint64_t ns = who == -1 ? 0 : x86_virtual_now_ns(s->p) - epoch_ns(s->p);
     uint8_t ru[144];
     memset(ru, 0, sizeof ru);
     int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
@@ -169,7 +172,7 @@ long sys_getrusage(struct x86_sys *s)
 /* times: clock ticks of 10 ms (sysconf(_SC_CLK_TCK) is 100, AT_CLKTCK). */
 long sys_times(struct x86_sys *s)
 {
-    int64_t ticks = (int64_t)((x86_virtual_now_ns(s->p) - EPOCH_NS) / 10000000ull);
+    int64_t ticks = (int64_t)((x86_virtual_now_ns(s->p) - epoch_ns(s->p)) / 10000000ull);
     int64_t tms[4] = { ticks, 0, 0, 0 };
     if (s->a[0] && gmem_copy_out(s->p->mem, s->a[0], tms, sizeof tms, 0, NULL) < 0)
         return -EFAULT;

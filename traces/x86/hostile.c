@@ -7,7 +7,8 @@
  *   sparse N   N single pages 16 MiB apart, each written (stops at the
  *              first failure and prints how many it mapped)
  *   rep_loop   rep stosb of 1 MiB, forever (only a limit ends it)
- *   threads N  N threads made and joined one at a time (prints how many ran) */
+ *   threads N  N threads made and joined one at a time (prints how many ran)
+ *   clock      prints the seconds time() gives */
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *errno_name(int e)
@@ -164,6 +166,10 @@ int main(int argc, char **argv)
         return rep_loop();
     if (!strcmp(mode, "threads") && argc > 2)
         return threads(atol(argv[2]));
-    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N\n");
+    if (!strcmp(mode, "clock")) {
+        printf("clock %lld\n", (long long)time(NULL));
+        return 0;
+    }
+    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N|clock\n");
     return 2;
 }

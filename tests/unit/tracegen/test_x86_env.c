@@ -84,6 +84,16 @@ static void test_env_clear_repeats_the_recording(void **state)
     assert_null(strstr(prog, "CGM_TEST_NOISE"));
     assert_non_null(strstr(prog, "\ncwd="));
     assert_non_null(strstr(prog, "\nexe="));
+    /* the count with every rep-string iteration (as valgrind counts) is
+     * there beside the instructions, and not below them */
+    unsigned long long insts = 0, counted = 0;
+    const char *i = strstr(prog, "\ninstructions="), *c = strstr(prog, "\ninstructions_rep_counted=");
+    assert_non_null(i);
+    assert_non_null(c);
+    insts = strtoull(strchr(i, '=') + 1, NULL, 10);
+    counted = strtoull(strchr(c, '=') + 1, NULL, 10);
+    assert_true(insts > 1000);
+    assert_true(counted >= insts);
     free(prog);
     free(a);
     free(b);

@@ -195,6 +195,42 @@ static void test_max_trace_bytes(void **state)
     run_result_free(e);
 }
 
+/* replay warns that a recording stopped by a limit times a truncated run. */
+static void test_replay_warns_about_a_stopped_recording(void **state)
+{
+    (void)state;
+    char trace[] = "/tmp/cgm_robust_XXXXXX", replay[4096];
+    close(mkstemp(trace));
+    snprintf(replay, sizeof replay, "%s/replay", getenv("CGM_BIN"));
+    char *emu[] = { tracegen, "--quiet", "--max-insts", "100000", "-o", trace, "--", guest,
+                    "rep_loop", NULL };
+    struct run_result *e = run_program(emu, &within_a_minute);
+    assert_int_equal(e->status, 70);
+    run_result_free(e);
+    char *rp[] = { replay, "-q", trace, NULL };
+    struct run_result *r = run_program(rp, &within_a_minute);
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->err, "did not run to its end (instruction limit 100000"));
+    run_result_free(r);
+    unlink(trace);
+}
+
+/* --time-start sets the guest's clock; time advances 1 ns per instruction
+ * from there, so a short run reads its start. */
+static void test_time_start(void **state)
+{
+    (void)state;
+    char *emu[] = { tracegen, "--no-trace", "--time-start", "1000000", "--", guest, "clock", NULL };
+    struct run_result *e = run_program(emu, &within_a_minute);
+    assert_int_equal(e->status, 0);
+    assert_string_equal(e->out, "clock 1000000\n");
+    run_result_free(e);
+    char *dflt[] = { tracegen, "--no-trace", "--", guest, "clock", NULL };
+    e = run_program(dflt, &within_a_minute);
+    assert_string_equal(e->out, "clock 1767225600\n"); /* 2026-01-01T00:00:00Z */
+    run_result_free(e);
+}
+
 /* A trace file that cannot be made is an error at once (exit status 2). */
 static void test_unwritable_trace_is_refused(void **state)
 {
@@ -245,6 +281,8 @@ int main(void)
         cmocka_unit_test(test_sigint_finishes_the_trace),
         cmocka_unit_test(test_sigterm_finishes_the_trace),
         cmocka_unit_test(test_max_trace_bytes),
+        cmocka_unit_test(test_replay_warns_about_a_stopped_recording),
+        cmocka_unit_test(test_time_start),
         cmocka_unit_test(test_unwritable_trace_is_refused),
         cmocka_unit_test(test_trace_write_failure_stops_the_run),
     };
