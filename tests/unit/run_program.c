@@ -67,6 +67,10 @@ struct run_result *run_program(char *const argv[], const struct run_options *opt
             dup2(fo, 1);
         }
         dup2(fe, 2);
+        if (o.address_space_limit) {
+            struct rlimit rl = { (rlim_t)o.address_space_limit, (rlim_t)o.address_space_limit };
+            setrlimit(RLIMIT_AS, &rl);
+        }
         if (o.file_size_limit) {
             struct rlimit rl = { (rlim_t)o.file_size_limit, (rlim_t)o.file_size_limit };
             setrlimit(RLIMIT_FSIZE, &rl);

@@ -17,6 +17,7 @@ struct run_options {
     int signal;
     const char *stdin_path; /* NULL: /dev/null */
     long file_size_limit;   /* bytes (RLIMIT_FSIZE); 0: none */
+    long address_space_limit; /* bytes (RLIMIT_AS, ulimit -v); 0: none */
     const char *stdout_path; /* NULL: captured in out */
 };
 

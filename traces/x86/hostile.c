@@ -8,7 +8,9 @@
  *              first failure and prints how many it mapped)
  *   rep_loop   rep stosb of 1 MiB, forever (only a limit ends it)
  *   threads N  N threads made and joined one at a time (prints how many ran)
- *   clock      prints the seconds time() gives */
+ *   clock      prints the seconds time() gives
+ *   fill       maps and writes 64 MiB pieces until mmap fails, then writes
+ *              through a null pointer (dies of SIGSEGV) */
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -166,10 +168,23 @@ int main(int argc, char **argv)
         return rep_loop();
     if (!strcmp(mode, "threads") && argc > 2)
         return threads(atol(argv[2]));
+    if (!strcmp(mode, "fill")) {
+        long pieces = 0;
+        for (;;) {
+            char *p = mmap(NULL, 64l << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                           -1, 0);
+            if (p == MAP_FAILED)
+                break;
+            memset(p, 1, 64l << 20);
+            pieces++;
+        }
+        printf("filled %ld MiB\n", 64 * pieces);
+        *(volatile int *)NULL = 1;
+    }
     if (!strcmp(mode, "clock")) {
         printf("clock %lld\n", (long long)time(NULL));
         return 0;
     }
-    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N|clock\n");
+    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N|clock|fill\n");
     return 2;
 }

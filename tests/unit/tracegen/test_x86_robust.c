@@ -131,6 +131,25 @@ static void test_page_tables_count_toward_max_memory(void **state)
     run_result_free(e);
 }
 
+/* Under ulimit -v the guest gets at most half of the address space, so
+ * tracegen keeps room for itself: a guest that fills its memory and then
+ * faults gets the fault explained (the report disassembles the
+ * instruction, which needs memory of its own). */
+static void test_address_space_limit_leaves_room_to_report(void **state)
+{
+    (void)state;
+    char *emu[] = { tracegen, "--no-trace", "--", guest, "fill", NULL };
+    long limit = 1500l << 20;
+    struct run_options o = { .timeout = 60, .address_space_limit = limit };
+    struct run_result *e = run_program(emu, &o);
+    assert_int_equal(e->status, 128 + 11);
+    long mib = -1;
+    assert_int_equal(sscanf(e->out, "filled %ld MiB", &mib), 1);
+    assert_true(mib > 0 && (mib << 20) <= limit / 2);
+    assert_non_null(strstr(e->err, "invalid write at address 0x0 by instruction"));
+    run_result_free(e);
+}
+
 /* The trace at PATH is whole (index and trailer), verifies, and its
  * program section says the run stopped, and why. */
 static void assert_whole_trace_stopped(const char *path, const char *why)
@@ -281,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_sigint_finishes_the_trace),
         cmocka_unit_test(test_sigterm_finishes_the_trace),
         cmocka_unit_test(test_max_trace_bytes),
+        cmocka_unit_test(test_address_space_limit_leaves_room_to_report),
         cmocka_unit_test(test_replay_warns_about_a_stopped_recording),
         cmocka_unit_test(test_time_start),
         cmocka_unit_test(test_unwritable_trace_is_refused),
