@@ -286,6 +286,7 @@ int main(int argc, char **argv)
     struct env_list genv = { NULL, 0 }, env_set = { NULL, 0 };
     uint64_t chunk_bytes = 0;
     int time_start_set = 0;
+    int status = 2; /* until the guest runs: a usage or setup error */
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
         switch (ch) {
@@ -295,7 +296,7 @@ int main(int argc, char **argv)
         case O_MAX:
             if (parse_u64(optarg, &opt.max_insts) < 0) {
                 fprintf(stderr, "tracegen: --max-insts: '%s' is not a number\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         case O_MAX_SECONDS: {
@@ -304,7 +305,7 @@ int main(int argc, char **argv)
             if (end == optarg || *end || !(opt.max_seconds > 0) || opt.max_seconds > 1e9) {
                 fprintf(stderr, "tracegen: --max-seconds: '%s' is not a positive number of "
                         "seconds\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         }
@@ -312,14 +313,14 @@ int main(int argc, char **argv)
             if (parse_size(optarg, &opt.max_memory) < 0 || opt.max_memory < (16u << 20)) {
                 fprintf(stderr, "tracegen: --max-memory: '%s' is not a size of at least 16M "
                         "(a number with K, M, G or T)\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         case O_MAX_TRACE:
             if (parse_size(optarg, &opt.max_trace_bytes) < 0 || !opt.max_trace_bytes) {
                 fprintf(stderr, "tracegen: --max-trace-bytes: '%s' is not a positive size "
                         "(a number with K, M, G or T)\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         case O_CHUNK:
@@ -327,13 +328,13 @@ int main(int argc, char **argv)
                 chunk_bytes > CGM_CHUNK_MAX) {
                 fprintf(stderr, "tracegen: --chunk-bytes: '%s' is not a size from %uK to %uM\n",
                         optarg, CGM_CHUNK_MIN >> 10, CGM_CHUNK_MAX >> 20);
-                return 2;
+                goto out;
             }
             break;
         case O_QUANTUM:
             if (parse_u64(optarg, &opt.quantum) < 0 || opt.quantum == 0) {
                 fprintf(stderr, "tracegen: --quantum: '%s' is not a positive number\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         case O_STDIN: opt.stdin_path = optarg; break;
@@ -341,7 +342,7 @@ int main(int argc, char **argv)
             if (opt.nallow_write == X86_MAX_WRITE_DIRS) {
                 fprintf(stderr, "tracegen: at most %d --allow-write directories\n",
                         X86_MAX_WRITE_DIRS);
-                return 2;
+                goto out;
             }
             opt.allow_write[opt.nallow_write++] = optarg;
             break;
@@ -353,22 +354,22 @@ int main(int argc, char **argv)
             if (parse_u64(optarg, &opt.time_start) < 0 || opt.time_start > 16725225600ull) {
                 fprintf(stderr, "tracegen: --time-start: '%s' is not a number of seconds from "
                         "0 to 16725225600 (the year 2500)\n", optarg);
-                return 2;
+                goto out;
             }
             time_start_set = 1;
             break;
         case O_ENV:
             if (!strchr(optarg, '=') || optarg[0] == '=') {
                 fprintf(stderr, "tracegen: --env: '%s' is not NAME=VALUE\n", optarg);
-                return 2;
+                goto out;
             }
             if (env_add(&env_set, optarg) < 0)
-                return 2;
+                goto out;
             break;
         case O_SEED:
             if (parse_u64(optarg, &opt.seed) < 0) {
                 fprintf(stderr, "tracegen: --seed: '%s' is not a number\n", optarg);
-                return 2;
+                goto out;
             }
             break;
         case O_QUIET: opt.quiet = 1; opt.progress = 0; break;
@@ -383,39 +384,39 @@ int main(int argc, char **argv)
             } else {
                 fprintf(stderr, "tracegen: --cpu: '%s' is not baseline, x86-64-v2 or "
                         "x86-64-v3\n", optarg);
-                return 2;
+                goto out;
             }
             break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case 'h': usage(stdout); status = 0; goto out;
+        default: usage(stderr); goto out;
         }
     }
     if (optind >= argc) {
         fputs("tracegen: no program given (tracegen [options] -o OUT.cgt -- PROGRAM [ARGS...])\n",
               stderr);
-        return 2;
+        goto out;
     }
     if (!output && !no_trace) {
         fputs("tracegen: give -o OUT.cgt, or --no-trace to emulate only\n", stderr);
-        return 2;
+        goto out;
     }
     if (!time_start_set)
         opt.time_start = X86_TIME_START;
     if ((!env_clear && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
         fputs("tracegen: out of memory\n", stderr);
-        return 2;
+        goto out;
     }
     char err[1024];
     struct x86_process *p = x86_process_create(&opt, err, sizeof err);
     if (!p) {
         fprintf(stderr, "tracegen: cannot set up the guest process: %s\n", err);
-        return 2;
+        goto out;
     }
     if (x86_load_program(p, argv[optind], argc - optind, argv + optind, genv.v, err,
                          sizeof err) < 0) {
         fprintf(stderr, "tracegen: %s\n", err);
         x86_process_destroy(p);
-        return 2;
+        goto out;
     }
     if (!no_trace) {
         p->rec = x86_rec_create(output, roi_only, (uint32_t)chunk_bytes, p->code, p->mem, err,
@@ -427,17 +428,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "tracegen: %s: cannot create the trace: %s\n", output,
                     p->rec ? "cannot open the thread stream" : err);
             x86_process_destroy(p);
-            return 2;
+            goto out;
         }
     }
     if (install_handlers(opt.max_seconds) < 0) {
         fprintf(stderr, "tracegen: cannot install signal handlers: %s\n", strerror(errno));
         x86_process_destroy(p);
-        return 2;
+        goto out;
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int status = x86_process_run(p);
+    status = x86_process_run(p);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
     if (p->stop_kind == XF_INTERRUPTED) {
@@ -479,6 +480,7 @@ int main(int argc, char **argv)
         p->rec = NULL;
     }
     x86_process_destroy(p);
+out:
     free(genv.v);
     free(env_set.v);
     return status;
