@@ -104,7 +104,7 @@ USES_replay   := replay models formats
 USES_tracetool := formats
 # sweep runs replay as separate processes: it takes only replay's
 # configuration table (and the DRAM presets that table names).
-USES_sweep    := sweep replay models
+USES_sweep    := sweep replay models formats
 USES_bench    := replay tracegen models formats
 PC_formats    := liblz4 libxxhash capstone
 PC_models     := inih libcjson
