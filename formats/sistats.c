@@ -32,29 +32,45 @@ unsigned cgm_si_distinct_lines(const struct cgm_si_dyn *d, unsigned size)
     return distinct;
 }
 
-unsigned cgm_si_lds_cycles(const struct cgm_si_dyn *d)
+unsigned cgm_si_lds_bank_cycles(const struct cgm_si_dyn *d, unsigned bytes, unsigned banks)
 {
-    unsigned cycles = 0;
+    unsigned words = bytes > 4 ? (bytes + 3) / 4 : 1, cycles = 0;
+    if (words > CGM_SI_LDS_WORDS_MAX)
+        words = CGM_SI_LDS_WORDS_MAX;
+    if (banks == 0 || banks > CGM_SI_LDS_BANKS_MAX)
+        banks = CGM_SI_LDS_BANKS;
     for (unsigned half = 0; half < 2; half++) {
-        uint64_t dwords[32];
+        uint64_t dw[32 * CGM_SI_LDS_WORDS_MAX];
         unsigned n = 0;
-        for (unsigned l = 32 * half; l < 32 * half + 32; l++)
-            if (d->exec >> l & 1)
-                dwords[n++] = d->addr[l] / 4;
+        for (uint64_t m = d->exec >> (32 * half) & 0xffffffffu; m; m &= m - 1) {
+            unsigned l = 32 * half + (unsigned)__builtin_ctzll(m);
+            for (unsigned w = 0; w < words; w++) {
+                /* insertion in order: a half-wave has few words */
+                uint64_t v = d->addr[l] / 4 + w;
+                unsigned i = n++;
+                for (; i && dw[i - 1] > v; i--)
+                    dw[i] = dw[i - 1];
+                dw[i] = v;
+            }
+        }
         if (n == 0)
             continue;
-        qsort(dwords, n, sizeof dwords[0], cmp_u64);
-        unsigned per_bank[CGM_SI_LDS_BANKS] = { 0 }, worst = 0;
+        unsigned per_bank[CGM_SI_LDS_BANKS_MAX] = { 0 }, worst = 0;
         for (unsigned i = 0; i < n; i++) {
-            if (i && dwords[i] == dwords[i - 1])
+            if (i && dw[i] == dw[i - 1])
                 continue;                       /* same dword: broadcast */
-            unsigned b = (unsigned)(dwords[i] % CGM_SI_LDS_BANKS);
+            unsigned b = (unsigned)(dw[i] % banks);
             if (++per_bank[b] > worst)
                 worst = per_bank[b];
         }
         cycles += worst;
     }
     return cycles;
+}
+
+unsigned cgm_si_lds_cycles(const struct cgm_si_dyn *d)
+{
+    return cgm_si_lds_bank_cycles(d, 4, CGM_SI_LDS_BANKS);
 }
 
 void cgm_si_stats_add(struct cgm_si_stats *st, const struct cgm_si_static *s,

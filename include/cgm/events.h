@@ -43,6 +43,9 @@ enum cgm_event_field {
 /* mmap flags are Linux's: the one replay needs. */
 #define CGM_MMAP_FIXED 0x10u
 
+/* What a gpu_map event maps. */
+enum cgm_gpu_map_what { CGM_GPU_MAP_CODE = 1, CGM_GPU_MAP_LAUNCH = 2 };
+
 struct cgm_event {
     uint8_t type;
     uint64_t f[CGM_EVENT_FIELDS_MAX]; /* signed fields hold int64_t values */

@@ -35,6 +35,7 @@
 #define CGM_SI_REC_BARRIER  0x81
 #define CGM_SI_REC_END      0x82
 #define CGM_SI_STATIC_PREFIX "si.static."
+#define CGM_SI_KERNEL_PREFIX "si.kernel."
 #define CGM_SI_RUN_MAX      256u     /* instructions per WAVE record */
 #define CGM_SI_WAVES_MAX    16u      /* wavefronts per work-group */
 #define CGM_SI_LANES        64u
@@ -78,6 +79,27 @@ size_t cgm_si_static_encode(uint8_t *out, uint32_t *prev, const struct cgm_si_st
 int cgm_si_static_decode(const uint8_t **p, const uint8_t *end, uint32_t *prev,
                          struct cgm_si_static *s);
 
+/* What a kernel needs of a compute unit, for the dispatcher: section
+ * "si.kernel.K" (K = the driver's kernel handle, the kernel field of its
+ * gpu_launch events), written when the guest looks the kernel up, as text
+ * lines "key=value". Traces recorded before it existed have no such
+ * section. */
+struct cgm_si_kernel_info {
+    uint32_t kernel, program;   /* handles */
+    char name[128];
+    uint32_t entry;             /* first instruction, from the code object's vaddr 0 */
+    uint32_t vgprs, sgprs;      /* allocated per work-item / per wavefront */
+    uint32_t lds_bytes;         /* fixed LDS per work-group (launches may add dynamic LDS) */
+    uint32_t private_bytes;     /* private (scratch) memory per work-item */
+};
+
+#define CGM_SI_KERNEL_TEXT_MAX 512
+/* Writes K's text (at most CGM_SI_KERNEL_TEXT_MAX bytes); returns its length. */
+size_t cgm_si_kernel_info_encode(char *out, const struct cgm_si_kernel_info *k);
+/* Reads a section's text; keys it does not know are skipped. Returns 0, or
+ * -1 when a line is malformed or a number out of range. */
+int cgm_si_kernel_info_decode(const uint8_t *text, size_t len, struct cgm_si_kernel_info *k);
+
 /* One executed wavefront instruction. */
 struct cgm_si_dyn {
     uint32_t offset;        /* static instruction */
@@ -94,12 +116,17 @@ struct cgm_si_codec {
     uint64_t *slot;                      /* n entries */
     int32_t *index;                      /* entry by (offset - table[0].offset) / 4, or NULL */
     uint32_t index_words;
+    int owns_index;                      /* 0: shared with the codec it was made like */
     uint32_t next[CGM_SI_WAVES_MAX];     /* expected offset per wave */
     uint64_t exec[CGM_SI_WAVES_MAX];
 };
 
 /* Allocates the slots; returns 0 or -1 (out of memory). */
 int cgm_si_codec_init(struct cgm_si_codec *c, const struct cgm_si_static *table, size_t n);
+/* A fresh codec over PROTO's table and index (which must outlive it), with
+ * slots of its own: several readers of one program's streams. Returns 0 or
+ * -1 (out of memory). */
+int cgm_si_codec_init_like(struct cgm_si_codec *c, const struct cgm_si_codec *proto);
 void cgm_si_codec_free(struct cgm_si_codec *c);
 /* Index of the static entry at OFFSET, or -1. */
 long cgm_si_static_find(const struct cgm_si_codec *c, uint32_t offset);
@@ -111,6 +138,24 @@ size_t cgm_si_wave_encode(struct cgm_si_codec *c, uint8_t *out, unsigned wave,
                           const struct cgm_si_dyn *insts, unsigned n);
 /* Encodes a BARRIER or END record (3 bytes at most). */
 size_t cgm_si_mark_encode(uint8_t *out, uint8_t type, unsigned wave);
+
+/* Decoding a record one instruction at a time (a consumer that keeps one
+ * wavefront's instructions in flight needs no room for a whole run). */
+struct cgm_si_run {
+    const uint8_t *p, *end;
+    unsigned wave;
+    unsigned left;                       /* instructions not yet decoded */
+};
+/* Opens any SI record: its type and wave; for WAVE records RUN then yields
+ * its instructions. Returns 0, or -1 when the record is malformed. */
+int cgm_si_run_open(const uint8_t *rec, size_t len, uint8_t *type, struct cgm_si_run *run);
+/* The next instruction of RUN into D (addresses of the active lanes for
+ * memory instructions, addr[0] for scalar loads). Returns its static
+ * entry's index, or -1 when the record is malformed. */
+long cgm_si_run_next(struct cgm_si_codec *c, struct cgm_si_run *run, struct cgm_si_dyn *d);
+/* Decodes the rest of RUN without keeping it (the codec's state moves on,
+ * as later records of the stream need). Returns 0 or -1. */
+int cgm_si_run_skip(struct cgm_si_codec *c, struct cgm_si_run *run);
 
 /* Decodes any SI record.  For WAVE records INSTS must hold CGM_SI_RUN_MAX
  * entries; *N gets the count.  Returns 0, or -1 when the record is malformed. */

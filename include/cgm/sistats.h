@@ -12,6 +12,8 @@
 
 #define CGM_SI_LINE_BYTES 64u
 #define CGM_SI_LDS_BANKS  32u
+#define CGM_SI_LDS_BANKS_MAX 64u
+#define CGM_SI_LDS_WORDS_MAX 4u     /* dwords one lane's LDS access touches */
 
 struct cgm_si_stats {
     uint64_t by_unit[CGM_SI_UNIT_COUNT];   /* wavefront instructions */
@@ -28,6 +30,9 @@ unsigned cgm_si_distinct_lines(const struct cgm_si_dyn *d, unsigned size);
  * different dword addresses that fall in one bank (lanes reading the same
  * dword share it); at least 1 per half with an active lane. */
 unsigned cgm_si_lds_cycles(const struct cgm_si_dyn *d);
+/* The same for BANKS banks (at most CGM_SI_LDS_BANKS_MAX) of 4 bytes, each
+ * lane touching the dwords of BYTES bytes from its address. */
+unsigned cgm_si_lds_bank_cycles(const struct cgm_si_dyn *d, unsigned bytes, unsigned banks);
 
 void cgm_si_stats_add(struct cgm_si_stats *st, const struct cgm_si_static *s,
                       const struct cgm_si_dyn *d);

@@ -73,8 +73,29 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
         return -EIO;
     }
     d->programs[d->nprograms++] = g;
+    gpu_record_map(t, g->code_address, g->code_len, CGM_GPU_MAP_CODE, 0);
     x86_rec_event_fields(t->rec, CGM_EV_GPU_LOAD, handle, g->prog.image_size, 0, 0);
     return handle;
+}
+
+/* Section "si.kernel.HANDLE": what the kernel needs of a compute unit. */
+static int write_kernel_info(struct cgm_writer *w, uint32_t handle, uint32_t program,
+                             const struct si_kernel *k)
+{
+    struct cgm_si_kernel_info info;
+    memset(&info, 0, sizeof info);
+    info.kernel = handle;
+    info.program = program;
+    snprintf(info.name, sizeof info.name, "%s", k->name);
+    info.entry = (uint32_t)k->entry;
+    info.vgprs = k->setup.vgprs;
+    info.sgprs = k->setup.sgprs;
+    info.lds_bytes = k->kd.group_segment_fixed_size;
+    info.private_bytes = k->kd.private_segment_fixed_size;
+    char text[CGM_SI_KERNEL_TEXT_MAX], name[CGM_STREAM_NAME_MAX];
+    size_t len = cgm_si_kernel_info_encode(text, &info);
+    snprintf(name, sizeof name, CGM_SI_KERNEL_PREFIX "%u", handle);
+    return cgm_writer_add_section(w, GPU_KERNEL_STREAM_BASE + handle, name, text, len);
 }
 
 static long gpu_kernel(struct x86_process *p, struct gpu_driver *d, uint64_t program,
@@ -106,7 +127,14 @@ static long gpu_kernel(struct x86_process *p, struct gpu_driver *d, uint64_t pro
     }
     d->kernels[d->nkernels].program = (uint32_t)program;
     d->kernels[d->nkernels].k = k;
-    return ++d->nkernels;
+    uint32_t handle = ++d->nkernels;
+    if (p->rec && write_kernel_info(x86_rec_writer(p->rec), handle, (uint32_t)program, k) < 0) {
+        fprintf(stderr, "tracegen: gpu: kernel %s: cannot write its description: %s\n", name,
+                cgm_writer_error(x86_rec_writer(p->rec)));
+        d->nkernels--;
+        return -EIO;
+    }
+    return handle;
 }
 
 static long gpu_alloc(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,

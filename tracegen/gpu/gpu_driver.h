@@ -5,8 +5,12 @@
  *   - events in the calling thread's stream: gpu_load, gpu_alloc, gpu_free,
  *     gpu_copy, gpu_launch + gpu_launch_mem (at the launch call), gpu_done
  *     (for every launch since the last wait, at the wait) and gpu_wait;
+ *   - gpu_map for the memory the driver maps for itself (code objects, each
+ *     launch's kernel arguments, dispatch packet and private memory);
  *   - per loaded program P a section "si.static.P" (stream id
  *     GPU_STATIC_STREAM_BASE + P) holding its static instruction table;
+ *   - per kernel handle K a section "si.kernel.K" (stream id
+ *     GPU_KERNEL_STREAM_BASE + K): its name and resource use;
  *   - per work-group one stream (ids from GPU_GROUP_STREAM_BASE upwards)
  *     named "si.static.P" after the table its records decode against, with
  *     launch_id equal to the launch field of its gpu_launch event.
@@ -19,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgm/events.h"
 #include "tracegen/si/si_program.h"
 #include "cgm/sirec.h"
 #include "cgm/trace.h"
@@ -28,6 +33,7 @@ struct x86_thread;
 struct cgm_event;
 
 #define GPU_STATIC_STREAM_BASE 0x7ffe0000u
+#define GPU_KERNEL_STREAM_BASE 0x7ffd0000u
 #define GPU_GROUP_STREAM_BASE  0x40000000u
 #define GPU_MAX_PROGRAMS       64
 #define GPU_MAX_KERNELS        1024
@@ -82,6 +88,9 @@ uint64_t gpu_guest_map(struct x86_process *p, uint64_t len, int prot);
 struct si_memory gpu_si_memory(struct x86_process *p);
 /* Records EV in T's stream when tracing. */
 void gpu_record(struct x86_thread *t, const struct cgm_event *ev);
+/* Records a gpu_map event: the driver mapped [ADDR, ADDR + LEN) for itself. */
+void gpu_record_map(struct x86_thread *t, uint64_t addr, uint64_t len, enum cgm_gpu_map_what what,
+                    uint32_t launch);
 long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                 const uint64_t a[6]);
 

@@ -231,6 +231,7 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
     free(kernarg);
 
     uint32_t id = ++d->launches;
+    gpu_record_map(t, region, region_len, CGM_GPU_MAP_LAUNCH, id);
     launch_events(t, id, (uint32_t)kh, &l, scratch, ka_len);
     char err[1024];
     rc = run(p, d, g, ref->program, &l, id, err, sizeof err);

@@ -54,3 +54,16 @@ void gpu_record(struct x86_thread *t, const struct cgm_event *ev)
     if (t->rec)
         x86_rec_event(t->rec, ev);
 }
+
+void gpu_record_map(struct x86_thread *t, uint64_t addr, uint64_t len, enum cgm_gpu_map_what what,
+                    uint32_t launch)
+{
+    struct cgm_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = CGM_EV_GPU_MAP;
+    ev.f[CGM_EVF_GPU_MAP_ADDR] = addr;
+    ev.f[CGM_EVF_GPU_MAP_BYTES] = len;
+    ev.f[CGM_EVF_GPU_MAP_WHAT] = what;
+    ev.f[CGM_EVF_GPU_MAP_LAUNCH] = launch;
+    gpu_record(t, &ev);
+}

@@ -367,9 +367,100 @@ static void test_each_thread_records_its_calls(void **state)
     remove(path);
 }
 
+/* Every event of the host thread, in order (the first 64). */
+static void all_host_events(struct cgm_reader *r, struct gpu_events *g)
+{
+    g->n = 0;
+    struct cgm_riter *it = cgm_riter_open(r, 0);
+    const uint8_t *rec;
+    size_t len;
+    struct cgm_event ev;
+    while (cgm_riter_next(it, &rec, &len) == 1 && g->n < 64)
+        if (rec[0] <= CGM_EVENT_LAST && cgm_event_decode(rec, len, &ev) == 0)
+            g->ev[g->n++] = ev;
+    cgm_riter_close(it);
+}
+
+/* NAME's .vgpr_count or .sgpr_count in LLVM's own listing of backprop.cl
+ * (build/kernels/backprop.s: the kernel metadata). */
+static unsigned llvm_count(const char *name, const char *what)
+{
+    const char *build = getenv("CGM_BUILD");
+    char path[1200], line[256];
+    snprintf(path, sizeof path, "%s/kernels/backprop.s", build ? build : "build");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int in = 0;
+    unsigned v = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *n = strstr(line, ".name:");
+        if (n)
+            in = strstr(n, name) != NULL;
+        char *w = strstr(line, what);
+        if (in && w && !v)
+            v = (unsigned)atoi(w + strlen(what));
+    }
+    fclose(f);
+    assert_true(v > 0);
+    return v;
+}
+
+/* The driver's own memory (the code object, each launch's kernel arguments,
+ * packet and private memory) comes as gpu_map events, and each kernel's
+ * description (name, registers, LDS) as a section per kernel handle; the
+ * registers are LLVM's counts rounded up to SI's granules (4 VGPRs, 8
+ * SGPRs). */
+static void test_driver_memory_and_kernel_descriptions(void **state)
+{
+    (void)state;
+    struct cgm_reader *r = open_trace(trace);
+    struct gpu_events g;
+    all_host_events(r, &g);
+    int maps = 0, launches = 0;
+    for (int i = 0; i < g.n; i++) {
+        const struct cgm_event *e = &g.ev[i];
+        if (e->type == CGM_EV_GPU_LOAD) {
+            assert_int_equal(g.ev[i - 1].type, CGM_EV_GPU_MAP);
+            assert_int_equal(g.ev[i - 1].f[CGM_EVF_GPU_MAP_WHAT], CGM_GPU_MAP_CODE);
+            assert_true(g.ev[i - 1].f[CGM_EVF_GPU_MAP_BYTES] >= e->f[CGM_EVF_GPU_LOAD_CODE_BYTES]);
+        }
+        if (e->type == CGM_EV_GPU_LAUNCH) {
+            const struct cgm_event *m = &g.ev[i - 1], *mem = &g.ev[i + 1];
+            assert_int_equal(m->type, CGM_EV_GPU_MAP);
+            assert_int_equal(m->f[CGM_EVF_GPU_MAP_WHAT], CGM_GPU_MAP_LAUNCH);
+            assert_int_equal(m->f[CGM_EVF_GPU_MAP_LAUNCH], e->f[CGM_EVF_GPU_LAUNCH_LAUNCH]);
+            assert_true(m->f[CGM_EVF_GPU_MAP_BYTES] >= mem->f[CGM_EVF_GPU_LAUNCH_MEM_ARGS_BYTES] + 64);
+            assert_int_equal(m->f[CGM_EVF_GPU_MAP_ADDR] % 4096, 0);
+            launches++;
+        }
+        maps += e->type == CGM_EV_GPU_MAP;
+    }
+    assert_int_equal(launches, 2);
+    assert_int_equal(maps, 1 + launches);
+    static const char *const names[] = { "bp_layerforward", "bp_adjust_weights" };
+    for (unsigned k = 1; k <= 2; k++) {
+        char section[64], err[256];
+        uint8_t *data;
+        size_t len;
+        snprintf(section, sizeof section, CGM_SI_KERNEL_PREFIX "%u", k);
+        assert_int_equal(cgm_reader_read_section(r, section, 4096, &data, &len, err, sizeof err), 0);
+        struct cgm_si_kernel_info info;
+        assert_int_equal(cgm_si_kernel_info_decode(data, len, &info), 0);
+        free(data);
+        assert_string_equal(info.name, names[k - 1]);
+        assert_int_equal(info.kernel, k);
+        assert_int_equal(info.program, 1);
+        assert_int_equal(info.vgprs, (llvm_count(names[k - 1], ".vgpr_count:") + 3) / 4 * 4);
+        assert_int_equal(info.sgprs, (llvm_count(names[k - 1], ".sgpr_count:") + 7) / 8 * 8);
+        assert_int_equal(info.lds_bytes, 0); /* its LDS comes from __local arguments */
+    }
+    cgm_reader_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_driver_memory_and_kernel_descriptions),
         cmocka_unit_test(test_host_events),
         cmocka_unit_test(test_workgroup_streams_describe_themselves),
         cmocka_unit_test(test_roi_only_records_groups_inside_the_roi),
