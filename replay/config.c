@@ -28,6 +28,9 @@ struct key {
 
 static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", NULL };
 static const char *const page_policy_names[] = { "open", "closed", NULL };
+static const char *const gpu_memory_names[] = { "ideal", NULL };
+static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", NULL };
+static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 
 #define OFF(f) offsetof(struct rp_config, f)
 #define CACHE_KEYS(sec, fld, sz, w, lat, m)                                                        \
@@ -116,6 +119,60 @@ static const struct key keys[] = {
       "Southern Islands compute units (seed 000 Table 4.1)" },
     { "gpu", "frequency", T_HZ, OFF(gpu_frequency), "1GHz", 1000000, 20000000000ull, NULL,
       "GPU clock: compute units and GPU caches" },
+    { "gpu", "memory", T_ENUM, OFF(gpu_memory), "ideal", 0, 0, gpu_memory_names,
+      "what the compute units' memory requests go to: a fixed latency and one bandwidth limit "
+      "([gpu.ideal_memory])" },
+    { "gpu", "launch_latency", T_CYCLES, OFF(gpu_launch_latency), "0", 0, 100000000, NULL,
+      "GPU cycles from a kernel's start to its first work-group's dispatch" },
+    { "gpu", "dispatch_latency", T_CYCLES, OFF(gpu_dispatch_latency), "4", 0, 100000, NULL,
+      "GPU cycles from a work-group's mapping onto a compute unit to its wavefronts' first fetch" },
+    { "gpu.cu", "simds", T_COUNT, OFF(cu.simds), "4", 1, 16, NULL,
+      "SIMD units, each fed by its own wavefront pool (one pool issues per cycle, in turn)" },
+    { "gpu.cu", "simd_lanes", T_COUNT, OFF(cu.simd_lanes), "16", 1, 64, NULL,
+      "lanes per SIMD: a 64-lane vector instruction occupies its SIMD 64 / lanes cycles" },
+    { "gpu.cu", "wavefronts_per_simd", T_COUNT, OFF(cu.wavefronts_per_simd), "10", 1, 64, NULL,
+      "wavefront slots of each pool" },
+    { "gpu.cu", "vgprs_per_simd", T_COUNT, OFF(cu.vgprs_per_simd), "256", 1, 65536, NULL,
+      "vector registers (per lane) a SIMD's wavefronts share" },
+    { "gpu.cu", "sgprs_per_simd", T_COUNT, OFF(cu.sgprs_per_simd), "512", 1, 65536, NULL,
+      "scalar registers a SIMD's wavefronts share" },
+    { "gpu.cu", "max_work_groups", T_COUNT, OFF(cu.max_work_groups), "40", 1, 1024, NULL,
+      "work-groups resident at once" },
+    { "gpu.cu", "lds_size", T_BYTES, OFF(cu.lds_size), "64KiB", 1024, 1ull << 20, NULL,
+      "local data share the resident work-groups divide" },
+    { "gpu.cu", "lds_alloc", T_BYTES, OFF(cu.lds_alloc), "64", 1, 65536, NULL,
+      "LDS allocation granule (a work-group's LDS is rounded up to it)" },
+    { "gpu.cu", "lds_banks", T_COUNT, OFF(cu.lds_banks), "32", 1, 64, NULL,
+      "LDS banks of 4 bytes; a half-wavefront's accesses take one cycle per access to the busiest bank" },
+    { "gpu.cu", "lds_latency", T_CYCLES, OFF(cu.lds_latency), "2", 0, 10000, NULL,
+      "LDS access latency beyond its bank cycles" },
+    { "gpu.cu", "lds_queue", T_COUNT, OFF(cu.lds_queue), "16", 1, 1024, NULL,
+      "LDS instructions waiting for or in the LDS" },
+    { "gpu.cu", "fetch_width", T_COUNT, OFF(cu.fetch_width), "4", 1, 64, NULL,
+      "instructions fetched per pool per cycle (one per wavefront)" },
+    { "gpu.cu", "fetch_buffer", T_COUNT, OFF(cu.fetch_buffer), "10", 1, 64, NULL,
+      "fetched instructions a pool holds until issue" },
+    { "gpu.cu", "fetch_latency", T_CYCLES, OFF(cu.fetch_latency), "5", 0, 1000, NULL,
+      "cycles from fetch until the instruction may issue" },
+    { "gpu.cu", "scalar_latency", T_CYCLES, OFF(cu.scalar_latency), "4", 1, 1000, NULL,
+      "scalar ALU instruction (and s_waitcnt, s_barrier, s_endpgm, s_nop) from issue to completion" },
+    { "gpu.cu", "branch_latency", T_CYCLES, OFF(cu.branch_latency), "4", 1, 1000, NULL,
+      "branch from issue to completion" },
+    { "gpu.cu", "vmem_buffer", T_COUNT, OFF(cu.vmem_buffer), "32", 1, 64, NULL,
+      "vector memory instructions in flight in the vector memory unit" },
+    { "gpu.cu", "vmem_requests_per_cycle", T_COUNT, OFF(cu.vmem_requests_per_cycle), "1", 1, 128, NULL,
+      "block requests the vector memory unit sends per cycle" },
+    { "gpu.cu", "coalescer", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 1, coalescer_names,
+      "per-instruction: an instruction's lanes make one request per block (hardware); l1-mshr: one "
+      "request per lane, merged by the L1's MSHR (M2S-CGM)" },
+    { "gpu.cu", "waitcnt", T_ENUM, OFF(cu.waitcnt), "counts", 0, 1, waitcnt_names,
+      "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
+    { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
+      "GPU cycles from a vector request's transfer to its completion" },
+    { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
+      "bytes per GPU cycle all vector requests share (32 at 1 GHz: seed 000 Table 4.1's 32 GB/s)" },
+    { "gpu.ideal_memory", "scalar_latency", T_CYCLES, OFF(ideal_scalar_latency), "2", 0, 1000000, NULL,
+      "scalar loads: a scalar cache that always hits (seed 000)" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -38,7 +38,21 @@ struct rp_config {
     uint64_t dram_channels, dram_ranks, dram_queue, dram_page_policy;
     /* [gpu] */
     uint64_t gpu_cus, gpu_frequency;
+    uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;
+    /* [gpu.cu]: one Southern Islands compute unit */
+    struct rp_cu_cfg {
+        uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;
+        uint64_t max_work_groups, lds_size, lds_alloc, lds_banks, lds_latency, lds_queue;
+        uint64_t fetch_width, fetch_buffer, fetch_latency, scalar_latency, branch_latency;
+        uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt;
+    } cu;
+    /* [gpu.ideal_memory]: the plain timed memory */
+    uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
 };
+
+enum rp_gpu_memory { RP_GPU_MEM_IDEAL };
+enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR };
+enum rp_waitcnt { RP_WAITCNT_COUNTS, RP_WAITCNT_DRAIN };
 
 /* Built-in defaults: seed 000 Sec. 3.4.1. */
 void rp_config_defaults(struct rp_config *c);

@@ -19,7 +19,7 @@
 #include "replay/x86_static.h"
 #include "replay/x86_stream.h"
 
-enum rp_thread_state { TH_WAITING_CREATE, TH_RUNNABLE, TH_RUNNING, TH_BLOCKED, TH_DONE };
+enum rp_thread_state { TH_WAITING_CREATE, TH_RUNNABLE, TH_RUNNING, TH_BLOCKED, TH_WAITING_GPU, TH_DONE };
 
 struct rp_thread {
     uint64_t tid;

@@ -1,5 +1,6 @@
 /* Building the system, the guest's address space, events, and running. */
 #include "replay/sim.h"
+#include "replay/gpu/gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,14 +95,6 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         fprintf(stderr, "replay: warning: %s is incomplete (%s); replaying what it holds\n", trace,
                 cgm_reader_damage(s->reader));
     warn_stopped_program(s->reader, trace);
-    size_t nstreams = cgm_reader_stream_count(s->reader), gpu = 0;
-    for (size_t i = 0; i < nstreams; i++) {
-        uint16_t kind = cgm_reader_stream(s->reader, i)->info.kind;
-        gpu += kind == CGM_STREAM_GPU_WORKGROUP || kind == CGM_STREAM_GPU_WAVEFRONT;
-    }
-    if (gpu)
-        fprintf(stderr, "replay: warning: %s has %zu GPU streams; the GPU models are not built yet, "
-                "replaying the CPU streams only\n", trace, gpu);
     if (rp_sched_init(&s->sched, s->reader, &s->st, trace, cfg->quantum, err, errlen))
         goto fail;
     if (rp_static_load(&s->st, s->reader, trace, err, errlen))
@@ -149,6 +142,9 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         }
     }
     s->cores_active = (unsigned)cfg->cores;
+    /* After the cores: in a cycle both run in, cores go first. */
+    if (rp_gpu_in_trace(s->reader) && !(s->gpu = rp_gpu_create(s, err, errlen)))
+        goto fail;
     if (rp_stats_register(s)) {
         snprintf(err, errlen, "out of memory");
         goto fail;
@@ -172,6 +168,7 @@ void rp_sim_stop(struct rp_sim *s)
         if (s->cores[i])
             rp_core_wake(s->cores[i]);
     ks_advance(&s->sched.ec);
+    rp_gpu_stop(s->gpu);
     /* A failed run may leave requests in flight, whose packets only the
      * memory system frees: let them complete first (bounded: a request
      * takes far fewer cycles). */
@@ -186,6 +183,7 @@ void rp_sim_destroy(struct rp_sim *s)
         return;
     rp_sim_stop(s);
     rp_sched_free(&s->sched);
+    rp_gpu_destroy(s->gpu);
     if (s->ms)
         cgm_memsys_destroy(s->ms);
     if (s->eng)
@@ -303,9 +301,17 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
             s->roi_seen = true;
         }
         return true;
+    case CGM_EV_GPU_LOAD:
+    case CGM_EV_GPU_ALLOC:
+    case CGM_EV_GPU_FREE:
+    case CGM_EV_GPU_COPY:
+    case CGM_EV_GPU_LAUNCH:
+    case CGM_EV_GPU_LAUNCH_MEM:
+    case CGM_EV_GPU_DONE:
+    case CGM_EV_GPU_WAIT:
+    case CGM_EV_GPU_MAP:
+        return !s->gpu || rp_gpu_event(s->gpu, t, ev);
     default:
-        if (ev->type >= CGM_EV_GPU_LOAD && ev->type <= CGM_EV_GPU_WAIT && !s->warned_gpu++)
-            fprintf(stderr, "replay: warning: GPU calls in the trace are skipped (no GPU models yet)\n");
         return true;
     }
 }
@@ -314,8 +320,42 @@ void rp_sim_core_finished(struct rp_sim *s, uint64_t end)
 {
     if (end > s->end_cycle)
         s->end_cycle = end;
-    if (--s->cores_active == 0)
+    if (--s->cores_active == 0 && (!s->gpu || rp_gpu_idle(s->gpu) || s->failed))
         ks_end(s->eng);
+}
+
+void rp_sim_gpu_idle(struct rp_sim *s)
+{
+    if (s->cores_active)
+        return;
+    /* A kernel nobody waited for ended after the last thread. */
+    uint64_t end = now_cycles(s) + 1;
+    if (end > s->end_cycle)
+        s->end_cycle = end;
+    ks_end(s->eng);
+}
+
+uint64_t rp_sim_map(struct rp_sim *s, uint64_t addr, uint64_t len)
+{
+    uint64_t vpn, pages = page_span(s, addr, len, &vpn), pfn, n = 0;
+    for (uint64_t v = vpn; v < vpn + pages; v++) {
+        if (cgm_page_table_lookup(s->pt, 0, v, &pfn))
+            continue;
+        if (!cgm_page_table_map(s->pt, 0, v, &pfn)) {
+            char msg[sizeof s->error];
+            snprintf(msg, sizeof msg, "%.400s: physical memory exhausted by the GPU driver's memory; raise "
+                     "memory.size (%llu bytes)", s->trace_name, (unsigned long long)s->cfg.mem_size);
+            rp_sim_fail(s, msg);
+            break;
+        }
+        n++;
+    }
+    return n;
+}
+
+void rp_sim_unmap(struct rp_sim *s, uint64_t addr, uint64_t len)
+{
+    unmap(s, addr, len);
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -389,14 +429,15 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     if (!rp_sched_all_done(&s->sched) && !cgm_reader_complete(s->reader)) {
         end_cut_threads(s);
     } else if (!rp_sched_all_done(&s->sched)) {
-        size_t blocked = 0, uncreated = 0;
+        size_t blocked = 0, uncreated = 0, gpu = 0;
         for (size_t i = 0; i < s->sched.nthreads; i++) {
             blocked += s->sched.threads[i].state == TH_BLOCKED;
             uncreated += s->sched.threads[i].state == TH_WAITING_CREATE;
+            gpu += s->sched.threads[i].state == TH_WAITING_GPU;
         }
         snprintf(s->error, sizeof s->error, "%s: %zu threads could not finish (%zu waiting for a futex wake, "
-                 "%zu never created): the trace's synchronisation is inconsistent", s->trace_name,
-                 s->sched.threads_left, blocked, uncreated);
+                 "%zu never created, %zu waiting for a kernel): the trace's synchronisation is inconsistent",
+                 s->trace_name, s->sched.threads_left, blocked, uncreated, gpu);
         return -1;
     }
     if (s->roi_open) {

@@ -46,6 +46,8 @@ struct rp_sim;
  * are in replay/core.h). */
 struct rp_core;
 
+struct rp_gpu;
+
 struct rp_sim {
     struct rp_config cfg;
     struct cgm_reader *reader;
@@ -56,6 +58,7 @@ struct rp_sim {
     struct cgm_page_table *pt;     /* first-touch placement of guest pages */
     struct rp_core **cores;
     struct rp_sched sched;         /* the guest threads */
+    struct rp_gpu *gpu;            /* NULL when the trace holds no GPU work */
     unsigned cores_active;
     uint64_t end_cycle;
     bool failed;
@@ -69,7 +72,6 @@ struct rp_sim {
     bool roi_open, roi_seen;
     uint64_t roi_begin_cycle, roi_end_cycle;
     uint64_t *roi_begin, *roi_end; /* snapshots (cgm_stats_read) */
-    unsigned warned_gpu;
 };
 
 /* Builds the system for TRACE under CFG. Returns NULL with ERR set. */
@@ -87,6 +89,14 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
 void rp_sim_fail(struct rp_sim *s, const char *msg);
 /* A core returned at the end of its cycle END - 1. */
 void rp_sim_core_finished(struct rp_sim *s, uint64_t end);
+
+/* For the GPU. Gives frames to the pages of [ADDR, ADDR + LEN) now;
+ * returns how many pages that is. */
+uint64_t rp_sim_map(struct rp_sim *s, uint64_t addr, uint64_t len);
+/* Takes the pages of [ADDR, ADDR + LEN) out of the address space. */
+void rp_sim_unmap(struct rp_sim *s, uint64_t addr, uint64_t len);
+/* The GPU has no kernel left: the run ends if the cores are done too. */
+void rp_sim_gpu_idle(struct rp_sim *s);
 
 /* replay/core.c. NULL when out of memory. */
 struct rp_core *rp_core_create(struct rp_sim *s, int id);

@@ -1,0 +1,53 @@
+/* The vector memory unit's coalescer (replay/gpu/coalesce.h). */
+#include "replay/gpu/coalesce.h"
+
+unsigned rp_split_blocks(uint64_t addr, unsigned size, struct rp_mreq *out)
+{
+    if (size == 0)
+        size = 1;
+    if (size > RP_BLOCK_BYTES)
+        size = RP_BLOCK_BYTES;    /* the static table's sizes are at most 64; a file could say more */
+    uint64_t end = addr + size, split = (addr | (RP_BLOCK_BYTES - 1)) + 1;
+    if (end <= split) {
+        out[0] = (struct rp_mreq){ addr, size };
+        return 1;
+    }
+    out[0] = (struct rp_mreq){ addr, (uint32_t)(split - addr) };
+    out[1] = (struct rp_mreq){ split, (uint32_t)(end - split) };
+    return 2;
+}
+
+/* Widens the request of block BLOCK in OUT[0..N) to cover P (the lanes'
+ * blocks come in runs: the search starts from the newest). */
+static unsigned merge(struct rp_mreq *out, unsigned n, const struct rp_mreq *p)
+{
+    uint64_t block = p->vaddr / RP_BLOCK_BYTES;
+    for (unsigned i = n; i-- > 0;) {
+        struct rp_mreq *q = &out[i];
+        if (q->vaddr / RP_BLOCK_BYTES != block)
+            continue;
+        uint64_t lo = q->vaddr < p->vaddr ? q->vaddr : p->vaddr;
+        uint64_t hi = q->vaddr + q->bytes > p->vaddr + p->bytes ? q->vaddr + q->bytes : p->vaddr + p->bytes;
+        q->vaddr = lo;
+        q->bytes = (uint32_t)(hi - lo);
+        return n;
+    }
+    out[n] = *p;
+    return n + 1;
+}
+
+unsigned rp_coalesce(const struct cgm_si_dyn *d, unsigned size, int per_lane, struct rp_mreq *out)
+{
+    unsigned n = 0;
+    for (uint64_t m = d->exec; m; m &= m - 1) {
+        struct rp_mreq parts[2];
+        unsigned k = rp_split_blocks(d->addr[__builtin_ctzll(m)], size, parts);
+        for (unsigned i = 0; i < k; i++) {
+            if (per_lane)
+                out[n++] = parts[i];
+            else
+                n = merge(out, n, &parts[i]);
+        }
+    }
+    return n;
+}

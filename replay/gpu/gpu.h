@@ -1,0 +1,45 @@
+/* The Southern Islands GPU as the rest of replay sees it: built when the
+ * trace holds GPU work, driven by the host threads' GPU events, reporting
+ * its statistics. Its insides are in replay/gpu/gpu_internal.h. */
+#ifndef REPLAY_GPU_GPU_H
+#define REPLAY_GPU_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgm/events.h"
+#include "cgm/knightsim.h"
+#include "cgm/trace.h"
+
+struct rp_sim;
+struct rp_thread;
+struct rp_gpu;
+
+/* True when the trace holds GPU work (work-group streams or SI sections). */
+bool rp_gpu_in_trace(struct cgm_reader *r);
+
+/* Builds the GPU of SIM (its clock domain, compute units, dispatcher and
+ * memory) in SIM's engine, before the first run. NULL with ERR set. */
+struct rp_gpu *rp_gpu_create(struct rp_sim *sim, char *err, size_t errlen);
+/* Lets its contexts return (a run that ended early), then frees it. */
+void rp_gpu_stop(struct rp_gpu *g);
+void rp_gpu_destroy(struct rp_gpu *g);
+
+/* A host thread's GPU event, at an empty pipeline (from a core's context).
+ * False when T must wait (gpu_done of a kernel still running): the GPU
+ * makes it runnable again when the kernel ends. */
+bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event *ev);
+
+/* No kernel is queued or running. */
+bool rp_gpu_idle(const struct rp_gpu *g);
+/* The GPU cycle now (from any context). */
+uint64_t rp_gpu_cycle(const struct rp_gpu *g);
+/* Wavefront instructions issued so far. */
+uint64_t rp_gpu_instructions(const struct rp_gpu *g);
+
+/* Statistics: the "gpu" object of the JSON (a cJSON *), for a snapshot at
+ * GPU cycle NOW. */
+void *rp_gpu_json(const struct rp_gpu *g, uint64_t now);
+
+#endif

@@ -1,0 +1,220 @@
+/* The GPU's insides, shared by the files of replay/gpu: kernels, work-groups,
+ * wavefronts, compute units and the dispatcher. */
+#ifndef REPLAY_GPU_INTERNAL_H
+#define REPLAY_GPU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgm/gpu_request.h"
+#include "cgm/knightsim.h"
+#include "cgm/sirec.h"
+#include "replay/config.h"
+#include "replay/gpu/coalesce.h"
+#include "replay/gpu/gpu.h"
+#include "replay/gpu/ideal_mem.h"
+#include "replay/gpu/program.h"
+#include "replay/gpu/wave_reader.h"
+
+#define RP_NEVER UINT64_MAX
+
+/* The unit types of the issue stage: at most one instruction of each issues
+ * per cycle, from the pool whose turn it is. */
+enum rp_issue_type { IT_BRANCH, IT_SCALAR, IT_SIMD, IT_VMEM, IT_LDS, IT_COUNT };
+
+/* Why a compute unit's cycle issued nothing (the first that applies). */
+enum rp_cu_stall {
+    CS_UNIT_BUSY,   /* an instruction was ready but its unit could not take it */
+    CS_MEMORY,      /* wavefronts wait in s_waitcnt or s_endpgm for memory */
+    CS_BARRIER,     /* wavefronts wait at s_barrier */
+    CS_DEPENDENCY,  /* wavefronts wait for their previous instruction */
+    CS_FETCH,       /* nothing ready in the issuing pool's fetch buffer */
+    CS_COUNT
+};
+
+struct rp_kernel {
+    uint32_t launch, kernel;
+    char name[128];
+    uint32_t grid[3], group[3];
+    uint64_t lds_bytes;            /* per work-group, fixed and dynamic */
+    uint32_t vgprs, sgprs;         /* 0: not in the trace (no limit applied) */
+    uint32_t waves;                /* per work-group */
+    struct rp_launch_streams streams;
+    uint64_t groups, dispatched, finished;
+    uint64_t launched_tick;        /* when the host launched it (engine ticks) */
+    uint64_t start, end;           /* GPU cycles; end RP_NEVER while it runs */
+    bool started, done;
+    struct rp_thread *waiter;      /* a host thread in gpu_done for it */
+    uint64_t map_addr, map_bytes;  /* the driver's region for it (gpu_map), given back at its end */
+    struct rp_kernel *next;        /* the queue of kernels not done, by launch id */
+};
+
+enum rp_wave_state {
+    W_READY,      /* may fetch (from ready_at on) */
+    W_BUSY,       /* its instruction has not yet reached the point it may fetch again */
+    W_WAITCNT,    /* s_waitcnt: until its counts are reached */
+    W_BARRIER,    /* at s_barrier */
+    W_ENDING,     /* s_endpgm: until its memory accesses are done */
+    W_DONE
+};
+
+/* What the wavefront does when its instruction completes (scalar unit). */
+enum rp_wave_then { THEN_NONE, THEN_WAITCNT, THEN_BARRIER, THEN_END };
+
+/* The instruction a wavefront fetched and has not issued yet. */
+struct rp_winst {
+    const struct cgm_si_static *s;
+    uint64_t exec;
+    uint64_t fetch_ready;
+    uint32_t lds_cycles;
+    uint16_t nreq;
+    struct rp_mreq req[RP_MREQ_MAX];
+};
+
+struct rp_wg;
+struct rp_cu;
+
+struct rp_wave {
+    struct rp_cu *cu;
+    struct rp_wg *wg;
+    unsigned index, pool, slot;
+    struct rp_wave_reader rd;
+    enum rp_wave_state state;
+    enum rp_wave_then then;
+    uint64_t ready_at;
+    uint8_t wait_vm, wait_lgkm;    /* W_WAITCNT, THEN_WAITCNT */
+    /* vector memory instructions complete in issue order for vmcnt: a bit
+     * per one in flight (seq % 64), retired up to the first not done */
+    uint64_t vm_issued, vm_retired, vm_done_bits;
+    unsigned lgkm;                 /* scalar loads and LDS instructions in flight */
+    struct rp_winst inst;
+    struct cgm_si_dyn dyn;         /* decoding room */
+    uint64_t instructions;
+};
+
+struct rp_wg {
+    struct rp_kernel *k;
+    uint64_t id;                   /* linear work-group id */
+    struct rp_cu *cu;
+    unsigned nwaves, waves_left;   /* wavefronts, and those not done */
+    unsigned live, at_barrier;     /* not past s_endpgm; waiting at s_barrier */
+    uint64_t lds;                  /* allocated */
+    uint64_t start;                /* cycle it was mapped */
+    struct rp_wave *waves;
+    struct rp_wg *next;            /* the compute unit's list */
+};
+
+/* A memory instruction in flight: its requests and their completions. */
+struct rp_mslot {
+    struct rp_wave *w;
+    uint64_t vm_seq;               /* vector memory: the wavefront's number for it */
+    uint64_t done_at;              /* latest completion among its requests */
+    uint16_t nreq, sent, pending;
+    uint8_t op, flags;
+    bool busy, vector;
+    struct rp_mreq *req;
+};
+
+struct rp_pool {
+    struct rp_wave **slot;         /* wavefronts_per_simd entries, NULL when free */
+    uint64_t *wake;                /* per slot: the cycle its wavefront needs looking at (RP_NEVER: until
+                                      something else pokes it) */
+    unsigned waves;
+    uint64_t vgprs, sgprs;         /* in use */
+    struct rp_wave **fb;           /* fetch buffer, oldest first */
+    unsigned fb_n;
+    uint64_t simd_free;            /* cycle the SIMD takes its next instruction */
+};
+
+struct rp_cu_stats {
+    uint64_t insts[CGM_SI_UNIT_COUNT];   /* wavefront instructions issued, by unit */
+    uint64_t busy, stall[CS_COUNT], idle;
+    uint64_t wave_cycles, peak_waves;    /* resident wavefronts summed over cycles; peak */
+    uint64_t work_groups, work_group_cycles;  /* ended; their cycles from mapping to end, summed */
+    uint64_t lds_insts, lds_cycles, lds_conflict_cycles;
+    uint64_t vmem_insts, vmem_requests, smem_requests;
+    uint64_t vmem_stall;                 /* cycles a vector memory instruction waited for the unit (M2S-CGM's "stall") */
+    uint64_t port_refused;
+};
+
+struct rp_cu {
+    struct rp_gpu *gpu;
+    unsigned id;
+    struct rp_pool *pools;
+    unsigned next_pool;            /* where the next work-group's first wavefront goes */
+    struct rp_wg *wgs;             /* resident */
+    struct rp_wg *dead;            /* ended this cycle, freed at the next */
+    unsigned nwgs, waves;
+    uint64_t lds_used;
+    /* LDS: completion cycles of the instructions in it, in order */
+    uint64_t *lds_done;
+    unsigned lds_head, lds_n;
+    uint64_t lds_free;
+    /* memory instructions in flight: vector (vmem_buffer) then scalar */
+    struct rp_mslot *slots;
+    unsigned nslots, nvslots;
+    uint64_t *fin;                 /* slots whose requests have all been answered */
+    unsigned fin_n;
+    unsigned nstate[W_DONE + 1];   /* resident wavefronts by state */
+    uint64_t *send;                /* slot numbers with requests to send, in issue order */
+    unsigned send_head, send_n;
+    unsigned mem_unknown;          /* requests whose completion is not known yet */
+    ks_eventcount ec;              /* a completion came, or a work-group was mapped */
+    enum rp_cu_stall why;          /* last stall cause */
+    uint64_t counted;              /* asleep: cycles before this one are counted (else RP_NEVER) */
+    unsigned sleep_waves;          /* asleep: wavefronts resident */
+    bool issued_type[IT_COUNT];
+    bool unit_blocked;
+    struct rp_cu_stats st;
+};
+
+struct rp_gpu {
+    struct rp_sim *sim;
+    const struct rp_config *cfg;
+    ks_engine *eng;
+    ks_domain *domain;
+    struct rp_gpu_trace trace;
+    struct rp_ideal_mem ideal;
+    struct cgm_gpu_mem_port port;
+    struct rp_cu *cus;
+    unsigned ncus;
+    /* kernels */
+    struct rp_kernel **kernels;    /* every launch seen, in launch order */
+    size_t nkernels, kernels_cap;
+    struct rp_kernel *queue_head;  /* kernels not done, by launch id */
+    uint32_t next_launch;          /* the launch that runs next (ids count from 1) */
+    uint64_t next_group;           /* of the head kernel, next to dispatch */
+    unsigned rr;                   /* dispatcher: the compute unit to try first */
+    uint64_t last_end;             /* the last kernel's end: the next starts no earlier */
+    ks_eventcount dispatch_ec;     /* a kernel was queued or a work-group ended */
+    /* driver memory */
+    uint64_t driver_pages, driver_regions;
+    uint64_t pending_map_addr, pending_map_bytes;  /* a launch region whose gpu_launch comes next */
+    uint32_t pending_map_launch;
+    /* limits and derived settings */
+    unsigned simd_cycles;
+    bool warned_resources;
+    bool stopping;
+    uint64_t issued;               /* wavefront instructions, all compute units */
+};
+
+/* dispatch.c */
+void rp_dispatcher_main(void *arg);
+/* A work-group of CU ended (from the compute unit's context). */
+void rp_dispatch_wg_done(struct rp_gpu *g, struct rp_wg *wg);
+/* The kernel at the queue's head ended. */
+void rp_gpu_kernel_done(struct rp_gpu *g, struct rp_kernel *k);
+/* A fatal error: the run stops with MSG. */
+void rp_gpu_fail(struct rp_gpu *g, const char *msg);
+
+/* cu.c */
+int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id);
+void rp_cu_free(struct rp_cu *cu);
+void rp_cu_main(void *arg);
+void rp_cu_mem_done(struct rp_cu *cu, uint64_t tag, uint64_t cycle);
+/* Its statistics up to cycle NOW (the cycles it has slept through counted). */
+void rp_cu_stats_at(const struct rp_cu *cu, uint64_t now, struct rp_cu_stats *out);
+/* Wavefront W starts (its first fetch no earlier than AT). */
+void rp_cu_wave_start(struct rp_cu *cu, struct rp_wave *w, uint64_t at);
+
+#endif

@@ -1,0 +1,71 @@
+#include "tests/unit/gpu_recording.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/unit/replay_run.h"
+
+void gpu_record(char *path, const char *kernels, const char *command)
+{
+    const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
+    assert_non_null(bin);
+    assert_non_null(build);
+    snprintf(path, 64, "/tmp/cgm_gpu_rec_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char out[80], cmd[4096];
+    snprintf(out, sizeof out, "%s.out", path);
+    snprintf(cmd, sizeof cmd, "env -i CGM_KERNELS=%s/%s %s/tracegen --quiet -o %s -- %s/traces/gpu/%s > %s",
+             build, kernels, bin, path, build, command, out);
+    int st = system(cmd);
+    FILE *f = fopen(out, "r");
+    char text[4096] = "";
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = 0;
+    if (f)
+        fclose(f);
+    unlink(out);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) || !strstr(text, "PASS"))
+        print_error("%s: %s\n", command, text);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+void *gpu_replay_stats(const char *trace, const struct rp_config *cfg)
+{
+    struct rp_sim *s = replay_run_checked(trace, cfg);
+    cJSON *json = rp_stats_snapshot(s, s->end_cycle);
+    rp_sim_destroy(s);
+    /* every GPU cycle of every compute unit is busy, stalled or idle */
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(json, "gpu"), *cu;
+    cJSON_ArrayForEach(cu, cJSON_GetObjectItemCaseSensitive(gpu, "compute_units"))
+        assert_int_equal(gpu_stat(cu, "busy_cycles") + gpu_stat(cu, "stall_cycles_total") +
+                         gpu_stat(cu, "idle_cycles"), gpu_stat(gpu, "cycles"));
+    return json;
+}
+
+double gpu_stat(const void *json, const char *path)
+{
+    const cJSON *x = json;
+    char key[256];
+    snprintf(key, sizeof key, "%s", path);
+    for (char *save = NULL, *k = strtok_r(key, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
+        if (cJSON_IsArray(x))
+            x = cJSON_GetArrayItem(x, atoi(k));
+        else
+            x = cJSON_GetObjectItemCaseSensitive(x, k);
+        if (!x)
+            print_error("no statistic %s\n", path);
+        assert_non_null(x);
+    }
+    assert_true(cJSON_IsNumber(x));
+    return x->valuedouble;
+}

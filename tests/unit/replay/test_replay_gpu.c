@@ -1,0 +1,271 @@
+/* Replaying the GPU workloads (traces/gpu): every one completes with every
+ * recorded wavefront instruction issued, kernels one after another, the
+ * host waiting where it waited; statistics repeat exactly; more compute
+ * units are never slower by more than 2%; one compute unit takes the sum of
+ * its work-groups' times; a trace without the kernels' descriptions or the
+ * driver's mappings (recorded before they existed) still replays. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgm/events.h"
+#include "cgm/sirec.h"
+#include "tests/unit/gpu_recording.h"
+#include "tests/unit/replay_run.h"
+
+static const char *const workloads[] = {
+    "hotspot", "backprop", "lud", "kmeans", "nw", "bfs", "threads_launch 3",
+    "collab_backprop 2 50 share", "collab_matmul 2 50 copy", "collab_edge 2 50 share",
+    "collab_knn 2 50 copy", "collab_write 2 50 share",
+};
+#define NWORK (sizeof workloads / sizeof workloads[0])
+static char traces[NWORK][64];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NWORK; i++)
+        gpu_record(traces[i], "kernels", workloads[i]);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NWORK; i++)
+        unlink(traces[i]);
+    return 0;
+}
+
+/* Wavefront instructions the trace's work-group streams hold. */
+static uint64_t recorded_instructions(const char *path)
+{
+    char err[256];
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    uint64_t n = 0;
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
+        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_GPU_WORKGROUP)
+            n += cgm_reader_stream(r, i)->totals.instructions;
+    cgm_reader_close(r);
+    return n;
+}
+
+static size_t array_size(const cJSON *j, const char *key)
+{
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(j, "gpu");
+    return (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(gpu, key));
+}
+
+static double kernel_cycles(const cJSON *j)
+{
+    double sum = 0;
+    char k[64];
+    for (size_t i = 0; i < array_size(j, "kernels"); i++) {
+        snprintf(k, sizeof k, "gpu.kernels.%zu.cycles", i);
+        sum += gpu_stat(j, k);
+    }
+    return sum;
+}
+
+static void test_workloads_complete(void **state)
+{
+    (void)state;
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    for (size_t i = 0; i < NWORK; i++) {
+        cJSON *j = gpu_replay_stats(traces[i], &cfg);
+        assert_int_equal(gpu_stat(j, "gpu.wavefront_instructions"), recorded_instructions(traces[i]));
+        double issued = 0, prev_end = 0;
+        char k[96];
+        for (unsigned c = 0; c < cfg.gpu_cus; c++) {
+            snprintf(k, sizeof k, "gpu.compute_units.%u.wavefront_instructions", c);
+            issued += gpu_stat(j, k);
+        }
+        assert_int_equal(issued, gpu_stat(j, "gpu.wavefront_instructions"));
+        size_t n = array_size(j, "kernels");
+        assert_true(n > 0);
+        for (size_t x = 0; x < n; x++) {
+            snprintf(k, sizeof k, "gpu.kernels.%zu.start", x);
+            double start = gpu_stat(j, k);
+            snprintf(k, sizeof k, "gpu.kernels.%zu.end", x);
+            double end = gpu_stat(j, k);
+            assert_true(start >= prev_end); /* one after another */
+            assert_true(end > start);
+            prev_end = end;
+        }
+        /* The host waited for the last kernel: the run (CPU cycles) lasts
+         * past its end (GPU cycles). */
+        assert_true(gpu_stat(j, "cycles") / (double)cfg.frequency >= prev_end / (double)cfg.gpu_frequency);
+        cJSON_Delete(j);
+    }
+}
+
+static void test_statistics_repeat(void **state)
+{
+    (void)state;
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    for (size_t i = 7; i < 9; i++) {
+        cJSON *a = gpu_replay_stats(traces[i], &cfg), *b = gpu_replay_stats(traces[i], &cfg);
+        char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
+        assert_string_equal(ta, tb);
+        free(ta);
+        free(tb);
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+    }
+}
+
+/* On the ideal memory with bandwidth to spare: with one narrow channel,
+ * kernels whose few work-groups all fit on fewer compute units can lose a
+ * few percent on more of them, the work-groups then loading in lockstep
+ * (hotspot's 16 work-groups: 7% on 16 compute units against 8 at 32 bytes
+ * per cycle), which says more about one FIFO channel than about the
+ * compute units. */
+static void test_more_compute_units_never_slower(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < 6; i++) {
+        double prev = 0;
+        for (unsigned cus = 1; cus <= 16; cus *= 2) {
+            struct rp_config cfg;
+            rp_config_defaults(&cfg);
+            cfg.gpu_cus = cus;
+            cfg.ideal_bytes_per_cycle = 1024;
+            cJSON *j = gpu_replay_stats(traces[i], &cfg);
+            double t = kernel_cycles(j);
+            if (prev && t > 1.02 * prev)
+                print_error("%s: %u compute units take %.0f cycles, half as many %.0f\n", workloads[i], cus, t,
+                            prev);
+            assert_true(!prev || t <= 1.02 * prev);
+            prev = t;
+            cJSON_Delete(j);
+        }
+    }
+}
+
+/* One compute unit holding one work-group at a time takes, per kernel, the
+ * sum of what its work-groups take alone, each on a compute unit of its
+ * own (a memory with bandwidth to spare keeps them apart), within the turn
+ * of the pools at each work-group's start. */
+static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        struct rp_config cfg;
+        rp_config_defaults(&cfg);
+        cfg.cu.max_work_groups = 1;
+        cfg.ideal_bytes_per_cycle = 65536;
+        cfg.gpu_cus = 1;
+        cJSON *one = gpu_replay_stats(traces[i], &cfg);
+        cfg.gpu_cus = 64;
+        cJSON *many = gpu_replay_stats(traces[i], &cfg);
+        double alone = 0, groups = 0;
+        char k[96];
+        for (unsigned c = 0; c < cfg.gpu_cus; c++) {
+            snprintf(k, sizeof k, "gpu.compute_units.%u.work_group_cycles", c);
+            alone += gpu_stat(many, k);
+            snprintf(k, sizeof k, "gpu.compute_units.%u.work_groups", c);
+            groups += gpu_stat(many, k);
+        }
+        double serial = kernel_cycles(one), slack = groups * (double)(cfg.cu.simds + 1);
+        if (serial < alone - slack || serial > alone + slack)
+            print_error("%s: one compute unit %.0f cycles, its %.0f work-groups alone %.0f\n", workloads[i], serial,
+                        groups, alone);
+        assert_true(serial >= alone - slack && serial <= alone + slack);
+        cJSON_Delete(one);
+        cJSON_Delete(many);
+    }
+}
+
+/* hotspot's region of interest holds its last three kernels. */
+static void test_region_of_interest(void **state)
+{
+    (void)state;
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    struct rp_sim *s = replay_run_checked(traces[0], &cfg);
+    assert_true(s->roi_seen);
+    char *txt = NULL;
+    FILE *f = open_memstream(&txt, &(size_t){ 0 });
+    assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
+    fclose(f);
+    cJSON *j = cJSON_Parse(txt);
+    free(txt);
+    const cJSON *roi = cJSON_GetObjectItemCaseSensitive(j, "roi");
+    assert_int_equal(array_size(j, "kernels"), 4);
+    assert_int_equal(array_size(roi, "kernels"), 3);
+    double all = gpu_stat(j, "gpu.wavefront_instructions"), part = gpu_stat(roi, "gpu.wavefront_instructions");
+    assert_true(part > 0.7 * all && part < 0.8 * all); /* three of four equal kernels */
+    cJSON_Delete(j);
+    rp_sim_destroy(s);
+}
+
+/* Copies TRACE leaving out what older recordings lack: the si.kernel
+ * sections and the gpu_map events. */
+static void strip_new_records(const char *from, const char *to)
+{
+    char err[256];
+    struct cgm_reader *r = cgm_reader_open(from, err, sizeof err);
+    struct cgm_writer *w = cgm_writer_create(to, NULL, err, sizeof err);
+    assert_non_null(r);
+    assert_non_null(w);
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++) {
+        const struct cgm_reader_stream *rs = cgm_reader_stream(r, i);
+        if (rs->info.kind == CGM_STREAM_SECTION && !strncmp(rs->info.name, CGM_SI_KERNEL_PREFIX, 10))
+            continue;
+        struct cgm_wstream *ws = cgm_writer_open_stream(w, &rs->info);
+        struct cgm_riter *it = cgm_riter_open(r, i);
+        assert_non_null(ws);
+        const uint8_t *rec;
+        size_t len;
+        while (cgm_riter_next(it, &rec, &len) == 1)
+            if (rec[0] != CGM_EV_GPU_MAP || rs->info.kind != CGM_STREAM_X86_THREAD)
+                assert_int_equal(cgm_wstream_append(ws, rec, len, rec[0] >= 0x40 && rec[0] < 0x80 ? 1 : 0), 0);
+        cgm_riter_close(it);
+    }
+    assert_int_equal(cgm_writer_finalize(w, err, sizeof err), 0);
+    cgm_reader_close(r);
+}
+
+static void test_traces_without_kernel_descriptions(void **state)
+{
+    (void)state;
+    char old[] = "/tmp/cgm_gpu_old_XXXXXX";
+    int fd = mkstemp(old);
+    assert_true(fd >= 0);
+    close(fd);
+    strip_new_records(traces[1], old);
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cJSON *now = gpu_replay_stats(traces[1], &cfg), *then = gpu_replay_stats(old, &cfg);
+    assert_int_equal(gpu_stat(then, "gpu.wavefront_instructions"), gpu_stat(now, "gpu.wavefront_instructions"));
+    assert_int_equal(gpu_stat(then, "gpu.driver_memory.pages"), 0);
+    assert_true(gpu_stat(now, "gpu.driver_memory.pages") > 0);
+    const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(then, "gpu"),
+                                                                         "kernels"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(k, "name")->valuestring, "kernel1");
+    cJSON_Delete(now);
+    cJSON_Delete(then);
+    unlink(old);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workloads_complete),
+        cmocka_unit_test(test_statistics_repeat),
+        cmocka_unit_test(test_more_compute_units_never_slower),
+        cmocka_unit_test(test_one_compute_unit_is_the_sum_of_its_work_groups),
+        cmocka_unit_test(test_region_of_interest),
+        cmocka_unit_test(test_traces_without_kernel_descriptions),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,228 @@
+/* The GPU model's parts on their own: the coalescer against an independent
+ * count of distinct lines (formats/sistats.c), LDS bank cycles from the
+ * banks' arithmetic, the ideal memory's arithmetic, the kernel-description
+ * codec, and each wavefront's reader against a whole-record decode of the
+ * same stream. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgm/sistats.h"
+#include "replay/gpu/coalesce.h"
+#include "replay/gpu/ideal_mem.h"
+#include "replay/gpu/program.h"
+#include "replay/gpu/wave_reader.h"
+#include "tests/unit/gpu_recording.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Random lanes: strided, clustered or scattered, some inactive. */
+static void random_lanes(struct cgm_si_dyn *d, unsigned size)
+{
+    uint64_t base = (next_rand() % (1u << 20)) & ~(uint64_t)(size - 1);
+    unsigned mode = (unsigned)(next_rand() % 3);
+    d->exec = next_rand() % 4 ? ~0ull : next_rand();
+    for (unsigned l = 0; l < CGM_SI_LANES; l++)
+        d->addr[l] = mode == 0 ? base + (uint64_t)l * size
+                   : mode == 1 ? base + (next_rand() % 256) * size
+                               : base + (next_rand() % 65536) * size;
+}
+
+static void test_coalescer(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = { 1, 2, 4, 8, 12, 16 };
+    struct rp_mreq req[RP_MREQ_MAX];
+    for (int i = 0; i < 20000; i++) {
+        struct cgm_si_dyn d;
+        unsigned size = sizes[i % 6];
+        random_lanes(&d, size);
+        unsigned n = rp_coalesce(&d, size, 0, req);
+        assert_int_equal(n, cgm_si_distinct_lines(&d, size));
+        /* every lane's bytes are covered, each request within one block */
+        for (unsigned r = 0; r < n; r++)
+            assert_int_equal(req[r].vaddr / RP_BLOCK_BYTES, (req[r].vaddr + req[r].bytes - 1) / RP_BLOCK_BYTES);
+        for (uint64_t m = d.exec; m; m &= m - 1) {
+            uint64_t a = d.addr[__builtin_ctzll(m)];
+            for (uint64_t b = a; b < a + size; b++) {
+                unsigned hit = 0;
+                for (unsigned r = 0; r < n; r++)
+                    hit += b >= req[r].vaddr && b < req[r].vaddr + req[r].bytes;
+                assert_int_equal(hit, 1);
+            }
+        }
+        /* per lane: one request per lane, two where a lane straddles a block */
+        unsigned want = 0;
+        for (uint64_t m = d.exec; m; m &= m - 1) {
+            uint64_t a = d.addr[__builtin_ctzll(m)];
+            want += 1 + (a / RP_BLOCK_BYTES != (a + size - 1) / RP_BLOCK_BYTES);
+        }
+        assert_int_equal(rp_coalesce(&d, size, 1, req), want);
+    }
+}
+
+static void test_lds_bank_cycles(void **state)
+{
+    (void)state;
+    struct cgm_si_dyn d;
+    d.exec = ~0ull;
+    for (unsigned stride = 1; stride <= 64; stride *= 2)
+        for (unsigned banks = 4; banks <= 64; banks *= 2) {
+            for (unsigned l = 0; l < 64; l++)
+                d.addr[l] = 4ull * l * stride;
+            /* 32 lanes' words at STRIDE fall in banks / gcd(banks, stride) banks */
+            unsigned used = banks / (stride < banks ? stride : banks);
+            unsigned per_half = (32 + used - 1) / used;
+            assert_int_equal(cgm_si_lds_bank_cycles(&d, 4, banks), 2 * per_half);
+        }
+    for (unsigned l = 0; l < 64; l++)
+        d.addr[l] = 128; /* one word: a broadcast */
+    assert_int_equal(cgm_si_lds_bank_cycles(&d, 4, 32), 2);
+    for (unsigned l = 0; l < 64; l++)
+        d.addr[l] = 8ull * l; /* 64-bit accesses: two words per lane, 64 words per half over 32 banks */
+    assert_int_equal(cgm_si_lds_bank_cycles(&d, 8, 32), 4);
+    d.exec = 1;
+    assert_int_equal(cgm_si_lds_bank_cycles(&d, 4, 32), 1);
+}
+
+struct done_log {
+    uint64_t cycle[8];
+    unsigned n;
+};
+
+static void log_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t cycle)
+{
+    struct done_log *l = ctx;
+    (void)r;
+    (void)value;
+    l->cycle[l->n++] = cycle;
+}
+
+static void test_ideal_memory(void **state)
+{
+    (void)state;
+    ks_engine *eng = ks_engine_create(NULL);
+    ks_domain *gpu = ks_domain_create(eng, "gpu", 1000000000);
+    struct rp_ideal_mem m;
+    struct done_log log = { { 0 }, 0 };
+    rp_ideal_mem_init(&m, gpu, 100, 2, 32, log_done, &log);
+    struct cgm_gpu_mem_port p = rp_ideal_mem_port(&m);
+    struct cgm_gpu_request r = { .bytes = 64, .op = CGM_GPU_LOAD };
+    /* at cycle 0: 64 bytes take 2 cycles, the next 64 wait for them */
+    assert_true(p.access(p.ctx, &r));
+    assert_true(p.access(p.ctx, &r));
+    r.bytes = 8;
+    assert_true(p.access(p.ctx, &r)); /* 4 + 8 / 32 bytes: cycle 4.25, rounded up */
+    r.op = CGM_GPU_SCALAR_LOAD;
+    assert_true(p.access(p.ctx, &r));
+    assert_int_equal(log.n, 4);
+    assert_int_equal(log.cycle[0], 2 + 100);
+    assert_int_equal(log.cycle[1], 4 + 100);
+    assert_int_equal(log.cycle[2], 5 + 100);
+    assert_int_equal(log.cycle[3], 0 + 2);
+    assert_int_equal(m.bytes, 136);
+    ks_engine_destroy(eng);
+}
+
+static void test_kernel_description_codec(void **state)
+{
+    (void)state;
+    struct cgm_si_kernel_info k = { .kernel = 3, .program = 2, .entry = 4352, .vgprs = 24, .sgprs = 40,
+                                    .lds_bytes = 4096, .private_bytes = 16 };
+    snprintf(k.name, sizeof k.name, "layer\nforward");
+    char text[CGM_SI_KERNEL_TEXT_MAX];
+    size_t n = cgm_si_kernel_info_encode(text, &k);
+    struct cgm_si_kernel_info back;
+    assert_int_equal(cgm_si_kernel_info_decode((const uint8_t *)text, n, &back), 0);
+    assert_string_equal(back.name, "layer?forward"); /* a line per key */
+    assert_int_equal(back.vgprs, 24);
+    assert_int_equal(back.sgprs, 40);
+    assert_int_equal(back.entry, 4352);
+    assert_int_equal(back.lds_bytes, 4096);
+    assert_int_equal(back.private_bytes, 16);
+    static const char *const bad[] = { "vgprs=x\n", "sgprs=4294967296\n", "no equals sign\n", "vgprs=\n" };
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(cgm_si_kernel_info_decode((const uint8_t *)bad[i], strlen(bad[i]), &back), -1);
+    static const char later[] = "vgprs=8\nsomething_new=5\n";
+    assert_int_equal(cgm_si_kernel_info_decode((const uint8_t *)later, strlen(later), &back), 0);
+    assert_int_equal(back.vgprs, 8);
+}
+
+/* Each wavefront's reader yields what decoding the stream record by record
+ * and sorting the instructions by wavefront gives. */
+static void test_wave_readers(void **state)
+{
+    (void)state;
+    char path[64], err[600];
+    gpu_record(path, "kernels", "backprop");
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    struct rp_gpu_trace t;
+    assert_int_equal(rp_gpu_trace_init(&t, r, path, err, sizeof err), 0);
+    size_t streams = 0;
+    static struct cgm_si_dyn run[CGM_SI_RUN_MAX], got;
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++) {
+        const struct cgm_reader_stream *rs = cgm_reader_stream(r, i);
+        if (rs->info.kind != CGM_STREAM_GPU_WORKGROUP)
+            continue;
+        const struct rp_si_program *p = rp_gpu_trace_program(&t, rs->info.name, err, sizeof err);
+        assert_non_null(p);
+        struct rp_wave_reader w[CGM_SI_WAVES_MAX];
+        for (unsigned x = 0; x < CGM_SI_WAVES_MAX; x++)
+            assert_int_equal(rp_wave_reader_open(&w[x], r, i, p, x, path, err, sizeof err), 0);
+        struct cgm_si_codec c;
+        assert_int_equal(cgm_si_codec_init(&c, p->table, p->n), 0);
+        struct cgm_riter *it = cgm_riter_open(r, i);
+        const uint8_t *rec;
+        size_t len;
+        while (cgm_riter_next(it, &rec, &len) == 1) {
+            uint8_t type;
+            unsigned wave, n;
+            assert_int_equal(cgm_si_record_decode(&c, rec, len, &type, &wave, run, &n), 0);
+            for (unsigned k = 0; k < n; k++) {
+                long idx = rp_wave_reader_next(&w[wave], &got, err, sizeof err);
+                assert_true(idx >= 0);
+                assert_int_equal(p->table[idx].offset, run[k].offset);
+                assert_int_equal(got.exec, run[k].exec);
+                if (p->table[idx].access != CGM_SI_NONE)
+                    for (uint64_t m = p->table[idx].unit == CGM_SI_SMEM ? 1 : got.exec; m; m &= m - 1)
+                        assert_int_equal(got.addr[__builtin_ctzll(m)], run[k].addr[__builtin_ctzll(m)]);
+            }
+        }
+        for (unsigned x = 0; x < CGM_SI_WAVES_MAX; x++) {
+            assert_int_equal(rp_wave_reader_next(&w[x], &got, err, sizeof err), -1);
+            rp_wave_reader_close(&w[x]);
+        }
+        cgm_riter_close(it);
+        cgm_si_codec_free(&c);
+        streams++;
+    }
+    assert_true(streams > 0);
+    rp_gpu_trace_free(&t);
+    cgm_reader_close(r);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coalescer),
+        cmocka_unit_test(test_lds_bank_cycles),
+        cmocka_unit_test(test_ideal_memory),
+        cmocka_unit_test(test_kernel_description_codec),
+        cmocka_unit_test(test_wave_readers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
