@@ -33,7 +33,7 @@ static void mem_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value,
     rp_cu_mem_done(&g->cus[r->cu], r->tag, cycle);
 }
 
-struct rp_gpu *rp_gpu_create(struct rp_sim *sim, char *err, size_t errlen)
+struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, size_t errlen)
 {
     struct rp_gpu *g = calloc(1, sizeof *g);
     if (!g) {
@@ -49,11 +49,7 @@ struct rp_gpu *rp_gpu_create(struct rp_sim *sim, char *err, size_t errlen)
     g->next_launch = 1;
     if (rp_gpu_trace_init(&g->trace, sim->reader, sim->trace_name, err, errlen))
         goto fail;
-    g->domain = ks_domain_create(sim->eng, "gpu", cfg->gpu_frequency);
-    if (!g->domain) {
-        snprintf(err, errlen, "gpu.frequency: %s", ks_engine_error(sim->eng));
-        goto fail;
-    }
+    g->domain = domain;
     rp_ideal_mem_init(&g->ideal, g->domain, cfg->ideal_latency, cfg->ideal_scalar_latency,
                       cfg->ideal_bytes_per_cycle, mem_done, g);
     g->port = rp_ideal_mem_port(&g->ideal);

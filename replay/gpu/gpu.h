@@ -19,9 +19,10 @@ struct rp_gpu;
 /* True when the trace holds GPU work (work-group streams or SI sections). */
 bool rp_gpu_in_trace(struct cgm_reader *r);
 
-/* Builds the GPU of SIM (its clock domain, compute units, dispatcher and
- * memory) in SIM's engine, before the first run. NULL with ERR set. */
-struct rp_gpu *rp_gpu_create(struct rp_sim *sim, char *err, size_t errlen);
+/* Builds the GPU of SIM (compute units, dispatcher and memory) in SIM's
+ * engine, its contexts in clock domain DOMAIN, before the first run. NULL
+ * with ERR set. */
+struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, size_t errlen);
 /* Lets its contexts return (a run that ended early), then frees it. */
 void rp_gpu_stop(struct rp_gpu *g);
 void rp_gpu_destroy(struct rp_gpu *g);
