@@ -143,15 +143,8 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     }
     s->cores_active = (unsigned)cfg->cores;
     /* After the cores: in a cycle both run in, cores go first. */
-    if (rp_gpu_in_trace(s->reader)) {
-        ks_domain *gpu = ks_domain_create(s->eng, "gpu", cfg->gpu_frequency);
-        if (!gpu) {
-            snprintf(err, errlen, "gpu.frequency: %s", ks_engine_error(s->eng));
-            goto fail;
-        }
-        if (!(s->gpu = rp_gpu_create(s, gpu, err, errlen)))
-            goto fail;
-    }
+    if (rp_gpu_in_trace(s->reader) && !(s->gpu = rp_gpu_create(s, dom.gpu, err, errlen)))
+        goto fail;
     if (rp_stats_register(s)) {
         snprintf(err, errlen, "out of memory");
         goto fail;
