@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/gpu/gpu.h"
 #include "replay/sim.h"
 
 static const char *const stall_names[ST_COUNT] = {
@@ -44,7 +45,11 @@ static void add_core(struct rp_sim *s, cgm_stat cores, unsigned id)
     cgm_stat_counter(reg, x, "syscalls", &st->syscalls);
     cgm_stat_counter(reg, x, "context_switches", &st->context_switches);
     cgm_stat_counter(reg, x, "commit_cycles", &st->commit_cycles);
-    cgm_stat_counters(reg, x, "stall_cycles", st->stall, stall_names, ST_COUNT);
+    /* One counter each (not cgm_stat_counters) so the text summary finds
+     * them by path. */
+    cgm_stat stalls = cgm_stats_object(reg, x, "stall_cycles");
+    for (int i = 0; i < ST_COUNT; i++)
+        cgm_stat_counter(reg, stalls, stall_names[i], &st->stall[i]);
     cgm_stat d = cgm_stats_object(reg, x, "dispatch_stalls");
     cgm_stat_counter(reg, d, "rob_full", &st->rob_full);
     cgm_stat_counter(reg, d, "iq_full", &st->iq_full);
@@ -84,6 +89,8 @@ int rp_stats_register(struct rp_sim *s)
     /* Pages given back by munmap, brk and MAP_FIXED; their frames are reused. */
     cgm_stat vm = cgm_stats_object(reg, root, "virtual_memory");
     cgm_stat_computed(reg, vm, "pages_unmapped", pages_unmapped, s->pt);
+    if (s->gpu && rp_gpu_stats_register(s->gpu, reg, root))
+        return -1;
     cgm_stat th = cgm_stats_array(reg, root, "threads");
     for (size_t i = 0; i < s->sched.nthreads; i++) {
         cgm_stat x = cgm_stats_object(reg, th, NULL);
@@ -110,6 +117,8 @@ uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
     /* A running core has run until now. */
     for (unsigned i = 0; i < s->cfg.cores; i++)
         s->core_cycles[i] = rp_core_done(s->cores[i]) ? rp_core_stats(s->cores[i])->cycles : cycles;
+    if (s->gpu)
+        rp_gpu_stats_settle(s->gpu);
     cgm_stats_read(s->stats, v);
     return v;
 }
@@ -118,6 +127,33 @@ uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
 static double num(const struct cgm_stats *reg, const uint64_t *v, cgm_stat node, const char *path)
 {
     return cgm_stats_value(reg, v, cgm_stats_find(reg, node, path));
+}
+
+/* The GPU's line: its kernels, and its compute units' cycles by kind. */
+static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat gpu, FILE *out)
+{
+    double kcycles = 0, busy = 0, stall = 0, idle = 0, mem = 0, bar = 0, unit = 0;
+    int kernels = 0;
+    cgm_stat ks = cgm_stats_child(reg, gpu, "kernels"), cus = cgm_stats_child(reg, gpu, "compute_units");
+    for (unsigned i = 0; i < cgm_stats_count(reg, ks); i++) {
+        double c = num(reg, v, cgm_stats_member(reg, ks, i), "cycles");
+        kernels += c > 0; /* in a region of interest: those that ran in it */
+        kcycles += c;
+    }
+    for (unsigned i = 0; i < cgm_stats_count(reg, cus); i++) {
+        cgm_stat c = cgm_stats_member(reg, cus, i);
+        busy += num(reg, v, c, "busy_cycles");
+        stall += num(reg, v, c, "stall_cycles_total");
+        idle += num(reg, v, c, "idle_cycles");
+        mem += num(reg, v, c, "stall_cycles.memory_wait");
+        bar += num(reg, v, c, "stall_cycles.barrier");
+        unit += num(reg, v, c, "stall_cycles.unit_busy");
+    }
+    double all = busy + stall + idle, pc = all ? 100 / all : 0;
+    fprintf(out, "  gpu: %.0f wavefront instructions, %d kernels in %.0f GPU cycles; compute units busy "
+            "%.1f%%, stalled %.1f%% (memory %.1f%%, barrier %.1f%%, unit busy %.1f%%), idle %.1f%%\n",
+            num(reg, v, gpu, "wavefront_instructions"), kernels, kcycles, busy * pc, stall * pc, mem * pc,
+            bar * pc, unit * pc, idle * pc);
 }
 
 static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *out, const char *title)
@@ -168,6 +204,9 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
     fprintf(out, "  dram: %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
             num(reg, v, d, "reads"), num(reg, v, d, "writes"), num(reg, v, d, "row_hits"),
             num(reg, v, d, "row_misses"), num(reg, v, d, "bandwidth_gbytes_per_s"));
+    cgm_stat gpu = cgm_stats_child(reg, root, "gpu");
+    if (gpu >= 0)
+        gpu_summary(reg, v, gpu, out);
 }
 
 int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)

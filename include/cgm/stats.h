@@ -64,6 +64,10 @@ cgm_stat cgm_stat_counters(struct cgm_stats *s, cgm_stat group, const char *name
 
 /* ---- values never subtracted ---------------------------------------------- */
 cgm_stat cgm_stat_label(struct cgm_stats *s, cgm_stat group, const char *name, const char *text);
+/* A label whose text is known only later (a kernel's name, learnt when it
+ * is launched): read from TEXT when printing, which must live as long as
+ * the registry. */
+cgm_stat cgm_stat_label_ref(struct cgm_stats *s, cgm_stat group, const char *name, const char *text);
 /* A number that names something (a core's id, a thread's tid). */
 cgm_stat cgm_stat_id(struct cgm_stats *s, cgm_stat group, const char *name, uint64_t v);
 /* A property of the configuration; name NULL: used by ratios, not printed. */

@@ -196,6 +196,14 @@ cgm_stat cgm_stat_label(struct cgm_stats *s, cgm_stat group, const char *name, c
     return id;
 }
 
+cgm_stat cgm_stat_label_ref(struct cgm_stats *s, cgm_stat group, const char *name, const char *text)
+{
+    cgm_stat id = slotted(s, group, STAT_LABEL, name, 0);
+    if (id >= 0)
+        s->nodes[id].ref = text;
+    return id;
+}
+
 cgm_stat cgm_stat_id(struct cgm_stats *s, cgm_stat group, const char *name, uint64_t v)
 {
     cgm_stat id = slotted(s, group, STAT_ID, name, 0);
@@ -313,8 +321,9 @@ cgm_stat cgm_stats_member(const struct cgm_stats *s, cgm_stat group, unsigned i)
 
 const char *cgm_stats_label_of(const struct cgm_stats *s, cgm_stat node)
 {
-    return node >= 0 && (size_t)node < s->n && s->nodes[node].kind == STAT_LABEL ? s->nodes[node].text
-                                                                                 : NULL;
+    if (node < 0 || (size_t)node >= s->n || s->nodes[node].kind != STAT_LABEL)
+        return NULL;
+    return s->nodes[node].ref ? s->nodes[node].ref : s->nodes[node].text;
 }
 
 cgm_stat cgm_stats_find(const struct cgm_stats *s, cgm_stat group, const char *path)

@@ -22,6 +22,7 @@ struct stat_node {
     const void *ctx;
     const char *const *names;      /* counters */
     char *text;                    /* label */
+    const char *ref;               /* label read when printing (cgm_stat_label_ref) */
     double v;                      /* constant, id */
     cgm_stat num, den;             /* ratio */
     double mul, div;

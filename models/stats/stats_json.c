@@ -54,7 +54,7 @@ static cJSON *node_json(const struct cgm_stats *s, const uint64_t *values, cgm_s
         return o;
     }
     case STAT_LABEL:
-        return cJSON_CreateString(n->text);
+        return cJSON_CreateString(cgm_stats_label_of(s, id));
     default:
         return cJSON_CreateNumber(cgm_stats_value(s, values, id));
     }

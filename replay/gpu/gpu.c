@@ -33,6 +33,34 @@ static void mem_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value,
     rp_cu_mem_done(&g->cus[r->cu], r->tag, cycle);
 }
 
+/* A kernel record for launch ID, kept by id (threads may launch in
+ * another order than recorded). NULL when out of memory. */
+static struct rp_kernel *new_kernel(struct rp_gpu *g, uint32_t id)
+{
+    if (g->nkernels == g->kernels_cap) {
+        size_t cap = g->kernels_cap ? 2 * g->kernels_cap : 16;
+        struct rp_kernel **v = realloc(g->kernels, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        g->kernels = v;
+        g->kernels_cap = cap;
+    }
+    struct rp_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    size_t at = g->nkernels;
+    while (at && g->kernels[at - 1]->launch > id) {
+        g->kernels[at] = g->kernels[at - 1];
+        at--;
+    }
+    g->kernels[at] = k;
+    g->nkernels++;
+    k->launch = id;
+    k->end = RP_NEVER;
+    snprintf(k->name, sizeof k->name, "launch%u", id);
+    return k;
+}
+
 struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, size_t errlen)
 {
     struct rp_gpu *g = calloc(1, sizeof *g);
@@ -49,6 +77,17 @@ struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, s
     g->next_launch = 1;
     if (rp_gpu_trace_init(&g->trace, sim->reader, sim->trace_name, err, errlen))
         goto fail;
+    /* The kernels the trace holds work-groups of exist from the start, so
+     * the statistics registry lists them before the run. */
+    for (size_t i = 0; i < g->trace.nlaunches; i++)
+    {
+        struct rp_kernel *k = new_kernel(g, g->trace.launches[i].launch);
+        if (!k) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        k->streams = g->trace.launches[i];
+    }
     g->domain = domain;
     rp_ideal_mem_init(&g->ideal, g->domain, cfg->ideal_latency, cfg->ideal_scalar_latency,
                       cfg->ideal_bytes_per_cycle, mem_done, g);
@@ -146,28 +185,12 @@ static bool fail_event(struct rp_gpu *g, const char *fmt, uint32_t launch, const
 static bool launch(struct rp_gpu *g, const struct cgm_event *ev)
 {
     uint32_t id = (uint32_t)ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH];
-    if (id == 0 || id != ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH] || find_kernel(g, id))
+    struct rp_kernel *k = id ? find_kernel(g, id) : NULL;
+    if (id == 0 || id != ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH] || (k && k->launched))
         return fail_event(g, "%s: gpu_launch %u: %s", id, "a launch id seen before (or 0)");
-    if (g->nkernels == g->kernels_cap) {
-        size_t cap = g->kernels_cap ? 2 * g->kernels_cap : 16;
-        struct rp_kernel **v = realloc(g->kernels, cap * sizeof *v);
-        if (!v)
-            return fail_event(g, "%s: gpu_launch %u: %s", id, "out of memory");
-        g->kernels = v;
-        g->kernels_cap = cap;
-    }
-    struct rp_kernel *k = calloc(1, sizeof *k);
-    if (!k)
+    if (!k && !(k = new_kernel(g, id)))
         return fail_event(g, "%s: gpu_launch %u: %s", id, "out of memory");
-    /* Threads may launch in another order than recorded: kept by id. */
-    size_t at = g->nkernels;
-    while (at && g->kernels[at - 1]->launch > id) {
-        g->kernels[at] = g->kernels[at - 1];
-        at--;
-    }
-    g->kernels[at] = k;
-    g->nkernels++;
-    k->launch = id;
+    k->launched = true;
     k->kernel = (uint32_t)ev->f[CGM_EVF_GPU_LAUNCH_KERNEL];
     k->groups = 1;
     for (int i = 0; i < 3; i++) {
@@ -183,7 +206,6 @@ static bool launch(struct rp_gpu *g, const struct cgm_event *ev)
     if (k->waves > CGM_SI_WAVES_MAX)
         return fail_event(g, "%s: gpu_launch %u: %s", id, "more than 16 wavefronts per work-group");
     k->lds_bytes = ev->f[CGM_EVF_GPU_LAUNCH_LDS_BYTES];
-    k->end = RP_NEVER;
     k->launched_tick = ks_now(g->eng);
     struct cgm_si_kernel_info info;
     char err[600];
@@ -263,20 +285,20 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event 
     switch (ev->type) {
     case CGM_EV_GPU_MAP:
         return gpu_map(g, ev);
-    case CGM_EV_GPU_LAUNCH:
+    case CGM_EV_GPU_LAUNCH: {
         launch(g, ev);
-        if (g->nkernels && g->pending_map_bytes &&
-            g->kernels[g->nkernels - 1]->launch == g->pending_map_launch) {
-            struct rp_kernel *k = g->kernels[g->nkernels - 1];
+        struct rp_kernel *k = g->pending_map_bytes ? find_kernel(g, g->pending_map_launch) : NULL;
+        if (k && k->launched && k->launch == ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]) {
             k->map_addr = g->pending_map_addr;
             k->map_bytes = g->pending_map_bytes;
         }
         g->pending_map_bytes = 0;
         return true;
+    }
     case CGM_EV_GPU_DONE: {
         uint32_t id = (uint32_t)ev->f[CGM_EVF_GPU_DONE_LAUNCH];
         struct rp_kernel *k = find_kernel(g, id);
-        if (!k)
+        if (!k || !k->launched)
             return fail_event(g, "%s: gpu_done %u: %s", id, "no such launch before it");
         if (k->done)
             return true;

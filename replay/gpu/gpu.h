@@ -10,6 +10,7 @@
 
 #include "cgm/events.h"
 #include "cgm/knightsim.h"
+#include "cgm/stats.h"
 #include "cgm/trace.h"
 
 struct rp_sim;
@@ -39,8 +40,11 @@ uint64_t rp_gpu_cycle(const struct rp_gpu *g);
 /* Wavefront instructions issued so far. */
 uint64_t rp_gpu_instructions(const struct rp_gpu *g);
 
-/* Statistics: the "gpu" object of the JSON (a cJSON *), for a snapshot at
- * GPU cycle NOW. */
-void *rp_gpu_json(const struct rp_gpu *g, uint64_t now);
+/* Registers the "gpu" group of the statistics under PARENT (after
+ * rp_gpu_create, before the run). 0, or -1 when out of memory. */
+int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat parent);
+/* Brings what the registry reads up to the GPU cycle now: call before
+ * every snapshot. */
+void rp_gpu_stats_settle(struct rp_gpu *g);
 
 #endif

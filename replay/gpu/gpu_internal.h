@@ -43,7 +43,8 @@ struct rp_kernel {
     uint64_t groups, dispatched, finished;
     uint64_t launched_tick;        /* when the host launched it (engine ticks) */
     uint64_t start, end;           /* GPU cycles; end RP_NEVER while it runs */
-    bool started, done;
+    bool launched, started, done;
+    uint64_t shown_start, shown_end, shown_cycles; /* at the last snapshot (gpu_stats.c) */
     struct rp_thread *waiter;      /* a host thread in gpu_done for it */
     uint64_t map_addr, map_bytes;  /* the driver's region for it (gpu_map), given back at its end */
     struct rp_kernel *next;        /* the queue of kernels not done, by launch id */
@@ -166,6 +167,7 @@ struct rp_cu {
     bool issued_type[IT_COUNT];
     bool unit_blocked;
     struct rp_cu_stats st;
+    struct rp_cu_stats shown;      /* st up to the last snapshot's cycle (gpu_stats.c) */
 };
 
 struct rp_gpu {
@@ -196,6 +198,8 @@ struct rp_gpu {
     bool warned_resources;
     bool stopping;
     uint64_t issued;               /* wavefront instructions, all compute units */
+    uint64_t shown_cycle;          /* the last snapshot's GPU cycle */
+    const char *unit_names[CGM_SI_UNIT_COUNT];
 };
 
 /* dispatch.c */

@@ -42,7 +42,10 @@ void gpu_record(char *path, const char *kernels, const char *command)
 void *gpu_replay_stats(const char *trace, const struct rp_config *cfg)
 {
     struct rp_sim *s = replay_run_checked(trace, cfg);
-    cJSON *json = rp_stats_snapshot(s, s->end_cycle);
+    uint64_t *v = rp_stats_snapshot(s, s->end_cycle);
+    assert_non_null(v);
+    cJSON *json = cgm_stats_json(s->stats, v, CGM_STATS_ROOT);
+    free(v);
     rp_sim_destroy(s);
     /* every GPU cycle of every compute unit is busy, stalled or idle */
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(json, "gpu"), *cu;

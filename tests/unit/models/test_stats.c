@@ -150,12 +150,31 @@ static void test_paths_and_failures(void **state)
     cgm_stats_destroy(s);
 }
 
+/* A label registered before its text is known prints the text as it is
+ * when printed. */
+static void test_label_read_when_printed(void **state)
+{
+    (void)state;
+    struct cgm_stats *s = cgm_stats_create();
+    assert_non_null(s);
+    char name[16] = "";
+    cgm_stat n = cgm_stat_label_ref(s, CGM_STATS_ROOT, "name", name);
+    assert_false(cgm_stats_failed(s));
+    snprintf(name, sizeof name, "hotspot");
+    assert_string_equal(cgm_stats_label_of(s, n), "hotspot");
+    cJSON *j = cgm_stats_json(s, NULL, CGM_STATS_ROOT);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring, "hotspot");
+    cJSON_Delete(j);
+    cgm_stats_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot_and_region),
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_paths_and_failures),
+        cmocka_unit_test(test_label_read_when_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

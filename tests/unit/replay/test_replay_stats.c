@@ -69,7 +69,8 @@ static const char *sweep_trace(void)
     return path;
 }
 
-static char *stats_json(const char *trace)
+/* The JSON (TEXT false) or the text summary (TEXT true) of TRACE. */
+static char *stats_out(const char *trace, bool text_summary)
 {
     struct rp_config cfg;
     rp_config_defaults(&cfg);
@@ -81,11 +82,13 @@ static char *stats_json(const char *trace)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
+    assert_int_equal(rp_stats_write(s, text_summary ? NULL : f, text_summary ? f : NULL, false), 0);
     fclose(f);
     rp_sim_destroy(s);
     return text;
 }
+
+static char *stats_json(const char *trace) { return stats_out(trace, false); }
 
 static double num(const cJSON *o, const char *k)
 {
@@ -159,10 +162,32 @@ static void test_sweep_counts(void **state)
     free(b);
 }
 
+/* The text summary shows the same stall cycles as the JSON: the sweep's
+ * loads miss to memory, so its core waits for memory. */
+static void test_text_summary_matches_json(void **state)
+{
+    (void)state;
+    const char *trace = sweep_trace();
+    char *json = stats_json(trace), *text = stats_out(trace, true);
+    unlink(trace);
+    cJSON *root = cJSON_Parse(json);
+    assert_non_null(root);
+    const cJSON *core = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "cores"), 0);
+    double memory = num(cJSON_GetObjectItemCaseSensitive(core, "stall_cycles"), "memory");
+    assert_true(memory > 0);
+    const char *at = strstr(text, "stalls: memory ");
+    assert_non_null(at);
+    assert_true(strtod(at + strlen("stalls: memory "), NULL) == memory);
+    cJSON_Delete(root);
+    free(json);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweep_counts),
+        cmocka_unit_test(test_text_summary_matches_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
