@@ -1,10 +1,13 @@
-/* The CPU MESI directory protocol of seed 000 Tables 3.1-3.5: per core an
+/* The MESI directory protocol of seed 000 Tables 3.1-3.7. CPU: per core an
  * instruction cache (S/I, Table 3.1), a data cache with its write-back
  * queue (Table 3.2) and a private L2 smart cache with its own write-back
  * queue (Table 3.3), inclusive of both; L3 slices striped by block number
  * hold the directory (core holders, pending bit, forwards, invalidations
  * with acknowledgements, NACKs and retries, write-back conflicts; Tables
- * 3.4 and 3.5), inclusive of the cores' caches.
+ * 3.4 and 3.5), inclusive of the cores' caches. GPU: per compute unit a
+ * vector L1 (Table 3.6), and L2 banks striped by block, each a directory
+ * over the CUs (Table 3.7) and a client of memory or of the L3, which
+ * serves it untracked or tracks the whole GPU as one more holder.
  *
  * The protocol is written as message handlers over an environment that
  * delivers messages and timed wake-ups; it knows nothing of the engine that
@@ -39,16 +42,24 @@
 enum cgm_mesi_state { MESI_I = 0, MESI_S, MESI_E, MESI_M,
                       MESI_IS, MESI_IM, MESI_SM /* transient: waiting for data / upgrade */ };
 
-enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH };
+/* A request. The flushes are issued by a core and complete once the block
+ * has left every cache on that side (the CPU's caches, the L3 included, or
+ * the GPU's), its written data at the level below (memory, or the L3 the
+ * GPU shares): what the non-coherent organisations need before the other
+ * side may read. */
+enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH, CGM_OP_FLUSH_CPU, CGM_OP_FLUSH_GPU };
 
 enum cgm_coh_msg_type {
-    /* core -> directory */
+    /* core -> directory (a GPU L1 -> its L2 bank, a bank -> the L3 likewise) */
     COH_GETS, COH_GET, COH_GETX, COH_UPGRADE,
     COH_WB,            /* a written block leaves the core, with its data */
     COH_EVICT,         /* an unwritten exclusive block leaves the core: a notice without data */
     COH_FWD_ACK, COH_FWD_NACK, COH_INV_ACK,
     COH_UNBLOCK, /* a requester got a forwarded block; the directory may move on */
-    /* directory (or a forwarding core) -> core */
+    /* directory (or a forwarding core) -> core. A GPU bank takes a block back
+     * from a CU with GetFwd / GetXFwd naming itself as the requester: the
+     * block rides on the Fwd_Ack. A core's Flush to a directory asks it to
+     * flush the block (CGM_OP_FLUSH_*); WriteBack_Ack (req Flush) ends it. */
     COH_PUTS, COH_PUTCLNX, COH_PUTX, COH_UPGRADE_ACK, COH_NACK, COH_GET_FWD, COH_GETX_FWD,
     COH_INVAL, COH_FLUSH, COH_WB_ACK,
     COH_NTYPES
@@ -60,11 +71,12 @@ struct cgm_coh_msg {
     bool instr;        /* for the instruction cache */
     bool dirty;
     bool has_data;
-    int src, dst;      /* node ids: cores 0..cores-1, slices after them */
-    int requester;     /* forwards: the core to send the block to */
+    bool noncoherent;  /* a GPU bank's request or write-back the L3 serves untracked */
+    int src, dst;      /* node ids (see cgm_coh_node_count) */
+    int requester;     /* forwards: the node to send the block to */
     uint64_t block;
     uint64_t data;
-    uint8_t req;       /* NACK: the request type refused */
+    uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
     bool absent;       /* NACK of an upgrade: the slice no longer has the block */
 };
 
@@ -92,9 +104,11 @@ struct cgm_coh_env {
     void (*later)(void *ctx, int node, uint64_t block, int what);
     /* A core request completed: loads and fetches return the value read,
      * stores the value written; level is the cache that served it (1 an L1,
-     * 2 the L2, after any miss below it was filled). */
+     * 2 the L2, after any miss below it was filled; flushes 2). */
     void (*done)(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
                  unsigned level);
+    /* A compute unit's request completed (in its vector L1's step). */
+    void (*gpu_done)(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
 };
 
 /* Wake-up reasons passed through env->later. MEM_READ and MEM_WRITE are a
@@ -110,11 +124,23 @@ enum cgm_coh_wake {
     COH_WAKE_L1WB_DONE,        /* ... and reaches it */
     COH_WAKE_L1_FLUSHED,       /* the data cache acknowledged an L2 victim's flush */
     COH_WAKE_RETRY_UPGRADE,    /* resend a NACKed upgrade whose block the directory still has */
+    COH_WAKE_RETRY_CPU_FLUSH,  /* resend a NACKed flush (from the CPU's caches) */
+    COH_WAKE_RETRY_GPU_FLUSH,  /* resend a NACKed flush (from the GPU's caches) */
 };
 static inline bool cgm_coh_wake_is_retry(int what)
 {
-    return what == COH_WAKE_RETRY || what == COH_WAKE_RETRY_UPGRADE;
+    return what == COH_WAKE_RETRY || what == COH_WAKE_RETRY_UPGRADE || what == COH_WAKE_RETRY_CPU_FLUSH ||
+           what == COH_WAKE_RETRY_GPU_FLUSH;
 }
+
+/* The GPU side (cus 0: none). */
+struct cgm_coh_gpu_config {
+    unsigned cus, banks;              /* banks: a power of two, striped by block */
+    unsigned l1_sets, l1_ways, l1_mshr, l1_coalesce, l1_wb_entries;
+    unsigned l2_sets, l2_ways, l2_mshr, l2_coalesce, l2_wb_entries; /* per bank */
+    bool shared_llc;                  /* L2 misses go to the L3 (else to memory) */
+    bool coherent;                    /* with shared_llc: the L3 directory tracks the GPU */
+};
 
 struct cgm_coh_config {
     unsigned cores, slices;
@@ -127,6 +153,7 @@ struct cgm_coh_config {
     unsigned l3_mshr;                 /* misses to memory in flight per slice; 0: unbounded.
                                          A miss beyond it is NACKed (seed 001 Sec. 4.5.1) */
     uint64_t blocks;                  /* memory size in blocks (functional values) */
+    struct cgm_coh_gpu_config gpu;
 };
 
 struct cgm_coh_core_stats {
@@ -147,19 +174,38 @@ struct cgm_coh_core_stats {
     uint64_t fetch_accesses, fetch_hits, fetch_misses, fetch_evictions;
     uint64_t mshr_peak;        /* most MSHR entries in use at once */
     uint64_t wb_queue_peak;    /* most write-back queue entries in use at once */
+    uint64_t flushes;          /* CGM_OP_FLUSH_CPU and _GPU requests sent */
 };
 struct cgm_coh_slice_stats {
     uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,
              back_invalidations, mem_reads, mem_writes, wb_hits, joins, mshr_nacks;
     uint64_t mshr_used, mshr_peak;
+    uint64_t flushes;          /* blocks flushed for a core's CGM_OP_FLUSH_CPU */
+    uint64_t untracked_requests, untracked_writebacks; /* a GPU bank's, served untracked */
+};
+struct cgm_coh_gpu_l1_stats {
+    uint64_t accesses, loads, stores, hits, misses;
+    uint64_t coalesced;        /* joined a miss of the block in flight, or waited for a way */
+    uint64_t stalls;           /* refused: MSHR, coalescer or write-back queue full */
+    uint64_t nacks_received, retries, evictions, writebacks, wb_hits, invalidations, joins;
+    uint64_t mshr_peak;
+};
+struct cgm_coh_gpu_l2_stats {
+    uint64_t requests, hits, misses, coalesced, nacks_sent, nacks_received, mshr_nacks, retries;
+    uint64_t recalls;          /* holders asked for the block back (GetFwd, GetXFwd) */
+    uint64_t invalidations, evictions, back_invalidations, writebacks, clean_evictions, wb_hits, joins;
+    uint64_t parent_requests, parent_forwards, deferred, mem_reads, mem_writes;
+    uint64_t flushes;          /* blocks flushed for a core's CGM_OP_FLUSH_GPU */
+    uint64_t mshr_peak;
 };
 
 struct cgm_coh_sys;
 
 /* The nodes of a system, numbered cores first (0..cores-1), then the L3
- * slices. A node is one message endpoint: a core's caches (its L2 talks for
- * its L1s) or a directory. */
-enum cgm_coh_node_kind { CGM_NODE_CORE, CGM_NODE_SLICE, CGM_NODE_KINDS };
+ * slices, the GPU vector L1s and the GPU L2 banks. A node is one message
+ * endpoint: a core's caches (its L2 talks for its L1s), a CU's vector L1,
+ * or a directory. */
+enum cgm_coh_node_kind { CGM_NODE_CORE, CGM_NODE_SLICE, CGM_NODE_GPU_L1, CGM_NODE_GPU_L2, CGM_NODE_KINDS };
 unsigned cgm_coh_node_count(const struct cgm_coh_sys *s);
 enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node);
 /* The node's number among the nodes of its kind (core 2, slice 0, ...). */
@@ -173,6 +219,10 @@ void cgm_coh_destroy(struct cgm_coh_sys *s);
  * coalescer, victim or write-back queue full): try again later. */
 int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
                    uint64_t store_value);
+/* A compute unit's load or store (CGM_OP_LOAD, CGM_OP_STORE) at its
+ * vector L1; returns as cgm_coh_access, completion through env->gpu_done. */
+int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block, uint64_t tag,
+                       uint64_t store_value);
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 
@@ -190,6 +240,12 @@ const struct cgm_coh_msg_stats *cgm_coh_node_msgs(const struct cgm_coh_sys *s, i
 const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core);
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice);
 int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
+const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys *s, int cu);
+const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank);
+int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block);
+/* The coherence node of a CU's vector L1, of a GPU L2 bank. */
+int cgm_coh_gpu_l1_node(const struct cgm_coh_sys *s, int cu);
+int cgm_coh_gpu_l2_node(const struct cgm_coh_sys *s, int bank);
 
 /* For checkers: the newest copy of block core c holds. Returns its state
  * (MESI_I if none) and the data through *data. Looked for in order: the
@@ -198,6 +254,13 @@ int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
  * instruction cache. */
 enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
                                       uint64_t *data);
+/* For checkers: the copy of block CU cu's vector L1 holds (its array,
+ * then its write-back queue), as cgm_coh_core_copy. */
+enum cgm_mesi_state cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data);
+/* The GPU L2 bank's own copy of block, readable when no CU holds it
+ * exclusively: its permission at its parent (MESI_I if it has none or a
+ * CU owns it) and its data. */
+enum cgm_mesi_state cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t block, uint64_t *data);
 /* Prints every controller's view of block (for deadlock reports). */
 void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out);
 

@@ -78,3 +78,27 @@ struct dir_wb *dwbq_free(struct dir_wb *q, unsigned n)
             return &q[i];
     return NULL;
 }
+
+/* A line that may leave without a flush: settled, nothing pending, no holder. */
+static bool quiet(const struct cgm_cache_line *l, void *ctx)
+{
+    const struct cgm_cache_array *a = ctx;
+    return (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M) && !l->pending && l->owner < 0 &&
+           cgm_holders_empty(a, l);
+}
+
+enum dir_sub dir_absent_sub(struct cgm_cache_array *a, const struct dir_wb *wb, uint64_t block,
+                            struct cgm_cache_line **victim)
+{
+    if (!wb)
+        return DIR_I;
+    if (wb->state == DWB_FLUSHING)
+        return DIR_I_WB_FLUSH_CONFLICT;
+    if (wb->state == DWB_WRITING)
+        return DIR_I_WB_NON_WRITABLE;
+    struct cgm_cache_line *v = cgm_cache_victim(a, block, quiet, a);
+    if (!v || (v->state && !quiet(v, a)))
+        return DIR_I_WB_DIR_CONFLICT;
+    *victim = v;
+    return DIR_I_WB_WRITABLE;
+}

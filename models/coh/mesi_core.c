@@ -23,8 +23,9 @@
 
 /* MSHR entry kinds: a miss or upgrade of the L2; requests waiting for the
  * L2's write-back to be acknowledged; requests waiting for the data
- * cache's write-back to reach the L2. */
-enum { KIND_DATA = 0, KIND_WBWAIT = 2, KIND_L1WBWAIT = 3 };
+ * cache's write-back to reach the L2; a flush of the block from the CPU's
+ * caches, from the GPU's. */
+enum { KIND_DATA = 0, KIND_WBWAIT = 2, KIND_L1WBWAIT = 3, KIND_FLUSH_CPU, KIND_FLUSH_GPU };
 
 static int dir_node(struct cgm_coh_sys *s, uint64_t block) { return coh_slice_node(s, block); }
 
@@ -81,19 +82,7 @@ static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entr
 static void stall_push(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
                        uint64_t value)
 {
-    if (c->nstall == c->capstall) {
-        unsigned cap = c->capstall ? 2 * c->capstall : 16;
-        struct stalled *n = realloc(c->stall, cap * sizeof *n);
-        if (!n)
-            abort(); /* bounded by the MSHR and coalescer sizes; tiny */
-        c->stall = n;
-        c->capstall = cap;
-    }
-    c->stall[c->nstall++] = (struct stalled){ .block = block, .tag = tag, .value = value, .op = op };
-    if (!c->stall_wake_pending) {
-        c->stall_wake_pending = true;
-        s->env.later(s->env.ctx, c->id, 0, COH_WAKE_STALLED);
-    }
+    coh_stall(s, &c->stall, c->id, op, block, tag, value);
 }
 
 /* Moves the requests an MSHR entry held to the stalled list, in order, to
@@ -107,19 +96,15 @@ static void park(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry *e
 }
 
 /* Runs the requests an MSHR entry held, in arrival order. */
+static int access_fn(struct cgm_coh_sys *s, void *cache, uint8_t op, uint64_t block, uint64_t tag, uint64_t value)
+{
+    return core_access(s, cache, op, block, tag, value);
+}
+
+/* Runs the requests an MSHR entry held, in arrival order. */
 static void replay(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry *e)
 {
-    unsigned n = e->n;
-    uint64_t block = e->block;
-    struct cgm_mshr_waiter w[n ? n : 1];
-    memcpy(w, e->w, n * sizeof *w);
-    cgm_mshr_release(&c->mshr, e);
-    bool was = c->replaying;
-    c->replaying = true;
-    for (unsigned i = 0; i < n; i++)
-        if (core_access(s, c, w[i].op, block, w[i].tag, w[i].value) < 0)
-            stall_push(s, c, w[i].op, block, w[i].tag, w[i].value);
-    c->replaying = was;
+    coh_replay_entry(s, &c->mshr, e, access_fn, c, &c->stall, c->id, &c->replaying);
 }
 
 /* ---- the L1s give their copies back to the L2 ----------------------------- */
@@ -553,11 +538,56 @@ static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     return 1;
 }
 
+/* ---- flushes ------------------------------------------------------------- */
+
+static void protocol_error(struct cgm_coh_sys *s, struct core *c, const char *what, const struct cgm_coh_msg *m);
+
+static void flush_send(struct cgm_coh_sys *s, struct core *c, bool cpu, uint64_t block)
+{
+    struct cgm_coh_msg m = { .type = COH_FLUSH, .src = c->id, .block = block,
+                             .dst = cpu ? dir_node(s, block) : coh_gpu_bank_node(s, block) };
+    coh_send(s, m);
+}
+
+/* The core asks the directory of the block's side (its L3 slice, or the
+ * GPU L2 bank) to flush it; one flush of each kind per block at a time. */
+static int flush(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag)
+{
+    bool cpu = op == CGM_OP_FLUSH_CPU;
+    if (!cpu && !s->cfg.gpu.cus) {
+        finish(s, c, op, block, tag, 0, 2); /* no GPU: nothing to flush */
+        return 1;
+    }
+    uint8_t kind = cpu ? KIND_FLUSH_CPU : KIND_FLUSH_GPU;
+    if (cgm_mshr_find(&c->mshr, block, kind))
+        return -1;
+    struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, kind);
+    if (!e)
+        return -1;
+    cgm_mshr_push(e, s->cfg.coalesce, &(struct cgm_mshr_waiter){ .tag = tag, .op = op });
+    c->st.flushes++;
+    flush_send(s, c, cpu, block);
+    return 0;
+}
+
+static void flush_done(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
+{
+    bool cpu = s->nodes[m->src].kind == CGM_NODE_SLICE;
+    struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, cpu ? KIND_FLUSH_CPU : KIND_FLUSH_GPU);
+    if (!e)
+        protocol_error(s, c, "a flush acknowledgement nobody waits for", m);
+    struct cgm_mshr_waiter w = e->w[0];
+    cgm_mshr_release(&c->mshr, e);
+    finish(s, c, w.op, m->block, w.tag, 0, 2);
+}
+
 int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
                 uint64_t value)
 {
     if (op == CGM_OP_FETCH)
         return fetch(s, c, block, tag);
+    if (op == CGM_OP_FLUSH_CPU || op == CGM_OP_FLUSH_GPU)
+        return flush(s, c, op, block, tag);
     bool st = op == CGM_OP_STORE;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
     struct core_wb *w = l ? NULL : l1wb_find(s, c, block);
@@ -790,8 +820,13 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
         break;
     case COH_NACK:
         c->st.nacks_received++;
-        s->env.later(s->env.ctx, c->id, m->block,
-                     m->req == COH_UPGRADE && !m->absent ? COH_WAKE_RETRY_UPGRADE : COH_WAKE_RETRY);
+        if (m->req == COH_FLUSH)
+            s->env.later(s->env.ctx, c->id, m->block,
+                         s->nodes[m->src].kind == CGM_NODE_SLICE ? COH_WAKE_RETRY_CPU_FLUSH
+                                                                 : COH_WAKE_RETRY_GPU_FLUSH);
+        else
+            s->env.later(s->env.ctx, c->id, m->block,
+                         m->req == COH_UPGRADE && !m->absent ? COH_WAKE_RETRY_UPGRADE : COH_WAKE_RETRY);
         break;
     case COH_INVAL:
     case COH_FLUSH:
@@ -802,6 +837,10 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
         forward(s, c, m);
         break;
     case COH_WB_ACK: {
+        if (m->req == COH_FLUSH) {
+            flush_done(s, c, m);
+            break;
+        }
         struct core_wb *wb = l2wb_find(s, c, m->block);
         if (wb && wb->sent)
             wb->used = false;
@@ -817,7 +856,7 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
 
 void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
 {
-    if (cgm_coh_wake_is_retry(what)) {
+    if (what == COH_WAKE_RETRY || what == COH_WAKE_RETRY_UPGRADE) {
         retry(s, c, block, what == COH_WAKE_RETRY_UPGRADE);
     } else if (what == COH_WAKE_WB_DRAIN || what == COH_WAKE_L1_FLUSHED) {
         /* The victim leaves; after the data cache's flush acknowledgement
@@ -855,16 +894,9 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
         if (e)
             replay(s, c, e);
     } else if (what == COH_WAKE_STALLED) {
-        c->stall_wake_pending = false;
-        unsigned n = c->nstall;
-        struct stalled *list = c->stall;
-        c->stall = NULL;
-        c->nstall = c->capstall = 0;
-        c->replaying = true;
-        for (unsigned i = 0; i < n; i++)
-            if (core_access(s, c, list[i].op, list[i].block, list[i].tag, list[i].value) < 0)
-                stall_push(s, c, list[i].op, list[i].block, list[i].tag, list[i].value);
-        c->replaying = false;
-        free(list);
+        coh_replay_stalled(s, access_fn, c, &c->stall, c->id, &c->replaying);
+    } else if (what == COH_WAKE_RETRY_CPU_FLUSH || what == COH_WAKE_RETRY_GPU_FLUSH) {
+        if (cgm_mshr_find(&c->mshr, block, what == COH_WAKE_RETRY_CPU_FLUSH ? KIND_FLUSH_CPU : KIND_FLUSH_GPU))
+            flush_send(s, c, what == COH_WAKE_RETRY_CPU_FLUSH, block);
     }
 }

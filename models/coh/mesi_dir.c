@@ -8,7 +8,13 @@
  * dispatch in l3_request runs that row's actions; the row is counted there
  * when the actions were performed (not when a full MSHR or a set without a
  * victim refused them). Holders are numbered by the directory (a core's
- * holder number is its id); messages go to the holder's node. */
+ * holder number is its id, the GPU's the cores' count when the L3 tracks
+ * it); messages go to the holder's node.
+ *
+ * Beside the tables: a GPU bank the L3 serves untracked (the shared LLC of
+ * the non-coherent organisation) reads and writes blocks without becoming
+ * a holder, and a core's flush (CGM_OP_FLUSH_CPU) evicts a block through
+ * the write-back queue and is acknowledged once it has left. */
 #include "mesi_internal.h"
 
 #include <stdlib.h>
@@ -75,11 +81,6 @@ static bool not_pending(const struct cgm_cache_line *l, void *ctx)
     return !l->pending;
 }
 
-static bool quiet(const struct cgm_cache_line *l, void *ctx)
-{
-    const struct cgm_cache_array *a = ctx;
-    return !l->pending && l->owner < 0 && cgm_holders_empty(a, l);
-}
 
 static void clear_line(struct slice *sl, struct cgm_cache_line *v)
 {
@@ -270,17 +271,7 @@ static enum dir_sub l3_classify(struct cgm_coh_sys *s, struct slice *sl, const s
     if (rq == DREQ_UPGRADE)
         return DIR_I; /* the block left the L3 before the upgrade arrived */
     struct dir_wb *wb = *wbp = dwb_find(s, sl, block);
-    if (!wb)
-        return DIR_I;
-    if (wb->state == DWB_FLUSHING)
-        return DIR_I_WB_FLUSH_CONFLICT;
-    if (wb->state == DWB_WRITING)
-        return DIR_I_WB_NON_WRITABLE;
-    struct cgm_cache_line *v = cgm_cache_victim(&sl->l3, block, quiet, &sl->l3);
-    if (!v || (v->state && !quiet(v, &sl->l3)))
-        return DIR_I_WB_DIR_CONFLICT;
-    *victim = v;
-    return DIR_I_WB_WRITABLE;
+    return dir_absent_sub(&sl->l3, wb, block, victim);
 }
 
 /* A request from holder h. Returns after counting the row it took. */
@@ -377,6 +368,152 @@ static void l3_request(struct cgm_coh_sys *s, struct slice *sl, int h, uint8_t t
         coh_row(s, l3_rows[sub][rq]);
 }
 
+static void cpu_flush(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block);
+
+static void rerun(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint64_t block)
+{
+    if (j->type == COH_FLUSH)
+        cpu_flush(s, dir, j->src, block);
+    else
+        l3_request(s, dir, j->src, j->type, j->instr, block);
+}
+
+/* A victim has left: the requests that joined it run again. */
+static void wb_free(struct cgm_coh_sys *s, struct slice *sl, struct dir_wb *wb)
+{
+    dwb_release(wb, rerun, s, sl);
+}
+
+/* ---- beside the tables: a GPU served untracked, a core's flush -------------- */
+
+static void to_node(struct cgm_coh_sys *s, struct slice *sl, int node, struct cgm_coh_msg m)
+{
+    m.src = sl->node;
+    m.dst = node;
+    coh_send(s, m);
+}
+
+static void untracked_nack(struct cgm_coh_sys *s, struct slice *sl, int node, uint8_t req, uint64_t block)
+{
+    sl->st.nacks_sent++;
+    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = req, .noncoherent = true });
+}
+
+static void untracked_data(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block, uint64_t data)
+{
+    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_PUTCLNX, .block = block, .data = data, .has_data = true,
+                                               .noncoherent = true });
+}
+
+/* A GPU bank's read: the slice's copy (or memory's, through the slice),
+ * whatever the cores hold; the bank becomes no holder. */
+static void untracked_get(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block)
+{
+    sl->st.untracked_requests++;
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
+    if (l) {
+        if (l->pending) {
+            untracked_nack(s, sl, node, COH_GET, block);
+            return;
+        }
+        cgm_cache_touch(&sl->l3, l);
+        sl->st.hits++;
+        untracked_data(s, sl, node, block, l->data);
+        return;
+    }
+    sl->st.misses++;
+    struct dir_wb *wb = dwb_find(s, sl, block);
+    if (wb) {
+        if (wb->state == DWB_FLUSHING)
+            untracked_nack(s, sl, node, COH_GET, block);
+        else
+            untracked_data(s, sl, node, block, wb->data);
+        return;
+    }
+    struct cgm_cache_line *v = NULL;
+    if ((!s->cfg.l3_mshr || sl->st.mshr_used < s->cfg.l3_mshr) &&
+        (v = cgm_cache_victim(&sl->l3, block, not_pending, NULL)) && !dir_evict(s, sl, v, NULL))
+        v = NULL;
+    if (!v) {
+        untracked_nack(s, sl, node, COH_GET, block);
+        return;
+    }
+    cgm_cache_set_block(&sl->l3, v, block);
+    v->state = MESI_E;
+    v->owner = -1;
+    cgm_holders_clear(&sl->l3, v);
+    v->dirty = false;
+    v->pending = DP_MEM_UNTRACKED;
+    v->requester = node;
+    v->req = COH_GET;
+    cgm_cache_touch(&sl->l3, v);
+    sl->st.mem_reads++;
+    if (++sl->st.mshr_used > sl->st.mshr_peak)
+        sl->st.mshr_peak = sl->st.mshr_used;
+    s->env.later(s->env.ctx, sl->node, block, COH_WAKE_MEM_READ);
+}
+
+/* A GPU bank's written victim: into the slice's copy, or on to memory. */
+static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int node, const struct cgm_coh_msg *m)
+{
+    sl->st.untracked_writebacks++;
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, m->block);
+    struct dir_wb *wb = l ? NULL : dwb_find(s, sl, m->block);
+    if ((l && l->pending) || (wb && wb->state == DWB_WRITING)) {
+        untracked_nack(s, sl, node, COH_WB, m->block);
+        return;
+    }
+    if (l) {
+        l->data = m->data;
+        l->dirty = true;
+    } else if (wb) {
+        wb->data = m->data;
+        wb->dirty = true;
+    } else {
+        /* Not cached: straight to memory, through a write-back entry. */
+        if (!(wb = dwbq_free(sl->wb, s->cfg.l3_wb_entries))) {
+            untracked_nack(s, sl, node, COH_WB, m->block);
+            return;
+        }
+        *wb = (struct dir_wb){ .block = m->block, .data = m->data, .dirty = true, .state = DWB_WRITING,
+                               .join = wb->join };
+        sl->st.mem_writes++;
+        s->env.later(s->env.ctx, sl->node, m->block, COH_WAKE_MEM_WRITE);
+    }
+    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = m->block, .req = COH_WB,
+                                               .noncoherent = true });
+}
+
+/* A core's flush: the block leaves the slice (its holders flushed, its
+ * written data to memory); acknowledged once it has. */
+static void cpu_flush(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
+    struct dir_wb *wb = l ? NULL : dwb_find(s, sl, block);
+    if ((l && l->pending) || (wb && wb->njoin == s->l3_joins)) {
+        nack(s, sl, s->nodes[node].holder, COH_FLUSH, block, false);
+        return;
+    }
+    if (l) {
+        if (!dir_evict(s, sl, l, NULL)) {
+            nack(s, sl, s->nodes[node].holder, COH_FLUSH, block, false);
+            return;
+        }
+        sl->st.flushes++;
+        wb = dwb_find(s, sl, block);
+    }
+    if (wb) {
+        if (wb->state == DWB_WRITABLE) {
+            wb->state = DWB_WRITING;
+            sl->st.mem_writes++;
+            s->env.later(s->env.ctx, sl->node, block, COH_WAKE_MEM_WRITE);
+        }
+        wb->join[wb->njoin++] = (struct joined){ .src = node, .type = COH_FLUSH };
+        return;
+    }
+    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = block, .req = COH_FLUSH });
+}
+
 static void protocol_error(struct cgm_coh_sys *s, const char *what, const struct cgm_coh_msg *m)
 {
     fprintf(stderr, "mesi: slice %d: %s (%s from %d, block %llu)\n", s->nodes[m->dst].index, what,
@@ -427,7 +564,7 @@ static void writeback(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
     } else {
         protocol_error(s, "write-back of a block the slice does not track", m);
     }
-    reply(s, sl, h, COH_WB_ACK, m->block, 0, false);
+    to_holder(s, sl, h, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = m->block, .req = m->type });
 }
 
 static void fwd_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h,
@@ -498,11 +635,16 @@ static void inv_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_li
             wb->dirty = true;
         }
         if (--wb->acks == 0) {
-            if (wb->dirty) {
+            if (wb->dirty && wb->njoin) {
+                /* A core's flush waits on it: no merging back, out now. */
+                wb->state = DWB_WRITING;
+                sl->st.mem_writes++;
+                s->env.later(s->env.ctx, sl->node, wb->block, COH_WAKE_MEM_WRITE);
+            } else if (wb->dirty) {
                 wb->state = DWB_WRITABLE;
                 s->env.later(s->env.ctx, sl->node, wb->block, COH_WAKE_WB_DRAIN);
             } else {
-                wb->state = 0;
+                wb_free(s, sl, wb);
             }
         }
     } else {
@@ -512,6 +654,19 @@ static void inv_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_li
 
 void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_msg *m)
 {
+    if (m->noncoherent) {
+        if (m->type == COH_GET)
+            untracked_get(s, sl, m->src, m->block);
+        else if (m->type == COH_WB)
+            untracked_writeback(s, sl, m->src, m);
+        else
+            protocol_error(s, "an untracked message it cannot take", m);
+        return;
+    }
+    if (m->type == COH_FLUSH) {
+        cpu_flush(s, sl, m->src, m->block);
+        return;
+    }
     int h = s->nodes[m->src].holder;
     switch (m->type) {
     case COH_GETS:
@@ -553,6 +708,13 @@ void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what)
 {
     if (what == COH_WAKE_MEM_READ) {
         struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
+        if (l && l->pending == DP_MEM_UNTRACKED) {
+            l->data = s->mem[block];
+            l->pending = DP_NONE;
+            sl->st.mshr_used--;
+            untracked_data(s, sl, l->requester, block, l->data);
+            return;
+        }
         if (!l || l->pending != DP_MEM)
             return;
         l->data = s->mem[block];
@@ -575,12 +737,6 @@ void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what)
         if (!wb || wb->state != DWB_WRITING)
             return;
         s->mem[block] = wb->data;
-        unsigned n = wb->njoin;
-        struct joined j[n ? n : 1];
-        memcpy(j, wb->join, n * sizeof *j);
-        wb->state = 0;
-        wb->njoin = 0;
-        for (unsigned i = 0; i < n; i++)
-            l3_request(s, sl, j[i].src, j[i].type, j[i].instr, block);
+        wb_free(s, sl, wb);
     }
 }

@@ -1,6 +1,6 @@
 /* Private state of the MESI system: the node table, the first-level-cache
- * and directory halves shared by the caches built on them, and the CPU
- * core and L3 slice controllers. */
+ * and directory halves shared by the caches built on them, the CPU core
+ * and L3 slice controllers, and the GPU's vector L1s and L2 banks. */
 #ifndef CGM_MESI_INTERNAL_H
 #define CGM_MESI_INTERNAL_H
 
@@ -72,6 +72,7 @@ struct joined { int src; uint8_t type; bool instr; };
 struct dir_wb {
     uint64_t block, data;
     bool dirty;
+    bool notify;       /* an unwritten exclusive victim the parent must hear of (Evict) */
     uint8_t state;
     unsigned acks;
     struct joined *join;
@@ -79,6 +80,12 @@ struct dir_wb {
 };
 struct dir_wb *dwbq_find(struct dir_wb *q, unsigned n, uint64_t block);
 struct dir_wb *dwbq_free(struct dir_wb *q, unsigned n);
+/* The substate of a request for a block absent from directory array a:
+ * I, or one of the I_WB_* if its victim entry wb (NULL if none) holds it.
+ * For I_WB_Writable, *victim is the way it may merge back into (one whose
+ * block leaves without a flush). */
+enum dir_sub dir_absent_sub(struct cgm_cache_array *a, const struct dir_wb *wb, uint64_t block,
+                            struct cgm_cache_line **victim);
 
 /* ---- nodes -------------------------------------------------------------------- */
 struct coh_node {
@@ -89,11 +96,36 @@ struct coh_node {
 
 /* ---- the CPU core: L1I, L1D with its write-back queue, L2 ------------------- */
 
-/* A request that found the core's resources full, replayed later. */
+/* Requests that found a cache's resources full (or its set busy), run
+ * again shortly (a COH_WAKE_STALLED of the node). */
 struct stalled {
     uint64_t block, tag, value;
     uint8_t op;
 };
+struct stall_list {
+    struct stalled *q;
+    unsigned n, cap;
+    bool wake_pending;
+};
+struct cgm_coh_sys;
+void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, uint8_t op, uint64_t block, uint64_t tag,
+               uint64_t value);
+/* A cache's access function, for running requests again. */
+typedef int (*coh_access_fn)(struct cgm_coh_sys *s, void *cache, uint8_t op, uint64_t block, uint64_t tag,
+                             uint64_t value);
+/* Runs the requests MSHR entry e of m held, in arrival order (the entry is
+ * released first); one refused now goes to the stall list. *replaying is
+ * set meanwhile (a replayed request is not a new access). */
+void coh_replay_entry(struct cgm_coh_sys *s, struct cgm_mshr *m, struct cgm_mshr_entry *e, coh_access_fn fn,
+                      void *cache, struct stall_list *l, int node, bool *replaying);
+/* Runs the stall list's requests again (a COH_WAKE_STALLED). */
+void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, struct stall_list *l, int node,
+                        bool *replaying);
+/* Frees a write-back entry and hands each request that joined it to
+ * rerun, in order. */
+void dwb_release(struct dir_wb *wb, void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j,
+                                                  uint64_t block),
+                 struct cgm_coh_sys *s, void *dir);
 
 /* What an L2 line waits to do once its own request is answered: a forward
  * the directory sent it meanwhile (the directory served the request as a
@@ -107,9 +139,7 @@ struct core {
     struct cgm_mshr mshr;     /* the L2's */
     struct core_wb *wb;       /* the L2's write-back queue */
     struct core_wb *l1wb;     /* the data cache's write-back queue */
-    struct stalled *stall;
-    unsigned nstall, capstall;
-    bool stall_wake_pending;
+    struct stall_list stall;
     bool replaying;           /* statistics: a replayed request is not a new access */
     struct cgm_coh_core_stats st;
 };
@@ -119,7 +149,8 @@ struct core {
 /* Line fields used by the directory: state (MESI_S/E/M), holders (sharers,
  * owner), dirty (with respect to memory), pending (a DP_* below),
  * requester (the holder being served) and req (its request type). */
-enum { DP_NONE = 0, DP_MEM, DP_FWD, DP_INV };
+enum { DP_NONE = 0, DP_MEM, DP_FWD, DP_INV,
+       DP_MEM_UNTRACKED /* memory read for a GPU bank served untracked; requester: its node */ };
 /* line->early_wb while a GetX forward is pending: the requester has already
  * written the block back (dirty or clean). */
 enum { EWB_NONE = 0, EWB_DIRTY, EWB_CLEAN };
@@ -132,6 +163,45 @@ struct slice {
     struct cgm_coh_slice_stats st;
 };
 
+/* ---- the GPU ------------------------------------------------------------------ */
+
+/* A CU's vector L1 (gpu_l1.c). Lines: MESI_S/E/M, or IS/IM while a miss
+ * is in flight (line->req: Get or GetX; line->pending: a joined forward,
+ * enum core_join, with line->requester). MSHR entries have kind 0. */
+struct gpu_l1 {
+    int id, node;
+    struct cgm_cache_array a;
+    struct cgm_mshr mshr;
+    struct core_wb *wb;       /* written victims on their way to the bank */
+    struct stall_list stall;
+    bool replaying;           /* statistics: a replayed request is not a new access */
+    struct cgm_coh_gpu_l1_stats st;
+};
+
+/* What a bank's line waits for (line->pending): the holder's answer to a
+ * recall serving a CU (requester, req: the CU and its request), the other
+ * holders' invalidation acks (then PutX to the requester, or the bank's
+ * own GetX), or the CUs' answers to a parent's message (req: its type,
+ * requester: the node a forward's block goes to, instr). */
+enum l2_pending { L2P_NONE = 0, L2P_RECALL, L2P_INVAL, L2P_INVAL_THEN_MISS, L2P_PARENT_RECALL, L2P_PARENT_FLUSH };
+
+/* Where a bank's misses go. */
+enum gpu_parent { GPU_PARENT_MEMORY, GPU_PARENT_L3_UNTRACKED, GPU_PARENT_L3 };
+
+/* A GPU L2 bank (gpu_l2.c). Lines: the bank's permission at its parent
+ * (MESI_S/E/M; IS/IM while its request is in flight), holders: CUs. MSHR
+ * entries have kind 0, their waiters the CUs' requests (tag: the CU, op:
+ * Get or GetX). */
+struct gpu_l2 {
+    int id, node;
+    struct cgm_cache_array a;
+    struct cgm_mshr mshr;
+    struct dir_wb *wb;
+    struct cgm_coh_msg *deferred; /* the parent's messages waiting for their line to settle */
+    unsigned ndeferred, capdeferred;
+    struct cgm_coh_gpu_l2_stats st;
+};
+
 struct cgm_coh_sys {
     struct cgm_coh_config cfg;
     struct cgm_coh_env env;
@@ -139,7 +209,11 @@ struct cgm_coh_sys {
     unsigned nnodes;
     struct core *cores;
     struct slice *slices;
-    unsigned l3_holders;   /* holders the L3 directory tracks */
+    struct gpu_l1 *gpu_l1;
+    struct gpu_l2 *gpu_l2;
+    enum gpu_parent gpu_parent;
+    unsigned l3_holders;   /* holders the L3 directory tracks (the cores, the GPU if coherent) */
+    unsigned l3_joins, gpu_l2_joins; /* capacity of a write-back entry's join list */
     uint64_t *mem;         /* memory contents per block */
     uint64_t rows[MESI_NROWS];
     uint64_t msgs[COH_NTYPES];
@@ -162,5 +236,12 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
                 uint64_t value);
 void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_msg *m);
 void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what);
+int coh_gpu_bank_node(const struct cgm_coh_sys *s, uint64_t block);
+int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t block, uint64_t tag,
+                  uint64_t value);
+void gpu_l1_deliver(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m);
+void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int what);
+void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what);
 
 #endif

@@ -13,19 +13,90 @@ static unsigned log2u(unsigned v)
     return n;
 }
 
+static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
+
+static bool gpu_config_ok(const struct cgm_coh_gpu_config *g)
+{
+    if (!g->cus)
+        return true;
+    return g->cus <= 4096 && pow2(g->banks) && g->l1_sets && g->l1_ways && g->l1_mshr && g->l1_coalesce &&
+           g->l1_wb_entries && g->l2_sets && g->l2_ways && g->l2_mshr && g->l2_coalesce && g->l2_wb_entries &&
+           (g->shared_llc || !g->coherent);
+}
+
+/* Nodes are numbered cores, slices, GPU L1s, GPU L2 banks. */
+static void number_nodes(struct cgm_coh_sys *s)
+{
+    const struct cgm_coh_config *cfg = &s->cfg;
+    unsigned n = 0;
+    for (unsigned i = 0; i < cfg->cores; i++)
+        s->nodes[n++] = (struct coh_node){ .kind = CGM_NODE_CORE, .index = (int)i, .holder = (int)i };
+    for (unsigned i = 0; i < cfg->slices; i++)
+        s->nodes[n++] = (struct coh_node){ .kind = CGM_NODE_SLICE, .index = (int)i, .holder = -1 };
+    for (unsigned i = 0; i < cfg->gpu.cus; i++)
+        s->nodes[n++] = (struct coh_node){ .kind = CGM_NODE_GPU_L1, .index = (int)i, .holder = (int)i };
+    /* All the banks are one holder at the L3 when it tracks the GPU. */
+    for (unsigned i = 0; i < cfg->gpu.banks; i++)
+        s->nodes[n++] = (struct coh_node){ .kind = CGM_NODE_GPU_L2, .index = (int)i,
+                                           .holder = s->gpu_parent == GPU_PARENT_L3 ? (int)cfg->cores : -1 };
+}
+
+static int create_gpu(struct cgm_coh_sys *s)
+{
+    const struct cgm_coh_gpu_config *g = &s->cfg.gpu;
+    s->gpu_l1 = calloc(g->cus, sizeof *s->gpu_l1);
+    s->gpu_l2 = calloc(g->banks, sizeof *s->gpu_l2);
+    if (!s->gpu_l1 || !s->gpu_l2)
+        return -1;
+    for (unsigned i = 0; i < g->cus; i++) {
+        struct gpu_l1 *l1 = &s->gpu_l1[i];
+        l1->id = (int)i;
+        l1->node = (int)(s->cfg.cores + s->cfg.slices + i);
+        l1->wb = calloc(g->l1_wb_entries, sizeof *l1->wb);
+        if (!l1->wb || cgm_cache_array_init(&l1->a, g->l1_sets, g->l1_ways, 64, 0) ||
+            cgm_mshr_init(&l1->mshr, g->l1_mshr, g->l1_coalesce))
+            return -1;
+    }
+    /* A CU has at most one request per block in flight (its MSHR's), a
+     * core one flush. */
+    s->gpu_l2_joins = g->cus + s->cfg.cores;
+    for (unsigned i = 0; i < g->banks; i++) {
+        struct gpu_l2 *b = &s->gpu_l2[i];
+        b->id = (int)i;
+        b->node = (int)(s->cfg.cores + s->cfg.slices + g->cus + i);
+        b->wb = calloc(g->l2_wb_entries, sizeof *b->wb);
+        if (!b->wb || cgm_cache_array_init(&b->a, g->l2_sets, g->l2_ways, 64, log2u(g->banks)) ||
+            cgm_cache_array_set_holders(&b->a, g->cus) || cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
+            return -1;
+        for (unsigned w = 0; w < g->l2_wb_entries; w++)
+            if (!(b->wb[w].join = calloc(s->gpu_l2_joins, sizeof *b->wb[w].join)))
+                return -1;
+        for (size_t k = 0; k < (size_t)g->l2_sets * g->l2_ways; k++)
+            b->a.lines[k].owner = -1;
+    }
+    return 0;
+}
+
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env)
 {
-    if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->blocks || !cfg->wb_entries || !cfg->l3_wb_entries || !cfg->l1_wb_entries ||
-        !cfg->l2_sets || !cfg->l2_ways)
+    if (!cfg->cores || cfg->cores > 64 || !pow2(cfg->slices) || !cfg->blocks || !cfg->wb_entries ||
+        !cfg->l3_wb_entries || !cfg->l1_wb_entries || !cfg->l2_sets || !cfg->l2_ways || !gpu_config_ok(&cfg->gpu))
         return NULL;
     struct cgm_coh_sys *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->cfg = *cfg;
+    if (!cfg->gpu.cus)
+        s->cfg.gpu.banks = 0;
     s->env = *env;
-    s->nnodes = cfg->cores + cfg->slices;
-    s->l3_holders = cfg->cores;
+    s->gpu_parent = !cfg->gpu.shared_llc ? GPU_PARENT_MEMORY
+                    : cfg->gpu.coherent  ? GPU_PARENT_L3
+                                         : GPU_PARENT_L3_UNTRACKED;
+    s->nnodes = cfg->cores + cfg->slices + s->cfg.gpu.cus + s->cfg.gpu.banks;
+    s->l3_holders = cfg->cores + (s->cfg.gpu.cus && s->gpu_parent == GPU_PARENT_L3);
+    /* Each holder has at most one data and one fetch request per block,
+     * each core one flush. */
+    s->l3_joins = 2 * s->l3_holders + cfg->cores;
     s->nodes = calloc(s->nnodes, sizeof *s->nodes);
     s->cores = calloc(cfg->cores, sizeof *s->cores);
     s->slices = calloc(cfg->slices, sizeof *s->slices);
@@ -33,12 +104,7 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     s->node_msgs = calloc(s->nnodes, sizeof *s->node_msgs);
     if (!s->nodes || !s->cores || !s->slices || !s->mem || !s->node_msgs)
         goto fail;
-    for (unsigned i = 0; i < s->nnodes; i++) {
-        bool core = i < cfg->cores;
-        s->nodes[i] = (struct coh_node){ .kind = core ? CGM_NODE_CORE : CGM_NODE_SLICE,
-                                         .index = core ? (int)i : (int)(i - cfg->cores),
-                                         .holder = core ? (int)i : -1 };
-    }
+    number_nodes(s);
     for (unsigned i = 0; i < cfg->cores; i++) {
         struct core *c = &s->cores[i];
         c->id = (int)i;
@@ -59,14 +125,15 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
             cgm_cache_array_set_holders(&sl->l3, s->l3_holders))
             goto fail;
         for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
-            /* Each holder has at most one data and one fetch request per block. */
-            sl->wb[w].join = calloc(2 * s->l3_holders, sizeof *sl->wb[w].join);
+            sl->wb[w].join = calloc(s->l3_joins, sizeof *sl->wb[w].join);
             if (!sl->wb[w].join)
                 goto fail;
         }
         for (size_t k = 0; k < (size_t)cfg->l3_sets * cfg->l3_ways; k++)
             sl->l3.lines[k].owner = -1;
     }
+    if (s->cfg.gpu.cus && create_gpu(s))
+        goto fail;
     return s;
 fail:
     cgm_coh_destroy(s);
@@ -85,8 +152,26 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         cgm_mshr_free(&c->mshr);
         free(c->wb);
         free(c->l1wb);
-        free(c->stall);
+        free(c->stall.q);
     }
+    for (unsigned i = 0; s->gpu_l1 && i < s->cfg.gpu.cus; i++) {
+        struct gpu_l1 *l1 = &s->gpu_l1[i];
+        cgm_cache_array_free(&l1->a);
+        cgm_mshr_free(&l1->mshr);
+        free(l1->wb);
+        free(l1->stall.q);
+    }
+    for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
+        struct gpu_l2 *b = &s->gpu_l2[i];
+        cgm_cache_array_free(&b->a);
+        cgm_mshr_free(&b->mshr);
+        for (unsigned w = 0; b->wb && w < s->cfg.gpu.l2_wb_entries; w++)
+            free(b->wb[w].join);
+        free(b->wb);
+        free(b->deferred);
+    }
+    free(s->gpu_l1);
+    free(s->gpu_l2);
     for (unsigned i = 0; s->slices && i < s->cfg.slices; i++) {
         struct slice *sl = &s->slices[i];
         cgm_cache_array_free(&sl->l3);
@@ -112,11 +197,88 @@ int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block)
     return s->slices[cgm_coh_slice_of(s, block)].node;
 }
 
+int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block)
+{
+    return (int)(block & (s->cfg.gpu.banks - 1));
+}
+
+int coh_gpu_bank_node(const struct cgm_coh_sys *s, uint64_t block)
+{
+    return s->gpu_l2[cgm_coh_gpu_bank_of(s, block)].node;
+}
+
+int cgm_coh_gpu_l1_node(const struct cgm_coh_sys *s, int cu) { return s->gpu_l1[cu].node; }
+int cgm_coh_gpu_l2_node(const struct cgm_coh_sys *s, int bank) { return s->gpu_l2[bank].node; }
+
+/* A core's holder number is its id; the GPU's (the cores' count) stands
+ * for the bank of the block. */
 int coh_l3_holder_node(const struct cgm_coh_sys *s, int h, uint64_t block)
 {
-    (void)s;
-    (void)block;
-    return h; /* cores: holder number = node id */
+    return h < (int)s->cfg.cores ? h : coh_gpu_bank_node(s, block);
+}
+
+void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, uint8_t op, uint64_t block, uint64_t tag,
+               uint64_t value)
+{
+    if (l->n == l->cap) {
+        unsigned cap = l->cap ? 2 * l->cap : 16;
+        struct stalled *q = realloc(l->q, cap * sizeof *q);
+        if (!q)
+            abort(); /* bounded by the MSHR and coalescer sizes; tiny */
+        l->q = q;
+        l->cap = cap;
+    }
+    l->q[l->n++] = (struct stalled){ .block = block, .tag = tag, .value = value, .op = op };
+    if (!l->wake_pending) {
+        l->wake_pending = true;
+        s->env.later(s->env.ctx, node, 0, COH_WAKE_STALLED);
+    }
+}
+
+void coh_replay_entry(struct cgm_coh_sys *s, struct cgm_mshr *m, struct cgm_mshr_entry *e, coh_access_fn fn,
+                      void *cache, struct stall_list *l, int node, bool *replaying)
+{
+    unsigned n = e->n;
+    uint64_t block = e->block;
+    struct cgm_mshr_waiter w[n ? n : 1];
+    memcpy(w, e->w, n * sizeof *w);
+    cgm_mshr_release(m, e);
+    bool was = *replaying;
+    *replaying = true;
+    for (unsigned i = 0; i < n; i++)
+        if (fn(s, cache, w[i].op, block, w[i].tag, w[i].value) < 0)
+            coh_stall(s, l, node, w[i].op, block, w[i].tag, w[i].value);
+    *replaying = was;
+}
+
+void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, struct stall_list *l, int node,
+                        bool *replaying)
+{
+    struct stall_list taken = *l;
+    *l = (struct stall_list){ 0 };
+    bool was = *replaying;
+    *replaying = true;
+    for (unsigned i = 0; i < taken.n; i++) {
+        const struct stalled *r = &taken.q[i];
+        if (fn(s, cache, r->op, r->block, r->tag, r->value) < 0)
+            coh_stall(s, l, node, r->op, r->block, r->tag, r->value);
+    }
+    *replaying = was;
+    free(taken.q);
+}
+
+void dwb_release(struct dir_wb *wb, void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j,
+                                                  uint64_t block),
+                 struct cgm_coh_sys *s, void *dir)
+{
+    uint64_t block = wb->block;
+    unsigned n = wb->njoin;
+    struct joined j[n ? n : 1];
+    memcpy(j, wb->join, n * sizeof *j);
+    wb->state = 0;
+    wb->njoin = 0;
+    for (unsigned i = 0; i < n; i++)
+        rerun(s, dir, &j[i], block);
 }
 
 unsigned cgm_coh_node_count(const struct cgm_coh_sys *s) { return s->nnodes; }
@@ -132,6 +294,25 @@ void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
     s->node_msgs[m.src].sent[m.type]++;
     s->node_msgs[m.dst].received[m.type]++;
     s->env.send(s->env.ctx, &m);
+}
+
+int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block, uint64_t tag,
+                       uint64_t store_value)
+{
+    struct gpu_l1 *l1 = &s->gpu_l1[cu];
+    if (block >= s->cfg.blocks)
+        return -1;
+    int r = gpu_l1_access(s, l1, op, block, tag, store_value);
+    if (r < 0) {
+        l1->st.stalls++;
+        return r;
+    }
+    l1->st.accesses++;
+    if (op == CGM_OP_STORE)
+        l1->st.stores++;
+    else
+        l1->st.loads++;
+    return r;
 }
 
 int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
@@ -162,6 +343,12 @@ void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
     case CGM_NODE_SLICE:
         dir_deliver(s, &s->slices[n->index], m);
         break;
+    case CGM_NODE_GPU_L1:
+        gpu_l1_deliver(s, &s->gpu_l1[n->index], m);
+        break;
+    case CGM_NODE_GPU_L2:
+        gpu_l2_deliver(s, &s->gpu_l2[n->index], m);
+        break;
     default:
         break;
     }
@@ -176,6 +363,12 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
         break;
     case CGM_NODE_SLICE:
         dir_wake(s, &s->slices[n->index], block, what);
+        break;
+    case CGM_NODE_GPU_L1:
+        gpu_l1_wake(s, &s->gpu_l1[n->index], block, what);
+        break;
+    case CGM_NODE_GPU_L2:
+        gpu_l2_wake(s, &s->gpu_l2[n->index], block, what);
         break;
     default:
         break;
@@ -199,6 +392,47 @@ const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s,
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice)
 {
     return &s->slices[slice].st;
+}
+const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys *s, int cu)
+{
+    struct gpu_l1 *l1 = &s->gpu_l1[cu];
+    l1->st.mshr_peak = l1->mshr.peak_used;
+    return &l1->st;
+}
+const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank)
+{
+    struct gpu_l2 *b = &s->gpu_l2[bank];
+    b->st.mshr_peak = b->mshr.peak_used;
+    return &b->st;
+}
+
+enum cgm_mesi_state cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data)
+{
+    struct gpu_l1 *l1 = &s->gpu_l1[cu];
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+    if (l && (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M)) {
+        *data = l->data;
+        return (enum cgm_mesi_state)l->state;
+    }
+    struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+    if (w) {
+        *data = w->data;
+        return MESI_M;
+    }
+    return MESI_I;
+}
+
+enum cgm_mesi_state cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t block, uint64_t *data)
+{
+    if (!s->cfg.gpu.cus)
+        return MESI_I;
+    struct gpu_l2 *b = &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)];
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    if (!l || l->owner >= 0 || l->pending ||
+        (l->state != MESI_S && l->state != MESI_E && l->state != MESI_M))
+        return MESI_I;
+    *data = l->data;
+    return (enum cgm_mesi_state)l->state;
 }
 
 enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
@@ -239,6 +473,59 @@ static const char *state_name(unsigned st)
     return st < 7 ? n[st] : "?";
 }
 
+static void dump_holders(const struct cgm_cache_array *a, const struct cgm_cache_line *l, FILE *out)
+{
+    fprintf(out, " holders {");
+    for (int h = cgm_holders_next(a, l, 0); h >= 0; h = cgm_holders_next(a, l, (unsigned)h + 1))
+        fprintf(out, " %d", h);
+    fprintf(out, " }");
+}
+
+static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
+{
+    for (unsigned i = 0; i < s->cfg.gpu.cus; i++) {
+        struct gpu_l1 *l1 = &s->gpu_l1[i];
+        struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+        struct cgm_mshr_entry *e = NULL;
+        for (unsigned k = 0; k < l1->mshr.entries; k++)
+            if (l1->mshr.e[k].used && l1->mshr.e[k].block == block)
+                e = &l1->mshr.e[k];
+        struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+        if (!l && !e && !w)
+            continue;
+        fprintf(out, "  CU %u: L1 %s", i, l ? state_name(l->state) : "-");
+        if (l)
+            fprintf(out, " data %llu%s join %u", (unsigned long long)l->data, l->dirty ? " dirty" : "", l->pending);
+        if (e)
+            fprintf(out, ", MSHR with %u waiting", e->n);
+        if (w)
+            fprintf(out, ", write-back data %llu", (unsigned long long)w->data);
+        fprintf(out, ", %u stalled requests\n", l1->stall.n);
+    }
+    struct gpu_l2 *b = &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)];
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    if (l) {
+        fprintf(out, "  GPU L2 bank %d: %s owner %d", b->id, state_name(l->state), l->owner);
+        dump_holders(&b->a, l, out);
+        fprintf(out, " pending %u (requester %d, %s, %u acks) data %llu%s\n", l->pending, l->requester,
+                cgm_coh_msg_names[l->req < COH_NTYPES ? l->req : 0], l->acks, (unsigned long long)l->data,
+                l->dirty ? " dirty" : "");
+    } else {
+        fprintf(out, "  GPU L2 bank %d: not present\n", b->id);
+    }
+    for (unsigned k = 0; k < b->mshr.entries; k++)
+        if (b->mshr.e[k].used && b->mshr.e[k].block == block)
+            fprintf(out, "  GPU L2 MSHR: %u waiting\n", b->mshr.e[k].n);
+    for (unsigned w = 0; w < s->cfg.gpu.l2_wb_entries; w++)
+        if (b->wb[w].state && b->wb[w].block == block)
+            fprintf(out, "  GPU L2 write-back: state %u, %u acks, %u joined, data %llu%s\n", b->wb[w].state,
+                    b->wb[w].acks, b->wb[w].njoin, (unsigned long long)b->wb[w].data,
+                    b->wb[w].dirty ? " dirty" : "");
+    for (unsigned k = 0; k < b->ndeferred; k++)
+        if (b->deferred[k].block == block)
+            fprintf(out, "  GPU L2 deferred: %s\n", cgm_coh_msg_names[b->deferred[k].type]);
+}
+
 void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
 {
     fprintf(out, "block %llu (slice %d, memory value %llu):\n", (unsigned long long)block,
@@ -268,7 +555,7 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         for (unsigned e = 0; e < c->mshr.entries; e++)
             if (c->mshr.e[e].used && c->mshr.e[e].block == block)
                 fprintf(out, ", MSHR kind %u with %u waiting", c->mshr.e[e].kind, c->mshr.e[e].n);
-        fprintf(out, ", %u stalled requests\n", c->nstall);
+        fprintf(out, ", %u stalled requests\n", c->stall.n);
     }
     struct slice *sl = &s->slices[cgm_coh_slice_of(s, block)];
     struct cgm_cache_line *l = cgm_cache_find((struct cgm_cache_array *)&sl->l3, block);
@@ -284,4 +571,6 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
             fprintf(out, "  L3 write-back: state %u, %u acks, %u joined, data %llu%s\n", sl->wb[w].state,
                     sl->wb[w].acks, sl->wb[w].njoin, (unsigned long long)sl->wb[w].data,
                     sl->wb[w].dirty ? " dirty" : "");
+    if (s->cfg.gpu.cus)
+        dump_gpu(s, block, out);
 }

@@ -17,14 +17,8 @@
 #include <cmocka.h>
 
 #include "cgm/coh.h"
+#include "tests/unit/coh_events.h"
 
-struct event {
-    uint64_t time, seq;
-    int kind; /* 0 message, 1 wake-up, 2 issue */
-    struct cgm_coh_msg m;
-    int node, what;
-    uint64_t block;
-};
 
 struct outstanding {
     uint64_t issued;
@@ -39,9 +33,8 @@ struct tester {
     struct cgm_coh_sys *sys;
     unsigned cores, nodes;
     uint64_t ncode, ndata;
-    struct event *heap;
-    size_t n, cap;
-    uint64_t now, seq, rng;
+    struct coh_events q;
+    uint64_t now, rng;
     uint64_t chan_last[MAXN][MAXN];
     uint64_t *golden;
     uint64_t next_value;
@@ -53,83 +46,22 @@ struct tester {
     int failed;
 };
 
-static uint64_t rnd(struct tester *t)
-{
-    t->rng ^= t->rng << 13;
-    t->rng ^= t->rng >> 7;
-    t->rng ^= t->rng << 17;
-    return t->rng;
-}
+static uint64_t rnd(struct tester *t) { return coh_rnd(&t->rng); }
 
-static bool before(const struct event *a, const struct event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static void push(struct tester *t, struct event e)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 1024;
-        t->heap = realloc(t->heap, t->cap * sizeof *t->heap);
-        assert_non_null(t->heap);
-    }
-    e.seq = t->seq++;
-    size_t i = t->n++;
-    while (i && before(&e, &t->heap[(i - 1) / 2])) {
-        t->heap[i] = t->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    t->heap[i] = e;
-}
-
-static struct event pop(struct tester *t)
-{
-    struct event top = t->heap[0];
-    struct event last = t->heap[--t->n];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        const struct event *best = &last;
-        if (l < t->n && before(&t->heap[l], best)) {
-            m = l;
-            best = &t->heap[l];
-        }
-        if (r < t->n && before(&t->heap[r], best))
-            m = r;
-        if (m == i)
-            break;
-        t->heap[i] = t->heap[m];
-        i = m;
-    }
-    if (t->n)
-        t->heap[i] = last;
-    return top;
-}
+static void push(struct tester *t, struct coh_event e) { coh_events_push(&t->q, e); }
 
 static void env_send(void *ctx, const struct cgm_coh_msg *m)
 {
     struct tester *t = ctx;
-    uint64_t at = t->now + 1 + rnd(t) % t->max_delay;
-    uint64_t *last = &t->chan_last[m->src][m->dst];
-    if (at < *last)
-        at = *last; /* FIFO: never overtake an earlier message on this channel */
-    *last = at;
-    struct event e = { .time = at, .kind = 0, .m = *m };
-    push(t, e);
+    uint64_t at = coh_msg_arrival(&t->rng, t->now, t->max_delay, &t->chan_last[m->src][m->dst]);
+    push(t, (struct coh_event){ .time = at, .kind = 0, .m = *m });
 }
 
 static void env_later(void *ctx, int node, uint64_t block, int what)
 {
     struct tester *t = ctx;
-    uint64_t d;
-    if (what == COH_WAKE_MEM_READ || what == COH_WAKE_MEM_WRITE)
-        d = t->mem_delay / 2 + rnd(t) % t->mem_delay;
-    else if (what == COH_WAKE_WB_DRAIN)
-        d = 1 + rnd(t) % 30;
-    else
-        d = 1 + rnd(t) % 16;
-    struct event e = { .time = t->now + d, .kind = 1, .node = node, .block = block, .what = what };
-    push(t, e);
+    uint64_t d = coh_wake_delay(&t->rng, what, t->mem_delay);
+    push(t, (struct coh_event){ .time = t->now + d, .kind = 1, .node = node, .block = block, .what = what });
 }
 
 static void check_block(struct tester *t, uint64_t block)
@@ -262,12 +194,12 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
     t->sys = cgm_coh_create(&c, &env);
     assert_non_null(t->sys);
     for (unsigned i = 0; i < t->cores; i++) {
-        struct event e = { .time = i, .kind = 2, .node = (int)i };
+        struct coh_event e = { .time = i, .kind = 2, .node = (int)i };
         push(t, e);
     }
     uint64_t steps = 0;
-    while (t->n && !t->failed) {
-        struct event e = pop(t);
+    while (t->q.n && !t->failed) {
+        struct coh_event e = coh_events_pop(&t->q);
         t->now = e.time;
         if (e.kind == 0) {
             cgm_coh_deliver(t->sys, &e.m);
@@ -277,7 +209,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
         } else {
             issue(t, e.node);
             if (!t->stop_issue) {
-                struct event n = { .time = t->now + 1 + rnd(t) % rc->issue_gap, .kind = 2, .node = e.node };
+                struct coh_event n = { .time = t->now + 1 + rnd(t) % rc->issue_gap, .kind = 2, .node = e.node };
                 push(t, n);
             }
         }
@@ -293,16 +225,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
     assert_int_equal(t->completed, t->issued);
     assert_true(t->issued >= rc->requests);
 
-    const uint64_t *rows = cgm_mesi_row_counts(t->sys);
-    uint64_t sig = 1469598103934665603ull;
-    for (int r = 0; r < MESI_NROWS; r++) {
-        rows_total[r] += rows[r];
-        sig = (sig ^ rows[r]) * 1099511628211ull;
-    }
-    const uint64_t *msgs = cgm_coh_msg_counts(t->sys);
-    for (int m = 0; m < COH_NTYPES; m++)
-        sig = (sig ^ msgs[m]) * 1099511628211ull;
-    sig = (sig ^ t->now) * 1099511628211ull;
+    uint64_t sig = coh_run_signature(t->sys, rows_total, t->now);
     if (out_signature)
         *out_signature = sig;
     uint64_t nacks = 0, evictions = 0, hits = 0, mshr_nacks = 0;
@@ -324,28 +247,15 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
     printf("%s: %llu requests (%llu hits), %llu NACKs, %llu L1 evictions, %llu messages, %llu cycles\n",
            rc->name, (unsigned long long)t->completed, (unsigned long long)hits,
            (unsigned long long)nacks, (unsigned long long)evictions,
-           (unsigned long long)t->seq, (unsigned long long)t->now);
+           (unsigned long long)t->q.seq, (unsigned long long)t->now);
     cgm_coh_destroy(t->sys);
     free(t->golden);
-    free(t->heap);
+    coh_events_free(&t->q);
     free(t);
 }
 
-static double scale_factor(void)
-{
-    const char *e = getenv("CGM_COH_SCALE"); /* e.g. 0.1 for a quick run */
-    double f = e ? atof(e) : 1.0;
-#if defined(CGM_ASAN)
-    f /= 20;
-#endif
-    return f;
-}
-
-static uint64_t scale(uint64_t n)
-{
-    uint64_t v = (uint64_t)((double)n * scale_factor());
-    return v ? v : 1;
-}
+static double scale_factor(void) { return coh_scale_factor(); }
+static uint64_t scale(uint64_t n) { return coh_scale(n); }
 
 static const struct cgm_coh_config default_cfg = {
     .cores = 8, .slices = 4, .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
@@ -389,7 +299,7 @@ static void test_random_coherence(void **state)
     for (int r = 0; r < MESI_NROWS; r++) {
         if (!cgm_mesi_row_implemented((enum cgm_mesi_row)r)) {
             printf("  Table %s row \"%s\": not modelled\n", cgm_mesi_rows[r].table, cgm_mesi_rows[r].text);
-            missing++; /* issue 7: every row of the tables is modelled and reached */
+            missing++; /* every row of the tables is modelled and reached */
             continue;
         }
         if (!rows[r]) {

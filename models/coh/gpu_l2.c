@@ -1,0 +1,880 @@
+/* A GPU L2 bank (Table 3.7): a directory over the compute units' vector
+ * L1s for the blocks striped to it, and a client of its parent, which is
+ * memory (the GPU's LLC is private), the L3 serving it untracked (shared
+ * LLC, no CPU-GPU coherence) or the L3 directory tracking the GPU as one
+ * more holder (shared LLC, coherent: seed 000's "GPU as an Nth core").
+ *
+ * A line's state is the bank's permission at its parent (S, E, M; IS and
+ * IM while its own request is in flight); its holders are the CUs (the
+ * owner holds it E or M, the sharers S). Table 3.7's S_Clean is a block
+ * shared among CUs that the bank holds shared at its parent, its
+ * S_Dirty_In_Node one the bank holds exclusively (after a downgrade), so a
+ * store to it needs no parent traffic.
+ *
+ * A request is classified into its substate once (classify) and the row is
+ * Table 3.7's for it (l2_rows); the dispatch in request counts it where it
+ * was performed. One deliberate reading: for a load to a block another CU
+ * holds E or M (M_Held, E_Held) the table says Core_Flush -> PutX, its
+ * prose and the seed's code downgrade the holder and reply PutS; this bank
+ * downgrades (a GetFwd naming the bank as requester), as the prose and the
+ * code do. A store there takes the block from its holder (GetXFwd) and
+ * replies PutX, as the table does.
+ *
+ * Requests to a line waiting for its parent coalesce in the MSHR; a line
+ * busy taking the block back from CUs NACKs them (*_Pending), except the
+ * holder's own (*_Pending_Owned: served, and the holder's L1 joins the
+ * recall). Victims leave through a write-back queue after the CUs' copies
+ * are flushed (the bank is inclusive of the L1s). The parent's forwards,
+ * invalidations and flushes take the CUs' copies back first; one that
+ * finds the line busy waits (deferred) until the line settles. */
+#include "mesi_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { COL_LOAD, COL_STORE };
+#define R ROW_NONE
+static const uint8_t l2_rows[DIR_NSUBS][2] = {
+    [DIR_M] = { R37_M_LOAD, R37_M_STORE },
+    [DIR_M_OWNED] = { R37_M_OWNED_LOAD, R37_M_OWNED_STORE },
+    [DIR_M_PENDING_OWNED] = { R37_M_PENDOWN_LOAD, R37_M_PENDOWN_STORE },
+    [DIR_M_PENDING] = { R37_M_PENDING_LOAD, R37_M_PENDING_STORE },
+    [DIR_M_HELD] = { R37_M_HELD_LOAD, R37_M_HELD_STORE },
+    [DIR_E] = { R37_E_LOAD, R37_E_STORE },
+    [DIR_E_OWNED] = { R37_E_OWNED_LOAD, R37_E_OWNED_STORE },
+    [DIR_E_PENDING_OWNED] = { R37_E_PENDOWN_LOAD, R37_E_PENDOWN_STORE },
+    [DIR_E_PENDING] = { R37_E_PENDING_LOAD, R37_E_PENDING_STORE },
+    [DIR_E_HELD] = { R37_E_HELD_LOAD, R37_E_HELD_STORE },
+    [DIR_S] = { R37_S_CLEAN_LOAD, R37_S_CLEAN_STORE },
+    [DIR_S_DIRTY_IN_NODE] = { R37_S_DIRTY_LOAD, R37_S_DIRTY_STORE },
+    [DIR_S_PENDING_OWNED] = { R37_S_PENDOWN_LOAD, R37_S_PENDOWN_STORE },
+    [DIR_S_PENDING] = { R37_S_PENDING_LOAD, R37_S_PENDING_STORE },
+    [DIR_I] = { R37_I_LOAD, R37_I_STORE },
+    [DIR_I_WB_FLUSH_CONFLICT] = { R37_WBFC_LOAD, R37_WBFC_STORE },
+    [DIR_I_WB_NON_WRITABLE] = { R37_WBNW_LOAD, R37_WBNW_STORE },
+    [DIR_I_WB_WRITABLE] = { R37_WBW_LOAD, R37_WBW_STORE },
+    [DIR_I_WB_DIR_CONFLICT] = { R37_WBDC_LOAD, R37_WBDC_STORE },
+};
+#undef R
+
+/* ---- sending ------------------------------------------------------------ */
+
+static void to_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, struct cgm_coh_msg m)
+{
+    m.src = b->node;
+    m.dst = s->gpu_l1[cu].node;
+    coh_send(s, m);
+}
+
+static void reply_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, const struct cgm_cache_line *l)
+{
+    to_cu(s, b, cu, (struct cgm_coh_msg){ .type = type, .block = l->block, .data = l->data, .has_data = true });
+}
+
+static void nack_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t req, uint64_t block)
+{
+    b->st.nacks_sent++;
+    to_cu(s, b, cu, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = req });
+}
+
+/* To the node that sent a request from outside the GPU (a core's flush), or to the parent. */
+static void to_node(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, struct cgm_coh_msg m)
+{
+    m.src = b->node;
+    m.dst = node;
+    coh_send(s, m);
+}
+
+static int parent_node(const struct cgm_coh_sys *s, uint64_t block) { return coh_slice_node(s, block); }
+
+/* The bank's own request for a block it lacks (exclusive: for a store). */
+static void parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive)
+{
+    if (s->gpu_parent == GPU_PARENT_MEMORY) {
+        b->st.mem_reads++;
+        s->env.later(s->env.ctx, b->node, block, COH_WAKE_MEM_READ);
+        return;
+    }
+    bool tracked = s->gpu_parent == GPU_PARENT_L3;
+    to_node(s, b, parent_node(s, block), (struct cgm_coh_msg){ .type = exclusive && tracked ? COH_GETX : COH_GET,
+                                                               .block = block, .noncoherent = !tracked });
+}
+
+/* ---- holders -------------------------------------------------------------- */
+
+static bool settled(const struct cgm_cache_line *l)
+{
+    return l->state == MESI_S || l->state == MESI_E || l->state == MESI_M;
+}
+
+static bool may_go(const struct cgm_cache_line *l, void *ctx)
+{
+    (void)ctx;
+    return settled(l) && !l->pending;
+}
+
+
+static void clear_line(struct gpu_l2 *b, struct cgm_cache_line *v)
+{
+    cgm_holders_clear(&b->a, v);
+    memset(v, 0, sizeof *v);
+    v->owner = -1;
+}
+
+/* The owner joins the holder set (to be flushed or invalidated with the
+ * sharers); returns the number of holders. */
+static unsigned gather_holders(struct gpu_l2 *b, struct cgm_cache_line *l)
+{
+    if (l->owner >= 0)
+        cgm_holders_add(&b->a, l, (unsigned)l->owner);
+    l->owner = -1;
+    return cgm_holders_count(&b->a, l);
+}
+
+/* Sends type to every holder; returns how many. */
+static unsigned to_holders(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, uint8_t type)
+{
+    unsigned n = 0;
+    for (int h = cgm_holders_next(&b->a, l, 0); h >= 0; h = cgm_holders_next(&b->a, l, (unsigned)h + 1), n++)
+        to_cu(s, b, h, (struct cgm_coh_msg){ .type = type, .block = l->block });
+    return n;
+}
+
+static struct dir_wb *wb_find(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block)
+{
+    return dwbq_find(b->wb, s->cfg.gpu.l2_wb_entries, block);
+}
+
+static void defer(struct gpu_l2 *b, const struct cgm_coh_msg *m)
+{
+    if (b->ndeferred == b->capdeferred) {
+        unsigned cap = b->capdeferred ? 2 * b->capdeferred : 8;
+        struct cgm_coh_msg *d = realloc(b->deferred, cap * sizeof *d);
+        if (!d)
+            abort(); /* at most one parent message per block in flight */
+        b->deferred = d;
+        b->capdeferred = cap;
+    }
+    b->deferred[b->ndeferred++] = *m;
+    b->st.deferred++;
+}
+
+static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+
+/* The line (or write-back entry) of block has settled: the parent's
+ * messages that waited for it run. */
+static void run_deferred(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block)
+{
+    for (unsigned i = 0; i < b->ndeferred; i++) {
+        if (b->deferred[i].block != block)
+            continue;
+        struct cgm_coh_msg m = b->deferred[i];
+        memmove(&b->deferred[i], &b->deferred[i + 1], (b->ndeferred - i - 1) * sizeof m);
+        b->ndeferred--;
+        parent_msg(s, b, &m);
+        return; /* at most one per block */
+    }
+}
+
+/* ---- the write-back queue ---------------------------------------------------- */
+
+static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block);
+static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, uint64_t block);
+
+static void rerun(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint64_t block)
+{
+    if (j->type == COH_FLUSH)
+        gpu_flush(s, dir, j->src, block);
+    else
+        request(s, dir, j->src, j->type, block);
+}
+
+/* A victim has left: the requests that joined it run again. */
+static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    dwb_release(wb, rerun, s, b);
+}
+
+/* The victim goes to the parent: its data, or (the L3 tracks the GPU) a
+ * notice that a clean exclusive block left. */
+static void wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    if (s->gpu_parent == GPU_PARENT_MEMORY) {
+        b->st.mem_writes++;
+        s->env.later(s->env.ctx, b->node, wb->block, COH_WAKE_MEM_WRITE);
+        return;
+    }
+    to_node(s, b, parent_node(s, wb->block),
+            (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .block = wb->block, .data = wb->data,
+                                  .has_data = wb->dirty, .dirty = wb->dirty,
+                                  .noncoherent = s->gpu_parent == GPU_PARENT_L3_UNTRACKED });
+}
+
+static void wb_send(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    wb->state = DWB_WRITING;
+    if (wb->dirty)
+        b->st.writebacks++;
+    else
+        b->st.clean_evictions++;
+    wb_transmit(s, b, wb);
+}
+
+/* The CUs gave the victim back: it leaves if written (or the parent must
+ * hear of it), else it is gone. */
+static void wb_flushed(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    if ((wb->dirty || wb->notify) && wb->njoin) {
+        wb_send(s, b, wb); /* a core's flush waits on it: no merging back, out now */
+    } else if (wb->dirty || wb->notify) {
+        wb->state = DWB_WRITABLE;
+        s->env.later(s->env.ctx, b->node, wb->block, COH_WAKE_WB_DRAIN);
+    } else {
+        wb_free(s, b, wb);
+    }
+    run_deferred(s, b, wb->block);
+}
+
+/* Frees way v. Inclusion first: the CUs' copies are flushed. It goes to
+ * the write-back queue (slot, or a free entry) if it has holders, written
+ * data, or (the L3 tracks the GPU) is exclusive, which the L3 must hear of
+ * (an unwritten one only if there is room: else it leaves silently and a
+ * forward for it finds nothing). false if the queue is full. */
+static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *v, struct dir_wb *slot)
+{
+    if (!v->state)
+        return true;
+    bool notify = s->gpu_parent == GPU_PARENT_L3 && (v->state == MESI_E || v->state == MESI_M);
+    bool held = v->owner >= 0 || !cgm_holders_empty(&b->a, v);
+    if (held || v->dirty || notify) {
+        if (!slot)
+            slot = dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+        if (!slot && (held || v->dirty))
+            return false;
+    } else {
+        slot = NULL;
+    }
+    if (slot) {
+        slot->block = v->block;
+        slot->data = v->data;
+        slot->dirty = v->dirty;
+        slot->notify = notify;
+        slot->njoin = 0;
+        if (held) {
+            slot->state = DWB_FLUSHING;
+            gather_holders(b, v);
+            slot->acks = to_holders(s, b, v, COH_FLUSH);
+            b->st.back_invalidations++;
+        } else {
+            slot->state = DWB_WRITABLE;
+            s->env.later(s->env.ctx, b->node, v->block, COH_WAKE_WB_DRAIN);
+        }
+    }
+    b->st.evictions++;
+    clear_line(b, v);
+    return true;
+}
+
+/* ---- requests from the CUs -------------------------------------------------- */
+
+/* Set_Core_Holder, then PutX for a store or a modified block, PutClnX for
+ * a load of a clean one. */
+static void grant_exclusive(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu, bool store)
+{
+    l->owner = cu;
+    cgm_holders_clear(&b->a, l);
+    if (store)
+        l->state = MESI_M;
+    reply_cu(s, b, cu, store || l->state == MESI_M ? COH_PUTX : COH_PUTCLNX, l);
+}
+
+static void grant_shared(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
+{
+    cgm_holders_add(&b->a, l, (unsigned)cu);
+    reply_cu(s, b, cu, COH_PUTS, l);
+}
+
+/* The block is held E/M by another CU: take it back (GetFwd, the
+ * downgrade, for a load; GetXFwd for a store), naming the bank as the
+ * requester; the reply waits for the holder's answer. */
+static void recall(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu, uint8_t type)
+{
+    l->pending = L2P_RECALL;
+    l->requester = cu;
+    l->req = type;
+    l->acks = 1;
+    to_cu(s, b, l->owner, (struct cgm_coh_msg){ .type = type == COH_GET ? COH_GET_FWD : COH_GETX_FWD,
+                                                .block = l->block, .requester = b->node });
+    b->st.recalls++;
+}
+
+/* Inval to every holder but cu; the line waits for their acks (they stay
+ * in the holder set until they answer). Returns how many. */
+static unsigned inval_others(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
+{
+    cgm_holders_del(&b->a, l, (unsigned)cu);
+    unsigned n = to_holders(s, b, l, COH_INVAL);
+    b->st.invalidations += n;
+    return n;
+}
+
+/* The bank asks its parent (the MSHR entry e holds the requests). */
+static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive)
+{
+    l->state = exclusive ? MESI_IM : MESI_IS;
+    l->owner = -1;
+    cgm_holders_clear(&b->a, l);
+    l->pending = L2P_NONE;
+    b->st.parent_requests++;
+    parent_get(s, b, l->block, exclusive);
+}
+
+/* S_Clean store: the bank holds the block shared at its parent. The CUs'
+ * copies go, then GetX to the parent. false (after a NACK) if the MSHR is
+ * full. */
+static bool clean_shared_store(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
+{
+    struct cgm_mshr_entry *e = cgm_mshr_alloc(&b->mshr, l->block, 0);
+    if (!e) {
+        b->st.mshr_nacks++;
+        nack_cu(s, b, cu, COH_GETX, l->block);
+        return false;
+    }
+    cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = COH_GETX });
+    unsigned n = inval_others(s, b, l, cu);
+    if (n) {
+        l->pending = L2P_INVAL_THEN_MISS;
+        l->requester = cu;
+        l->acks = (uint16_t)n;
+    } else {
+        start_miss(s, b, l, true);
+    }
+    return true;
+}
+
+/* S_Dirty_In_Node store: M here, the requester the holder, PutX once the
+ * other CUs' copies are gone. */
+static void dirty_shared_store(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
+{
+    unsigned n = inval_others(s, b, l, cu);
+    if (n) {
+        l->pending = L2P_INVAL;
+        l->requester = cu;
+        l->acks = (uint16_t)n;
+        return;
+    }
+    grant_exclusive(s, b, l, cu, true);
+}
+
+/* I: an MSHR entry, a victim, then the parent. false (after a NACK) if
+ * the MSHR is full or no way may be given up. */
+static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, uint64_t block)
+{
+    if (b->mshr.used >= b->mshr.entries) {
+        b->st.mshr_nacks++;
+        nack_cu(s, b, cu, type, block);
+        return false;
+    }
+    struct cgm_cache_line *v = cgm_cache_victim(&b->a, block, may_go, NULL);
+    if (!v || !evict(s, b, v, NULL)) {
+        nack_cu(s, b, cu, type, block);
+        return false;
+    }
+    struct cgm_mshr_entry *e = cgm_mshr_alloc(&b->mshr, block, 0);
+    cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = type });
+    cgm_cache_set_block(&b->a, v, block);
+    v->dirty = false;
+    cgm_cache_touch(&b->a, v);
+    start_miss(s, b, v, type == COH_GETX);
+    return true;
+}
+
+/* I_WB_Writable: the victim merges back into way v (which may go without
+ * a flush), and the request is a hit. */
+static void merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb, struct cgm_cache_line *v, int cu,
+                       bool store)
+{
+    uint64_t block = wb->block, data = wb->data;
+    bool dirty = wb->dirty;
+    wb->state = 0; /* nothing joins a writable entry */
+    evict(s, b, v, wb);
+    b->st.wb_hits++;
+    cgm_cache_set_block(&b->a, v, block);
+    v->data = data;
+    v->dirty = dirty;
+    v->state = dirty ? MESI_M : MESI_E;
+    v->owner = -1;
+    cgm_holders_clear(&b->a, v);
+    cgm_cache_touch(&b->a, v);
+    grant_exclusive(s, b, v, cu, store);
+}
+
+static enum dir_sub classify(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_cache_line *l, int cu,
+                             uint64_t block, struct dir_wb **wbp, struct cgm_cache_line **victim)
+{
+    if (l) {
+        bool m = l->state == MESI_M;
+        if (l->pending) {
+            if (l->owner >= 0) {
+                bool owned = (l->pending == L2P_RECALL || l->pending == L2P_PARENT_RECALL) && l->owner == cu;
+                return dir_pending_sub(m ? MESI_M : MESI_E, owned);
+            }
+            return dir_pending_sub(MESI_S, cgm_holders_has(&b->a, l, (unsigned)cu));
+        }
+        if (l->owner >= 0)
+            return dir_held_sub(m, l->owner == cu, l->owner != cu);
+        if (l->state == MESI_S)
+            return DIR_S;
+        if (!cgm_holders_empty(&b->a, l))
+            return DIR_S_DIRTY_IN_NODE;
+        return m ? DIR_M : DIR_E;
+    }
+    struct dir_wb *wb = *wbp = wb_find(s, b, block);
+    return dir_absent_sub(&b->a, wb, block, victim);
+}
+
+static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, uint64_t block)
+{
+    bool st = type == COH_GETX;
+    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, block, 0);
+    if (e) {
+        /* The bank's own request for the block is in flight: coalesce. */
+        if (!cgm_mshr_push(e, s->cfg.gpu.l2_coalesce,
+                           &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = type })) {
+            nack_cu(s, b, cu, type, block);
+            return;
+        }
+        b->st.coalesced++;
+        return;
+    }
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, block), *victim = NULL;
+    struct dir_wb *wb = NULL;
+    enum dir_sub sub = classify(s, b, l, cu, block, &wb, &victim);
+    bool performed = true;
+    if (!l)
+        b->st.misses++;
+    else if (!l->pending) {
+        cgm_cache_touch(&b->a, l);
+        b->st.hits++;
+    }
+    switch (sub) {
+    case DIR_M:
+    case DIR_E:
+    case DIR_M_OWNED:
+    case DIR_E_OWNED:
+        grant_exclusive(s, b, l, cu, st);
+        break;
+    case DIR_M_PENDING_OWNED:
+    case DIR_E_PENDING_OWNED:
+        /* The holder gave its copy up (silently, or its write-back came
+         * first) and asks again while the recall to it is on its way:
+         * serve it from the bank's copy and keep the recall, which its L1
+         * joins once its requests are done. */
+        b->st.hits++;
+        b->st.joins++;
+        reply_cu(s, b, cu, st || l->state == MESI_M ? COH_PUTX : COH_PUTCLNX, l);
+        break;
+    case DIR_M_HELD:
+    case DIR_E_HELD:
+        recall(s, b, l, cu, type);
+        break;
+    case DIR_S:
+        if (st)
+            performed = clean_shared_store(s, b, l, cu);
+        else
+            grant_shared(s, b, l, cu);
+        break;
+    case DIR_S_DIRTY_IN_NODE:
+        if (st)
+            dirty_shared_store(s, b, l, cu);
+        else
+            grant_shared(s, b, l, cu);
+        break;
+    case DIR_I:
+        performed = miss(s, b, cu, type, block);
+        break;
+    case DIR_I_WB_NON_WRITABLE:
+        wb->join[wb->njoin++] = (struct joined){ .src = cu, .type = type };
+        b->st.joins++;
+        break;
+    case DIR_I_WB_DIR_CONFLICT:
+        /* No way may take the block back without a flush: send the
+         * write-back now and NACK (the request finds it at the parent). */
+        wb_send(s, b, wb);
+        nack_cu(s, b, cu, type, block);
+        break;
+    case DIR_I_WB_WRITABLE:
+        merge_back(s, b, wb, victim, cu, st);
+        break;
+    default: /* *_Pending, I_WB_Flush_Conflict */
+        nack_cu(s, b, cu, type, block);
+        break;
+    }
+    if (performed)
+        coh_row(s, l2_rows[sub][st ? COL_STORE : COL_LOAD]);
+}
+
+/* ---- answers from the CUs ---------------------------------------------------- */
+
+static void protocol_error(struct cgm_coh_sys *s, struct gpu_l2 *b, const char *what, const struct cgm_coh_msg *m)
+{
+    fprintf(stderr, "mesi: GPU L2 bank %d: %s (%s from %d, block %llu)\n", b->id, what, cgm_coh_msg_names[m->type],
+            m->src, (unsigned long long)m->block);
+    cgm_coh_dump_block(s, m->block, stderr);
+    abort();
+}
+
+/* Written data comes back from a CU. */
+static void take_data(struct cgm_cache_line *l, const struct cgm_coh_msg *m)
+{
+    if (!m->has_data || !m->dirty)
+        return;
+    l->data = m->data;
+    l->dirty = true;
+    if (l->state == MESI_E)
+        l->state = MESI_M;
+}
+
+static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l);
+
+/* The holders answered a recall or invalidation: the operation the line
+ * waited for completes. */
+static void settle(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l)
+{
+    uint8_t pending = l->pending;
+    l->pending = L2P_NONE;
+    int cu = l->requester;
+    switch (pending) {
+    case L2P_RECALL:
+        if (l->req == COH_GET) {
+            /* Downgraded: the holder (if it kept its copy) and the
+             * requester share the block, dirty in the node if written. */
+            grant_shared(s, b, l, cu);
+        } else {
+            l->owner = -1;
+            grant_exclusive(s, b, l, cu, true);
+        }
+        break;
+    case L2P_INVAL:
+        grant_exclusive(s, b, l, cu, true);
+        break;
+    case L2P_INVAL_THEN_MISS:
+        start_miss(s, b, l, true);
+        break;
+    default:
+        answer_parent(s, b, l);
+        return;
+    }
+    run_deferred(s, b, l->block);
+}
+
+static void cu_ack(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct cgm_coh_msg *m)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
+    if (l && l->pending) {
+        take_data(l, m);
+        if (l->pending == L2P_RECALL || l->pending == L2P_PARENT_RECALL) {
+            if (m->type == COH_INV_ACK || cu != l->owner)
+                protocol_error(s, b, "an answer to a recall from a CU that is not the holder", m);
+            /* A downgraded holder keeps a shared copy. */
+            bool kept = m->type == COH_FWD_ACK && l->req == (l->pending == L2P_RECALL ? COH_GET : COH_GET_FWD);
+            l->owner = -1;
+            cgm_holders_clear(&b->a, l);
+            if (kept)
+                cgm_holders_add(&b->a, l, (unsigned)cu);
+        } else {
+            if (!cgm_holders_has(&b->a, l, (unsigned)cu))
+                protocol_error(s, b, "an invalidation acknowledgement nobody waits for", m);
+            cgm_holders_del(&b->a, l, (unsigned)cu);
+        }
+        if (--l->acks == 0)
+            settle(s, b, l);
+        return;
+    }
+    struct dir_wb *wb = l ? NULL : wb_find(s, b, m->block);
+    if (!wb || wb->state != DWB_FLUSHING || m->type != COH_INV_ACK)
+        protocol_error(s, b, "an acknowledgement nobody waits for", m);
+    if (m->has_data && m->dirty) {
+        wb->data = m->data;
+        wb->dirty = true;
+    }
+    if (--wb->acks == 0)
+        wb_flushed(s, b, wb);
+}
+
+/* A written victim from a CU's L1 (it was the holder). */
+static void cu_writeback(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct cgm_coh_msg *m)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
+    if (l && settled(l) && l->pending == L2P_PARENT_FLUSH && cgm_holders_has(&b->a, l, (unsigned)cu)) {
+        take_data(l, m); /* the holder being flushed: its ack follows */
+        return;
+    }
+    if (l && settled(l) && l->owner == cu) {
+        take_data(l, m);
+        /* A holder being recalled stays the recall's target: its answer
+         * (a Fwd_Nack now) settles the line. */
+        if (l->pending != L2P_RECALL && l->pending != L2P_PARENT_RECALL)
+            l->owner = -1;
+        return;
+    }
+    struct dir_wb *wb = l ? NULL : wb_find(s, b, m->block);
+    if (wb && wb->state == DWB_FLUSHING) {
+        wb->data = m->data;
+        wb->dirty = true;
+        return;
+    }
+    protocol_error(s, b, "a write-back from a CU that is not the holder", m);
+}
+
+/* ---- the parent ------------------------------------------------------------------ */
+
+/* The bank's answer to the parent's forward, invalidation or flush, once
+ * the CUs have given the block back. */
+static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l)
+{
+    int dir = parent_node(s, l->block);
+    uint64_t block = l->block;
+    switch (l->req) {
+    case COH_GET_FWD:
+        to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTS, .block = block, .data = l->data,
+                                                          .has_data = true, .instr = l->instr });
+        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
+                                                 .has_data = l->dirty, .dirty = l->dirty });
+        l->dirty = false;
+        l->state = MESI_S;
+        break;
+    case COH_GETX_FWD:
+        to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTX, .block = block, .data = l->data,
+                                                          .has_data = true, .instr = l->instr });
+        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
+                                                 .has_data = l->dirty, .dirty = l->dirty });
+        clear_line(b, l);
+        break;
+    default: /* Inval, Flush */
+        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = block, .data = l->data,
+                                                 .has_data = l->dirty, .dirty = l->dirty });
+        clear_line(b, l);
+        break;
+    }
+    b->st.parent_forwards++;
+}
+
+/* A forward, invalidation or flush from the L3 directory, which tracks the
+ * GPU as one holder. */
+static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
+{
+    bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
+    int dir = parent_node(s, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
+    if (l && !settled(l)) {
+        /* The bank's own request is in flight. A forward means the
+         * directory serves that request and keeps the forward: join it
+         * once the block is back (deferred). An invalidation or flush is
+         * of a copy the bank no longer has. */
+        if (fwd)
+            defer(b, m);
+        else
+            to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block });
+        return;
+    }
+    if (l && l->pending) {
+        defer(b, m);
+        return;
+    }
+    if (l) {
+        l->req = m->type;
+        l->requester = m->requester;
+        l->instr = m->instr;
+        unsigned n = 0;
+        if (m->type == COH_GET_FWD || m->type == COH_GETX_FWD) {
+            if (l->owner >= 0) {
+                /* Take it back from its holder; the holder's L1 may join
+                 * this (it is served meanwhile, *_Pending_Owned). */
+                to_cu(s, b, l->owner, (struct cgm_coh_msg){ .type = m->type, .block = m->block,
+                                                            .requester = b->node });
+                l->pending = L2P_PARENT_RECALL;
+                n = 1;
+                b->st.recalls++;
+            } else if (m->type == COH_GETX_FWD) {
+                n = to_holders(s, b, l, COH_INVAL);
+                l->pending = L2P_PARENT_FLUSH;
+                b->st.invalidations += n;
+            }
+        } else {
+            gather_holders(b, l);
+            n = to_holders(s, b, l, m->type == COH_FLUSH ? COH_FLUSH : COH_INVAL);
+            l->pending = L2P_PARENT_FLUSH;
+            b->st.invalidations += n;
+        }
+        l->acks = (uint16_t)n;
+        if (!n) {
+            l->pending = L2P_NONE;
+            answer_parent(s, b, l);
+        }
+        return;
+    }
+    struct dir_wb *wb = wb_find(s, b, m->block);
+    if (wb && wb->state == DWB_FLUSHING) {
+        defer(b, m);
+        return;
+    }
+    if (wb && wb->state == DWB_WRITABLE) {
+        if (fwd) {
+            /* Send the victim now, ahead of the NACK, so the directory has
+             * the data when the NACK arrives. */
+            wb_send(s, b, wb);
+        } else if (m->type == COH_FLUSH) {
+            to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
+                                                     .has_data = wb->dirty, .dirty = wb->dirty });
+            wb_free(s, b, wb);
+            return;
+        }
+    }
+    to_node(s, b, dir, (struct cgm_coh_msg){ .type = fwd ? COH_FWD_NACK : COH_INV_ACK, .block = m->block });
+}
+
+/* The parent's data for the bank's request. */
+static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data)
+{
+    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, block, 0);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    if (!e || !l || settled(l)) {
+        struct cgm_coh_msg m = { .type = COH_PUTX, .dst = b->node, .block = block };
+        protocol_error(s, b, "a block it is not waiting for", &m);
+    }
+    l->state = state;
+    l->data = data;
+    l->dirty = false;
+    unsigned n = e->n;
+    struct cgm_mshr_waiter w[n ? n : 1];
+    memcpy(w, e->w, n * sizeof *w);
+    cgm_mshr_release(&b->mshr, e);
+    for (unsigned i = 0; i < n; i++)
+        request(s, b, (int)w[i].tag, w[i].op, block);
+    run_deferred(s, b, block);
+}
+
+/* A core asks to flush a block from the GPU's caches: the bank evicts it
+ * (flushing the CUs' copies, writing it back) and acknowledges once it has
+ * left. */
+static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block)
+{
+    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    struct dir_wb *wb = l ? NULL : wb_find(s, b, block);
+    if (cgm_mshr_find(&b->mshr, block, 0) || (l && (l->pending || !settled(l))) ||
+        (wb && wb->njoin == s->gpu_l2_joins) || (l && !evict(s, b, l, NULL))) {
+        b->st.nacks_sent++;
+        to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = COH_FLUSH });
+        return;
+    }
+    if (l) {
+        b->st.flushes++;
+        wb = wb_find(s, b, block);
+    }
+    if (wb) {
+        /* On its way out: hurry it (no merging back), answer once it has
+         * left. */
+        if (wb->state == DWB_WRITABLE)
+            wb_send(s, b, wb);
+        wb->join[wb->njoin++] = (struct joined){ .src = node, .type = COH_FLUSH };
+        return;
+    }
+    to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = block, .req = COH_FLUSH });
+}
+
+void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
+{
+    const struct coh_node *from = &s->nodes[m->src];
+    if (from->kind == CGM_NODE_GPU_L1) {
+        switch (m->type) {
+        case COH_GET:
+        case COH_GETX:
+            b->st.requests++;
+            request(s, b, from->index, m->type, m->block);
+            return;
+        case COH_WB:
+            cu_writeback(s, b, from->index, m);
+            return;
+        case COH_FWD_ACK:
+        case COH_FWD_NACK:
+        case COH_INV_ACK:
+            cu_ack(s, b, from->index, m);
+            return;
+        default:
+            protocol_error(s, b, "a message a bank cannot take from a CU", m);
+        }
+    }
+    switch (m->type) {
+    case COH_FLUSH:
+        if (from->kind == CGM_NODE_CORE) {
+            gpu_flush(s, b, m->src, m->block);
+            return;
+        }
+        parent_msg(s, b, m);
+        return;
+    case COH_GET_FWD:
+    case COH_GETX_FWD:
+    case COH_INVAL:
+        parent_msg(s, b, m);
+        return;
+    case COH_PUTS:
+    case COH_PUTCLNX:
+    case COH_PUTX:
+        if (s->gpu_parent == GPU_PARENT_L3 && m->src != parent_node(s, m->block))
+            to_node(s, b, parent_node(s, m->block), (struct cgm_coh_msg){ .type = COH_UNBLOCK, .block = m->block });
+        fill(s, b, m->block,
+             s->gpu_parent != GPU_PARENT_L3 ? MESI_E
+             : m->type == COH_PUTS          ? MESI_S
+             : m->type == COH_PUTCLNX       ? MESI_E
+                                            : MESI_M,
+             m->data);
+        return;
+    case COH_NACK:
+        b->st.nacks_received++;
+        s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
+        return;
+    case COH_WB_ACK: {
+        struct dir_wb *wb = wb_find(s, b, m->block);
+        if (!wb || wb->state != DWB_WRITING)
+            protocol_error(s, b, "a write-back acknowledgement nobody waits for", m);
+        wb_free(s, b, wb);
+        return;
+    }
+    default:
+        protocol_error(s, b, "unexpected message", m);
+    }
+}
+
+void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what)
+{
+    struct dir_wb *wb = wb_find(s, b, block);
+    switch (what) {
+    case COH_WAKE_RETRY: {
+        /* Resend what the parent refused: the bank's request, or (the L3
+         * serving it untracked) a write-back. */
+        struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+        b->st.retries++;
+        if (l && (l->state == MESI_IS || l->state == MESI_IM))
+            parent_get(s, b, block, l->state == MESI_IM);
+        else if (wb && wb->state == DWB_WRITING)
+            wb_transmit(s, b, wb);
+        break;
+    }
+    case COH_WAKE_WB_DRAIN:
+        if (wb && wb->state == DWB_WRITABLE)
+            wb_send(s, b, wb);
+        break;
+    case COH_WAKE_MEM_READ:
+        fill(s, b, block, MESI_E, s->mem[block]);
+        break;
+    case COH_WAKE_MEM_WRITE:
+        if (wb && wb->state == DWB_WRITING) {
+            s->mem[block] = wb->data;
+            wb_free(s, b, wb);
+        }
+        break;
+    default:
+        break;
+    }
+}
