@@ -4,6 +4,7 @@
 #include "cgm/memsys.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static uint64_t l1d_accesses(const void *ctx)
 {
@@ -210,7 +211,14 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_slice(m, reg, caches, i);
     cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
                       COH_NTYPES);
-    cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), row_names, MESI_NROWS);
+    /* The GPU's tables (3.6, 3.7) only in a system with compute units, so
+     * a CPU-only system's statistics stay those of the CPU's tables. */
+    const char *names[MESI_NROWS];
+    for (int r = 0; r < MESI_NROWS; r++)
+        names[r] = cfg->coh.gpu.cus || strcmp(cgm_mesi_rows[r].table, "3.5") <= 0 ? row_names[r] : NULL;
+    const char *const *kept = cgm_stats_keep(reg, names, sizeof names);
+    cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), kept ? kept : row_names,
+                      MESI_NROWS);
     add_network(m, reg, group);
     cgm_stat d = cgm_dram_stats_register(cgm_memsys_dram(m), reg, group);
     if (cfg->check_dram)
