@@ -34,6 +34,7 @@
 #define CGM_COH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -211,7 +212,9 @@ enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node);
 /* The node's number among the nodes of its kind (core 2, slice 0, ...). */
 int cgm_coh_node_index(const struct cgm_coh_sys *s, int node);
 
-struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env);
+/* NULL on a bad configuration or out of memory, the reason in err. */
+struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env, char *err,
+                                   size_t errlen);
 void cgm_coh_destroy(struct cgm_coh_sys *s);
 
 /* A core request. Returns 1 if it completed at once (env->done was

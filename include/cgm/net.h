@@ -13,6 +13,7 @@
 #define CGM_NET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cgm/knightsim.h"
@@ -56,9 +57,10 @@ struct cgm_net_switch_stats {
 struct cgm_net;
 
 /* Creates the switches as contexts of domain d. NULL on a bad
- * configuration (at least 2 switches, 1..6 local ports). */
+ * configuration (2..4096 switches, 1..6 local ports, queues of 2 packets
+ * or more, a flit size) or out of memory, the reason in err. */
 struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
-                               cgm_net_deliver_fn deliver, void *ctx);
+                               cgm_net_deliver_fn deliver, void *ctx, char *err, size_t errlen);
 /* Asks every switch context to end (call outside a run; the next ks_run
  * lets them return). Destroying an engine whose contexts are still blocked
  * works, but ending them first keeps sanitizer builds exact. */

@@ -150,8 +150,8 @@ static void defer(struct gpu_l2 *b, const struct cgm_coh_msg *m)
     if (b->ndeferred == b->capdeferred) {
         unsigned cap = b->capdeferred ? 2 * b->capdeferred : 8;
         struct cgm_coh_msg *d = realloc(b->deferred, cap * sizeof *d);
-        if (!d)
-            abort(); /* at most one parent message per block in flight */
+        if (!d) /* at most one parent message per block in flight */
+            cgm_oom("coherence: a GPU L2 bank's deferred messages");
         b->deferred = d;
         b->capdeferred = cap;
     }

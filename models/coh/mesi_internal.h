@@ -4,6 +4,7 @@
 #ifndef CGM_MESI_INTERNAL_H
 #define CGM_MESI_INTERNAL_H
 
+#include "cgm/check.h"
 #include "cgm/coh.h"
 
 /* A row the tables do not have (a case that is no table's). */

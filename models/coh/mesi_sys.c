@@ -15,13 +15,31 @@ static unsigned log2u(unsigned v)
 
 static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 
-static bool gpu_config_ok(const struct cgm_coh_gpu_config *g)
+/* The first thing wrong with cfg, or NULL. */
+static const char *config_problem(const struct cgm_coh_config *cfg)
 {
+    if (!cfg->cores || cfg->cores > 64)
+        return "cores must be 1 to 64";
+    if (!pow2(cfg->slices))
+        return "L3 slices must be a power of two";
+    if (!cfg->blocks)
+        return "memory must hold at least one block";
+    if (!cfg->wb_entries || !cfg->l3_wb_entries || !cfg->l1_wb_entries)
+        return "every write-back queue needs an entry";
+    if (!cfg->l2_sets || !cfg->l2_ways)
+        return "the L2 needs sets and ways";
+    const struct cgm_coh_gpu_config *g = &cfg->gpu;
     if (!g->cus)
-        return true;
-    return g->cus <= 4096 && pow2(g->banks) && g->l1_sets && g->l1_ways && g->l1_mshr && g->l1_coalesce &&
-           g->l1_wb_entries && g->l2_sets && g->l2_ways && g->l2_mshr && g->l2_coalesce && g->l2_wb_entries &&
-           (g->shared_llc || !g->coherent);
+        return NULL;
+    if (g->cus > 4096 || !pow2(g->banks))
+        return "GPU: compute units 0 to 4096, L2 banks a power of two";
+    if (!g->l1_sets || !g->l1_ways || !g->l1_mshr || !g->l1_coalesce || !g->l1_wb_entries)
+        return "GPU L1: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
+    if (!g->l2_sets || !g->l2_ways || !g->l2_mshr || !g->l2_coalesce || !g->l2_wb_entries)
+        return "GPU L2: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
+    if (g->coherent && !g->shared_llc)
+        return "a coherent GPU needs the shared last level (the L3 directory tracks it)";
+    return NULL;
 }
 
 /* Nodes are numbered cores, slices, GPU L1s, GPU L2 banks. */
@@ -77,14 +95,19 @@ static int create_gpu(struct cgm_coh_sys *s)
     return 0;
 }
 
-struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env)
+struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env, char *err,
+                                   size_t errlen)
 {
-    if (!cfg->cores || cfg->cores > 64 || !pow2(cfg->slices) || !cfg->blocks || !cfg->wb_entries ||
-        !cfg->l3_wb_entries || !cfg->l1_wb_entries || !cfg->l2_sets || !cfg->l2_ways || !gpu_config_ok(&cfg->gpu))
+    const char *problem = config_problem(cfg);
+    if (problem) {
+        snprintf(err, errlen, "coherence: %s", problem);
         return NULL;
+    }
     struct cgm_coh_sys *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
+    }
     s->cfg = *cfg;
     if (!cfg->gpu.cus)
         s->cfg.gpu.banks = 0;
@@ -135,7 +158,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     if (s->cfg.gpu.cus && create_gpu(s))
         goto fail;
     return s;
-fail:
+fail: /* the configuration was checked above: only an allocation can fail */
+    snprintf(err, errlen, "out of memory (coherence: caches, queues and the memory's values)");
     cgm_coh_destroy(s);
     return NULL;
 }
@@ -223,8 +247,8 @@ void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, uint8_t op
     if (l->n == l->cap) {
         unsigned cap = l->cap ? 2 * l->cap : 16;
         struct stalled *q = realloc(l->q, cap * sizeof *q);
-        if (!q)
-            abort(); /* bounded by the MSHR and coalescer sizes; tiny */
+        if (!q) /* bounded by the MSHR and coalescer sizes; tiny */
+            cgm_oom("coherence: a list of stalled requests");
         l->q = q;
         l->cap = cap;
     }

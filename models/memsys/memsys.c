@@ -8,6 +8,8 @@
  * which switch and port each endpoint sits on. */
 #include "cgm/memsys.h"
 
+#include "cgm/check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,8 +217,8 @@ static struct pkt *pkt_new(struct cgm_memsys *m)
 {
     if (!m->free_pkts) {
         struct pkt_chunk *c = malloc(sizeof *c);
-        if (!c)
-            abort(); /* packets in flight are bounded by the queues and MSHRs */
+        if (!c) /* packets in flight are bounded by the queues and MSHRs */
+            cgm_oom("memory system: a chunk of network packets");
         c->next = m->chunks;
         m->chunks = c;
         for (unsigned i = PKTS_PER_CHUNK; i-- > 0;) {
@@ -239,7 +241,7 @@ static void pkt_free(struct cgm_memsys *m, struct pkt *p)
 static void push_or_die(struct fifo *f, void *p)
 {
     if (!fifo_push(f, p))
-        abort();
+        cgm_oom("memory system: a queue of packets or requests");
 }
 
 /* Latency histogram bucket: the value's bit length, at most 23. */
@@ -297,7 +299,7 @@ static void timer_add(struct node *n, uint64_t due, uint64_t block, int what)
         unsigned cap = n->captimers ? 2 * n->captimers : 16;
         struct timer *t = realloc(n->timers, cap * sizeof *t);
         if (!t)
-            abort();
+            cgm_oom("memory system: a controller's timers");
         n->timers = t;
         n->captimers = cap;
     }
@@ -677,20 +679,16 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     cc.slices = cfg->slices;
     cc.blocks = cfg->mem_bytes >> m->block_shift;
     struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done };
-    m->coh = cgm_coh_create(&cc, &env);
-    if (!m->coh) {
-        snprintf(err, errlen, "memsys: bad cache configuration");
+    m->coh = cgm_coh_create(&cc, &env, err, errlen);
+    if (!m->coh)
         goto fail;
-    }
 
     struct cgm_net_config nc = cfg->net;
     nc.switches = (cfg->cores > cfg->slices ? cfg->cores : cfg->slices) + 1;
     m->topo.switches = nc.switches;
-    m->net = cgm_net_create(eng, m->sys, &nc, net_deliver, m);
-    if (!m->net) {
-        snprintf(err, errlen, "memsys: bad network configuration");
+    m->net = cgm_net_create(eng, m->sys, &nc, net_deliver, m, err, errlen);
+    if (!m->net)
         goto fail;
-    }
     m->topo.sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
     m->topo.hub_ep = cgm_net_endpoint(m->net, nc.switches - 1, 1);
     if (build_nodes(m, eng, err, errlen))

@@ -197,15 +197,21 @@ static void switch_main(void *arg)
 }
 
 struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_net_config *cfg,
-                               cgm_net_deliver_fn deliver, void *ctx)
+                               cgm_net_deliver_fn deliver, void *ctx, char *err, size_t errlen)
 {
     /* (2 + 6 local ports) x 3 lanes = 24 queues fit the 32-bit mask. */
     if (cfg->switches < 2 || cfg->switches > 4096 || !cfg->local_ports || cfg->local_ports > 6 ||
-        cfg->queue_size < 2 || !cfg->flit_bytes)
+        cfg->queue_size < 2 || !cfg->flit_bytes) {
+        snprintf(err, errlen, "network: 2 to 4096 switches, 1 to 6 local ports, queues of at least 2 packets "
+                 "and a non-zero flit size (have %u switches, %u ports, queue %u, flit %u bytes)",
+                 cfg->switches, cfg->local_ports, cfg->queue_size, cfg->flit_bytes);
         return NULL;
+    }
     struct cgm_net *n = calloc(1, sizeof *n);
-    if (!n)
+    if (!n) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
+    }
     n->cfg = *cfg;
     n->domain = d ? d : ks_domain_default(eng);
     n->ports = LOCAL0 + cfg->local_ports;
@@ -238,11 +244,15 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
         char name[32];
         snprintf(name, sizeof name, "switch%u", i);
         ks_context_opts o = { .name = name, .domain = n->domain };
-        if (!ks_context_create_opts(eng, switch_main, s, &o))
-            goto fail;
+        if (!ks_context_create_opts(eng, switch_main, s, &o)) {
+            snprintf(err, errlen, "network: %s", ks_engine_error(eng));
+            goto fail_quiet;
+        }
     }
     return n;
 fail:
+    snprintf(err, errlen, "out of memory (network: switches and their queues)");
+fail_quiet:
     cgm_net_destroy(n);
     return NULL;
 }

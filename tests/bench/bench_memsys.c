@@ -200,7 +200,12 @@ static double run_baseline(const struct cgm_memsys_config *mc, uint64_t per_core
     c.slices = mc->slices;
     c.blocks = mc->mem_bytes / 64;
     struct cgm_coh_env env = { .ctx = w, .send = i_send, .later = i_later, .done = i_done };
-    w->sys = cgm_coh_create(&c, &env);
+    char err[256] = "";
+    w->sys = cgm_coh_create(&c, &env, err, sizeof err);
+    if (!w->sys) {
+        fprintf(stderr, "bench-memsys: %s\n", err);
+        exit(1);
+    }
     uint64_t issued[64] = { 0 };
     double t0 = now_s();
     bool more = true;

@@ -87,8 +87,10 @@ static void test_flush_conflict_rows(void **state)
                                 .l3_sets = 4, .l3_ways = 4, .mshr = 4, .coalesce = 4, .wb_entries = 2,
                                 .l3_wb_entries = 2, .blocks = 64 };
     struct cgm_coh_env env = { .ctx = w, .send = w_send, .later = w_later, .done = w_done };
-    w->sys = cgm_coh_create(&c, &env);
-    assert_non_null(w->sys);
+    char err[256] = "";
+    w->sys = cgm_coh_create(&c, &env, err, sizeof err);
+    if (!w->sys)
+        fail_msg("%s", err);
     const uint64_t a = 5, b = 9;
 
     /* A comes in exclusive (the only core) and is held by the data cache. */

@@ -350,8 +350,10 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     c.blocks = rc->nblocks;
     struct cgm_coh_env env = { .ctx = t, .send = env_send, .later = env_later, .done = env_done,
                                .gpu_done = env_gpu_done };
-    t->sys = cgm_coh_create(&c, &env);
-    assert_non_null(t->sys);
+    char err[256] = "";
+    t->sys = cgm_coh_create(&c, &env, err, sizeof err);
+    if (!t->sys)
+        fail_msg("%s", err);
     for (unsigned a = 0; a < t->agents; a++)
         push(t, (struct coh_event){ .time = a, .kind = EV_ISSUE, .node = (int)a });
     uint64_t steps = 0;

@@ -191,8 +191,10 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
     c.blocks = rc->ncode + rc->ndata;
     t->golden = calloc(c.blocks, sizeof *t->golden);
     struct cgm_coh_env env = { .ctx = t, .send = env_send, .later = env_later, .done = env_done };
-    t->sys = cgm_coh_create(&c, &env);
-    assert_non_null(t->sys);
+    char err[256] = "";
+    t->sys = cgm_coh_create(&c, &env, err, sizeof err);
+    if (!t->sys)
+        fail_msg("%s", err);
     for (unsigned i = 0; i < t->cores; i++) {
         struct coh_event e = { .time = i, .kind = 2, .node = (int)i };
         push(t, e);

@@ -109,8 +109,10 @@ static void run_world_flit(struct world *w, unsigned switches, unsigned local, u
     w->refuse_mod = refuse_mod;
     w->far_only = far_only;
     w->rng = 42;
-    w->net = cgm_net_create(eng, ks_domain_default(eng), &w->cfg, deliver, w);
-    assert_non_null(w->net);
+    char err[256] = "";
+    w->net = cgm_net_create(eng, ks_domain_default(eng), &w->cfg, deliver, w, err, sizeof err);
+    if (!w->net)
+        fail_msg("%s", err);
     unsigned eps = cgm_net_endpoints(w->net);
     size_t total = (size_t)eps * per_source;
     assert_true(total <= MAXP);
