@@ -4,6 +4,7 @@
  * get omod/clamp.  f32 denormals are flushed unless the kernel descriptor
  * keeps them; rounding is to nearest even. */
 #include "tracegen/si/si_wave.h"
+#include "tracegen/si/si_compare.h"
 
 #include <math.h>
 
@@ -178,42 +179,6 @@ static int32_t med3i(int32_t a, int32_t b, int32_t c)
 
 /* ---- compares ------------------------------------------------------------- */
 
-static int fcmp(unsigned cond, double a, double b)
-{
-    switch (cond) {
-    case 0: return 0;
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a < b || a > b;
-    case 6: return a >= b;
-    case 7: return !isnan(a) && !isnan(b);
-    case 8: return isnan(a) || isnan(b);
-    case 9: return !(a >= b);
-    case 10: return !(a < b || a > b);
-    case 11: return !(a > b);
-    case 12: return !(a <= b);
-    case 13: return !(a == b);
-    case 14: return !(a < b);
-    default: return 1;
-    }
-}
-
-static int icmp(unsigned cond, int lt, int eq)
-{
-    switch (cond) {
-    case 0: return 0;
-    case 1: return lt;
-    case 2: return eq;
-    case 3: return lt || eq;
-    case 4: return !lt && !eq;
-    case 5: return !eq;
-    case 6: return !lt;
-    default: return 1;
-    }
-}
-
 static int fclass(double x, uint32_t mask)
 {
     int neg = signbit(x) != 0;
@@ -237,38 +202,38 @@ static int fclass(double x, uint32_t mask)
         unsigned l = (unsigned)__builtin_ctzll(m_);                      \
         r |= (uint64_t)((expr) != 0) << l;                               \
     }
-#define CMP_CONDS(T, CVT)                                                 \
-    switch (cond) {                                                       \
-    case 1: CMP_EACH(CVT(T, a0[sa * l]) < CVT(T, b0[sb * l])); break;     \
-    case 2: CMP_EACH(CVT(T, a0[sa * l]) == CVT(T, b0[sb * l])); break;    \
-    case 3: CMP_EACH(CVT(T, a0[sa * l]) <= CVT(T, b0[sb * l])); break;    \
-    case 4: CMP_EACH(CVT(T, a0[sa * l]) > CVT(T, b0[sb * l])); break;     \
-    case 6: CMP_EACH(CVT(T, a0[sa * l]) >= CVT(T, b0[sb * l])); break;    \
-    default: return 0;                                                    \
+#define CMP_CONDS(T, CVT)                                                          \
+    switch (cmp.cond) {                                                            \
+    case SI_CMP_LT: CMP_EACH(CVT(T, a0[sa * l]) < CVT(T, b0[sb * l])); break;      \
+    case SI_CMP_EQ: CMP_EACH(CVT(T, a0[sa * l]) == CVT(T, b0[sb * l])); break;     \
+    case SI_CMP_LE: CMP_EACH(CVT(T, a0[sa * l]) <= CVT(T, b0[sb * l])); break;     \
+    case SI_CMP_GT: CMP_EACH(CVT(T, a0[sa * l]) > CVT(T, b0[sb * l])); break;      \
+    case SI_CMP_GE: CMP_EACH(CVT(T, a0[sa * l]) >= CVT(T, b0[sb * l])); break;     \
+    default: return 0;                                                             \
     }
 #define AS_INT(T, x) ((T)(x))
 #define AS_FLOAT(T, x) ((T)flush(v, si_u2f(x)))
 
-static int fast_compare(const struct valu *v, uint64_t *out)
+static int fast_compare(const struct valu *v, struct si_compare cmp, uint64_t *out)
 {
-    unsigned op = cgm_si_info(v->in)->code, cond, group = op >> 4;
     const uint32_t *a0 = v->s[0].lo, *b0 = v->s[1].lo;
     unsigned sa = v->s[0].step, sb = v->s[1].step;
     uint64_t r = 0;
     if (v->in->abs || v->in->neg)
         return 0;
-    if (group == 0x0 || group == 0x1) {             /* v_cmp(x)_*_f32 */
-        cond = op & 15;
+    switch (cmp.type) {
+    case SI_CMP_TYPE_F32:
         CMP_CONDS(float, AS_FLOAT)
-    } else if (group == 0x8 || group == 0x9) {      /* i32 */
-        cond = op & 15;
-        if (cond == 5) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
+        break;
+    case SI_CMP_TYPE_I32:
+        if (cmp.cond == SI_CMP_LG) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
         else { CMP_CONDS(int32_t, AS_INT) }
-    } else if (group == 0xc || group == 0xd) {      /* u32 */
-        cond = op & 15;
-        if (cond == 5) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
+        break;
+    case SI_CMP_TYPE_U32:
+        if (cmp.cond == SI_CMP_LG) { CMP_EACH(a0[sa * l] != b0[sb * l]); }
         else { CMP_CONDS(uint32_t, AS_INT) }
-    } else {
+        break;
+    default:
         return 0;
     }
     *out = r;
@@ -279,55 +244,51 @@ static int fast_compare(const struct valu *v, uint64_t *out)
 #undef AS_INT
 #undef AS_FLOAT
 
-/* Compares decode their opcode field, which the ISA lays out as fields
- * (SI ISA 12.8, the VOPC opcode table): bits 3..0 the condition (16 for
- * floats: F, LT, EQ, LE, GT, LG, GE, O, U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU;
- * 8 for integers: F, LT, EQ, LE, GT, NE, GE, T), bit 4 the X forms that also
- * write EXEC, bits 7..5 the type: 0 f32, 1 f64, 2 and 3 the signaling
- * v_cmps f32 and f64, 4 i32, 5 i64, 6 u32, 7 u64, where bit 3 marks
- * v_cmp_class (f32 in group 4, f64 in group 5). */
+/* One lane of any compare. */
+static int compare_lane(const struct valu *v, struct si_compare cmp, int l)
+{
+    switch (cmp.type) {
+    case SI_CMP_TYPE_F32:
+        return si_compare_float(cmp.cond, getf(v, 0, l), getf(v, 1, l));
+    case SI_CMP_TYPE_F64:
+        return si_compare_float(cmp.cond, getd(v, 0, l), getd(v, 1, l));
+    case SI_CMP_TYPE_CLASS_F32:
+        return fclass((double)si_u2f(get32(v, 0, l)), get32(v, 1, l));
+    case SI_CMP_TYPE_CLASS_F64:
+        return fclass(getd(v, 0, l), get32(v, 1, l));
+    case SI_CMP_TYPE_I32: {
+        int32_t a = (int32_t)get32(v, 0, l), b = (int32_t)get32(v, 1, l);
+        return si_compare_int(cmp.cond, a < b, a == b);
+    }
+    case SI_CMP_TYPE_I64: {
+        int64_t a = (int64_t)get64(v, 0, l), b = (int64_t)get64(v, 1, l);
+        return si_compare_int(cmp.cond, a < b, a == b);
+    }
+    case SI_CMP_TYPE_U32: {
+        uint32_t a = get32(v, 0, l), b = get32(v, 1, l);
+        return si_compare_int(cmp.cond, a < b, a == b);
+    }
+    case SI_CMP_TYPE_U64: {
+        uint64_t a = get64(v, 0, l), b = get64(v, 1, l);
+        return si_compare_int(cmp.cond, a < b, a == b);
+    }
+    }
+    return 0;
+}
+
 static int vopc(struct valu *v)
 {
-    unsigned op = cgm_si_info(v->in)->code;
+    struct si_compare cmp = si_compare_of(cgm_si_info(v->in)->code);
     uint64_t result = 0;
-    int x = (op >> 4) & 1;
-    int done = fast_compare(v, &result);
-    for (int l = 0; l < SI_LANES && !done; l++) {
-        if (!(v->exec >> l & 1))
-            continue;
-        int r;
-        if (op < 0x80) {
-            unsigned cond = op & 15;
-            if ((op >> 5) & 1)
-                r = fcmp(cond, getd(v, 0, l), getd(v, 1, l));
-            else
-                r = fcmp(cond, getf(v, 0, l), getf(v, 1, l));
-        } else if (op & 8) {
-            double a = (op & 0x20) ? getd(v, 0, l) : (double)si_u2f(get32(v, 0, l));
-            r = fclass(a, get32(v, 1, l));
-        } else {
-            unsigned group = op >> 5, cond = op & 7;
-            if (group == 4) {
-                int32_t a = (int32_t)get32(v, 0, l), b = (int32_t)get32(v, 1, l);
-                r = icmp(cond, a < b, a == b);
-            } else if (group == 5) {
-                int64_t a = (int64_t)get64(v, 0, l), b = (int64_t)get64(v, 1, l);
-                r = icmp(cond, a < b, a == b);
-            } else if (group == 6) {
-                uint32_t a = get32(v, 0, l), b = get32(v, 1, l);
-                r = icmp(cond, a < b, a == b);
-            } else {
-                uint64_t a = get64(v, 0, l), b = get64(v, 1, l);
-                r = icmp(cond, a < b, a == b);
-            }
-        }
-        result |= (uint64_t)(r != 0) << l;
-    }
+    if (!fast_compare(v, cmp, &result))
+        for (int l = 0; l < SI_LANES; l++)
+            if (v->exec >> l & 1)
+                result |= (uint64_t)(compare_lane(v, cmp, l) != 0) << l;
     unsigned dst = v->in->fmt == CGM_SI_FMT_VOP3 ? v->in->dst : CGM_SI_OP_VCC_LO;
     if (si_write_scalar(v->c, v->w, v->in, dst, (uint32_t)result) ||
         si_write_scalar(v->c, v->w, v->in, dst + 1, (uint32_t)(result >> 32)))
         return -1;
-    if (x)
+    if (cmp.writes_exec)
         si_set_exec(v->w, result);
     return 0;
 }
