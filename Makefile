@@ -138,6 +138,7 @@ help:
 	@echo "make bench       every benchmark; make bench-NAME for one ($(BENCH_NAMES))"
 	@echo "make fuzz        libFuzzer targets (clang) in $(BUILD)/fuzz"
 	@echo "make validate    long validation runs against outside references"
+	@echo "make studies     record the GPU workloads, sweep and plot the seed's three studies"
 	@echo "make deps        install the Debian packages (as root) or print the command"
 	@echo "make install PREFIX=/usr/local"
 
@@ -326,6 +327,11 @@ $(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)
+
+# The seed's three studies (traces/studies/): record, sweep, plot into build/studies.
+.PHONY: studies
+studies: $(PROGRAMS) gpu-guests
+	@sh traces/studies/run.sh $(BIN) $(BUILD)/traces/gpu
 
 # Validation-only tools: a single-node Slurm cluster for the sweep's job arrays.
 VALIDATE_PACKAGES := slurmctld slurmd slurm-client munge
