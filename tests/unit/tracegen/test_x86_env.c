@@ -61,8 +61,8 @@ static char *program_section(const char *path)
     char err[512];
     struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
     assert_non_null(r);
-    uint8_t *d;
-    size_t n;
+    uint8_t *d = NULL;
+    size_t n = 0;
     assert_int_equal(cgm_reader_read_section(r, "program", 1 << 20, &d, &n, err, sizeof err), 0);
     cgm_reader_close(r);
     char *s = strndup((char *)d, n);
