@@ -150,6 +150,8 @@ struct x86_cpu {
     void *access_ctx;
 
     const struct x86_dinsn *cur; /* instruction being executed */
+    const struct x86_dinsn *restart_at; /* made to stop the block: the code after a
+                                           store to it is decoded again */
     uint64_t icount;            /* instructions retired (at block granularity) */
     uint64_t rep_extra;         /* rep-string iterations beyond the first, since the
                                    process last collected them */

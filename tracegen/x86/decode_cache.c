@@ -95,8 +95,24 @@ void x86_code_cache_destroy(struct x86_code_cache *cc)
 
 void x86_code_invalidate(struct x86_cpu *c, uint64_t addr)
 {
+    struct x86_code_cache *cc = c->code;
     (void)addr;
-    x86_code_cache_flush(c->code);
+    x86_code_cache_flush(cc);
+    /* The running block was decoded before this write, which may have
+     * changed what follows the current instruction: the next one of the
+     * block is made to stop it (x86_process_run restarts there, decoding
+     * again), as a processor sees its own stores to the code it runs. */
+    if (!c->cur || c->restart_at)
+        return;
+    for (struct x86_block *b = cc->graveyard; b; b = b->hash_next)
+        if (c->cur >= b->insn && c->cur < b->insn + b->ninsn) {
+            size_t next = (size_t)(c->cur - b->insn) + 1;
+            if (next < b->ninsn) {
+                b->insn[next].run = XOP_UNIMPL;
+                c->restart_at = &b->insn[next];
+            }
+            return;
+        }
 }
 
 csh x86_code_cache_capstone(struct x86_code_cache *cc)

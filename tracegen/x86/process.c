@@ -506,7 +506,11 @@ int x86_process_run(struct x86_process *p)
     p->main_thread->state = THREAD_RUNNABLE;
     if (p->rec && !p->main_thread->rec)
         p->main_thread->rec = x86_rec_attach(p->rec, &p->main_thread->cpu, p->main_thread->tid);
-    if (setjmp(jb)) {
+    for (;;) {
+        if (!setjmp(jb)) {
+            run_loop(p, &cur_block);
+            break;
+        }
         struct x86_thread *t = p->threads[p->cur];
         struct x86_cpu *c = &t->cpu;
         /* instructions of the block before the faulting one retired */
@@ -514,6 +518,13 @@ int x86_process_run(struct x86_process *p)
             p->icount += (uint64_t)(c->cur - cur_block->insn);
             if (t->rec)
                 x86_rec_block_end(t->rec, (uint32_t)(c->cur - cur_block->insn));
+        }
+        if (c->restart_at && c->cur == c->restart_at) {
+            /* a store changed the code of the running block: run on from
+             * the next instruction, decoded again */
+            c->rip = c->cur->next - c->cur->len;
+            c->restart_at = NULL;
+            continue;
         }
         p->stop_addr = c->fault_addr;
         if (c->fault_kind == XF_LIMIT) {
@@ -524,8 +535,7 @@ int x86_process_run(struct x86_process *p)
             p->stop_kind = c->fault_kind;
             describe_fault(p, t);
         }
-    } else {
-        run_loop(p, &cur_block);
+        break;
     }
     for (size_t i = 0; i < p->nthreads; i++) {
         p->rep_extra += p->threads[i]->cpu.rep_extra;

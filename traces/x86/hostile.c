@@ -10,7 +10,9 @@
  *   threads N  N threads made and joined one at a time (prints how many ran)
  *   clock      prints the seconds time() gives
  *   fill       maps and writes 64 MiB pieces until mmap fails, then writes
- *              through a null pointer (dies of SIGSEGV) */
+ *              through a null pointer (dies of SIGSEGV)
+ *   smc_block  code that stores into the next instruction of its own basic
+ *              block (the processor runs the new one) */
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -181,10 +183,28 @@ int main(int argc, char **argv)
         printf("filled %ld MiB\n", 64 * pieces);
         *(volatile int *)NULL = 1;
     }
+    if (!strcmp(mode, "smc_block")) {
+        /* mov byte [rip+1], 7 (the immediate of the next instruction);
+         * mov eax, 1; ret */
+        static const unsigned char code[] = { 0xc6, 0x05, 0x01, 0x00, 0x00, 0x00, 0x07,
+                                               0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3 };
+        unsigned char *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (buf == MAP_FAILED)
+            return 1;
+        for (int round = 0; round < 2; round++) {
+            memcpy(buf, code, sizeof code);
+            int (*fn)(void);
+            void *p = buf;
+            memcpy(&fn, &p, sizeof fn);
+            printf("smc in block, round %d: %d\n", round, fn());
+        }
+        return 0;
+    }
     if (!strcmp(mode, "clock")) {
         printf("clock %lld\n", (long long)time(NULL));
         return 0;
     }
-    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N|clock|fill\n");
+    fprintf(stderr, "usage: hostile fds|unmap|map_zero|sparse N|rep_loop|threads N|clock|fill|smc_block\n");
     return 2;
 }

@@ -92,6 +92,14 @@ static void test_rep_iterations_count_toward_max_insts(void **state)
     run_result_free(e);
 }
 
+/* A store into the next instruction of the running basic block is seen by
+ * that instruction, as natively (it returned 1 instead of 7). */
+static void test_self_modifying_code_within_a_block(void **state)
+{
+    (void)state;
+    like_native("smc_block");
+}
+
 /* Threads made and joined one at a time: an exited thread's slot is used
  * again, so the 4096th (and the 5000th) pthread_create succeeds. */
 static void test_exited_thread_slots_are_reused(void **state)
@@ -300,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_no_mapping_at_address_zero),
         cmocka_unit_test(test_rep_iterations_count_toward_max_insts),
         cmocka_unit_test(test_exited_thread_slots_are_reused),
+        cmocka_unit_test(test_self_modifying_code_within_a_block),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_page_tables_count_toward_max_memory),
         cmocka_unit_test(test_sigint_finishes_the_trace),
