@@ -256,6 +256,9 @@ $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/ut
 $(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
 $(BUILD)/fuzz/fuzz_x86_syscalls: $(TRACEGEN_SRC) tests/unit/sys_fuzz.c
+# replay's simulation: KnightSim's stack switches are annotated for ASan
+$(BUILD)/fuzz/fuzz_replay_sim: $(REPLAY_SRC) $(MODELS_SRC)
+$(BUILD)/fuzz/fuzz_replay_sim: FUZZ_FLAGS += -DCGM_ASAN=1
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 $(WARN) $(FUZZ_FLAGS) -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) \

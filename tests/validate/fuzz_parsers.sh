@@ -1,6 +1,7 @@
 #!/bin/sh
-# libFuzzer on replay's configuration parser, on the DRAM trace reader and on
-# tracegen's emulator running arbitrary machine code, CGM_FUZZ_SECONDS each
+# libFuzzer on replay's configuration parser, on the DRAM trace reader, on
+# tracegen's emulator running arbitrary machine code and on its system-call
+# layer with arbitrary arguments, CGM_FUZZ_SECONDS each
 # (default 120), seeded with the bundled configurations, a few trace lines
 # and a few instruction sequences. Fails on a crash, a leak or a timeout (an
 # input that runs for more than 10 seconds); the last lines of each run are
@@ -10,7 +11,7 @@ make --no-print-directory fuzz >/dev/null || exit 1
 secs=${CGM_FUZZ_SECONDS:-120}
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds/cfg" "$seeds/dram" "$seeds/x86"
+mkdir -p "$seeds/cfg" "$seeds/dram" "$seeds/x86" "$seeds/sys"
 cp traces/configs/*.ini "$seeds/cfg"/
 printf '0x1000 READ 10\n0x2000 WRITE 20\n0x1040 READ 30\n' >"$seeds/dram/a.trace"
 printf '# comment\n40 read 0\n0x7fffffc0 WRITE 1000000\n' >"$seeds/dram/b.trace"
@@ -32,4 +33,5 @@ run() {
 run fuzz_replay_config -max_len=4096 "$seeds/cfg"
 run fuzz_dram_trace -max_len=2048 "$seeds/dram"
 run fuzz_x86_guest -max_len=4096 "$seeds/x86"
+run fuzz_x86_syscalls -max_len=1024 "$seeds/sys"
 exit $fail
