@@ -1,8 +1,10 @@
-/* The timed CPU memory system: per core a data and instruction cache
+/* The timed memory system: per core a data and instruction cache
  * controller, L3 slices holding the directory (the MESI protocol of
  * cgm/coh.h), a ring of switches (cgm/net.h), the system agent with the
- * memory controller, and DRAM (cgm/dram.h), every element a KnightSim
- * context in its clock domain (struct cgm_memsys_domains).
+ * memory controller, and DRAM (cgm/dram.h); with compute units, a vector L1
+ * controller per CU and GPU L2 banks joined by a crossbar, reaching the
+ * ring through the hub on the system agent's switch. Every element is a
+ * KnightSim context in its clock domain (struct cgm_memsys_domains).
  *
  * Lanes: messages to a directory travel on the request lane, from a
  * directory on the reply lane, blocks forwarded core to core on the
@@ -17,7 +19,9 @@
 
 #include "cgm/coh.h"
 #include "cgm/dram.h"
+#include "cgm/gpu_request.h"
 #include "cgm/knightsim.h"
+#include "cgm/mmu.h"
 #include "cgm/net.h"
 
 /* The clock domains the memory system's contexts run in, made by the
@@ -43,7 +47,8 @@ struct cgm_memsys_config {
     unsigned cores, slices;
     unsigned block_bytes;             /* cache block (power of two); every cache uses it */
     unsigned header_bytes;            /* a packet's header; data packets carry a block more */
-    struct cgm_coh_config coh;        /* cache geometry, MSHR, queues */
+    struct cgm_coh_config coh;        /* cache geometry, MSHR, queues; coh.gpu: the GPU's
+                                         (coh.gpu.cus 0: no GPU) and its organisation */
     unsigned l1_latency, l2_latency, l3_latency; /* CPU cycles; an L2 hit costs l1 + l2 */
     unsigned ports;                   /* requests a controller takes per cycle */
     unsigned rx_queue;                /* a controller's input queue per lane */
@@ -55,6 +60,13 @@ struct cgm_memsys_config {
     struct cgm_dram_config dram;
     uint64_t mem_bytes;               /* physical memory modelled (functional values) */
     bool check_dram;                  /* run the DRAM timing checker on every command */
+    /* GPU cycles: a vector L1 hit costs gpu_l1_latency; an L2 bank takes
+     * gpu_l2_latency from a message to its answer */
+    unsigned gpu_l1_latency, gpu_l2_latency;
+    unsigned gpu_ports;               /* requests or messages a GPU cache takes per cycle */
+    unsigned gpu_queue;               /* a CU's request queue into its vector L1 */
+    bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
+                                         the non-coherent organisations */
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
@@ -62,6 +74,19 @@ struct cgm_memsys_config {
  * ring, dual channel DDR3-1600, 256 MB of modelled memory, 64-byte blocks
  * and 8-byte headers (run it at 4 GHz with a 2 GHz system clock). */
 void cgm_memsys_default_config(struct cgm_memsys_config *c);
+
+/* Adds a GPU of cus compute units as seed 000 builds it (Table 4.1, the
+ * original code's settings): per CU a 16 KB 4-way vector L1 (1 cycle, MSHR
+ * 16, coalescer 32), an L2 bank of 64 KB 16-way (3 cycles, MSHR 32,
+ * coalescer 64) per four CUs (at least one, a power of two), in one of the
+ * four organisations of seed 000 Sec. 4.2:
+ *   coherent  shared_llc
+ *   false     false       NC-MC: own pages, GPU misses to the memory controller
+ *   false     true        NC-L3: own pages, GPU misses to the L3, untracked
+ *   true      false       C-MC: shared pages, misses to the memory controller
+ *                         (flush before the other side reads)
+ *   true      true        C-L3: shared pages, the L3 directory tracks the GPU */
+void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool coherent, bool shared_llc);
 
 /* A request is done: called when the L1 (or the L2, on an L1 miss)
  * performs it, with the CPU cycle its result is available (that cycle plus
@@ -91,6 +116,24 @@ const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m)
  * again next cycle. */
 bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
                        uint64_t store_value);
+
+/* The compute units' memory (cgm/gpu_request.h): one port for every CU,
+ * a request naming its CU. Its access queues the request at the CU's
+ * vector L1 (call it from a context in the GPU clock domain) and returns
+ * false when that queue is full. Addresses are translated through pt, the
+ * page table the CPU's TLBs use (in the process's address space 0, or the
+ * GPU's own, 1, with gpu_own_pages), or used as physical addresses when pt
+ * is NULL. done is
+ * called when a request is performed, with the GPU cycle its result is
+ * available (a vector L1 hit: the cycle it was taken plus gpu_l1_latency).
+ * Atomics are performed as stores (they take the block exclusive) and
+ * scalar loads as vector loads. Only for a system with compute units. */
+struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
+                                            void *ctx);
+/* "" or what went wrong with a GPU address (physical memory exhausted, or
+ * an address beyond the memory modelled); such a request is answered at
+ * once with the value 0. */
+const char *cgm_memsys_gpu_error(const struct cgm_memsys *m);
 
 struct cgm_memsys_stats {
     uint64_t completed, latency_sum, latency_max;

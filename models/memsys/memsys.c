@@ -5,7 +5,14 @@
  * The nodes of the coherence system become a node table here: each node's
  * kind chooses its controller's work (a core's takes the CPU's requests
  * too), its latency, clock domain and ring endpoint. The topology says
- * which switch and port each endpoint sits on. */
+ * which switch and port each endpoint sits on.
+ *
+ * The GPU (cgm_memsys_gpu_port): a vector L1 controller per compute unit and
+ * the L2 banks run in the GPU clock domain. L1s and banks exchange messages
+ * through a crossbar (a message waits its sender's latency, then enters the
+ * destination's input queue if it has room); the banks reach the rest of
+ * the system through the hub, one ring endpoint on the system agent's
+ * switch, which routes what arrives to the bank it is for. */
 #include "cgm/memsys.h"
 
 #include "cgm/check.h"
@@ -20,8 +27,9 @@ struct pkt {
     struct cgm_coh_msg m;
     ks_tick due;               /* global tick before which it may not leave its sender */
     uint64_t block;
-    int slice;                 /* memory packets: the slice's coherence node */
+    int slice;                 /* memory packets: the requesting directory's coherence node */
     uint8_t kind;
+    bool xbar;                 /* between a GPU L1 and an L2 bank: the crossbar, not the ring */
     struct pkt *next_free;
 };
 
@@ -77,6 +85,13 @@ struct cpu_req {
     uint8_t op;
 };
 
+/* A compute unit's request as the caller gave it, and its physical block. */
+struct gpu_req {
+    struct cgm_gpu_request r;
+    uint64_t block;
+    uint8_t op;                /* enum cgm_coh_op */
+};
+
 struct node {
     struct cgm_memsys *ms;
     uint8_t kind;              /* enum cgm_coh_node_kind */
@@ -84,17 +99,19 @@ struct node {
     int index;                 /* among the nodes of its kind */
     int ep;                    /* ring endpoint */
     unsigned latency;          /* cycles of its domain from taking a message to sending on */
+    unsigned ports;            /* requests and messages it takes per cycle */
     ks_domain *domain;
     ks_eventcount ec;
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
     unsigned rx_n, tx_n;       /* packets in all rx lanes, in all tx lanes */
     struct timer *timers;
     unsigned ntimers, captimers;
-    /* cores: requests from the CPU and their records */
+    /* cores and GPU L1s: requests from the CPU or the CU, and their records */
     uint64_t port_cycle;       /* the cycle ports_used counts */
     unsigned ports_used;
     struct fifo cpu;
-    struct cpu_req *reqs;
+    struct cpu_req *reqs;      /* a core's */
+    struct gpu_req *greqs;     /* a GPU L1's */
     uint64_t *req_busy;        /* bit per record in use */
     unsigned nreqs;
 };
@@ -128,6 +145,11 @@ struct cgm_memsys {
     struct pkt_chunk *chunks;
     cgm_memsys_done_fn done;
     void *ctx;
+    /* the compute units' port */
+    struct cgm_page_table *pt;
+    cgm_gpu_done_fn gpu_done;
+    void *gpu_ctx;
+    char gpu_error[160];
     struct cgm_memsys_stats st;
     bool stopping;
 };
@@ -156,6 +178,23 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->mc_queue = 64;
     cgm_dram_preset("DDR3-1600", &c->dram);
     c->mem_bytes = 256ull << 20;
+}
+
+void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool coherent, bool shared_llc)
+{
+    unsigned banks = 1;
+    while (banks * 2 <= cus / 4)
+        banks *= 2;
+    c->coh.gpu = (struct cgm_coh_gpu_config){ .cus = cus, .banks = banks, .l1_sets = 64, .l1_ways = 4,
+                                              .l1_mshr = 16, .l1_coalesce = 32, .l1_wb_entries = 16,
+                                              .l2_sets = 64, .l2_ways = 16, .l2_mshr = 32, .l2_coalesce = 64,
+                                              .l2_wb_entries = 16, .shared_llc = shared_llc,
+                                              .coherent = coherent && shared_llc };
+    c->gpu_own_pages = !coherent;
+    c->gpu_l1_latency = 1;
+    c->gpu_l2_latency = 3;
+    c->gpu_ports = 1;
+    c->gpu_queue = 64;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
@@ -244,6 +283,27 @@ static void push_or_die(struct fifo *f, void *p)
         cgm_oom("memory system: a queue of packets or requests");
 }
 
+/* The lowest free request record of a core or GPU L1, marked in use; -1
+ * if every one is. */
+static int record_take(struct node *n)
+{
+    for (unsigned w = 0; w * 64 < n->nreqs; w++) {
+        if (~n->req_busy[w]) {
+            unsigned idx = w * 64 + (unsigned)__builtin_ctzll(~n->req_busy[w]);
+            if (idx >= n->nreqs)
+                return -1;
+            n->req_busy[w] |= 1ull << (idx % 64);
+            return (int)idx;
+        }
+    }
+    return -1;
+}
+
+static void record_free(struct node *n, uint64_t idx)
+{
+    n->req_busy[idx / 64] &= ~(1ull << (idx % 64));
+}
+
 /* Latency histogram bucket: the value's bit length, at most 23. */
 static unsigned bucket(uint64_t v)
 {
@@ -257,9 +317,10 @@ static unsigned bucket(uint64_t v)
  * its clients (a forwarded block): the coherence lane. */
 static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
 {
-    if (m->nodes[msg->dst].kind == CGM_NODE_SLICE)
+    uint8_t src = m->nodes[msg->src].kind, dst = m->nodes[msg->dst].kind;
+    if (dst == CGM_NODE_SLICE || (dst == CGM_NODE_GPU_L2 && src == CGM_NODE_GPU_L1))
         return CGM_LANE_REQUEST;
-    if (m->nodes[msg->src].kind == CGM_NODE_SLICE)
+    if (src == CGM_NODE_SLICE || (src == CGM_NODE_GPU_L2 && dst == CGM_NODE_GPU_L1))
         return CGM_LANE_REPLY;
     return CGM_LANE_COHERENCE;
 }
@@ -269,10 +330,29 @@ static unsigned data_bytes(const struct cgm_memsys *m) { return m->cfg.header_by
 /* The cache's output controller: into the network at once (the packet
  * waits there until its latency has passed), or behind the packets of its
  * lane that the network could not take yet. */
+/* The crossbar: once the sender's latency has passed, into the
+ * destination's input queue if it has room. */
+static bool xbar_deliver(struct cgm_memsys *m, struct pkt *p)
+{
+    struct node *d = &m->nodes[p->m.dst];
+    struct fifo *q = &d->rx[p->p.lane];
+    if (ks_now(m->eng) < p->due || q->n >= m->cfg.rx_queue)
+        return false;
+    push_or_die(q, p);
+    d->rx_n++;
+    ks_advance(&d->ec);
+    return true;
+}
+
+static bool forward(struct cgm_memsys *m, struct pkt *p)
+{
+    return p->xbar ? xbar_deliver(m, p) : cgm_net_inject_at(m->net, &p->p, p->due);
+}
+
 static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
 {
     struct fifo *q = &n->tx[p->p.lane];
-    if (!q->n && cgm_net_inject_at(m->net, &p->p, p->due))
+    if (!q->n && forward(m, p))
         return;
     push_or_die(q, p);
     n->tx_n++;
@@ -289,7 +369,8 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->p.dst = dst->ep;
     p->p.bytes = msg->has_data ? data_bytes(m) : m->cfg.header_bytes;
     p->p.lane = lane_of(m, msg);
-    p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + src->latency);
+    p->xbar = src->ep < 0 || dst->ep < 0;
+    p->due = ks_domain_cycle_tick(src->domain, ks_cycle() + src->latency);
     send_packet(m, src, p);
 }
 
@@ -319,7 +400,7 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->p.dst = m->topo.sa_ep;
         p->p.bytes = what == COH_WAKE_MEM_READ ? m->cfg.header_bytes : data_bytes(m);
         p->p.lane = CGM_LANE_REQUEST;
-        p->due = ks_domain_cycle_tick(m->cpu, ks_cycle() + n->latency);
+        p->due = ks_domain_cycle_tick(n->domain, ks_cycle() + n->latency);
         send_packet(m, n, p);
         return;
     }
@@ -342,7 +423,7 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     if (lat > m->st.latency_max)
         m->st.latency_max = lat;
     m->st.latency_hist[bucket(lat)]++;
-    n->req_busy[tag / 64] &= ~(1ull << (tag % 64));
+    record_free(n, tag);
     if (m->done)
         m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
 }
@@ -361,7 +442,9 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
         ks_advance(&m->sa_ec);
         return true;
     }
-    struct node *n = &m->nodes[m->ep_node[ep]];
+    /* The hub routes to the bank a message or a memory reply is for. */
+    int node = ep != m->topo.hub_ep ? m->ep_node[ep] : p->kind == PK_COH ? p->m.dst : p->slice;
+    struct node *n = &m->nodes[node];
     struct fifo *q = &n->rx[np->lane];
     if (q->n >= m->cfg.rx_queue)
         return false;
@@ -376,6 +459,17 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
 static bool node_idle(const struct node *n)
 {
     return !n->ntimers && !n->cpu.n && !n->rx_n && !n->tx_n;
+}
+
+/* Hands request record idx to the node's first-level cache. */
+static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx)
+{
+    if (n->kind == CGM_NODE_GPU_L1) {
+        const struct gpu_req *g = &n->greqs[idx];
+        return cgm_coh_gpu_access(m->coh, n->index, g->op, g->block, idx, g->r.value);
+    }
+    const struct cpu_req *r = &n->reqs[idx];
+    return cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value);
 }
 
 static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
@@ -396,17 +490,16 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         n->port_cycle = now;
         n->ports_used = 0;
     }
-    while (n->cpu.n && n->ports_used < m->cfg.ports) { /* only a core's controller has CPU requests */
+    while (n->cpu.n && n->ports_used < n->ports) { /* only cores and GPU L1s have requests */
         unsigned idx = (unsigned)(uintptr_t)fifo_peek(&n->cpu);
-        struct cpu_req *r = &n->reqs[idx];
         n->ports_used++;
-        if (cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value) < 0)
+        if (node_issue(m, n, idx) < 0)
             break;
         fifo_pop(&n->cpu);
     }
     static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };
     unsigned taken = 0;
-    for (int k = 0; n->rx_n && k < CGM_NLANES && taken < m->cfg.ports;) {
+    for (int k = 0; n->rx_n && k < CGM_NLANES && taken < n->ports;) {
         struct fifo *q = &n->rx[order[k]];
         if (!q->n) {
             k++;
@@ -426,7 +519,7 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     /* The output controller: each lane's head once it is due. */
     for (int l = 0; n->tx_n && l < CGM_NLANES; l++) {
         struct pkt *p = fifo_peek(&n->tx[l]);
-        if (p && cgm_net_inject_at(m->net, &p->p, p->due)) {
+        if (p && forward(m, p)) {
             fifo_pop(&n->tx[l]);
             n->tx_n--;
         }
@@ -447,6 +540,35 @@ static void node_main(void *arg)
     }
 }
 
+/* Hands request record idx to the node's first-level cache. It takes the
+ * request this cycle if its queue is empty and a port is free: done here
+ * rather than by waking the controller (the same cycle, so the same
+ * timing) when the caller runs in the node's clock domain. */
+static void node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
+{
+    ks_context *self = ks_self();
+    bool in_domain = self && ks_context_domain(self) == n->domain;
+    if (in_domain) {
+        if (n->port_cycle != now) {
+            n->port_cycle = now;
+            n->ports_used = 0;
+        }
+        if (!n->cpu.n && n->ports_used < n->ports) {
+            n->ports_used++;
+            if (node_issue(m, n, idx) >= 0) {
+                if (!node_idle(n))
+                    ks_advance(&n->ec); /* timers or packets for the controller */
+                return;
+            }
+        }
+    }
+    push_or_die(&n->cpu, (void *)(uintptr_t)idx);
+    if (in_domain && n->ports_used >= n->ports)
+        ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
+    else
+        ks_advance(&n->ec);
+}
+
 bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
                        uint64_t store_value)
 {
@@ -455,45 +577,90 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
     struct node *n = &m->nodes[core];
     if (n->cpu.n >= m->cfg.cpu_queue)
         return false;
-    unsigned idx = n->nreqs; /* the lowest free record */
-    for (unsigned w = 0; w * 64 < n->nreqs; w++) {
-        if (~n->req_busy[w]) {
-            idx = w * 64 + (unsigned)__builtin_ctzll(~n->req_busy[w]);
-            break;
-        }
-    }
-    if (idx >= n->nreqs)
+    int idx = record_take(n);
+    if (idx < 0)
         return false; /* every record in use: as good as a full queue */
-    n->req_busy[idx / 64] |= 1ull << (idx % 64);
     uint64_t now = ks_domain_cycle(m->cpu);
     n->reqs[idx] = (struct cpu_req){ .addr = addr, .tag = tag, .value = store_value,
                                      .issued = now, .op = op };
-    /* The L1 takes the request this cycle if its queue is empty and a port
-     * is free: do it here rather than waking the controller (the same
-     * cycle, so the same timing), when the caller runs in the CPU domain. */
-    ks_context *self = ks_self();
-    bool in_cpu = self && ks_context_domain(self) == m->cpu;
-    if (in_cpu) {
-        if (n->port_cycle != now) {
-            n->port_cycle = now;
-            n->ports_used = 0;
-        }
-        if (!n->cpu.n && n->ports_used < m->cfg.ports) {
-            n->ports_used++;
-            if (cgm_coh_access(m->coh, n->coh, op, addr >> m->block_shift, idx, store_value) >= 0) {
-                if (!node_idle(n))
-                    ks_advance(&n->ec); /* timers or packets for the controller */
-                return true;
-            }
-        }
-    }
-    push_or_die(&n->cpu, (void *)(uintptr_t)idx);
-    if (in_cpu && n->ports_used >= m->cfg.ports)
-        ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
-    else
-        ks_advance(&n->ec);
+    node_request(m, n, (unsigned)idx, now);
     return true;
 }
+
+/* ---- the compute units' port -------------------------------------------- */
+
+/* The physical address of a CU's virtual address: through the page table
+ * the CPU's TLBs use, in the process's address space (0) or, with pages of
+ * its own, in the GPU's (1); without a page table, the address itself.
+ * False when physical memory is exhausted or the address is beyond the
+ * memory modelled. */
+static bool gpu_translate(struct cgm_memsys *m, uint64_t vaddr, uint64_t *paddr)
+{
+    *paddr = vaddr;
+    if (m->pt) {
+        unsigned pb = cgm_page_table_page_bits(m->pt);
+        uint64_t pfn;
+        uint32_t asid = m->cfg.gpu_own_pages ? 1 : 0;
+        if (!cgm_page_table_lookup(m->pt, asid, vaddr >> pb, &pfn) &&
+            !cgm_page_table_map(m->pt, asid, vaddr >> pb, &pfn))
+            return false;
+        *paddr = pfn << pb | (vaddr & ((1ull << pb) - 1));
+    }
+    return *paddr >> m->block_shift < m->cfg.mem_bytes >> m->block_shift;
+}
+
+static void env_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
+{
+    struct cgm_memsys *m = ctx;
+    (void)op;
+    (void)block;
+    struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, cu)];
+    struct cgm_gpu_request r = n->greqs[tag].r;
+    record_free(n, tag);
+    if (m->gpu_done)
+        m->gpu_done(m->gpu_ctx, &r, value, ks_domain_cycle(m->gpu) + n->latency);
+}
+
+/* Vector loads and stores go to the CU's vector L1; an atomic is performed
+ * there as a store (it needs the block exclusive); scalar loads go to the
+ * vector L1 too (the model has no scalar cache yet). */
+static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
+{
+    struct cgm_memsys *m = ctx;
+    CGM_CHECK(r->cu < m->cfg.coh.gpu.cus && r->op < CGM_GPU_NOPS);
+    struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, r->cu)];
+    if (n->cpu.n >= m->cfg.gpu_queue)
+        return false;
+    uint64_t paddr;
+    if (!gpu_translate(m, r->vaddr, &paddr)) {
+        /* Answered at once with nothing read, so the caller does not wait
+         * for ever; cgm_memsys_gpu_error says what went wrong. */
+        if (!m->gpu_error[0])
+            snprintf(m->gpu_error, sizeof m->gpu_error, "GPU address 0x%llx: physical memory exhausted or "
+                     "beyond the memory modelled", (unsigned long long)r->vaddr);
+        if (m->gpu_done)
+            m->gpu_done(m->gpu_ctx, r, 0, ks_domain_cycle(m->gpu));
+        return true;
+    }
+    int idx = record_take(n);
+    if (idx < 0)
+        return false;
+    uint8_t op = r->op == CGM_GPU_LOAD || r->op == CGM_GPU_SCALAR_LOAD ? CGM_OP_LOAD : CGM_OP_STORE;
+    n->greqs[idx] = (struct gpu_req){ .r = *r, .block = paddr >> m->block_shift, .op = op };
+    node_request(m, n, (unsigned)idx, ks_domain_cycle(m->gpu));
+    return true;
+}
+
+struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
+                                            void *ctx)
+{
+    m->pt = pt;
+    m->gpu_done = done;
+    m->gpu_ctx = ctx;
+    return (struct cgm_gpu_mem_port){ .ctx = m, .access = gpu_port_access };
+}
+
+const char *cgm_memsys_gpu_error(const struct cgm_memsys *m) { return m->gpu_error; }
 
 /* ---- system agent, memory controller and DRAM --------------------------- */
 
@@ -574,16 +741,36 @@ static unsigned log2_exact(unsigned v)
     return (1u << n) == v ? n : 0;
 }
 
+/* A core and a slice per switch; the L2 banks behind the hub; the GPU L1s
+ * on the crossbar only (-1). */
 static int node_endpoint(const struct cgm_memsys *m, const struct node *n)
 {
     switch (n->kind) {
     case CGM_NODE_CORE: return cgm_net_endpoint(m->net, (unsigned)n->index, 0);
     case CGM_NODE_SLICE: return cgm_net_endpoint(m->net, (unsigned)n->index, 1);
+    case CGM_NODE_GPU_L2: return m->topo.hub_ep;
     default: return -1;
     }
 }
 
-static const char *const node_names[CGM_NODE_KINDS] = { [CGM_NODE_CORE] = "l1", [CGM_NODE_SLICE] = "l3" };
+static const char *const node_names[CGM_NODE_KINDS] = {
+    [CGM_NODE_CORE] = "l1", [CGM_NODE_SLICE] = "l3", [CGM_NODE_GPU_L1] = "gpu_l1v", [CGM_NODE_GPU_L2] = "gpu_l2"
+};
+
+/* Latency (cycles of its domain), domain and ports of a node's controller. */
+static void node_timing(const struct cgm_memsys *m, struct node *n)
+{
+    const struct cgm_memsys_config *cfg = &m->cfg;
+    bool gpu = n->kind == CGM_NODE_GPU_L1 || n->kind == CGM_NODE_GPU_L2;
+    n->domain = gpu ? m->gpu : m->cpu;
+    n->ports = gpu ? cfg->gpu_ports : cfg->ports;
+    switch (n->kind) {
+    case CGM_NODE_CORE: n->latency = cfg->l1_latency; break;
+    case CGM_NODE_SLICE: n->latency = cfg->l3_latency; break;
+    case CGM_NODE_GPU_L1: n->latency = cfg->gpu_l1_latency; break;
+    default: n->latency = cfg->gpu_l2_latency; break;
+    }
+}
 
 /* The node table: one controller context per coherence node, its kind
  * choosing its latency and endpoint. */
@@ -606,10 +793,9 @@ static int build_nodes(struct cgm_memsys *m, ks_engine *eng, char *err, size_t e
         n->coh = (int)i;
         n->kind = (uint8_t)cgm_coh_node_kind(m->coh, (int)i);
         n->index = cgm_coh_node_index(m->coh, (int)i);
-        n->latency = n->kind == CGM_NODE_CORE ? cfg->l1_latency : cfg->l3_latency;
-        n->domain = m->cpu;
+        node_timing(m, n);
         n->ep = node_endpoint(m, n);
-        if (n->ep >= 0)
+        if (n->ep >= 0 && n->ep != m->topo.hub_ep)
             m->ep_node[n->ep] = (int)i;
         ks_ec_init(&n->ec, "cache", 0);
         if (n->kind == CGM_NODE_CORE) {
@@ -617,6 +803,15 @@ static int build_nodes(struct cgm_memsys *m, ks_engine *eng, char *err, size_t e
             n->reqs = calloc(n->nreqs, sizeof *n->reqs);
             n->req_busy = calloc((n->nreqs + 63) / 64, sizeof *n->req_busy);
             if (!n->reqs || !n->req_busy) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        }
+        if (n->kind == CGM_NODE_GPU_L1) {
+            n->nreqs = cfg->gpu_queue + cfg->coh.gpu.l1_mshr * cfg->coh.gpu.l1_coalesce + 64;
+            n->greqs = calloc(n->nreqs, sizeof *n->greqs);
+            n->req_busy = calloc((n->nreqs + 63) / 64, sizeof *n->req_busy);
+            if (!n->greqs || !n->req_busy) {
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
@@ -641,6 +836,10 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         !cfg->header_bytes || cfg->mem_bytes < cfg->block_bytes || cfg->net.local_ports < 2) {
         snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices and the block size powers of "
                  "two, queues and the header size non-zero, two local ports per switch)");
+        return NULL;
+    }
+    if (cfg->coh.gpu.cus && (!cfg->gpu_l1_latency || !cfg->gpu_l2_latency || !cfg->gpu_ports || !cfg->gpu_queue)) {
+        snprintf(err, errlen, "memsys: the GPU's cache latencies, ports and request queue must be non-zero");
         return NULL;
     }
     if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {
@@ -678,7 +877,8 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;
     cc.blocks = cfg->mem_bytes >> m->block_shift;
-    struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done };
+    struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done,
+                               .gpu_done = env_gpu_done };
     m->coh = cgm_coh_create(&cc, &env, err, errlen);
     if (!m->coh)
         goto fail;
@@ -732,6 +932,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         free(n->cpu.buf);
         free(n->timers);
         free(n->reqs);
+        free(n->greqs);
         free(n->req_busy);
     }
     free(m->sa_rx.buf);

@@ -155,6 +155,83 @@ static void add_slice(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_sta
     cache_end(reg, x, a, ms);
 }
 
+/* The GPU caches' MSHR peaks are filled in when their statistics are asked for. */
+struct gpu_ref {
+    const struct cgm_coh_sys *coh;
+    int i;
+};
+static uint64_t gpu_l1_mshr_peak(const void *ctx)
+{
+    const struct gpu_ref *r = ctx;
+    return cgm_coh_gpu_l1_stats(r->coh, r->i)->mshr_peak;
+}
+static uint64_t gpu_l2_mshr_peak(const void *ctx)
+{
+    const struct gpu_ref *r = ctx;
+    return cgm_coh_gpu_l2_stats(r->coh, r->i)->mshr_peak;
+}
+
+static void add_gpu_l1(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, int cu)
+{
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    const struct cgm_coh_gpu_l1_stats *st = cgm_coh_gpu_l1_stats(coh, cu);
+    char name[32];
+    snprintf(name, sizeof name, "cu%d.l1v", cu);
+    cgm_stat x = cache_begin(reg, caches, name, "gpu_l1v");
+    cgm_stat a = cgm_stat_counter(reg, x, "accesses", &st->accesses);
+    cgm_stat_counter(reg, x, "loads", &st->loads);
+    cgm_stat_counter(reg, x, "stores", &st->stores);
+    cgm_stat_counter(reg, x, "hits", &st->hits);
+    cgm_stat ms = cgm_stat_counter(reg, x, "misses", &st->misses);
+    cgm_stat_counter(reg, x, "evictions", &st->evictions);
+    cgm_stat_counter(reg, x, "writebacks", &st->writebacks);
+    cgm_stat_counter(reg, x, "nacks", &st->nacks_received);
+    cgm_stat_counter(reg, x, "retries", &st->retries);
+    cgm_stat_counter(reg, x, "coalesced", &st->coalesced);
+    cgm_stat_counter(reg, x, "full_stalls", &st->stalls);
+    cgm_stat_counter(reg, x, "writeback_queue_hits", &st->wb_hits);
+    cgm_stat_counter(reg, x, "invalidations", &st->invalidations);
+    cgm_stat_counter(reg, x, "joins", &st->joins);
+    struct gpu_ref ref = { coh, cu };
+    cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l1_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    add_messages(reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l1_node(coh, cu)));
+    cache_end(reg, x, a, ms);
+}
+
+static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, int bank)
+{
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    const struct cgm_coh_gpu_l2_stats *st = cgm_coh_gpu_l2_stats(coh, bank);
+    char name[32];
+    snprintf(name, sizeof name, "gpu_l2.%d", bank);
+    cgm_stat x = cache_begin(reg, caches, name, "gpu_l2");
+    cgm_stat a = cgm_stat_counter(reg, x, "accesses", &st->requests);
+    cgm_stat_counter(reg, x, "hits", &st->hits);
+    cgm_stat ms = cgm_stat_counter(reg, x, "misses", &st->misses);
+    cgm_stat_counter(reg, x, "evictions", &st->evictions);
+    cgm_stat_counter(reg, x, "writebacks", &st->writebacks);
+    cgm_stat_counter(reg, x, "nacks", &st->nacks_sent);
+    cgm_stat_counter(reg, x, "nacks_received", &st->nacks_received);
+    cgm_stat_counter(reg, x, "mshr_nacks", &st->mshr_nacks);
+    cgm_stat_counter(reg, x, "retries", &st->retries);
+    cgm_stat_counter(reg, x, "coalesced", &st->coalesced);
+    cgm_stat_counter(reg, x, "recalls", &st->recalls);
+    cgm_stat_counter(reg, x, "invalidations", &st->invalidations);
+    cgm_stat_counter(reg, x, "back_invalidations", &st->back_invalidations);
+    cgm_stat_counter(reg, x, "clean_evictions", &st->clean_evictions);
+    cgm_stat_counter(reg, x, "writeback_hits", &st->wb_hits);
+    cgm_stat_counter(reg, x, "joins", &st->joins);
+    cgm_stat_counter(reg, x, "parent_requests", &st->parent_requests);
+    cgm_stat_counter(reg, x, "parent_forwards", &st->parent_forwards);
+    cgm_stat_counter(reg, x, "memory_reads", &st->mem_reads);
+    cgm_stat_counter(reg, x, "memory_writes", &st->mem_writes);
+    cgm_stat_counter(reg, x, "flushes", &st->flushes);
+    struct gpu_ref ref = { coh, bank };
+    cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l2_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    add_messages(reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l2_node(coh, bank)));
+    cache_end(reg, x, a, ms);
+}
+
 /* A sum over the ring's switches. */
 static uint64_t sum_switches(const struct cgm_memsys *m, bool blocked)
 {
@@ -209,6 +286,10 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_core_caches(m, reg, caches, i);
     for (int i = 0; i < (int)cfg->slices; i++)
         add_slice(m, reg, caches, i);
+    for (int i = 0; i < (int)cfg->coh.gpu.cus; i++)
+        add_gpu_l1(m, reg, caches, i);
+    for (int i = 0; i < (int)cfg->coh.gpu.banks && cfg->coh.gpu.cus; i++)
+        add_gpu_l2(m, reg, caches, i);
     cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
                       COH_NTYPES);
     /* The GPU's tables (3.6, 3.7) only in a system with compute units, so
