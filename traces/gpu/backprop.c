@@ -13,6 +13,7 @@ int main(void)
     long kf = gpu_get_kernel("backprop", "bp_layerforward");
     long ka = gpu_get_kernel("backprop", "bp_adjust_weights");
     const int W = (IN + 1) * (HID + 1);
+    cgm_roi_begin();
     float *x = gpu_buffer((IN + 1) * 4), *w = gpu_buffer(W * 4), *oldw = gpu_buffer(W * 4);
     float *part = gpu_buffer(IN / B * HID * 4), *delta = gpu_buffer((HID + 1) * 4);
     static float cw[(IN + 1) * (HID + 1)], cold[(IN + 1) * (HID + 1)], cpart[IN / B * HID];
@@ -28,6 +29,7 @@ int main(void)
     arg_ptr(&b, delta); arg_ptr(&b, x); arg_ptr(&b, w); arg_ptr(&b, oldw); arg_int(&b, HID);
     gpu_run(ka, 2, HID, IN, B, B, &b);
     cgm_gpu_wait();
+    cgm_roi_end();
 
     /* forward: the same tree reduction over each group's 16 rows */
     for (int g = 0; g < IN / B; g++)

@@ -9,6 +9,7 @@ int main(void)
 {
     gpu_require();
     long ke = gpu_get_kernel("bfs", "bfs_expand"), ka = gpu_get_kernel("bfs", "bfs_advance");
+    cgm_roi_begin();
     int *start = gpu_buffer((NN + 1) * 4), *edges = gpu_buffer(NN * DEG * 4);
     int *frontier = gpu_buffer(NN * 4), *next = gpu_buffer(NN * 4), *visited = gpu_buffer(NN * 4);
     int *cost = gpu_buffer(NN * 4), *go_on = gpu_buffer(4);
@@ -34,6 +35,7 @@ int main(void)
         cgm_gpu_wait();
         levels++;
     } while (*go_on && levels <= NN);
+    cgm_roi_end();
     /* CPU BFS */
     static int ref[NN], queue[NN];
     for (int v = 0; v < NN; v++) ref[v] = -1;

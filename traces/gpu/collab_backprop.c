@@ -35,6 +35,7 @@ int main(int argc, char **argv)
         rold[i] = oldw[i] = 0.1f * gpu_frand();
     }
     int cpu = collab_cpu_units(&c, IN, B), gpu = IN - cpu;
+    cgm_roi_begin();
     float *gd = collab_to_gpu(&c, delta, (HID + 1) * 4, 1), *gx = collab_to_gpu(&c, x, (IN + 1) * 4, 1);
     float *gw = collab_to_gpu(&c, w, W * 4, 1), *gold = collab_to_gpu(&c, oldw, W * 4, 1);
     if (gpu) {
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
     size_t off = (size_t)(cpu + 1) * (HID + 1) * 4, len = (size_t)gpu * (HID + 1) * 4;
     collab_from_gpu(&c, w, gw, off, len);
     collab_from_gpu(&c, oldw, gold, off, len);
+    cgm_roi_end();
     struct job r = { delta, x, rw, rold };
     cpu_rows(&r, 0, IN);
     return gpu_finish(gpu_close("w", w, rw, W, 1e-5f) && gpu_close("oldw", oldw, rold, W, 1e-5f));

@@ -7,7 +7,11 @@
  *                       buffers and the GPU's results back (cgm_gpu_copy)
  *                share: host and GPU work on the same cgm_gpu_alloc memory
  * The GPU part is launched first, the CPU threads work while it runs, then
- * the host waits for the GPU and checks the whole result serially. */
+ * the host waits for the GPU and checks the whole result serially.  The
+ * region of interest runs from the copies to the GPU (none when sharing) to
+ * the copies back after the join and the wait: seed 000 Sec. 4.4.1's "just
+ * before the first clSetKernelArg() to just after the join after clFinish()"
+ * when sharing. */
 #ifndef CGM_COLLAB_COMMON_H
 #define CGM_COLLAB_COMMON_H
 

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
     memcpy(filter, sobel, sizeof sobel);
     for (int i = 0; i < WD * HT; i++) img[i] = gpu_frand();
     int cpu = collab_cpu_units(&c, HT, T), gpu = HT - cpu;
+    cgm_roi_begin();
     float *gi = collab_to_gpu(&c, img, WD * HT * 4, 1), *gf = collab_to_gpu(&c, filter, 36, 1);
     float *go = collab_to_gpu(&c, out, WD * HT * 4, 0);
     if (gpu) {
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
     collab_cpu(&c, cpu, cpu_rows, &j);
     cgm_gpu_wait();
     collab_from_gpu(&c, out, go, (size_t)cpu * WD * 4, (size_t)gpu * WD * 4);
+    cgm_roi_end();
     static float ref[WD * HT];
     struct job r = { img, filter, ref };
     cpu_rows(&r, 0, HT);

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
     float *rec = collab_host(&c, NR * 8), *dist = collab_host(&c, NR * 4);
     for (int i = 0; i < 2 * NR; i++) rec[i] = gpu_frand();
     int cpu = collab_cpu_units(&c, NR, G), gpu = NR - cpu;
+    cgm_roi_begin();
     float *gr = collab_to_gpu(&c, rec, NR * 8, 1), *gd = collab_to_gpu(&c, dist, NR * 4, 0);
     if (gpu) {
         struct gpu_args g = { .n = 0 };
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
     collab_cpu(&c, cpu, cpu_part, &j);
     cgm_gpu_wait();
     collab_from_gpu(&c, dist, gd, (size_t)cpu * 4, (size_t)gpu * 4);
+    cgm_roi_end();
     static float ref[NR];
     struct job r = { rec, ref };
     cpu_part(&r, 0, NR);

@@ -29,6 +29,7 @@ int main(int argc, char **argv)
         b[i] = gpu_frand() - 0.5f;
     }
     int cpu = collab_cpu_units(&c, N, T), gpu = N - cpu;
+    cgm_roi_begin();
     float *ga = collab_to_gpu(&c, a, N * N * 4, 1), *gb = collab_to_gpu(&c, b, N * N * 4, 1);
     float *gm = collab_to_gpu(&c, m, N * N * 4, 0);
     if (gpu) {
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
     collab_cpu(&c, cpu, cpu_rows, &j);
     cgm_gpu_wait();
     collab_from_gpu(&c, m, gm, (size_t)cpu * N * 4, (size_t)gpu * N * 4);
+    cgm_roi_end();
     static float ref[N * N];
     struct job r = { a, b, ref };
     cpu_rows(&r, 0, N);

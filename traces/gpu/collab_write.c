@@ -18,6 +18,7 @@ int main(int argc, char **argv)
     long k = gpu_get_kernel("write", "write_array");
     int *data = collab_host(&c, N * 4);
     int cpu = collab_cpu_units(&c, N, G), gpu = N - cpu;
+    cgm_roi_begin();
     int *gd = collab_to_gpu(&c, data, N * 4, 0);
     if (gpu) {
         struct gpu_args g = { .n = 0 };
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
     collab_cpu(&c, cpu, cpu_part, data);
     cgm_gpu_wait();
     collab_from_gpu(&c, data, gd, (size_t)cpu * 4, (size_t)gpu * 4);
+    cgm_roi_end();
     for (int i = 0; i < N; i++)
         if (data[i] != VALUE + i) {
             printf("data[%d] = %d, want %d\n", i, data[i], VALUE + i);

@@ -9,6 +9,7 @@ int main(void)
     gpu_require();
     long ksw = gpu_get_kernel("kmeans", "kmeans_swap");
     long kas = gpu_get_kernel("kmeans", "kmeans_assign");
+    cgm_roi_begin();
     float *f = gpu_buffer(NP * NF * 4), *ft = gpu_buffer(NP * NF * 4), *cl = gpu_buffer(NC * NF * 4);
     int *mem = gpu_buffer(NP * 4);
     for (int i = 0; i < NP * NF; i++) f[i] = gpu_frand();
@@ -21,6 +22,7 @@ int main(void)
     arg_int(&b, NP); arg_int(&b, NC); arg_int(&b, NF);
     gpu_run(kas, 1, NP, 1, 64, 1, &b);
     cgm_gpu_wait();
+    cgm_roi_end();
     int ok = 1;
     for (int p = 0; p < NP && ok; p++) {
         for (int q = 0; q < NF; q++)

@@ -10,6 +10,7 @@ int main(void)
 {
     gpu_require();
     long k = gpu_get_kernel("nw", "nw_diagonal");
+    cgm_roi_begin();
     int *score = gpu_buffer(W * W * 4), *sim = gpu_buffer(W * W * 4);
     static int ref[W * W];
     for (int i = 0; i < W * W; i++)
@@ -25,6 +26,7 @@ int main(void)
         gpu_run(k, 1, N, 1, N, 1, &a);
     }
     cgm_gpu_wait();
+    cgm_roi_end();
     for (int i = 1; i <= N; i++)
         for (int j = 1; j <= N; j++)
             ref[i * W + j] = imax(ref[(i - 1) * W + j - 1] + sim[i * W + j],
