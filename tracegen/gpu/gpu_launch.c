@@ -93,26 +93,30 @@ static long place_local_args(const struct si_kernel *k, uint8_t *args, size_t ar
     return (long)(next - k->kd.group_segment_fixed_size);
 }
 
+_Static_assert(CGM_EVF_GPU_LAUNCH_GRID_Z == CGM_EVF_GPU_LAUNCH_GRID_X + 2 &&
+                   CGM_EVF_GPU_LAUNCH_GROUP_Z == CGM_EVF_GPU_LAUNCH_GROUP_X + 2,
+               "a launch's grid and group sizes are three consecutive fields each");
+
 static void launch_events(struct x86_thread *t, uint32_t id, uint32_t kernel,
                           const struct si_launch *l, uint64_t scratch, uint64_t kernarg_bytes)
 {
     struct cgm_event ev;
     memset(&ev, 0, sizeof ev);
     ev.type = CGM_EV_GPU_LAUNCH;
-    ev.f[0] = id;
-    ev.f[1] = kernel;
-    ev.f[2] = l->dims;
+    ev.f[CGM_EVF_GPU_LAUNCH_LAUNCH] = id;
+    ev.f[CGM_EVF_GPU_LAUNCH_KERNEL] = kernel;
+    ev.f[CGM_EVF_GPU_LAUNCH_DIMS] = l->dims;
     for (int i = 0; i < 3; i++) {
-        ev.f[3 + i] = l->grid[i];
-        ev.f[6 + i] = l->group[i];
+        ev.f[CGM_EVF_GPU_LAUNCH_GRID_X + i] = l->grid[i];
+        ev.f[CGM_EVF_GPU_LAUNCH_GROUP_X + i] = l->group[i];
     }
-    ev.f[9] = l->kernel->kd.group_segment_fixed_size + l->dynamic_lds;
+    ev.f[CGM_EVF_GPU_LAUNCH_LDS_BYTES] = l->kernel->kd.group_segment_fixed_size + l->dynamic_lds;
     gpu_record(t, &ev);
     memset(&ev, 0, sizeof ev);
     ev.type = CGM_EV_GPU_LAUNCH_MEM;
-    ev.f[0] = id;
-    ev.f[1] = scratch;
-    ev.f[2] = kernarg_bytes;
+    ev.f[CGM_EVF_GPU_LAUNCH_MEM_LAUNCH] = id;
+    ev.f[CGM_EVF_GPU_LAUNCH_MEM_SCRATCH_BYTES] = scratch;
+    ev.f[CGM_EVF_GPU_LAUNCH_MEM_ARGS_BYTES] = kernarg_bytes;
     gpu_record(t, &ev);
 }
 
