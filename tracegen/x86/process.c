@@ -295,6 +295,23 @@ static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
     return out;
 }
 
+struct x86_thread *x86_time_out_oldest(struct x86_process *p)
+{
+    struct x86_thread *timed = NULL;
+    for (size_t i = 0; i < p->nthreads; i++) {
+        struct x86_thread *t = p->threads[i];
+        if (t->state == THREAD_FUTEX_WAIT && t->futex_timed &&
+            (!timed || t->wait_order < timed->wait_order))
+            timed = t;
+    }
+    if (timed) {
+        timed->state = THREAD_RUNNABLE;
+        timed->woken_by = 0;
+        timed->cpu.r[R_RAX] = (uint64_t)-110; /* ETIMEDOUT */
+    }
+    return timed;
+}
+
 /* Picks the next runnable thread after the current one (round robin).
  * Returns 0, or -1 when none can run (deadlock; p->message says why). */
 static int schedule(struct x86_process *p)
@@ -307,19 +324,9 @@ static int schedule(struct x86_process *p)
         }
     }
     /* nothing runnable: a timed wait times out (oldest first) */
-    struct x86_thread *timed = NULL;
-    for (size_t i = 0; i < p->nthreads; i++) {
-        struct x86_thread *t = p->threads[i];
-        if (t->state == THREAD_FUTEX_WAIT && t->futex_timed &&
-            (!timed || t->wait_order < timed->wait_order))
-            timed = t;
-    }
-    if (timed) {
-        timed->state = THREAD_RUNNABLE;
-        timed->woken_by = 0;
-        timed->cpu.r[R_RAX] = (uint64_t)-110; /* ETIMEDOUT */
+    if (x86_time_out_oldest(p)) {
         for (size_t i = 0; i < p->nthreads; i++)
-            if (p->threads[i] == timed)
+            if (p->threads[i]->state == THREAD_RUNNABLE)
                 p->cur = i;
         return 0;
     }

@@ -37,6 +37,15 @@ struct x86_options {
     uint64_t time_start;         /* the virtual clock's start, seconds since 1970 */
 };
 
+/* How tracegen serves a guest descriptor whose host one it made. */
+enum x86_fd_mode {
+    X86_FD_WAITS = 1,            /* the guest expects reads and writes to wait */
+    X86_FD_HOST_NB = 2,          /* the host descriptor never blocks: waits are tracegen's,
+                                    and the guest's O_NONBLOCK is kept in X86_FD_WAITS */
+    X86_FD_INTERNAL = 4,         /* only the guest can make it ready (its pipes, eventfds):
+                                    nothing outside will end a wait on it */
+};
+
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };
 
 struct x86_thread {
@@ -50,6 +59,7 @@ struct x86_thread {
     uint64_t wait_order;         /* FIFO order among waiters */
     uint64_t woken_by;           /* seq of the wake that ended the wait */
     uint64_t wait_deadline;      /* virtual time a retried poll times out; 0: none */
+    uint64_t io_done;            /* bytes a waiting pipe write has written so far */
     char name[16];               /* prctl(PR_SET_NAME) */
     int exit_status;
     struct x86_rec_thread *rec;
@@ -82,8 +92,7 @@ struct x86_process {
     int fds[X86_MAX_FDS];        /* guest fd -> host fd, -1 when closed */
     uint8_t fd_confined[X86_MAX_FDS]; /* opened through the sandbox: its file lies in
                                          an allowed directory */
-    uint8_t fd_waits[X86_MAX_FDS];    /* the guest expects its reads and writes to
-                                         wait; the host descriptor never blocks */
+    uint8_t fd_mode[X86_MAX_FDS];     /* enum x86_fd_mode bits */
     uint64_t rng;                /* xorshift state for getrandom */
     uint64_t sigmask;
     uint64_t sigactions[65][4];  /* stored and given back, never delivered */
@@ -121,6 +130,10 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
 /* Wakes up to N threads waiting on futex ADDR whose bitset meets BITSET,
  * oldest first, recording SEQ as what woke them. Returns how many. */
 long x86_futex_wake(struct x86_process *p, uint64_t addr, long n, uint32_t bitset, uint64_t seq);
+
+/* Ends the oldest timed futex wait with ETIMEDOUT (what happens next in
+ * virtual time when no thread can run). Returns that thread, or NULL. */
+struct x86_thread *x86_time_out_oldest(struct x86_process *p);
 
 /* Instructions retired so far with every rep-string iteration counted
  * (as valgrind counts them): what --max-insts bounds. */

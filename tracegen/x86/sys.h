@@ -66,6 +66,8 @@ long x86_refuse_write(struct x86_process *p, const char *why);
 /* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
  * (0 <= LOWEST < X86_MAX_FDS), closing HFD when none is free (-EMFILE). */
 long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest);
+/* Guest descriptor TO (a dup of FROM) is served as FROM is. */
+void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to);
 /* A read or write the guest expected to wait found the host descriptor
  * not ready: waits as poll does for EVENTS. Returns 1 when the descriptor
  * became ready (try again), 0 or -errno, or sets SC_RETRY. */
@@ -74,6 +76,10 @@ long x86_wait_fd(struct x86_sys *s, uint64_t fd, short events);
 /* 1 when another guest thread could run: a call must not block the host
  * for what that thread may provide (it yields with SC_RETRY instead). */
 int x86_other_threads_runnable(const struct x86_process *p, const struct x86_thread *t);
+
+/* A write found no reader (EPIPE): the guest is sent SIGPIPE, whose
+ * default action ends it; ignored or blocked, the write fails. */
+void x86_broken_pipe(struct x86_sys *s);
 
 /* Virtual time now, in nanoseconds since the epoch. */
 uint64_t x86_virtual_now_ns(const struct x86_process *p);

@@ -18,13 +18,19 @@
 #include "tracegen/x86/sandbox.h"
 #include "tracegen/x86/sys.h"
 
+void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to)
+{
+    p->fd_confined[to] = p->fd_confined[from];
+    p->fd_mode[to] = p->fd_mode[from];
+}
+
 long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
 {
     for (uint32_t i = lowest; i < X86_MAX_FDS; i++)
         if (p->fds[i] < 0) {
             p->fds[i] = hfd;
             p->fd_confined[i] = 0;
-            p->fd_waits[i] = 0;
+            p->fd_mode[i] = 0;
             return i;
         }
     close(hfd);
@@ -102,21 +108,61 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
 long sys_read(struct x86_sys *s)
 {
     long rc = do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
-    if (rc == -EAGAIN && s->p->fd_waits[(uint32_t)s->a[0]]) {
+    if (rc == -EAGAIN && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS)) {
         long w = x86_wait_fd(s, s->a[0], POLLIN);
         rc = w == 1 ? do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0) : w;
     }
     return rc;
 }
 long sys_pread64(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 1, s->a[3]); }
+
+/* A write to a pipe nobody reads: SIGPIPE, then EPIPE if the guest lives. */
+static long wrote(struct x86_sys *s, long rc)
+{
+    if (rc == -EPIPE)
+        x86_broken_pipe(s);
+    return rc;
+}
+
+/* A write the guest expects to wait writes everything before it returns,
+ * as a blocking pipe write does: what fits now is written, and the thread
+ * waits (yielding to the reader) for room for the rest; T->io_done keeps
+ * the count across the retries of the call. */
+static long write_all(struct x86_sys *s, uint64_t n)
+{
+    struct x86_thread *t = s->t;
+    if (n > X86_IO_CHUNK)
+        n = X86_IO_CHUNK;
+    long rc;
+    for (;;) {
+        long k = do_write(s->p, s->a[0], s->a[1] + t->io_done, n - t->io_done, 0, 0);
+        if (k > 0)
+            t->io_done += (uint64_t)k;
+        if (t->io_done == n) {
+            rc = (long)n;
+            break;
+        }
+        if (k < 0 && k != -EAGAIN) {
+            rc = t->io_done ? (long)t->io_done : wrote(s, k);
+            break;
+        }
+        long w = x86_wait_fd(s, s->a[0], POLLOUT);
+        if (s->outcome != SC_CONTINUE)
+            return 0; /* the call runs again (or the run stops) */
+        if (w != 1) {
+            rc = t->io_done ? (long)t->io_done : w;
+            break;
+        }
+    }
+    t->io_done = 0;
+    return rc;
+}
+
 long sys_write(struct x86_sys *s)
 {
-    long rc = do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
-    if (rc == -EAGAIN && s->p->fd_waits[(uint32_t)s->a[0]]) {
-        long w = x86_wait_fd(s, s->a[0], POLLOUT);
-        rc = w == 1 ? do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0) : w;
-    }
-    return rc;
+    if (x86_host_fd(s->p, s->a[0]) >= 0 && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS))
+        return write_all(s, s->a[2]);
+    return wrote(s, do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0));
 }
 
 long sys_pwrite64(struct x86_sys *s)
@@ -125,7 +171,7 @@ long sys_pwrite64(struct x86_sys *s)
 }
 
 long sys_readv(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 0, 0, 0); }
-long sys_writev(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 1, 0, 0); }
+long sys_writev(struct x86_sys *s) { return wrote(s, do_iov(s->p, s->a[0], s->a[1], s->a[2], 1, 0, 0)); }
 long sys_preadv(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 0, 1, s->a[3]); }
 long sys_pwritev(struct x86_sys *s) { return do_iov(s->p, s->a[0], s->a[1], s->a[2], 1, 1, s->a[3]); }
 
@@ -389,15 +435,16 @@ long sys_fcntl(struct x86_sys *s)
             return -errno;
         long g = x86_new_guest_fd(p, n, (uint32_t)arg);
         if (g >= 0)
-            p->fd_confined[g] = p->fd_confined[(uint32_t)s->a[0]];
-        if (g >= 0)
-            p->fd_waits[g] = p->fd_waits[(uint32_t)s->a[0]];
+            x86_fd_copy_mode(p, (uint32_t)s->a[0], (uint32_t)g);
         return g;
     }
     case F_GETFD: case F_SETFD:
         return 0;
     case F_GETFL: {
         int r = fcntl(h, F_GETFL);
+        if (r >= 0 && (p->fd_mode[(uint32_t)s->a[0]] & X86_FD_HOST_NB))
+            r = (r & ~O_NONBLOCK) |
+                (p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS ? 0 : O_NONBLOCK);
         return r < 0 ? -errno : r;
     }
     case F_SETFL:
@@ -405,6 +452,14 @@ long sys_fcntl(struct x86_sys *s)
          * terminal's O_NONBLOCK would reach the user's shell): left alone */
         if (h <= 2)
             return 0;
+        if (p->fd_mode[(uint32_t)s->a[0]] & X86_FD_HOST_NB) {
+            /* the guest's O_NONBLOCK says whether tracegen waits; it is
+             * this descriptor's (natively it is the open file's, which
+             * dup'ed descriptors share) */
+            uint8_t *m = &p->fd_mode[(uint32_t)s->a[0]];
+            *m = (uint8_t)((*m & ~X86_FD_WAITS) | (arg & O_NONBLOCK ? 0 : X86_FD_WAITS));
+            arg |= O_NONBLOCK;
+        }
         return fcntl(h, F_SETFL, (int)arg) < 0 ? -errno : 0;
     case F_GETLK: case F_SETLK: case F_SETLKW:
     case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
@@ -469,9 +524,7 @@ long sys_dup(struct x86_sys *s)
     int n = dup(h);
     long g = n < 0 ? -errno : x86_new_guest_fd(s->p, n, 0);
     if (g >= 0)
-        s->p->fd_confined[g] = s->p->fd_confined[(uint32_t)s->a[0]];
-    if (g >= 0)
-        s->p->fd_waits[g] = s->p->fd_waits[(uint32_t)s->a[0]];
+        x86_fd_copy_mode(s->p, (uint32_t)s->a[0], (uint32_t)g);
     return g;
 }
 
@@ -491,8 +544,7 @@ static long dup_to(struct x86_process *p, uint64_t fd, uint64_t to)
     if (p->fds[slot] > 2)
         close(p->fds[slot]);
     p->fds[slot] = n;
-    p->fd_confined[slot] = p->fd_confined[(uint32_t)fd];
-    p->fd_waits[slot] = p->fd_waits[(uint32_t)fd];
+    x86_fd_copy_mode(p, (uint32_t)fd, slot);
     return slot;
 }
 

@@ -7,12 +7,14 @@
  * waits for it, in real time. */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "tracegen/x86/fault.h"
 #include "tracegen/x86/sys.h"
 
 #define POLL_FDS_MAX 4096
@@ -26,10 +28,30 @@ int x86_other_threads_runnable(const struct x86_process *p, const struct x86_thr
     return 0;
 }
 
+/* Nothing is ready, no other thread can run, and every descriptor waited
+ * on is one only the guest can make ready: natively the wait would last
+ * forever. A thread in a timed futex wait times out first (what would
+ * happen next in virtual time); without one the run stops as a deadlock. */
+static int wait_internal(struct x86_sys *s)
+{
+    if (x86_time_out_oldest(s->p)) {
+        s->outcome = SC_RETRY;
+        return -1;
+    }
+    snprintf(s->p->message, sizeof s->p->message,
+             "deadlock: thread %llu waits on a pipe or eventfd that only the guest can make "
+             "ready, and no other thread can run", (unsigned long long)s->t->tid);
+    s->p->stop_kind = XF_SYSCALL;
+    s->outcome = SC_STOP;
+    return -1;
+}
+
 /* Nothing is ready and the guest asked to wait up to TIMEOUT_NS (< 0: no
- * limit). Returns 1 when the caller should wait on the host (TIMEOUT_MS
- * set), 0 when the wait timed out in virtual time, or sets SC_RETRY. */
-static int wait_policy(struct x86_sys *s, int64_t timeout_ns, int *timeout_ms)
+ * limit) on descriptors of which INTERNAL says whether only the guest can
+ * make them ready. Returns 1 when the caller should wait on the host
+ * (TIMEOUT_MS set), 0 when the wait timed out in virtual time, or -1 with
+ * SC_RETRY or SC_STOP set. */
+static int wait_policy(struct x86_sys *s, int64_t timeout_ns, int internal, int *timeout_ms)
 {
     struct x86_thread *t = s->t;
     if (x86_other_threads_runnable(s->p, t)) {
@@ -44,6 +66,8 @@ static int wait_policy(struct x86_sys *s, int64_t timeout_ns, int *timeout_ms)
         return -1;
     }
     t->wait_deadline = 0;
+    if (internal)
+        return timeout_ns < 0 ? wait_internal(s) : 0;
     *timeout_ms = timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000 > 1000000000 ? 1000000000
                                                                                : timeout_ns / 1000000);
     return 1;
@@ -57,13 +81,16 @@ static long poll_guest(struct x86_sys *s, struct pollfd *pfd, size_t n, int64_t 
     struct pollfd *host = malloc((n ? n : 1) * sizeof *host);
     if (!host)
         return -ENOMEM;
+    int internal = 1;
     for (size_t i = 0; i < n; i++) {
         host[i] = pfd[i];
         host[i].fd = pfd[i].fd < 0 ? -1 : x86_host_fd(p, (uint64_t)(uint32_t)pfd[i].fd);
+        if (host[i].fd >= 0 && !(p->fd_mode[(uint32_t)pfd[i].fd] & X86_FD_INTERNAL))
+            internal = 0;
     }
     int ready = poll(host, n, 0);
     if (ready == 0 && timeout_ns != 0) {
-        int ms, w = wait_policy(s, timeout_ns, &ms);
+        int ms, w = wait_policy(s, timeout_ns, internal, &ms);
         if (w < 0) {
             free(host);
             return 0;
@@ -249,7 +276,9 @@ static long do_epoll_wait(struct x86_sys *s, int64_t timeout_ms)
     struct epoll_event ev[EPOLL_EVENTS_MAX];
     int n = epoll_wait(ep, ev, max, 0);
     if (n == 0 && timeout_ms != 0) {
-        int ms, w = wait_policy(s, timeout_ms < 0 ? -1 : timeout_ms * 1000000, &ms);
+        /* the epoll set's descriptors are the host's business: an epoll
+         * descriptor counts as one the outside world can make ready */
+        int ms, w = wait_policy(s, timeout_ms < 0 ? -1 : timeout_ms * 1000000, 0, &ms);
         if (w < 0)
             return 0;
         if (w > 0)
@@ -279,7 +308,8 @@ long sys_eventfd2(struct x86_sys *s)
     long g = new_fd(s->p, eventfd((unsigned)s->a[0],
                                   (int)(flags & EFD_SEMAPHORE) | EFD_CLOEXEC | EFD_NONBLOCK));
     if (g >= 0)
-        s->p->fd_waits[g] = !(flags & EFD_NONBLOCK);
+        s->p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL |
+                           (flags & EFD_NONBLOCK ? 0 : X86_FD_WAITS);
     return g;
 }
 

@@ -1,6 +1,7 @@
 /* Signal system calls. Handlers are stored and given back, never run;
  * a signal the guest sends itself ends it as its default action would. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "tracegen/x86/fault.h"
@@ -49,7 +50,7 @@ long sys_sigaltstack(struct x86_sys *s) { (void)s; return 0; }
 /* SIG sent by the guest to itself: a signal whose default action
  * terminates ends the process as it would natively (abort() relies on
  * this); ignored signals do nothing; handlers are not run (stop). */
-static long self_signal(struct x86_sys *s, uint64_t sig)
+static long self_signal(struct x86_sys *s, uint64_t sig, const char *why)
 {
     struct x86_process *p = s->p;
     if (sig > 64)
@@ -63,8 +64,7 @@ static long self_signal(struct x86_sys *s, uint64_t sig)
                  "supported", (unsigned long long)sig);
         p->stop_kind = XF_SYSCALL;
     } else {
-        snprintf(p->message, sizeof p->message, "signal %llu sent by the guest to itself",
-                 (unsigned long long)sig);
+        snprintf(p->message, sizeof p->message, "signal %llu %s", (unsigned long long)sig, why);
         p->stop_kind = XF_KILLED;
         p->kill_signal = (int)sig;
     }
@@ -85,19 +85,25 @@ long sys_kill(struct x86_sys *s)
 {
     if ((int64_t)s->a[0] != X86_GUEST_PID && s->a[0] != 0)
         return -EPERM;
-    return self_signal(s, s->a[1]);
+    return self_signal(s, s->a[1], "sent by the guest to itself");
 }
 
 long sys_tkill(struct x86_sys *s)
 {
     if (!is_own_tid(s->p, s->a[0]))
         return -ESRCH;
-    return self_signal(s, s->a[1]);
+    return self_signal(s, s->a[1], "sent by the guest to itself");
 }
 
 long sys_tgkill(struct x86_sys *s)
 {
     if (s->a[0] != X86_GUEST_PID || !is_own_tid(s->p, s->a[1]))
         return -ESRCH;
-    return self_signal(s, s->a[2]);
+    return self_signal(s, s->a[2], "sent by the guest to itself");
+}
+
+void x86_broken_pipe(struct x86_sys *s)
+{
+    if (!(s->p->sigmask & (1ull << (SIGPIPE - 1))))
+        self_signal(s, SIGPIPE, "(SIGPIPE): a write to a pipe that no one reads");
 }
