@@ -105,14 +105,16 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
     return total;
 }
 
+/* A descriptor the guest expects to wait on is asked whether it is ready
+ * before anything is copied: a waiting thread may try its call many times. */
 long sys_read(struct x86_sys *s)
 {
-    long rc = do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
-    if (rc == -EAGAIN && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS)) {
+    if (x86_host_fd(s->p, s->a[0]) >= 0 && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS)) {
         long w = x86_wait_fd(s, s->a[0], POLLIN);
-        rc = w == 1 ? do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0) : w;
+        if (w != 1)
+            return w;
     }
-    return rc;
+    return do_read(s->p, s->a[0], s->a[1], s->a[2], 0, 0);
 }
 long sys_pread64(struct x86_sys *s) { return do_read(s->p, s->a[0], s->a[1], s->a[2], 1, s->a[3]); }
 
@@ -127,7 +129,9 @@ static long wrote(struct x86_sys *s, long rc)
 /* A write the guest expects to wait writes everything before it returns,
  * as a blocking pipe write does: what fits now is written, and the thread
  * waits (yielding to the reader) for room for the rest; T->io_done keeps
- * the count across the retries of the call. */
+ * the count across the retries of the call. The data is copied a pipe's
+ * worth at a time, so a retry copies no more than can be written. */
+#define PIPE_SLICE 65536u
 static long write_all(struct x86_sys *s, uint64_t n)
 {
     struct x86_thread *t = s->t;
@@ -135,7 +139,15 @@ static long write_all(struct x86_sys *s, uint64_t n)
         n = X86_IO_CHUNK;
     long rc;
     for (;;) {
-        long k = do_write(s->p, s->a[0], s->a[1] + t->io_done, n - t->io_done, 0, 0);
+        long w = x86_wait_fd(s, s->a[0], POLLOUT);
+        if (s->outcome != SC_CONTINUE)
+            return 0; /* the call runs again (or the run stops) */
+        if (w != 1) {
+            rc = t->io_done ? (long)t->io_done : w;
+            break;
+        }
+        uint64_t part = n - t->io_done < PIPE_SLICE ? n - t->io_done : PIPE_SLICE;
+        long k = do_write(s->p, s->a[0], s->a[1] + t->io_done, part, 0, 0);
         if (k > 0)
             t->io_done += (uint64_t)k;
         if (t->io_done == n) {
@@ -144,13 +156,6 @@ static long write_all(struct x86_sys *s, uint64_t n)
         }
         if (k < 0 && k != -EAGAIN) {
             rc = t->io_done ? (long)t->io_done : wrote(s, k);
-            break;
-        }
-        long w = x86_wait_fd(s, s->a[0], POLLOUT);
-        if (s->outcome != SC_CONTINUE)
-            return 0; /* the call runs again (or the run stops) */
-        if (w != 1) {
-            rc = t->io_done ? (long)t->io_done : w;
             break;
         }
     }
