@@ -205,3 +205,56 @@ void sweep_plot_data_free(struct plot_data *d)
     free(d->v);
     memset(d, 0, sizeof *d);
 }
+
+int sweep_plot_reference(struct plot_data *d, const struct csv *ref, const char *name, char *err, size_t errlen)
+{
+    if (ref->ncols < 2) {
+        snprintf(err, errlen, "%s: needs an x column and at least one column of values", name);
+        return -1;
+    }
+    size_t nl = d->nl + ref->ncols - 1;
+    double *v = xmalloc(nl * d->nx * sizeof *v);
+    memcpy(v, d->v, d->nl * d->nx * sizeof *v);
+    for (size_t i = d->nl * d->nx; i < nl * d->nx; i++)
+        v[i] = NAN;
+    bool *seen = xcalloc(d->nx + 1, sizeof *seen);
+    int rc = 0;
+    for (size_t r = 0; r < ref->nrows && !rc; r++) {
+        size_t x = 0;
+        while (x < d->nx && strcmp(d->xs[x], ref->rows[r][0]))
+            x++;
+        if (x == d->nx || seen[x]) {
+            snprintf(err, errlen, "%s:%zu: %s '%s' %s", name, r + 2, ref->header[0], ref->rows[r][0],
+                     x == d->nx ? "is not among the plot's x values" : "appears twice");
+            rc = -1;
+            break;
+        }
+        seen[x] = true;
+        for (size_t c = 1; c < ref->ncols && !rc; c++) {
+            const char *text = ref->rows[r][c];
+            if (!*text)
+                continue;
+            char *end;
+            errno = 0;
+            double value = strtod(text, &end);
+            if (*end || errno || !isfinite(value)) {
+                snprintf(err, errlen, "%s:%zu: %s value '%s' is not a number", name, r + 2, ref->header[c], text);
+                rc = -1;
+            }
+            v[(d->nl + c - 1) * d->nx + x] = value;
+        }
+    }
+    free(seen);
+    if (rc) {
+        free(v);
+        return -1;
+    }
+    free(d->v);
+    d->v = v;
+    d->ls = xrealloc(d->ls, nl * sizeof *d->ls);
+    for (size_t c = 1; c < ref->ncols; c++)
+        d->ls[d->nl + c - 1] = xstrdup(ref->header[c]);
+    d->nref += ref->ncols - 1;
+    d->nl = nl;
+    return 0;
+}

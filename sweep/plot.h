@@ -25,10 +25,11 @@ struct plot_opts {
     enum plot_scale scale;
 };
 
-/* The values to draw: nlines x nx, NAN where a point has no value. */
+/* The values to draw: nlines x nx, NAN where a point has no value. The
+ * last NREF lines are reference values (published figures), not the table's. */
 struct plot_data {
     char **xs, **ls;
-    size_t nx, nl;
+    size_t nx, nl, nref;
     double *v;
 };
 
@@ -36,6 +37,13 @@ struct plot_data {
  * normalise: value / baseline). Returns 0 or -1 with a message. */
 int sweep_plot_data(const struct csv *t, const struct plot_opts *o, struct plot_data *d, char *err, size_t errlen);
 void sweep_plot_data_free(struct plot_data *d);
+
+/* Appends the reference table REF (named NAME in messages) as lines: its
+ * first column holds x values, each other column is a line named by its
+ * header. An x value the plot does not have, a repeated one, or a cell
+ * that is neither empty nor a number is an error (-1 with a message); x
+ * values the reference lacks are NAN. */
+int sweep_plot_reference(struct plot_data *d, const struct csv *ref, const char *name, char *err, size_t errlen);
 
 /* The command line: sweep plot TABLE.csv --metric ... */
 int sweep_plot_main(int argc, char **argv);

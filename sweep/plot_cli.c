@@ -17,12 +17,13 @@ static void plot_usage(FILE *out)
     fputs("usage: sweep plot TABLE.csv --metric COLUMN --x AXIS [--lines AXIS]\n"
           "                  [--where AXIS=VALUE]... [--speedup AXIS=VALUE[,AXIS=VALUE]...]\n"
           "                  [--normalise AXIS=VALUE[,...]] [--style lines|bars] [--logy] [--yzero]\n"
-          "                  [--title TEXT] [-o PREFIX]\n"
+          "                  [--reference FILE] [--title TEXT] [-o PREFIX]\n"
           "\n"
           "Draws one column of a sweep table (DIR/table.csv) against the values of one\n"
           "axis, one line (or bar) per value of another, with gnuplot, to PREFIX.svg\n"
           "and PREFIX.png; PREFIX.dat and PREFIX.gp (the data and the script) stay\n"
-          "beside them for retouching.\n"
+          "beside them for retouching, and PREFIX.md holds the drawn values as a\n"
+          "markdown table.\n"
           "\n"
           "  --metric COLUMN   the column drawn (a metric of the table)\n"
           "  --x AXIS          the horizontal axis: the column's values in table order\n"
@@ -38,6 +39,10 @@ static void plot_usage(FILE *out)
           "  --logy            logarithmic vertical scale\n"
           "  --yzero           start the vertical scale at zero (bars always do; lines\n"
           "                    are scaled to their values by default)\n"
+          "  --reference FILE  values to draw beside the table's (published figures): a\n"
+          "                    CSV whose first column holds x values and each other\n"
+          "                    column is one more line (hatched bar, dashed line) named\n"
+          "                    by its header; empty cells are left out\n"
           "  --title TEXT      the title (default: the metric and the --where conditions)\n"
           "  -o PREFIX         output files' prefix (default: beside the table, named\n"
           "                    after the metric and the axes)\n"
@@ -117,6 +122,36 @@ static int write_data(const struct plot_data *d, bool bars, const char *path)
     return fclose(f);
 }
 
+/* Markdown numbers: whole for large values, three decimals for ratios. */
+static void md_number(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs(" |", f);
+    else
+        fprintf(f, fabs(v) >= 1000 ? " %.0f |" : " %.3f |", v);
+}
+
+static int write_markdown(const struct plot_data *d, const char *xname, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "| %s |", xname);
+    for (size_t l = 0; l < d->nl; l++)
+        fprintf(f, " %s |", d->ls[l]);
+    fputs("\n|---|", f);
+    for (size_t l = 0; l < d->nl; l++)
+        fputs("---:|", f);
+    fputc('\n', f);
+    for (size_t x = 0; x < d->nx; x++) {
+        fprintf(f, "| %s |", d->xs[x]);
+        for (size_t l = 0; l < d->nl; l++)
+            md_number(f, d->v[l * d->nx + x]);
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
 struct look {
     const char *title, *xlabel, *ylabel, *key_title;
     bool bars, logy, unit_line, yzero;
@@ -152,13 +187,19 @@ static void write_plot_commands(FILE *f, const struct plot_data *d, const struct
     }
     fputs("plot ", f);
     for (size_t l = 0; l < d->nl; l++) {
+        bool ref = l >= d->nl - d->nref;
         if (l)
             fputs(", \\\n     ", f);
         gp_string(f, dat);
-        if (k->bars)
+        if (k->bars) {
+            /* reference bars: hatched in grey, each with its own hatching */
+            static const int hatch[] = { 4, 5, 1, 2 };
             fprintf(f, " using %zu%s", l + 2, l ? "" : ":xtic(1)");
-        else
-            fprintf(f, " index %zu using 1:2:xtic(3) with linespoints lw 2 pt %zu ps 1.3", l, 5 + 2 * (l % 4));
+            if (ref)
+                fprintf(f, " fs pattern %d border lc rgb '#505050' lc rgb '#505050'" /* border, fill */, hatch[(l - (d->nl - d->nref)) % 4]);
+        } else
+            fprintf(f, " index %zu using 1:2:xtic(3) with linespoints lw 2 pt %zu ps 1.3%s", l, 5 + 2 * (l % 4),
+                    ref ? " dt 2" : "");
         fputs(" title ", f);
         gp_string(f, d->ls[l]);
     }
@@ -236,8 +277,26 @@ static char *conds_text(const struct plot_cond *c, size_t n)
     return s;
 }
 
+/* Appends the reference file's columns to D (plot.h). */
+static int add_reference(struct plot_data *d, const char *path)
+{
+    char err[1024];
+    size_t len;
+    char *text = read_file(path, &len, err, sizeof err);
+    struct csv ref;
+    int rc = !text || csv_parse(&ref, path, text, len, err, sizeof err) ? -1 : 0;
+    free(text);
+    if (!rc) {
+        rc = sweep_plot_reference(d, &ref, path, err, sizeof err);
+        csv_free(&ref);
+    }
+    if (rc)
+        fprintf(stderr, "sweep plot: --reference %s\n", err);
+    return rc;
+}
+
 static int draw(const char *table, const struct plot_opts *o, const char *style, const char *title, const char *out,
-                bool logy, bool yzero)
+                const char *reference, bool logy, bool yzero)
 {
     char err[1024];
     size_t len;
@@ -255,6 +314,11 @@ static int draw(const char *table, const struct plot_opts *o, const char *style,
         csv_free(&t);
         return 1;
     }
+    if (reference && add_reference(&d, reference)) {
+        sweep_plot_data_free(&d);
+        csv_free(&t);
+        return 1;
+    }
     char *prefix = out ? xstrdup(out) : default_prefix(table, o);
     char *where = conds_text(o->where, o->nwhere), *base = conds_text(o->base, o->nbase);
     char *what = o->scale == PLOT_SPEEDUP     ? xasprintf("Speedup in %s over %s", o->metric, base)
@@ -267,15 +331,16 @@ static int draw(const char *table, const struct plot_opts *o, const char *style,
     free(what);
     struct look k = { ttl, o->x, ylabel, o->lines ? o->lines : "", !strcmp(style, "bars"), logy,
                       o->scale != PLOT_RAW, yzero };
-    char *dat = xasprintf("%s.dat", prefix);
-    int rc = write_data(&d, k.bars, dat) || write_script(&d, &k, prefix, dat) ? 1 : 0;
+    char *dat = xasprintf("%s.dat", prefix), *md = xasprintf("%s.md", prefix);
+    int rc = write_data(&d, k.bars, dat) || write_script(&d, &k, prefix, dat) || write_markdown(&d, o->x, md) ? 1 : 0;
     if (rc)
-        fprintf(stderr, "sweep plot: cannot write %s.dat / %s.gp: %s\n", prefix, prefix, strerror(errno));
+        fprintf(stderr, "sweep plot: cannot write %s.dat / .gp / .md: %s\n", prefix, strerror(errno));
     else if (run_gnuplot(prefix))
         rc = 1;
     else
-        printf("%s.svg\n%s.png\n", prefix, prefix);
+        printf("%s.svg\n%s.png\n%s\n", prefix, prefix, md);
     free(dat);
+    free(md);
     free(ttl);
     free(ylabel);
     free(where);
@@ -289,7 +354,7 @@ static int draw(const char *table, const struct plot_opts *o, const char *style,
 int sweep_plot_main(int argc, char **argv)
 {
     struct plot_opts o = { 0 };
-    const char *table = NULL, *style = "lines", *title = NULL, *out = NULL;
+    const char *table = NULL, *style = "lines", *title = NULL, *out = NULL, *reference = NULL;
     bool logy = false, yzero = false;
     int rc = 0;
     char **copies = xcalloc((size_t)argc, sizeof *copies); /* conditions point into these */
@@ -297,7 +362,7 @@ int sweep_plot_main(int argc, char **argv)
         const char *a = argv[i];
         bool arg = !strcmp(a, "--metric") || !strcmp(a, "--x") || !strcmp(a, "--lines") || !strcmp(a, "--where") ||
                    !strcmp(a, "--speedup") || !strcmp(a, "--normalise") || !strcmp(a, "--style") ||
-                   !strcmp(a, "--title") || !strcmp(a, "-o");
+                   !strcmp(a, "--title") || !strcmp(a, "--reference") || !strcmp(a, "-o");
         if (arg && i + 1 >= argc) {
             fprintf(stderr, "sweep plot: %s needs an argument\n", a);
             rc = 2;
@@ -333,6 +398,8 @@ int sweep_plot_main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--title")) {
             title = v;
+        } else if (!strcmp(a, "--reference")) {
+            reference = v;
         } else if (!strcmp(a, "-o")) {
             out = v;
         } else if (!strcmp(a, "--logy")) {
@@ -354,7 +421,7 @@ int sweep_plot_main(int argc, char **argv)
         rc = 2;
     }
     if (!rc)
-        rc = draw(table, &o, style, title, out, logy, yzero);
+        rc = draw(table, &o, style, title, out, reference, logy, yzero);
     for (int i = 0; i < argc; i++)
         free(copies[i]);
     free(copies);

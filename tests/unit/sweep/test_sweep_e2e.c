@@ -223,6 +223,53 @@ static void test_plot_speedups(void **state)
     assert_non_null(strstr(out, "no column 'cyclez'"));
 }
 
+/* PREFIX.md holds the drawn values; --reference adds published figures as
+ * more bars, matched by x value. */
+static void test_plot_table_and_reference(void **state)
+{
+    (void)state;
+    struct csv t = run_sweep();
+    char *ref = harness_write(dir, "ref.csv", "cpu.predictor,paper\ngshare,1.25\n", 0);
+    int rc = harness_sh(out, sizeof out,
+                        "%s plot %s/out/table.csv --metric cycles --x cpu.predictor --lines cache.l1d.size "
+                        "--speedup cpu.predictor=bimodal --style bars --reference %s -o %s/r",
+                        sweep, dir, ref, dir);
+    if (rc)
+        print_error("%s\n", out);
+    assert_int_equal(rc, 0);
+    char *want = NULL, *path = NULL;
+    assert_true(asprintf(&want,
+                         "| cpu.predictor | %s | %s | paper |\n|---|---:|---:|---:|\n"
+                         "| bimodal | 1.000 | 1.000 | |\n| gshare | %.3f | %.3f | 1.250 |\n",
+                         SIZES[0], SIZES[1], cell(&t, 0, "cycles") / cell(&t, 1, "cycles"),
+                         cell(&t, 2, "cycles") / cell(&t, 3, "cycles")) > 0);
+    assert_true(asprintf(&path, "%s/r.md", dir) > 0);
+    char *md = harness_read(path);
+    free(path);
+    assert_non_null(md);
+    assert_string_equal(md, want);
+    free(md);
+    free(want);
+    assert_true(asprintf(&path, "%s/r.dat", dir) > 0);
+    char *dat = harness_read(path);
+    free(path);
+    assert_non_null(dat);
+    assert_non_null(strstr(dat, "\t1.25\n"));   /* the reference's column, gshare's row */
+    assert_non_null(strstr(dat, "\tNaN\n"));    /* bimodal has none */
+    free(dat);
+    /* Bad references: an x value the plot lacks, a cell that is no number. */
+    free(harness_write(dir, "ref.csv", "cpu.predictor,paper\ntage,1\n", 0));
+    assert_int_equal(harness_sh(out, sizeof out, "%s plot %s/out/table.csv --metric cycles --x cpu.predictor "
+                                "--lines cache.l1d.size --reference %s -o %s/r", sweep, dir, ref, dir), 1);
+    assert_non_null(strstr(out, "ref.csv:2: cpu.predictor 'tage' is not among the plot's x values"));
+    free(harness_write(dir, "ref.csv", "cpu.predictor,paper\ngshare,fast\n", 0));
+    assert_int_equal(harness_sh(out, sizeof out, "%s plot %s/out/table.csv --metric cycles --x cpu.predictor "
+                                "--lines cache.l1d.size --reference %s -o %s/r", sweep, dir, ref, dir), 1);
+    assert_non_null(strstr(out, "ref.csv:2: paper value 'fast' is not a number"));
+    free(ref);
+    csv_free(&t);
+}
+
 static void help_lists(const char *cmd, const char *const *opts)
 {
     assert_int_equal(harness_sh(out, sizeof out, "%s %s", sweep, cmd), 0);
@@ -241,7 +288,7 @@ static void test_help_and_usage(void **state)
                                                 "--max-running N", "--sbatch-arg", "--wait", "--help", NULL });
     help_lists("collect --help", (const char *const[]){ "-o DIR", "--metric PATH", "--help", NULL });
     help_lists("plot --help", (const char *const[]){ "--metric COLUMN", "--x AXIS", "--lines AXIS", "--where",
-                                                     "--speedup", "--normalise", "--style", "--logy", "--yzero", "--title",
+                                                     "--reference FILE", "--speedup", "--normalise", "--style", "--logy", "--yzero", "--title",
                                                      "-o PREFIX", "--help", NULL });
     static const char *const bad[] = { "", "--frobnicate x.ini", "a.ini b.ini", "-j 0 a.ini", "a.ini --partition x",
                                        "collect --dry-run a.ini", "plot", "plot t.csv --metric m",
@@ -273,6 +320,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_equals_separate_runs),
         cmocka_unit_test(test_plot_speedups),
+        cmocka_unit_test(test_plot_table_and_reference),
         cmocka_unit_test(test_help_and_usage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
