@@ -28,7 +28,9 @@ struct key {
 
 static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", NULL };
 static const char *const page_policy_names[] = { "open", "closed", NULL };
-static const char *const gpu_memory_names[] = { "ideal", NULL };
+static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
+static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NULL };
+static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
 static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 
@@ -42,6 +44,17 @@ static const char *const waitcnt_names[] = { "counts", "drain", NULL };
       "hit latency, CPU cycles (L2: from the request, L1 included; L3: the slice's access)" },    \
     { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
       "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
+
+/* The GPU hierarchy's caches (seed 000 Table 4.1 and the original code's
+ * settings: GPU-SPEC.md 2.2, 2.4). */
+#define GPU_CACHE_KEYS(sec, fld, sz, w, lat, m, co, what, per)                                    \
+    { sec, "size", T_BYTES, OFF(fld.size), sz, 1024, 1ull << 30, NULL, what ": capacity" },      \
+    { sec, "ways", T_COUNT, OFF(fld.ways), w, 1, 64, NULL, "associativity (64-byte blocks)" },    \
+    { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL,                            \
+      "GPU cycles: L1 from a request to a hit's answer; L2 from a message to its answer" },       \
+    { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL, "outstanding misses, " per },         \
+    { sec, "coalescer", T_COUNT, OFF(fld.coalescer), co, 1, 4096, NULL,                            \
+      "requests parked behind outstanding misses, " per " (seed 000 Sec. 4.5's coalescer size)" }
 
 static const struct key keys[] = {
     { "cpu", "cores", T_COUNT, OFF(cores), "4", 1, 64, NULL, "cores" },
@@ -119,9 +132,15 @@ static const struct key keys[] = {
       "Southern Islands compute units (seed 000 Table 4.1)" },
     { "gpu", "frequency", T_HZ, OFF(gpu_frequency), "1GHz", 1000000, 20000000000ull, NULL,
       "GPU clock: compute units and GPU caches" },
-    { "gpu", "memory", T_ENUM, OFF(gpu_memory), "ideal", 0, 0, gpu_memory_names,
-      "what the compute units' memory requests go to: a fixed latency and one bandwidth limit "
-      "([gpu.ideal_memory])" },
+    { "gpu", "memory", T_ENUM, OFF(gpu_memory), "hierarchy", 0, 1, gpu_memory_names,
+      "hierarchy: vector L1s, L2 banks, hub, memory system ([gpu.l1], [gpu.l2]); ideal: "
+      "[gpu.ideal_memory]" },
+    { "gpu", "coherence", T_ENUM, OFF(gpu_coherence), "coherent", 0, 1, gpu_coherence_names,
+      "hierarchy: the GPU on the CPU's pages (coherent) or on its own (noncoherent)" },
+    { "gpu", "connection", T_ENUM, OFF(gpu_connection), "l3", 0, 1, gpu_connection_names,
+      "hierarchy: GPU L2 misses go to the L3 or the memory controller (mc)" },
+    { "gpu", "link_bytes", T_BYTES, OFF(gpu_link_bytes), "32", 1, 4096, NULL,
+      "hierarchy: GPU link to the hub, bytes per GPU cycle (not applied yet)" },
     { "gpu", "launch_latency", T_CYCLES, OFF(gpu_launch_latency), "0", 0, 100000000, NULL,
       "GPU cycles from a kernel's start to its first work-group's dispatch" },
     { "gpu", "dispatch_latency", T_CYCLES, OFF(gpu_dispatch_latency), "4", 0, 100000, NULL,
@@ -167,6 +186,11 @@ static const struct key keys[] = {
       "request per lane, merged by the L1's MSHR (M2S-CGM)" },
     { "gpu.cu", "waitcnt", T_ENUM, OFF(cu.waitcnt), "counts", 0, 1, waitcnt_names,
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
+    GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
+                   "vector L1 of each compute unit", "per compute unit"),
+    GPU_CACHE_KEYS("gpu.l2", gpu_l2, "64KiB", "16", "3", "32", "64",
+                   "L2 bank (one per four compute units, at least one, a power of two; striped by block)",
+                   "per bank"),
     { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
       "GPU cycles from a vector request's transfer to its completion" },
     { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
@@ -503,21 +527,29 @@ int rp_config_set(struct rp_config *c, const char *assignment, char *err, size_t
 
 static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
-static int check_cache(const char *name, const struct rp_cache_cfg *k, char *err, size_t errlen)
+static int check_geometry(const char *name, uint64_t size, uint64_t ways, uint64_t block, char *err,
+                          size_t errlen)
 {
-    uint64_t set_bytes = k->ways * k->block;
-    if (k->size % set_bytes || !pow2(k->size / set_bytes)) {
+    uint64_t set_bytes = ways * block;
+    if (size % set_bytes || !pow2(size / set_bytes)) {
         snprintf(err, errlen, "%s.size: %" PRIu64 " bytes is not a power-of-two number of sets of %" PRIu64
-                 " ways x %" PRIu64 " bytes", name, k->size, k->ways, k->block);
+                 " ways x %" PRIu64 " bytes", name, size, ways, block);
         return -1;
     }
     return 0;
 }
 
+static int check_cache(const char *name, const struct rp_cache_cfg *k, char *err, size_t errlen)
+{
+    return check_geometry(name, k->size, k->ways, k->block, err, errlen);
+}
+
 int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
 {
     if (check_cache("cache.l1i", &c->l1i, err, errlen) || check_cache("cache.l1d", &c->l1d, err, errlen) ||
-        check_cache("cache.l2", &c->l2, err, errlen) || check_cache("cache.l3", &c->l3, err, errlen))
+        check_cache("cache.l2", &c->l2, err, errlen) || check_cache("cache.l3", &c->l3, err, errlen) ||
+        check_geometry("gpu.l1", c->gpu_l1.size, c->gpu_l1.ways, 64, err, errlen) ||
+        check_geometry("gpu.l2", c->gpu_l2.size, c->gpu_l2.ways, 64, err, errlen))
         return -1;
     if (!pow2(c->l3_slices)) {
         snprintf(err, errlen, "cache.l3.slices: %" PRIu64 " is not a power of two", c->l3_slices);

@@ -39,6 +39,11 @@ struct rp_config {
     /* [gpu] */
     uint64_t gpu_cus, gpu_frequency;
     uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;
+    uint64_t gpu_coherence, gpu_connection, gpu_link_bytes;
+    /* [gpu.l1], [gpu.l2]: the hierarchy's vector L1 (per CU) and L2 banks */
+    struct rp_gpu_cache_cfg {
+        uint64_t size, ways, latency, mshr, coalescer;
+    } gpu_l1, gpu_l2;
     /* [gpu.cu]: one Southern Islands compute unit */
     struct rp_cu_cfg {
         uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;
@@ -50,7 +55,9 @@ struct rp_config {
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
 };
 
-enum rp_gpu_memory { RP_GPU_MEM_IDEAL };
+enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };
+enum rp_gpu_coherence { RP_GPU_NONCOHERENT, RP_GPU_COHERENT };
+enum rp_gpu_connection { RP_GPU_TO_MC, RP_GPU_TO_L3 };
 enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR };
 enum rp_waitcnt { RP_WAITCNT_COUNTS, RP_WAITCNT_DRAIN };
 

@@ -17,7 +17,31 @@ static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t 
     rp_core_mem_done(s->cores[core], tag, cycle);
 }
 
-static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m)
+/* The GPU's part of the memory system (gpu.memory = hierarchy): the seed's
+ * GPU caches in the organisation gpu.coherence x gpu.connection, then the
+ * [gpu.l1] / [gpu.l2] rows over them. */
+static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_config *m)
+{
+    cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
+                           c->gpu_connection == RP_GPU_TO_L3);
+    struct cgm_coh_gpu_config *g = &m->coh.gpu;
+    g->l1_ways = (unsigned)c->gpu_l1.ways;
+    g->l1_sets = (unsigned)(c->gpu_l1.size / (c->gpu_l1.ways * 64));
+    g->l1_mshr = (unsigned)c->gpu_l1.mshr;
+    g->l1_coalesce = (unsigned)c->gpu_l1.coalescer;
+    g->l2_ways = (unsigned)c->gpu_l2.ways;
+    g->l2_sets = (unsigned)(c->gpu_l2.size / (c->gpu_l2.ways * 64));
+    g->l2_mshr = (unsigned)c->gpu_l2.mshr;
+    g->l2_coalesce = (unsigned)c->gpu_l2.coalescer;
+    m->gpu_l1_latency = (unsigned)c->gpu_l1.latency;
+    m->gpu_l2_latency = (unsigned)c->gpu_l2.latency;
+    m->gpu_link_bytes = (unsigned)c->gpu_link_bytes;
+}
+
+/* The memory system for C; with_gpu: the trace has GPU work for the
+ * hierarchy (a CPU-only system is built without compute units, so its
+ * statistics do not depend on the GPU's keys). */
+static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_memsys_config *m)
 {
     cgm_memsys_default_config(m);
     m->cores = (unsigned)c->cores;
@@ -48,6 +72,8 @@ static void memsys_config(const struct rp_config *c, struct cgm_memsys_config *m
     if (c->dram_queue)
         m->dram.queue_size = (unsigned)c->dram_queue;
     m->dram.page_policy = c->dram_page_policy ? CGM_DRAM_CLOSED_PAGE : CGM_DRAM_OPEN_PAGE;
+    if (with_gpu)
+        memsys_gpu_config(c, m);
 }
 
 /* A recording that stopped before the program ended (an unimplemented
@@ -113,8 +139,9 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
         snprintf(err, errlen, "cannot create the simulation engine");
         goto fail;
     }
+    bool gpu = rp_gpu_in_trace(s->reader);
     struct cgm_memsys_config mc;
-    memsys_config(cfg, &mc);
+    memsys_config(cfg, gpu && cfg->gpu_memory == RP_GPU_MEM_HIERARCHY, &mc);
     struct cgm_memsys_domains dom;
     if (cgm_memsys_domains_create(s->eng, cfg->frequency, cfg->gpu_frequency, cfg->net_frequency, &mc.dram, &dom,
                                   err, errlen))
@@ -143,7 +170,7 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     }
     s->cores_active = (unsigned)cfg->cores;
     /* After the cores: in a cycle both run in, cores go first. */
-    if (rp_gpu_in_trace(s->reader) && !(s->gpu = rp_gpu_create(s, dom.gpu, err, errlen)))
+    if (gpu && !(s->gpu = rp_gpu_create(s, dom.gpu, err, errlen)))
         goto fail;
     if (rp_stats_register(s)) {
         snprintf(err, errlen, "out of memory");
@@ -426,6 +453,12 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     }
     if (s->failed)
         return -1;
+    const char *gpu_error = s->gpu ? cgm_memsys_gpu_error(s->ms) : "";
+    if (gpu_error[0]) {
+        snprintf(s->error, sizeof s->error, "%.200s: the GPU's memory: %.200s", s->trace_name,
+                 gpu_error);
+        return -1;
+    }
     if (!rp_sched_all_done(&s->sched) && !cgm_reader_complete(s->reader)) {
         end_cut_threads(s);
     } else if (!rp_sched_all_done(&s->sched)) {

@@ -67,6 +67,9 @@ struct cgm_memsys_config {
     unsigned gpu_queue;               /* a CU's request queue into its vector L1 */
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
+    unsigned gpu_link_bytes;          /* bytes per GPU cycle of the GPU's link to the hub (seed 000
+                                         Table 4.1: 32). Not applied yet: the hub moves packets
+                                         at the ring's flit_bytes per system cycle */
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):

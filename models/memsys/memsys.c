@@ -195,6 +195,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_l2_latency = 3;
     c->gpu_ports = 1;
     c->gpu_queue = 64;
+    c->gpu_link_bytes = 32;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,

@@ -89,9 +89,15 @@ struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, s
         k->streams = g->trace.launches[i];
     }
     g->domain = domain;
-    rp_ideal_mem_init(&g->ideal, g->domain, cfg->ideal_latency, cfg->ideal_scalar_latency,
-                      cfg->ideal_bytes_per_cycle, mem_done, g);
-    g->port = rp_ideal_mem_port(&g->ideal);
+    if (cfg->gpu_memory == RP_GPU_MEM_HIERARCHY) {
+        /* the memory system translates through the CPU's page table: the
+         * same frames (coherent) or the GPU's own address space */
+        g->port = cgm_memsys_gpu_port(sim->ms, sim->pt, mem_done, g);
+    } else {
+        rp_ideal_mem_init(&g->ideal, g->domain, cfg->ideal_latency, cfg->ideal_scalar_latency,
+                          cfg->ideal_bytes_per_cycle, mem_done, g);
+        g->port = rp_ideal_mem_port(&g->ideal);
+    }
     ks_context_opts o = { .name = "gpu.dispatcher", .domain = g->domain };
     if (!ks_context_create_opts(sim->eng, rp_dispatcher_main, g, &o)) {
         snprintf(err, errlen, "%s", ks_engine_error(sim->eng));

@@ -96,11 +96,19 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
     for (size_t i = 0; i < g->nkernels; i++)
         add_kernel(reg, ks, g->kernels[i]);
     cgm_stat m = cgm_stats_object(reg, x, "memory");
-    cgm_stat_label(reg, m, "model", "ideal");
-    cgm_stat_counter(reg, m, "vector_requests", &g->ideal.requests);
-    cgm_stat_counter(reg, m, "vector_bytes", &g->ideal.bytes);
-    cgm_stat_counter(reg, m, "scalar_requests", &g->ideal.scalar_requests);
-    cgm_stat_counter(reg, m, "queued_cycles", &g->ideal.queued_cycles);
+    if (g->cfg->gpu_memory == RP_GPU_MEM_HIERARCHY) {
+        /* its caches are in the memory system's "caches" array */
+        static const char *const orgs[2][2] = { { "NC-MC", "NC-L3" }, { "C-MC", "C-L3" } };
+        cgm_stat_label(reg, m, "model", "hierarchy");
+        cgm_stat_label(reg, m, "organisation", orgs[g->cfg->gpu_coherence == RP_GPU_COHERENT]
+                                                   [g->cfg->gpu_connection == RP_GPU_TO_L3]);
+    } else {
+        cgm_stat_label(reg, m, "model", "ideal");
+        cgm_stat_counter(reg, m, "vector_requests", &g->ideal.requests);
+        cgm_stat_counter(reg, m, "vector_bytes", &g->ideal.bytes);
+        cgm_stat_counter(reg, m, "scalar_requests", &g->ideal.scalar_requests);
+        cgm_stat_counter(reg, m, "queued_cycles", &g->ideal.queued_cycles);
+    }
     cgm_stat d = cgm_stats_object(reg, x, "driver_memory");
     cgm_stat_counter(reg, d, "regions", &g->driver_regions);
     cgm_stat_counter(reg, d, "pages", &g->driver_pages);

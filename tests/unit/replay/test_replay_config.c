@@ -131,6 +131,32 @@ static void test_set_and_checks(void **state)
     assert_non_null(strstr(err, "slices"));
 }
 
+/* The GPU memory keys the seed's studies set (traces/studies), by these
+ * names; a bad organisation names the choices. */
+static void test_gpu_memory_keys(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "gpu.coherence=noncoherent", err, sizeof err), 0);
+    assert_int_equal(c.gpu_coherence, RP_GPU_NONCOHERENT);
+    assert_int_equal(rp_config_set(&c, "gpu.connection=mc", err, sizeof err), 0);
+    assert_int_equal(c.gpu_connection, RP_GPU_TO_MC);
+    assert_int_equal(rp_config_set(&c, "gpu.l1.coalescer=96", err, sizeof err), 0);
+    assert_int_equal(c.gpu_l1.coalescer, 96);
+    assert_int_equal(rp_config_set(&c, "gpu.link_bytes=288", err, sizeof err), 0);
+    assert_int_equal(c.gpu_link_bytes, 288);
+    assert_int_equal(rp_config_set(&c, "gpu.memory=ideal", err, sizeof err), 0);
+    assert_int_equal(c.gpu_memory, RP_GPU_MEM_IDEAL);
+    assert_int_equal(rp_config_set(&c, "gpu.connection=hub", err, sizeof err), -1);
+    assert_non_null(strstr(err, "mc, l3"));
+    /* 24 KiB of 4 ways of 64 bytes is 96 sets */
+    assert_int_equal(rp_config_set(&c, "gpu.l2.size=24KiB", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.l2.size"));
+}
+
 static void test_shipped_configs(void **state)
 {
     (void)state;
@@ -160,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_set_and_checks),
+        cmocka_unit_test(test_gpu_memory_keys),
         cmocka_unit_test(test_shipped_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,7 @@ static void test_more_compute_units_never_slower(void **state)
             struct rp_config cfg;
             rp_config_defaults(&cfg);
             cfg.gpu_cus = cus;
+            cfg.gpu_memory = RP_GPU_MEM_IDEAL;
             cfg.ideal_bytes_per_cycle = 1024;
             cJSON *j = gpu_replay_stats(traces[i], &cfg);
             double t = kernel_cycles(j);
@@ -162,6 +163,7 @@ static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
         struct rp_config cfg;
         rp_config_defaults(&cfg);
         cfg.cu.max_work_groups = 1;
+        cfg.gpu_memory = RP_GPU_MEM_IDEAL;
         cfg.ideal_bytes_per_cycle = 65536;
         cfg.gpu_cus = 1;
         cJSON *one = gpu_replay_stats(traces[i], &cfg);

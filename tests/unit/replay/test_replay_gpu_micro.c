@@ -82,6 +82,7 @@ static void near(double got, double want, double tolerance, const char *what)
 static void config(struct rp_config *cfg)
 {
     rp_config_defaults(cfg);
+    cfg->gpu_memory = RP_GPU_MEM_IDEAL;
     cfg->cores = 1;
     cfg->gpu_cus = 1;
 }
