@@ -306,8 +306,19 @@ $(BUILD)/traces/x86/musl/%: traces/x86/%.c include/cgm/guest.h
 $(BUILD)/traces/x86/glibc/%: traces/x86/%.c include/cgm/guest.h
 	@mkdir -p $(dir $@)
 	gcc $(X86_GUEST_FLAGS) -o $@ $< -lm -lpthread
+# The same workloads dynamically linked, as each compiler links by default
+# (glibc: PIE with ld-linux; musl: its own loader): tracegen loads the
+# host's interpreter and libraries.
+X86_GUESTS_GLIBC_DYN := $(patsubst traces/x86/%.c,$(BUILD)/traces/x86/glibc-dyn/%,$(X86_GUEST_SRC))
+X86_GUESTS_MUSL_DYN := $(patsubst traces/x86/%.c,$(BUILD)/traces/x86/musl-dyn/%,$(X86_GUEST_SRC))
+$(BUILD)/traces/x86/musl-dyn/%: traces/x86/%.c include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	musl-gcc -O2 -Iinclude -o $@ $< -lm -lpthread
+$(BUILD)/traces/x86/glibc-dyn/%: traces/x86/%.c include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	gcc -O2 -Iinclude -o $@ $< -lm -lpthread
 .PHONY: x86-guests
-x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC)
+x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC) $(X86_GUESTS_MUSL_DYN) $(X86_GUESTS_GLIBC_DYN)
 all: x86-guests
 test: x86-guests
 

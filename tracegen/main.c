@@ -1,5 +1,5 @@
-/* tracegen: runs a static x86-64 Linux program under emulation and records
- * its trace. */
+/* tracegen: runs an x86-64 Linux program (static or dynamically linked)
+ * under emulation and records its trace. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -23,7 +23,8 @@ static void usage(FILE *out)
     fputs("usage: tracegen [options] -o OUT.cgt -- PROGRAM [ARGS...]\n"
           "       tracegen [options] --no-trace -- PROGRAM [ARGS...]\n"
           "\n"
-          "Runs a static x86-64 Linux program (musl or glibc, ET_EXEC or static PIE)\n"
+          "Runs an x86-64 Linux program (musl or glibc; static, static PIE or\n"
+          "dynamically linked: the host's interpreter and libraries are loaded)\n"
           "under emulation. The guest's stdin, stdout and stderr pass through;\n"
           "tracegen exits with the guest's exit status, with 128+N when the guest\n"
           "died of signal N (a fault, or a signal it sent itself such as abort()'s;\n"

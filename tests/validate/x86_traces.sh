@@ -1,14 +1,16 @@
 #!/bin/sh
-# Every x86 workload (musl and glibc builds): output and exit status equal
-# to the native run, the recorded trace passes `tracetool verify`, and a
-# second recording is byte-identical to the first.
+# Every x86 workload (musl and glibc builds, static and dynamically
+# linked): output and exit status equal to the native run, the recorded
+# trace passes `tracetool verify`, and a second recording is byte-identical
+# to the first.
 set -u
 BIN=${CGM_BIN:-bin}
 BUILD=${CGM_BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for guest in "$BUILD"/traces/x86/musl/* "$BUILD"/traces/x86/glibc/*; do
+for guest in "$BUILD"/traces/x86/musl/* "$BUILD"/traces/x86/glibc/* \
+             "$BUILD"/traces/x86/musl-dyn/* "$BUILD"/traces/x86/glibc-dyn/*; do
     name=$(basename "$guest")
     case "$name" in edge_cases) continue;; esac
     args=""

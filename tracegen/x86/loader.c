@@ -1,10 +1,17 @@
 /* ELF loading (libelf) and the initial process stack: argv, envp and the
- * auxiliary vector, as the Linux kernel lays them out. */
+ * auxiliary vector, as the Linux kernel lays them out. A dynamically linked
+ * program gets its interpreter (PT_INTERP: ld-linux or musl's loader, read
+ * from the host) mapped beside it, as the kernel does; the interpreter maps
+ * the libraries itself through mmap. No vDSO is offered (no
+ * AT_SYSINFO_EHDR), so the C library makes real system calls for the
+ * time. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tracegen/x86/process.h"
@@ -58,8 +65,18 @@ static int push_u64(struct x86_process *p, uint64_t *sp, uint64_t v)
     return push_bytes(p, sp, &v, 8);
 }
 
+/* What the auxiliary vector and the first instruction need of the loaded
+ * images. */
+struct loaded {
+    uint64_t entry;              /* the program's entry (AT_ENTRY) */
+    uint64_t phdr;               /* the program's headers in memory (AT_PHDR) */
+    unsigned phnum;
+    uint64_t interp_base;        /* the interpreter's load bias (AT_BASE), 0: none */
+    uint64_t start;              /* where the first instruction is */
+};
+
 static int build_stack(struct x86_process *p, int argc, char **argv, char **envp,
-                       uint64_t entry, uint64_t phdr, unsigned phnum, char *err, size_t errlen)
+                       const struct loaded *l, char *err, size_t errlen)
 {
     if (gmem_map(p->mem, STACK_TOP - STACK_SIZE, STACK_SIZE, GPROT_R | GPROT_W) < 0) {
         snprintf(err, errlen, "cannot map the guest stack");
@@ -95,8 +112,9 @@ static int build_stack(struct x86_process *p, int argc, char **argv, char **envp
     uint64_t random_addr = sp;
 
     uint64_t auxv[][2] = {
-        { AT_PHDR_, phdr }, { AT_PHENT_, 56 }, { AT_PHNUM_, phnum }, { AT_PAGESZ_, 4096 },
-        { AT_BASE_, 0 }, { AT_FLAGS_, 0 }, { AT_ENTRY_, entry },
+        { AT_PHDR_, l->phdr }, { AT_PHENT_, 56 }, { AT_PHNUM_, l->phnum },
+        { AT_PAGESZ_, 4096 }, { AT_BASE_, l->interp_base }, { AT_FLAGS_, 0 },
+        { AT_ENTRY_, l->entry },
         { AT_UID_, (uint64_t)getuid() }, { AT_EUID_, (uint64_t)geteuid() },
         { AT_GID_, (uint64_t)getgid() }, { AT_EGID_, (uint64_t)getegid() },
         { AT_PLATFORM_, platform }, { AT_HWCAP_, 0x078bfbff }, { AT_CLKTCK_, 100 },
@@ -128,8 +146,197 @@ static int build_stack(struct x86_process *p, int argc, char **argv, char **envp
     }
     struct x86_cpu *c = &p->main_thread->cpu;
     c->r[R_RSP] = sp;
-    c->rip = entry;
+    c->rip = l->start;
     return 0;
+}
+
+/* One ELF file being loaded. */
+struct image {
+    const char *path;
+    int fd;
+    Elf *e;
+    GElf_Ehdr eh;
+    size_t phnum;
+    uint64_t lo, hi;             /* the loadable segments' span, unbiased */
+};
+
+static void image_close(struct image *im)
+{
+    if (im->e)
+        elf_end(im->e);
+    if (im->fd >= 0)
+        close(im->fd);
+}
+
+/* Opens PATH and checks it is an x86-64 executable or shared object whose
+ * loadable segments lie in the file and fit LOAD_LIMIT. */
+static int image_open(struct image *im, const char *path, char *err, size_t errlen)
+{
+    *im = (struct image){ .path = path, .fd = -1 };
+    im->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (im->fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    im->e = elf_begin(im->fd, ELF_C_READ, NULL);
+    if (!im->e || elf_kind(im->e) != ELF_K_ELF || !gelf_getehdr(im->e, &im->eh)) {
+        snprintf(err, errlen, "%s: not an ELF file", path);
+        return -1;
+    }
+    if (im->eh.e_ident[EI_CLASS] != ELFCLASS64 || im->eh.e_machine != EM_X86_64) {
+        snprintf(err, errlen, "%s: not an x86-64 ELF64 executable (class %d, machine %d)",
+                 path, im->eh.e_ident[EI_CLASS], im->eh.e_machine);
+        return -1;
+    }
+    if (im->eh.e_type != ET_EXEC && im->eh.e_type != ET_DYN) {
+        snprintf(err, errlen, "%s: ELF type %d is not an executable", path, im->eh.e_type);
+        return -1;
+    }
+    if (elf_getphdrnum(im->e, &im->phnum) != 0 || im->phnum == 0) {
+        snprintf(err, errlen, "%s: no program headers", path);
+        return -1;
+    }
+    off_t fsize = lseek(im->fd, 0, SEEK_END);
+    uint64_t total = 0;
+    im->lo = UINT64_MAX;
+    for (size_t i = 0; i < im->phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(im->e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        if (ph.p_memsz > LOAD_LIMIT || (total += ph.p_memsz) > LOAD_LIMIT) {
+            snprintf(err, errlen, "%s: program header %zu: loadable segments of more than %llu "
+                     "GiB (memory size 0x%llx)", path, i, LOAD_LIMIT >> 30,
+                     (unsigned long long)ph.p_memsz);
+            return -1;
+        }
+        if (ph.p_vaddr >= GADDR_LIMIT) {
+            snprintf(err, errlen, "%s: program header %zu: address 0x%llx is beyond the user "
+                     "address space", path, i, (unsigned long long)ph.p_vaddr);
+            return -1;
+        }
+        if (ph.p_filesz > ph.p_memsz || ph.p_offset > (uint64_t)fsize ||
+            ph.p_filesz > (uint64_t)fsize - ph.p_offset) {
+            snprintf(err, errlen, "%s: program header %zu: segment outside the file "
+                     "(offset 0x%llx, size 0x%llx)", path, i,
+                     (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz);
+            return -1;
+        }
+        if ((ph.p_vaddr & ~GPAGE_MASK) < im->lo)
+            im->lo = ph.p_vaddr & ~GPAGE_MASK;
+        if (ph.p_vaddr + ph.p_memsz > im->hi)
+            im->hi = ph.p_vaddr + ph.p_memsz;
+    }
+    if (!im->hi) {
+        snprintf(err, errlen, "%s: no loadable segment", path);
+        return -1;
+    }
+    im->hi = (im->hi + GPAGE_MASK) & ~GPAGE_MASK;
+    return 0;
+}
+
+/* The interpreter PT_INTERP names into OUT; 0 when there is none. */
+static int image_interp(const struct image *im, char *out, size_t outlen, char *err,
+                        size_t errlen)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < im->phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(im->e, (int)i, &ph) || ph.p_type != PT_INTERP)
+            continue;
+        /* as the kernel reads it: NUL-terminated, the name up to the first NUL */
+        if (ph.p_filesz < 2 || ph.p_filesz > outlen ||
+            pread(im->fd, out, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz ||
+            out[ph.p_filesz - 1] != 0 || !out[0]) {
+            snprintf(err, errlen, "%s: program header %zu: the interpreter's name (offset 0x%llx,"
+                     " size 0x%llx) is not a path", im->path, i,
+                     (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz);
+            out[0] = 0;
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Maps the loadable segments of IM at BIAS and copies their file bytes.
+ * *PHDR: where the program headers lie in memory (0 if not loaded). */
+static int image_map(struct x86_process *p, const struct image *im, uint64_t bias,
+                     uint64_t *phdr, char *err, size_t errlen)
+{
+    *phdr = 0;
+    for (size_t i = 0; i < im->phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(im->e, (int)i, &ph))
+            continue;
+        if (ph.p_type == PT_PHDR)
+            *phdr = ph.p_vaddr + bias;
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        uint64_t va = ph.p_vaddr + bias;
+        uint64_t start = va & ~GPAGE_MASK;
+        uint64_t stop = (va + ph.p_memsz + GPAGE_MASK) & ~GPAGE_MASK;
+        if (va + ph.p_memsz < va || stop > STACK_TOP - STACK_SIZE ||
+            map_segment(p, start, stop, elf_prot(ph.p_flags)) < 0) {
+            snprintf(err, errlen, "%s: program header %zu: cannot map 0x%llx..0x%llx", im->path,
+                     i, (unsigned long long)start, (unsigned long long)stop);
+            return -1;
+        }
+        if (ph.p_filesz) {
+            uint8_t *buf = malloc(ph.p_filesz);
+            if (!buf || pread(im->fd, buf, ph.p_filesz, (off_t)ph.p_offset) !=
+                            (ssize_t)ph.p_filesz) {
+                free(buf);
+                snprintf(err, errlen, "%s: cannot read segment %zu", im->path, i);
+                return -1;
+            }
+            gmem_copy_out(p->mem, va, buf, ph.p_filesz, 1, NULL);
+            free(buf);
+        }
+        if (!*phdr && im->eh.e_phoff >= ph.p_offset &&
+            im->eh.e_phoff < ph.p_offset + ph.p_filesz)
+            *phdr = va + (im->eh.e_phoff - ph.p_offset);
+    }
+    return 0;
+}
+
+/* Loads the interpreter INTERP of a dynamically linked program at the top of
+ * the mmap area (where the kernel puts it when address randomisation is
+ * off); the area then continues below it. */
+static int load_interp(struct x86_process *p, const char *exe, const char *interp,
+                       struct loaded *l, char *err, size_t errlen)
+{
+    struct image im;
+    char why[PATH_MAX + 256];
+    int rc = -1;
+    if (image_open(&im, interp, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: its interpreter %s", exe, why);
+        goto out;
+    }
+    char nested[8];
+    if (im.eh.e_type != ET_DYN || image_interp(&im, nested, sizeof nested, why, sizeof why)) {
+        snprintf(err, errlen, "%s: its interpreter %s is not a self-relocating shared object",
+                 exe, interp);
+        goto out;
+    }
+    uint64_t span = im.hi - im.lo;
+    if (span > p->mmap_top / 2) {
+        snprintf(err, errlen, "%s: its interpreter %s spans 0x%llx bytes", exe, interp,
+                 (unsigned long long)span);
+        goto out;
+    }
+    uint64_t base = p->mmap_top - span;
+    uint64_t phdr;
+    if (image_map(p, &im, base - im.lo, &phdr, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: its interpreter %s", exe, why);
+        goto out;
+    }
+    p->mmap_top = base;
+    l->interp_base = base - im.lo;
+    l->start = im.eh.e_entry + l->interp_base;
+    rc = 0;
+out:
+    image_close(&im);
+    return rc;
 }
 
 int x86_load_program(struct x86_process *p, const char *path, int argc, char **argv,
@@ -139,107 +346,26 @@ int x86_load_program(struct x86_process *p, const char *path, int argc, char **a
         snprintf(err, errlen, "libelf is unusable: %s", elf_errmsg(-1));
         return -1;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
+    struct image im;
+    struct loaded l = { 0 };
+    char interp[PATH_MAX];
+    int rc = -1;
+    if (image_open(&im, path, err, errlen) < 0 ||
+        image_interp(&im, interp, sizeof interp, err, errlen) < 0)
+        goto out;
     if (!realpath(path, p->exe_path))
         snprintf(p->exe_path, sizeof p->exe_path, "%s", path);
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    GElf_Ehdr eh;
-    int rc = -1;
-    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-        snprintf(err, errlen, "%s: not an ELF file", path);
+    uint64_t bias = im.eh.e_type == ET_DYN ? PIE_BASE : 0;
+    if (image_map(p, &im, bias, &l.phdr, err, errlen) < 0)
         goto out;
-    }
-    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
-        snprintf(err, errlen, "%s: not an x86-64 ELF64 executable (class %d, machine %d)",
-                 path, eh.e_ident[EI_CLASS], eh.e_machine);
-        goto out;
-    }
-    if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-        snprintf(err, errlen, "%s: ELF type %d is not an executable", path, eh.e_type);
-        goto out;
-    }
-    size_t phnum;
-    if (elf_getphdrnum(e, &phnum) != 0 || phnum == 0) {
-        snprintf(err, errlen, "%s: no program headers", path);
-        goto out;
-    }
-    for (size_t i = 0; i < phnum; i++) {
-        GElf_Phdr ph;
-        if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_INTERP) {
-            snprintf(err, errlen, "%s: dynamically linked (has an interpreter); tracegen runs "
-                     "only static executables for now (link with -static)", path);
-            goto out;
-        }
-    }
-    uint64_t total = 0;
-    for (size_t i = 0; i < phnum; i++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-            continue;
-        if (ph.p_memsz > LOAD_LIMIT || (total += ph.p_memsz) > LOAD_LIMIT) {
-            snprintf(err, errlen, "%s: program header %zu: loadable segments of more than %llu "
-                     "GiB (memory size 0x%llx)", path, i, LOAD_LIMIT >> 30,
-                     (unsigned long long)ph.p_memsz);
-            goto out;
-        }
-    }
-    uint64_t bias = eh.e_type == ET_DYN ? PIE_BASE : 0;
-    uint64_t end = 0, phdr_addr = 0;
-    off_t fsize = lseek(fd, 0, SEEK_END);
-    for (size_t i = 0; i < phnum; i++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(e, (int)i, &ph))
-            continue;
-        if (ph.p_type == PT_PHDR)
-            phdr_addr = ph.p_vaddr + bias;
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        if (ph.p_filesz > ph.p_memsz || ph.p_offset > (uint64_t)fsize ||
-            ph.p_filesz > (uint64_t)fsize - ph.p_offset) {
-            snprintf(err, errlen, "%s: program header %zu: segment outside the file "
-                     "(offset 0x%llx, size 0x%llx)", path, i,
-                     (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz);
-            goto out;
-        }
-        uint64_t va = ph.p_vaddr + bias;
-        uint64_t start = va & ~GPAGE_MASK;
-        uint64_t stop = (va + ph.p_memsz + GPAGE_MASK) & ~GPAGE_MASK;
-        if (va + ph.p_memsz < va || stop > STACK_TOP - STACK_SIZE ||
-            map_segment(p, start, stop, elf_prot(ph.p_flags)) < 0) {
-            snprintf(err, errlen, "%s: program header %zu: cannot map 0x%llx..0x%llx", path,
-                     i, (unsigned long long)start, (unsigned long long)stop);
-            goto out;
-        }
-        if (ph.p_filesz) {
-            uint8_t *buf = malloc(ph.p_filesz);
-            if (!buf || pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
-                free(buf);
-                snprintf(err, errlen, "%s: cannot read segment %zu", path, i);
-                goto out;
-            }
-            gmem_copy_out(p->mem, va, buf, ph.p_filesz, 1, NULL);
-            free(buf);
-        }
-        if (!phdr_addr && eh.e_phoff >= ph.p_offset && eh.e_phoff < ph.p_offset + ph.p_filesz)
-            phdr_addr = va + (eh.e_phoff - ph.p_offset);
-        if (stop > end)
-            end = stop;
-    }
-    if (!end) {
-        snprintf(err, errlen, "%s: no loadable segment", path);
-        goto out;
-    }
-    p->brk_start = p->brk_cur = end;
+    l.entry = l.start = im.eh.e_entry + bias;
+    l.phnum = (unsigned)im.phnum;
+    p->brk_start = p->brk_cur = im.hi + bias;
     p->mmap_top = MMAP_TOP;
-    rc = build_stack(p, argc, argv, envp, eh.e_entry + bias, phdr_addr, (unsigned)phnum,
-                     err, errlen);
+    if (interp[0] && load_interp(p, path, interp, &l, err, errlen) < 0)
+        goto out;
+    rc = build_stack(p, argc, argv, envp, &l, err, errlen);
 out:
-    if (e)
-        elf_end(e);
-    close(fd);
+    image_close(&im);
     return rc;
 }

@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/unit/run_program.h"
+#include "tests/unit/temp_file.h"
 #include "tests/unit/x86_isa.h"
 
 #define OUT_MAX (4u << 20)
@@ -159,20 +162,76 @@ static void test_sync_mt_any_quantum(void **state)
     free(tracegen);
 }
 
-/* A program that is not a static x86-64 executable is refused clearly. */
+/* Dynamically linked builds (each compiler's default: PIE with glibc's
+ * ld-linux, musl's own loader): tracegen loads the host's interpreter,
+ * which maps the host's libraries. */
+#define DYNAMIC(name, arg1) \
+    static void test_##name##_musl_dyn(void **state) { (void)state; compare("musl-dyn", #name, arg1); } \
+    static void test_##name##_glibc_dyn(void **state) { (void)state; compare("glibc-dyn", #name, arg1); }
+DYNAMIC(hello, "world")
+DYNAMIC(strings, NULL)
+DYNAMIC(malloc_qsort, NULL)
+DYNAMIC(printf_float, NULL)
+DYNAMIC(matmul_mt, NULL)
+DYNAMIC(sync_mt, NULL)
+DYNAMIC(fenv, NULL)
+static void test_file_read_glibc_dyn(void **state) { (void)state; compare_file_read("glibc-dyn"); }
+
+/* A copy of the dynamically linked hello whose interpreter is INTERP (at
+ * most as long as the interpreter's name it replaces; NUL-padded, as the
+ * kernel reads it). Returns the copy's path. */
+static const char *with_interpreter(const char *interp)
+{
+    char *guest = path_in("CGM_BUILD", "traces/x86/glibc-dyn/%s", "hello");
+    FILE *f = fopen(guest, "rb");
+    assert_non_null(f);
+    char *img = malloc(OUT_MAX);
+    assert_non_null(img);
+    size_t n = fread(img, 1, OUT_MAX, f);
+    fclose(f);
+    /* the name PT_INTERP points at: the first "/ld-linux" string's start */
+    char *at = memmem(img, n, "/ld-linux", 9);
+    assert_non_null(at);
+    while (at > img && at[-1])
+        at--;
+    size_t old = strlen(at);
+    assert_true(strlen(interp) <= old);
+    memset(at, 0, old);
+    memcpy(at, interp, strlen(interp));
+    const char *copy = test_temp_file(NULL);
+    f = fopen(copy, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(img, 1, n, f), n);
+    fclose(f);
+    assert_int_equal(chmod(copy, 0700), 0);
+    free(img);
+    free(guest);
+    return copy;
+}
+
+/* What cannot be loaded is refused clearly, naming the file: not an ELF
+ * executable, missing, an interpreter that is missing or no ELF file. */
 static void test_refuses_non_programs(void **state)
 {
     (void)state;
     char *tracegen = path_in("CGM_BIN", "%s", "tracegen");
     char *src = source_file();
-    char *argv1[] = { tracegen, "--no-trace", "--", src, NULL };
-    char *argv2[] = { tracegen, "--no-trace", "--", "/bin/sh", "-c", "true", NULL };
-    char *argv3[] = { tracegen, "--no-trace", "--", "/nonexistent/program", NULL };
-    char **cases[] = { argv1, argv2 /* dynamically linked */, argv3 };
-    for (int i = 0; i < 3; i++) {
-        struct run r = run_argv(cases[i]);
-        assert_int_equal(r.status, 2);
-        free(r.out);
+    const char *no_interp = with_interpreter("/nonexistent/ld.so");
+    const char *text = test_temp_file("not an ELF file\n");
+    const char *text_interp = with_interpreter(text);
+    struct { const char *prog, *named; } cases[] = {
+        { src, src },
+        { "/nonexistent/program", "/nonexistent/program" },
+        { no_interp, "/nonexistent/ld.so" },
+        { text_interp, text },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[] = { tracegen, "--no-trace", "--", (char *)cases[i].prog, NULL };
+        struct run_result *r = run_program(argv, NULL);
+        assert_int_equal(r->status, 2);
+        if (!strstr(r->err, cases[i].named))
+            fail_msg("case %zu: the message does not name %s: %s", i, cases[i].named, r->err);
+        run_result_free(r);
     }
     free(src);
     free(tracegen);
@@ -214,6 +273,21 @@ int main(void)
         cmocka_unit_test(test_avx2_kernels_glibc),
         cmocka_unit_test(test_waits_musl),
         cmocka_unit_test(test_waits_glibc),
+        cmocka_unit_test(test_hello_musl_dyn),
+        cmocka_unit_test(test_strings_musl_dyn),
+        cmocka_unit_test(test_malloc_qsort_musl_dyn),
+        cmocka_unit_test(test_printf_float_musl_dyn),
+        cmocka_unit_test(test_matmul_mt_musl_dyn),
+        cmocka_unit_test(test_sync_mt_musl_dyn),
+        cmocka_unit_test(test_fenv_musl_dyn),
+        cmocka_unit_test(test_hello_glibc_dyn),
+        cmocka_unit_test(test_strings_glibc_dyn),
+        cmocka_unit_test(test_malloc_qsort_glibc_dyn),
+        cmocka_unit_test(test_printf_float_glibc_dyn),
+        cmocka_unit_test(test_matmul_mt_glibc_dyn),
+        cmocka_unit_test(test_sync_mt_glibc_dyn),
+        cmocka_unit_test(test_fenv_glibc_dyn),
+        cmocka_unit_test(test_file_read_glibc_dyn),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
