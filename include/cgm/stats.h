@@ -57,8 +57,9 @@ cgm_stat cgm_stat_computed(struct cgm_stats *s, cgm_stat group, const char *name
 cgm_stat cgm_stat_histogram(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p,
                             unsigned n);
 /* The counters of a name table (e.g. message types): an object with one
- * member per name, names[i] counting p[i]. Members whose name is NULL are
- * left out. */
+ * counter per name, names[i] counting p[i], each reachable by path like
+ * any counter. Members whose name is NULL are left out (no slot, not
+ * printed). */
 cgm_stat cgm_stat_counters(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p,
                            const char *const *names, unsigned n);
 

@@ -156,14 +156,15 @@ cgm_stat cgm_stat_histogram(struct cgm_stats *s, cgm_stat group, const char *nam
     return id;
 }
 
+/* An object of single counters, so that each is a node a path can reach
+ * ("coherence.messages.GetS") like any other counter. */
 cgm_stat cgm_stat_counters(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p,
                            const char *const *names, unsigned n)
 {
-    cgm_stat id = slotted(s, group, STAT_COUNTERS, name, n);
-    if (id >= 0) {
-        s->nodes[id].p = p;
-        s->nodes[id].names = names;
-    }
+    cgm_stat id = cgm_stats_object(s, group, name);
+    for (unsigned i = 0; id >= 0 && i < n; i++)
+        if (names[i] && cgm_stat_counter(s, id, names[i], p + i) < 0)
+            return -1;
     return id;
 }
 
@@ -260,7 +261,7 @@ void cgm_stats_read(const struct cgm_stats *s, uint64_t *values)
         case STAT_COUNTER: case STAT_COMPUTED: case STAT_PEAK:
             values[n->slot] = n->fn ? n->fn(n->ctx) : *n->p;
             break;
-        case STAT_HISTOGRAM: case STAT_COUNTERS:
+        case STAT_HISTOGRAM:
             memcpy(values + n->slot, n->p, n->n * sizeof *values);
             break;
         default:

@@ -6,7 +6,7 @@
 
 enum stat_kind {
     STAT_OBJECT, STAT_ARRAY,
-    STAT_COUNTER, STAT_COMPUTED, STAT_HISTOGRAM, STAT_COUNTERS, STAT_PEAK, /* in the snapshot */
+    STAT_COUNTER, STAT_COMPUTED, STAT_HISTOGRAM, STAT_PEAK,                /* in the snapshot */
     STAT_LABEL, STAT_ID, STAT_CONSTANT, STAT_RATIO                         /* computed when printed */
 };
 
@@ -17,10 +17,9 @@ struct stat_node {
     unsigned count;                /* groups: members */
     size_t slot;                   /* first slot in a snapshot */
     unsigned n;                    /* slots taken */
-    const uint64_t *p;             /* counter, peak, histogram, counters */
+    const uint64_t *p;             /* counter, peak, histogram */
     cgm_stat_fn fn;                /* computed counter or peak (instead of p) */
     const void *ctx;
-    const char *const *names;      /* counters */
     char *text;                    /* label */
     const char *ref;               /* label read when printing (cgm_stat_label_ref) */
     double v;                      /* constant, id */

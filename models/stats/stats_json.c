@@ -46,13 +46,6 @@ static cJSON *node_json(const struct cgm_stats *s, const uint64_t *values, cgm_s
     }
     case STAT_HISTOGRAM:
         return histogram_json(values + n->slot, n->n);
-    case STAT_COUNTERS: {
-        cJSON *o = cJSON_CreateObject();
-        for (unsigned i = 0; o && i < n->n; i++)
-            if (n->names[i])
-                cJSON_AddNumberToObject(o, n->names[i], (double)values[n->slot + i]);
-        return o;
-    }
     case STAT_LABEL:
         return cJSON_CreateString(cgm_stats_label_of(s, id));
     default:

@@ -59,14 +59,18 @@ static void test_snapshot_and_region(void **state)
     (void)state;
     struct model m = { .hits = 30, .misses = 10, .peak = 5, .hist = { 1, 0, 2, 0 }, .msgs = { 3, 9, 4 } };
     struct cgm_stats *s = build(&m);
-    /* hits, misses, accesses, peak, 4 buckets, 3 message counters */
-    assert_int_equal(cgm_stats_slots(s), 4 + 4 + 3);
+    /* hits, misses, accesses, peak, 4 buckets, 2 named message counters */
+    assert_int_equal(cgm_stats_slots(s), 4 + 4 + 2);
     uint64_t *a = calloc(cgm_stats_slots(s), sizeof *a), *b = calloc(cgm_stats_slots(s), sizeof *b);
     cgm_stats_read(s, a);
     assert_true(at(s, a, "caches.0.accesses") == 40);
     assert_true(at(s, a, "caches.0.miss_rate") == 10.0 / 40.0);
     assert_true(at(s, a, "caches.0.per_second") == 40.0 / 4.0 * 100 / 10);
+    /* a name table's counters are reached by path; an unnamed one is not there */
+    assert_true(at(s, a, "caches.0.msgs.put") == 4);
+    assert_int_equal(cgm_stats_count(s, cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.msgs")), 2);
     m.hits += 50;
+    m.msgs[0] += 6;
     m.misses += 30;
     m.peak = 3; /* a peak is read as it is, not accumulated */
     m.hist[2] += 5;
@@ -76,6 +80,8 @@ static void test_snapshot_and_region(void **state)
     assert_true(at(s, b, "caches.0.accesses") == 80);
     assert_true(at(s, b, "caches.0.miss_rate") == 30.0 / 80.0);
     assert_true(at(s, b, "caches.0.peak") == 3);
+    assert_true(at(s, b, "caches.0.msgs.get") == 6);
+    assert_true(at(s, b, "caches.0.msgs.put") == 0);
     assert_true(at(s, b, "caches.0.id") == 7);
     cgm_stat name = cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.name");
     assert_string_equal(cgm_stats_label_of(s, name), "l1d");
