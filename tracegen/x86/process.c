@@ -19,6 +19,7 @@
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/recorder.h"
 #include "tracegen/x86/sandbox.h"
+#include "tracegen/x86/signal.h"
 #include "tracegen/x86/sys.h"
 
 /* Threads alive at once, at most; an exited thread's slot is reused. */
@@ -137,6 +138,7 @@ struct x86_thread *x86_thread_create(struct x86_process *p, const struct x86_thr
     t->cpu.access_ctx = NULL;
     t->tid = p->next_tid++;
     t->state = THREAD_RUNNABLE;
+    t->sigmask = parent->sigmask; /* no pending signals, no alternate stack */
     x86_tlb_flush(&t->cpu);
     if (p->rec && !(t->rec = x86_rec_attach(p->rec, &t->cpu, t->tid))) {
         free(t);
@@ -260,7 +262,7 @@ static int syscall_and_record(struct x86_process *p, struct x86_thread *t)
     uint64_t a3 = c->r[R_R10], old_brk = p->brk_cur;
     int out = x86_syscall(p, t);
     if (out == SC_RETRY)
-        return SC_SWITCH; /* nothing happened yet: recorded when it does */
+        return out; /* nothing happened yet: recorded when it does */
     if (!p->rec || !t->rec)
         return out;
     int64_t rc = (int64_t)c->r[R_RAX];
@@ -312,6 +314,14 @@ struct x86_thread *x86_time_out_oldest(struct x86_process *p)
     return timed;
 }
 
+static int any_runnable(const struct x86_process *p)
+{
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i]->state == THREAD_RUNNABLE)
+            return 1;
+    return 0;
+}
+
 /* Picks the next runnable thread after the current one (round robin).
  * Returns 0, or -1 when none can run (deadlock; p->message says why). */
 static int schedule(struct x86_process *p)
@@ -323,8 +333,9 @@ static int schedule(struct x86_process *p)
             return 0;
         }
     }
-    /* nothing runnable: a timed wait times out (oldest first) */
-    if (x86_time_out_oldest(p)) {
+    /* nothing runnable: a timed wait times out (oldest first), or virtual
+     * time jumps to the next timer, whose signal may interrupt a wait */
+    if (x86_time_out_oldest(p) || (x86_timers_skip(p) && any_runnable(p))) {
         for (size_t i = 0; i < p->nthreads; i++)
             if (p->threads[i]->state == THREAD_RUNNABLE)
                 p->cur = i;
@@ -424,6 +435,23 @@ static void bound_reps(struct x86_process *p, struct x86_cpu *c)
     c->rep_room = n < p->opt.max_insts ? p->opt.max_insts - n : 0;
 }
 
+/* After thread T's system call: timers that are due fire, and what T may
+ * take of the pending signals is delivered before its next instruction
+ * (a handler's frame holds the call's result). Returns -1 when a signal
+ * ended the process. */
+static int after_syscall(struct x86_process *p, struct x86_thread *t)
+{
+    if (x86_timers_due(p, x86_virtual_now_ns(p)))
+        x86_timers_fire(p);
+    if (x86_signals_pending(p, t) && x86_signals_check(p, t) < 0)
+        return -1;
+    if (t->suspended) { /* sigsuspend returned without a handler to end it */
+        t->sigmask = t->suspend_saved;
+        t->suspended = 0;
+    }
+    return 0;
+}
+
 /* Runs threads until exit or a stop; faults leave through longjmp. */
 static void run_loop(struct x86_process *p, const struct x86_block *volatile *cur_block)
 {
@@ -441,6 +469,11 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
             continue;
         }
         struct x86_cpu *c = &t->cpu;
+        if (x86_timers_due(p, x86_virtual_now_ns(p)))
+            x86_timers_fire(p);
+        /* a thread in sigsuspend takes its signal when the call runs again */
+        if (!t->suspended && x86_signals_pending(p, t) && x86_signals_check(p, t) < 0)
+            return;
         uint64_t slice_end = p->icount + p->opt.quantum;
         while (p->icount < slice_end) {
             c->cur = NULL;
@@ -467,7 +500,9 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
                     stop_interrupted(p);
                     return;
                 }
-                if (out == SC_SWITCH || t->state != THREAD_RUNNABLE)
+                if (out != SC_RETRY && t->state == THREAD_RUNNABLE && after_syscall(p, t) < 0)
+                    return;
+                if (out == SC_SWITCH || out == SC_RETRY || t->state != THREAD_RUNNABLE)
                     break;
             }
             uint64_t counted = p->icount + p->rep_extra + c->rep_extra;
@@ -532,6 +567,15 @@ int x86_process_run(struct x86_process *p)
             c->rip = c->cur->next - c->cur->len;
             c->restart_at = NULL;
             continue;
+        }
+        if (x86_fault_signal(c->fault_kind)) {
+            /* the guest's handler runs on the faulting instruction */
+            uint64_t pc = c->cur ? c->cur->next - c->cur->len : c->rip;
+            int r = x86_signal_fault(p, t, c->fault_kind, c->fault_addr, pc);
+            if (r == 0)
+                continue;
+            if (r < 0)
+                break;
         }
         p->stop_addr = c->fault_addr;
         if (c->fault_kind == XF_LIMIT) {

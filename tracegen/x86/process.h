@@ -46,6 +46,21 @@ enum x86_fd_mode {
                                     nothing outside will end a wait on it */
 };
 
+/* What a pending signal's siginfo says: si_code, the sender (pid, and uid
+ * in the upper half) or the faulting address, and for a fault the trap
+ * number and error code the ucontext holds. */
+struct x86_siginfo {
+    int32_t code;
+    uint32_t trapno;
+    uint64_t value;
+    uint64_t err;
+};
+
+/* An interval timer on virtual time (ns); deadline 0: disarmed. */
+struct x86_itimer {
+    uint64_t deadline, interval;
+};
+
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };
 
 struct x86_thread {
@@ -60,6 +75,12 @@ struct x86_thread {
     uint64_t woken_by;           /* seq of the wake that ended the wait */
     uint64_t wait_deadline;      /* virtual time a retried poll times out; 0: none */
     uint64_t io_done;            /* bytes a waiting pipe write has written so far */
+    uint64_t sigmask;            /* blocked signals (bit SIG-1) */
+    uint64_t sigpending;         /* sent to this thread, not yet delivered */
+    struct x86_siginfo siginfo[65];
+    uint64_t ss_sp, ss_size;     /* alternate signal stack; size 0: none */
+    int suspended;               /* in sigsuspend or pause: SUSPEND_SAVED comes back */
+    uint64_t suspend_saved;
     char name[16];               /* prctl(PR_SET_NAME) */
     int exit_status;
     struct x86_rec_thread *rec;
@@ -94,8 +115,13 @@ struct x86_process {
                                          an allowed directory */
     uint8_t fd_mode[X86_MAX_FDS];     /* enum x86_fd_mode bits */
     uint64_t rng;                /* xorshift state for getrandom */
-    uint64_t sigmask;
-    uint64_t sigactions[65][4];  /* stored and given back, never delivered */
+    uint64_t sigactions[65][4];  /* handler, flags, restorer, mask (the kernel's layout) */
+    uint64_t sigpending;         /* sent to the process, not yet taken by a thread */
+    struct x86_siginfo siginfo[65];
+    struct x86_itimer itimer[3]; /* ITIMER_REAL, _VIRTUAL, _PROF */
+    uint64_t timer_next;         /* earliest deadline of the three; 0: none */
+    uint64_t idle_ns;            /* virtual time that passed with no thread running
+                                    (jumps to a timer's deadline) */
 
     int exited;
     int exit_status;

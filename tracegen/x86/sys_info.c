@@ -8,7 +8,8 @@
 
 #include "tracegen/x86/sys.h"
 
-/* Virtual time: 1 ns per instruction from --time-start (x86_options). */
+/* Virtual time: 1 ns per instruction from --time-start (x86_options),
+ * plus the time no thread ran while waiting for a timer. */
 static uint64_t epoch_ns(const struct x86_process *p)
 {
     return p->opt.time_start * 1000000000ull;
@@ -16,7 +17,7 @@ static uint64_t epoch_ns(const struct x86_process *p)
 
 uint64_t x86_virtual_now_ns(const struct x86_process *p)
 {
-    return epoch_ns(p) + p->icount;
+    return epoch_ns(p) + p->icount + p->idle_ns;
 }
 
 long sys_uname(struct x86_sys *s)

@@ -1,11 +1,23 @@
-/* Signal system calls. Handlers are stored and given back, never run;
- * a signal the guest sends itself ends it as its default action would. */
+/* Signal system calls: handlers and masks, sending signals within the
+ * guest, the alternate stack, the return from a handler, and waiting for a
+ * signal. Delivery itself is signal.c's. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/signal.h"
 #include "tracegen/x86/sys.h"
+
+/* Signals no mask blocks and no handler catches. */
+#define UNBLOCKABLE (x86_sig_bit(SIGKILL) | x86_sig_bit(SIGSTOP))
+
+#define SI_USER_ 0
+#define SI_TKILL_ (-6)
+#define MINSIGSTKSZ_ 2048
+#define SS_AUTODISARM_ (1u << 31)
 
 long sys_rt_sigaction(struct x86_sys *s)
 {
@@ -13,97 +25,200 @@ long sys_rt_sigaction(struct x86_sys *s)
     uint64_t sig = s->a[0], act = s->a[1], old = s->a[2];
     if (sig == 0 || sig > 64 || s->a[3] != 8)
         return -EINVAL;
+    if (act && (sig == SIGKILL || sig == SIGSTOP))
+        return -EINVAL;
+    uint64_t a[4];
+    if (act && gmem_copy_in(p->mem, a, act, sizeof a, NULL) < 0)
+        return -EFAULT;
     if (old && gmem_copy_out(p->mem, old, p->sigactions[sig], 32, 0, NULL) < 0)
         return -EFAULT;
-    if (act && gmem_copy_in(p->mem, p->sigactions[sig], act, 32, NULL) < 0)
-        return -EFAULT;
+    if (act) {
+        a[3] &= ~UNBLOCKABLE;
+        memcpy(p->sigactions[sig], a, sizeof a);
+        if (a[0] == 1) { /* SIG_IGN discards what is pending */
+            p->sigpending &= ~x86_sig_bit((unsigned)sig);
+            for (size_t i = 0; i < p->nthreads; i++)
+                p->threads[i]->sigpending &= ~x86_sig_bit((unsigned)sig);
+        }
+    }
     return 0;
 }
 
+/* The mask is the thread's; what it unblocks is delivered when the call
+ * returns. */
 long sys_rt_sigprocmask(struct x86_sys *s)
 {
-    struct x86_process *p = s->p;
+    struct x86_thread *t = s->t;
     uint64_t how = s->a[0], set = s->a[1], old = s->a[2];
     if (s->a[3] != 8)
         return -EINVAL;
-    if (old && gmem_copy_out(p->mem, old, &p->sigmask, 8, 0, NULL) < 0)
+    uint64_t m = 0;
+    if (set && gmem_copy_in(s->p->mem, &m, set, 8, NULL) < 0)
+        return -EFAULT;
+    if (set && how > 2)
+        return -EINVAL;
+    if (old && gmem_copy_out(s->p->mem, old, &t->sigmask, 8, 0, NULL) < 0)
         return -EFAULT;
     if (set) {
-        uint64_t m;
-        if (gmem_copy_in(p->mem, &m, set, 8, NULL) < 0)
-            return -EFAULT;
         if (how == 0)
-            p->sigmask |= m;
+            t->sigmask |= m;
         else if (how == 1)
-            p->sigmask &= ~m;
-        else if (how == 2)
-            p->sigmask = m;
+            t->sigmask &= ~m;
         else
-            return -EINVAL;
+            t->sigmask = m;
+        t->sigmask &= ~UNBLOCKABLE;
     }
     return 0;
 }
 
-/* Signals are never delivered, so there is no alternate stack to use. */
-long sys_sigaltstack(struct x86_sys *s) { (void)s; return 0; }
-
-/* SIG sent by the guest to itself: a signal whose default action
- * terminates ends the process as it would natively (abort() relies on
- * this); ignored signals do nothing; handlers are not run (stop). */
-static long self_signal(struct x86_sys *s, uint64_t sig, const char *why)
+long sys_rt_sigpending(struct x86_sys *s)
 {
-    struct x86_process *p = s->p;
-    if (sig > 64)
+    if (s->a[1] > 8)
         return -EINVAL;
-    if (sig == 0 || sig == 17 || sig == 18 || sig == 23 || sig == 28 ||
-        (sig >= 19 && sig <= 22) || p->sigactions[sig][0] == 1 /* SIG_IGN */)
+    uint64_t m = (s->t->sigpending | s->p->sigpending) & s->t->sigmask;
+    return gmem_copy_out(s->p->mem, s->a[0], &m, s->a[1], 0, NULL) < 0 ? -EFAULT : 0;
+}
+
+/* stack_t: ss_sp, ss_flags (int), ss_size. */
+long sys_sigaltstack(struct x86_sys *s)
+{
+    struct x86_thread *t = s->t;
+    uint64_t ss = s->a[0], old = s->a[1];
+    uint64_t cur[3] = { t->ss_sp, x86_altstack_flags(t), t->ss_size };
+    uint64_t nw[3];
+    if (ss && gmem_copy_in(s->p->mem, nw, ss, sizeof nw, NULL) < 0)
+        return -EFAULT;
+    if (old && gmem_copy_out(s->p->mem, old, cur, sizeof cur, 0, NULL) < 0)
+        return -EFAULT;
+    if (!ss)
         return 0;
-    if (p->sigactions[sig][0] != 0) {
-        snprintf(p->message, sizeof p->message,
-                 "signal %llu sent to itself has a handler; running signal handlers is not "
-                 "supported", (unsigned long long)sig);
-        p->stop_kind = XF_SYSCALL;
-    } else {
-        snprintf(p->message, sizeof p->message, "signal %llu %s", (unsigned long long)sig, why);
-        p->stop_kind = XF_KILLED;
-        p->kill_signal = (int)sig;
+    if (cur[1] == 1 /* SS_ONSTACK */)
+        return -EPERM;
+    uint32_t flags = (uint32_t)nw[1] & ~SS_AUTODISARM_;
+    if (flags == 2 /* SS_DISABLE */) {
+        t->ss_sp = t->ss_size = 0;
+        return 0;
     }
-    s->outcome = SC_STOP;
+    if (flags != 0 && flags != 1)
+        return -EINVAL;
+    if (nw[2] < MINSIGSTKSZ_)
+        return -ENOMEM;
+    t->ss_sp = nw[0];
+    t->ss_size = nw[2];
     return 0;
 }
 
-static int is_own_tid(const struct x86_process *p, uint64_t tid)
+static struct x86_thread *own_thread(const struct x86_process *p, uint64_t tid)
 {
     for (size_t i = 0; i < p->nthreads; i++)
         if (p->threads[i]->tid == tid && p->threads[i]->state != THREAD_EXITED)
-            return 1;
+            return p->threads[i];
+    return NULL;
+}
+
+/* The sender as siginfo names it: pid, and uid in the upper half. */
+static uint64_t sender(void)
+{
+    return (uint64_t)X86_GUEST_PID | (uint64_t)getuid() << 32;
+}
+
+/* kill: the guest itself only (0 and its own pid name it; -1 would be
+ * every other process, refused like any other). */
+long sys_kill(struct x86_sys *s)
+{
+    int64_t pid = (int64_t)(int32_t)s->a[0];
+    uint64_t sig = s->a[1];
+    if (pid != X86_GUEST_PID && pid != 0)
+        return -EPERM;
+    if (sig > 64)
+        return -EINVAL;
+    if (sig)
+        x86_signal_post(s->p, NULL, (unsigned)sig, SI_USER_, sender());
     return 0;
 }
 
-/* kill: only the guest itself. */
-long sys_kill(struct x86_sys *s)
+static long thread_kill(struct x86_sys *s, uint64_t tid, uint64_t sig)
 {
-    if ((int64_t)s->a[0] != X86_GUEST_PID && s->a[0] != 0)
-        return -EPERM;
-    return self_signal(s, s->a[1], "sent by the guest to itself");
+    if (sig > 64)
+        return -EINVAL;
+    struct x86_thread *to = own_thread(s->p, tid);
+    if (!to)
+        return -ESRCH;
+    if (sig)
+        x86_signal_post(s->p, to, (unsigned)sig, SI_TKILL_, sender());
+    return 0;
 }
 
-long sys_tkill(struct x86_sys *s)
-{
-    if (!is_own_tid(s->p, s->a[0]))
-        return -ESRCH;
-    return self_signal(s, s->a[1], "sent by the guest to itself");
-}
+long sys_tkill(struct x86_sys *s) { return thread_kill(s, s->a[0], s->a[1]); }
 
 long sys_tgkill(struct x86_sys *s)
 {
-    if (s->a[0] != X86_GUEST_PID || !is_own_tid(s->p, s->a[1]))
+    if (s->a[0] != X86_GUEST_PID)
         return -ESRCH;
-    return self_signal(s, s->a[2], "sent by the guest to itself");
+    return thread_kill(s, s->a[1], s->a[2]);
 }
 
 void x86_broken_pipe(struct x86_sys *s)
 {
-    if (!(s->p->sigmask & (1ull << (SIGPIPE - 1))))
-        self_signal(s, SIGPIPE, "(SIGPIPE): a write to a pipe that no one reads");
+    x86_signal_post(s->p, s->t, SIGPIPE, SI_USER_, sender());
+}
+
+/* rt_sigreturn: the registers, flags, mask and x87/SSE/AVX state the
+ * frame at the stack pointer holds (the handler may have changed them). */
+long sys_rt_sigreturn(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    struct x86_thread *t = s->t;
+    long rc = x86_signal_return(p, t);
+    if (rc < 0) {
+        snprintf(p->message, sizeof p->message, "thread %llu: rt_sigreturn found no signal "
+                 "frame it can read at 0x%llx (the process dies of SIGSEGV)",
+                 (unsigned long long)t->tid, (unsigned long long)t->cpu.r[R_RSP]);
+        p->stop_kind = XF_KILLED;
+        p->kill_signal = SIGSEGV;
+        s->outcome = SC_STOP;
+        return 0;
+    }
+    return (long)t->cpu.r[R_RAX];
+}
+
+/* pause and rt_sigsuspend: wait, under MASK, until a handler runs (the
+ * call then fails with EINTR and the thread's mask comes back). Other
+ * threads run meanwhile; with none, virtual time jumps to the next timer,
+ * or a timed futex wait ends, or the run stops as a deadlock. */
+static long suspend(struct x86_sys *s, uint64_t mask)
+{
+    struct x86_process *p = s->p;
+    struct x86_thread *t = s->t;
+    if (!t->suspended) {
+        t->suspend_saved = t->sigmask;
+        t->suspended = 1;
+    }
+    t->sigmask = mask & ~UNBLOCKABLE;
+    if (x86_signals_pending(p, t))
+        return -EINTR;
+    if (x86_other_threads_runnable(p, t) || x86_timers_skip(p) || x86_time_out_oldest(p)) {
+        s->outcome = SC_RETRY;
+        return 0;
+    }
+    t->sigmask = t->suspend_saved;
+    t->suspended = 0;
+    snprintf(p->message, sizeof p->message, "deadlock: thread %llu waits for a signal that "
+             "nothing will send (no other thread can run and no timer is set)",
+             (unsigned long long)t->tid);
+    p->stop_kind = XF_SYSCALL;
+    s->outcome = SC_STOP;
+    return 0;
+}
+
+long sys_pause(struct x86_sys *s) { return suspend(s, s->t->sigmask); }
+
+long sys_rt_sigsuspend(struct x86_sys *s)
+{
+    uint64_t m;
+    if (s->a[1] != 8)
+        return -EINVAL;
+    if (gmem_copy_in(s->p->mem, &m, s->a[0], 8, NULL) < 0)
+        return -EFAULT;
+    return suspend(s, m);
 }
