@@ -18,7 +18,8 @@ static const char *const default_metrics[] = { "cycles", "instructions", "ipc" }
 
 static void usage(FILE *out)
 {
-    fputs("usage: sweep SPEC.ini [-o DIR] [-j N] [--metric PATH]... [--dry-run] [--rerun] [-v]\n"
+    fputs("usage: sweep SPEC.ini [-o DIR] [-j N] [--metric PATH]... [--dry-run] [--rerun]\n"
+          "                  [--timeout S] [-v]\n"
           "       sweep SPEC.ini --slurm [--partition P] [--time T] [--mem M] [--max-running N]\n"
           "                      [--sbatch-arg ARG]... [--wait] [-o DIR] [--metric PATH]...\n"
           "       sweep collect SPEC.ini [-o DIR] [--metric PATH]...\n"
@@ -39,6 +40,8 @@ static void usage(FILE *out)
           "  --dry-run        list the points with their keys and status; run nothing\n"
           "  --rerun          run points again even if they have results\n"
           "  -v               a line per finished point\n"
+          "  --timeout S      stop a point that runs longer than S seconds (SIGKILL)\n"
+          "                   and report it failed; the others go on\n"
           "  --replay PATH    the replay program (default: the one beside sweep)\n"
           "  --slurm          submit the points without results as one Slurm job array\n"
           "                   (sbatch --array, one task per point) instead of running them\n"
@@ -81,6 +84,7 @@ struct options {
     char **metrics;
     size_t nmetrics;
     int jobs;
+    double timeout;
     bool dry_run, rerun, verbose, slurm;
     struct sweep_slurm_opts so;
     char **extra;
@@ -145,7 +149,7 @@ static int parse_args(int argc, char **argv, bool collect, struct options *o)
         const char *a = argv[i];
         bool arg = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--metric") || !strcmp(a, "--replay") ||
                    !strcmp(a, "--partition") || !strcmp(a, "--time") || !strcmp(a, "--mem") ||
-                   !strcmp(a, "--max-running") || !strcmp(a, "--sbatch-arg");
+                   !strcmp(a, "--max-running") || !strcmp(a, "--sbatch-arg") || !strcmp(a, "--timeout");
         bool run_only = strcmp(a, "-o") && strcmp(a, "--metric") && strcmp(a, "-h") && strcmp(a, "--help");
         if (collect && a[0] == '-' && run_only) {
             fprintf(stderr, "sweep collect: unknown option %s (see sweep collect --help)\n", a);
@@ -166,6 +170,13 @@ static int parse_args(int argc, char **argv, bool collect, struct options *o)
                 return 2;
             }
             o->jobs = (int)j;
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            o->timeout = strtod(v, &end);
+            if (*end || !(o->timeout > 0 && o->timeout <= 1e7)) {
+                fprintf(stderr, "sweep: --timeout %s: expected seconds, more than 0\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--metric")) {
             if (add_metric(o, v))
                 return 2;
@@ -293,7 +304,8 @@ static int run_main(int argc, char **argv, bool collect)
             run = sweep_slurm_submit(&plan, &o.so, err, sizeof err);
         } else {
             struct sweep_run_opts ro = { .dir = dir, .replay = replay, .jobs = o.jobs, .rerun = o.rerun,
-                                         .progress = isatty(STDERR_FILENO), .verbose = o.verbose };
+                                         .progress = isatty(STDERR_FILENO), .verbose = o.verbose,
+                                         .timeout = o.timeout };
             run = sweep_run_local(&plan, &ro, err, sizeof err);
         }
         if (run < 0) {

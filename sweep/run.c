@@ -21,6 +21,7 @@ struct job {
     pid_t pid;
     size_t point;
     double start;
+    bool timed_out;       /* killed for running past --timeout */
     char *tmp_json, *tmp_err;
 };
 
@@ -116,6 +117,7 @@ static int spawn(struct runner *r, struct job *j, size_t point, char *err, size_
         return -1;
     }
     j->start = now();
+    j->timed_out = false;
     r->running++;
     r->started++;
     return 0;
@@ -132,7 +134,9 @@ static void finish(struct runner *r, struct job *j, int status)
         ok = false;
     char why[64] = "";
     if (!ok) {
-        if (WIFSIGNALED(status))
+        if (j->timed_out)
+            snprintf(why, sizeof why, "stopped after the timeout of %g s", r->o->timeout);
+        else if (WIFSIGNALED(status))
             snprintf(why, sizeof why, "replay was killed by signal %d", WTERMSIG(status));
         else if (WEXITSTATUS(status))
             snprintf(why, sizeof why, "replay exited with status %d", WEXITSTATUS(status));
@@ -177,6 +181,19 @@ static void reap(struct runner *r)
         for (int k = 0; k < r->o->jobs; k++)
             if (r->jobs[k].pid == pid)
                 finish(r, &r->jobs[k], status);
+}
+
+/* --timeout: a point running longer is killed (finish() reports it). */
+static void stop_late(struct runner *r)
+{
+    double t = now();
+    for (int k = 0; r->o->timeout > 0 && k < r->o->jobs; k++) {
+        struct job *j = &r->jobs[k];
+        if (j->pid && !j->timed_out && t - j->start > r->o->timeout) {
+            j->timed_out = true;
+            kill(j->pid, SIGKILL);
+        }
+    }
 }
 
 /* A signal: stop the running points, remove their partial files. */
@@ -235,6 +252,7 @@ int sweep_run_local(const struct sweep_plan *p, const struct sweep_run_opts *o, 
             draw(&r);
         struct timespec wait = { 0, 500000000 };
         sigtimedwait(&chld, NULL, &wait); /* a child ended, half a second passed, or a signal came */
+        stop_late(&r);
         reap(&r);
     }
     if (stop_signal) {

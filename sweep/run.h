@@ -18,6 +18,7 @@ struct sweep_run_opts {
     bool rerun;           /* run points that already have results */
     bool progress;        /* redraw a progress line on standard error */
     bool verbose;         /* a line per finished point */
+    double timeout;       /* seconds a point may run before it is killed; 0: no limit */
 };
 
 /* Returns 0 when every point ran, 1 when some failed, 130 when a signal

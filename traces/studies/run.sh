@@ -3,13 +3,17 @@
 # build/studies/, where the specs look for them), runs each study's sweep
 # and draws its plots. Run from the top of the tree: the GPU workloads load
 # their kernels from build/kernels/.
-#   sh traces/studies/run.sh [BIN] [GUESTS] [JOBS]
+#   sh traces/studies/run.sh [BIN] [GUESTS] [JOBS] [TIMEOUT]
+# JOBS points run at once (default: the cores); a point running longer than
+# TIMEOUT seconds (default 120; a point takes about a second) is stopped and
+# reported as failed.
 # A study whose spec replay cannot take yet (a GPU key the models do not
 # have) is reported and skipped; the exit status is 1 if any was.
 set -u
 BIN=${1:-bin}
 GUESTS=${2:-build/traces/gpu}
 JOBS=${3:-$(nproc)}
+TIMEOUT=${4:-120}
 OUT=build/studies
 SPECS=traces/studies
 
@@ -42,7 +46,7 @@ record "$OUT/gpu/hotspot.cgt" "$GUESTS/hotspot" 64 4 0 || recorded=1
 # THREADS CPU threads taking SHARE% of the work, on memory both sides share.
 for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
     for t in 1 2 3 4 5 6 7 8; do
-        for c in 0 20 40 60 80; do
+        for c in 0 20 30 40 50 60 70 80; do
             record "$OUT/collab/${w}_t${t}_c${c}.cgt" "$GUESTS/$w" "$t" "$c" share || recorded=1
         done
     done
@@ -54,7 +58,7 @@ sweep() {
         echo "studies: $1 cannot run yet: $(head -n 1 "$OUT/$1.err")" >&2
         return 1
     fi
-    "$BIN/sweep" "$SPECS/$1.ini" -j "$JOBS" -o "$OUT/$1"
+    "$BIN/sweep" "$SPECS/$1.ini" -j "$JOBS" --timeout "$TIMEOUT" -o "$OUT/$1"
 }
 
 plot() {
@@ -65,7 +69,7 @@ skipped=0
 echo "== study 1: memory organisations, GPU-only workloads"
 if sweep study1_coherence; then
     plot "$OUT/study1_coherence/table.csv" --metric roi.cycles --x workload --lines mode \
-        --speedup mode=NC-MC --style bars -o "$OUT/study1_speedup"
+        --speedup mode=NC-MC --style bars --reference "$SPECS/study1_thesis.csv" -o "$OUT/study1_speedup"
 else
     skipped=1
 fi
@@ -82,16 +86,22 @@ fi
 
 echo "== study 3: a faster GPU and fabric"
 if sweep study3_future; then
-    for t in collab_backprop_t8_c60 collab_matmul_t8_c50 collab_edge_t8_c50 collab_knn_t8_c60 \
-             collab_write_t6_c20; do
-        plot "$OUT/study3_future/table.csv" --metric roi.cycles --x bandwidth --lines gpu.frequency \
-            --where "trace=$t" --where gpu.l1.coalescer=96 --where fabric=negligible \
-            --speedup gpu.frequency=1GHz,bandwidth=32GB/s,gpu.l1.coalescer=32,fabric=built \
-            -o "$OUT/study3_$t"
+    # The thesis' Figs. 4.13-4.16: the GPU's time over the study-2 best, per
+    # workload, at 1 and 4 GHz: 72-byte link; + coalescer 96; negligible
+    # fabric with the 32-byte link; + coalescer 96.
+    for fig in "4.13 32 built 72" "4.14 96 built 72" "4.15 32 negligible 32" "4.16 96 negligible 32"; do
+        set -- $fig
+        plot "$OUT/study3_future/table.csv" --metric "sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency" \
+            --x trace --lines gpu.frequency --where gpu.l1.coalescer="$2" --where fabric="$3" \
+            --where gpu.link_bytes="$4" --style bars \
+            --speedup gpu.frequency=1GHz,gpu.link_bytes=32,gpu.l1.coalescer=32,fabric=built \
+            --title "GPU time over the study-2 best: link $4 bytes, coalescer $2, fabric $3 (thesis Fig. $1)" \
+            -o "$OUT/study3_fig$1"
     done
 else
     skipped=1
 fi
 
+sh "$SPECS/report.sh" "$OUT" "$SPECS"
 echo "studies: results, tables and plots in $OUT"
 [ "$recorded" = 0 ] && [ "$skipped" = 0 ]

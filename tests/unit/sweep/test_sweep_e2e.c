@@ -283,7 +283,7 @@ static void help_lists(const char *cmd, const char *const *opts)
 static void test_help_and_usage(void **state)
 {
     (void)state;
-    help_lists("--help", (const char *const[]){ "-o DIR", "-j N", "--metric PATH", "--dry-run", "--rerun", "-v",
+    help_lists("--help", (const char *const[]){ "-o DIR", "-j N", "--metric PATH", "--dry-run", "--rerun", "-v", "--timeout S",
                                                 "--replay PATH", "--slurm", "--partition P", "--time T", "--mem M",
                                                 "--max-running N", "--sbatch-arg", "--wait", "--help", NULL });
     help_lists("collect --help", (const char *const[]){ "-o DIR", "--metric PATH", "--help", NULL });

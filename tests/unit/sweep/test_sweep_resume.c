@@ -4,7 +4,8 @@
  * - a failed point is reported with its configuration and replay's message
  *   and the others still run; a rerun runs only what has no result;
  * - an interrupted sweep (a result missing, a partial file left) resumes;
- *   a signal stops the running points and leaves no partial file;
+ *   a signal stops the running points and leaves no partial file; a point
+ *   running past --timeout is killed and reported, the others go on;
  * - keys: a hash of the trace's bytes (XXH3-128, checked here) and the
  *   effective configuration, whatever the spelling, path or spec;
  * - the Slurm backend, through a stand-in sbatch that runs the array's
@@ -250,6 +251,37 @@ static void test_signal_stops_cleanly(void **state)
     free(s);
 }
 
+/* --timeout: the hanging point is killed and reported, the others run. */
+static void test_timeout_stops_a_hung_point(void **state)
+{
+    (void)state;
+    char *s = spec("to.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\n[axes]\ncpu.cores = 6, 7, 8\n");
+    char *sleeper = NULL;
+    assert_true(asprintf(&sleeper, "%s/sleeper", dir) > 0);
+    time_t start = time(NULL);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/to -j 2 --timeout 0.5 --replay %s", sweep, s, dir,
+                                replay),
+                     1);
+    assert_true(time(NULL) - start < 20); /* not the stand-in's 30 s */
+    assert_non_null(strstr(out, "point 1 failed (cpu.cores=7): stopped after the timeout of 0.5 s"));
+    /* The hung replay is gone; the 6- and 8-core points are done. */
+    char *text = harness_read(sleeper);
+    assert_non_null(text);
+    assert_int_equal(kill((pid_t)atol(text), 0), -1);
+    assert_int_equal(errno, ESRCH);
+    free(text);
+    text = table("to");
+    assert_non_null(strstr(text, "6,6000,done,"));
+    assert_non_null(strstr(text, "7,,failed,"));
+    assert_non_null(strstr(text, "8,8000,done,"));
+    free(text);
+    unlink(sleeper);
+    free(sleeper);
+    /* A timeout that is not a positive number of seconds is a usage error. */
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/to --timeout 0", sweep, s, dir), 2);
+    free(s);
+}
+
 static void test_slurm_array_matches_local(void **state)
 {
     (void)state;
@@ -298,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_failure_isolated_and_rerun_skips),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_signal_stops_cleanly),
+        cmocka_unit_test(test_timeout_stops_a_hung_point),
         cmocka_unit_test(test_slurm_array_matches_local),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

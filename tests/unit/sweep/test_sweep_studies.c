@@ -56,8 +56,9 @@ static void test_study_specs(void **state)
 {
     (void)state;
     dry_run("traces/studies/study1_coherence.ini", 6 * 4);         /* workloads x organisations */
-    dry_run("traces/studies/study2_collaborative.ini", 5 * 8 * 5); /* x threads 1-8 x share 0-80% */
-    dry_run("traces/studies/study3_future.ini", 5 * 2 * 3 * 2 * 2);
+    dry_run("traces/studies/study2_collaborative.ini", 5 * 8 * 8); /* x threads 1-8 x share 0, 20-80% */
+    /* x GPU clock x link bytes x coalescer x fabric, two values each */
+    dry_run("traces/studies/study3_future.ini", 5 * 2 * 2 * 2 * 2);
 }
 
 int main(void)

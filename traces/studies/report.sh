@@ -1,0 +1,206 @@
+#!/bin/sh
+# make studies' report: OUT/REPORT.md sets each study's results (the tables
+# and plots run.sh made) beside the thesis' figures (SPECS/studyN_thesis.csv),
+# with what a reader needs to reproduce them: the commit, the specs' and the
+# base configuration's hashes, each trace's hash (the one the sweep keys
+# its points with) and how to rerun a point.
+#   sh traces/studies/report.sh [OUT] [SPECS]
+set -u
+OUT=${1:-build/studies}
+SPECS=${2:-traces/studies}
+R=$OUT/REPORT.md
+
+# status STUDY: "N of M points done (F failed)" from the table's status column.
+status() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") s = i; next }
+             { n++; c[$s]++ }
+             END { printf "%d of %d points done", c["done"], n;
+                   if (c["failed"]) printf ", %d failed", c["failed"];
+                   if (n - c["done"] - c["failed"]) printf ", %d not run", n - c["done"] - c["failed"] }' \
+        "$OUT/$1/table.csv"
+}
+
+# ran STUDY: the study ran (else the reason is written): its spec passed
+# this run's dry run (STUDY.err is empty) and its table exists.
+ran() {
+    if [ ! -s "$OUT/$1.err" ] && [ -s "$OUT/$1/table.csv" ]; then
+        return 0
+    fi
+    printf '**Not run.** ' >> "$R"
+    if [ -s "$OUT/$1.err" ]; then
+        printf 'The spec cannot run yet: `%s`\n\n' "$(head -n 1 "$OUT/$1.err")" >> "$R"
+    else
+        printf 'No results in `%s/%s`.\n\n' "$OUT" "$1" >> "$R"
+    fi
+    return 1
+}
+
+# provenance STUDY: the spec's hash, the command, the traces' hashes.
+provenance() {
+    {
+        printf '\nReproduce: `bin/sweep %s/%s.ini -o DIR` (spec SHA-256 `%s`); each point is\n' \
+            "$SPECS" "$1" "$(sha256sum < "$SPECS/$1.ini" | cut -c1-16)"
+        printf '`replay -c DIR/points/KEY.ini TRACE` (KEY in the table'"'"'s `result` column).\n'
+        if [ -s "$OUT/$1.points" ]; then
+            n=$(grep -c '^trace ' "$OUT/$1.points")
+            printf 'Traces (XXH3-128 of the bytes, as the sweep keys points): %s, listed in `%s.traces`.\n' \
+                "$n" "$1"
+            grep '^trace ' "$OUT/$1.points" | sed "s|^trace .*/||" > "$OUT/$1.traces"
+        fi
+    } >> "$R"
+}
+
+{
+    echo "# The seed's three studies (seed 000 Chapter 4), replayed"
+    echo
+    rev=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+    dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | head -n 1)
+    printf 'Made by `make studies` at commit `%s`%s. Base configuration `traces/configs/seed.ini`\n' \
+        "$rev" "${dirty:+ (with local changes)}"
+    printf '(SHA-256 `%s`) plus each spec'"'"'s `[base]` and axes. The workloads were recorded by\n' \
+        "$(sha256sum < traces/configs/seed.ini | cut -c1-16)"
+    echo '`traces/studies/run.sh` (commands there); the thesis'"'"' figures are quoted from'
+    echo '`shared/GPU-SPEC.md` section 5. Our workloads and inputs are smaller than the thesis'"'"','
+    echo 'so the direction and ordering of the results are what compare, not their size.'
+    echo
+} > "$R"
+
+# ---- study 1 -------------------------------------------------------------
+{
+    echo "## Study 1: memory organisations, GPU-only workloads (Sec. 4.3)"
+    echo
+} >> "$R"
+if ran study1_coherence; then
+    s=study1_coherence
+    {
+        echo "$(status $s). Speedup in region-of-interest cycles over NC-MC, per workload;"
+        echo "the thesis' columns are its speedups over NC-MC (it gives none for NC-L3)."
+        echo
+        cat "$OUT/study1_speedup.md"
+        echo
+        echo "![study 1](study1_speedup.svg)"
+        echo
+        # The fastest organisation per workload and the workloads ordered by
+        # their C-L3 speedup, ours and the thesis' (from the plot's data:
+        # label, NC-MC, NC-L3, C-MC, C-L3, thesis C-MC, thesis C-L3).
+        awk -F'\t' '
+            { n++; w[n] = $1; best = 0
+              for (c = 2; c <= 5; c++) if ($c != "NaN" && (!best || $c + 0 > $best + 0)) best = c
+              win[n] = best; ours[n] = $5 == "NaN" ? -1 : $5 + 0; theirs[n] = $7 + 0 }
+            function order(v,   i, j, k, t, o, s) {
+                for (i = 1; i <= n; i++) o[i] = i
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                    if (v[o[j]] > v[o[i]]) { t = o[i]; o[i] = o[j]; o[j] = t }
+                s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? " > " : "") w[o[k]]
+                return s
+            }
+            END {
+                split("none NC-MC NC-L3 C-MC C-L3", name, " ")
+                printf "- Fastest organisation: "
+                for (i = 1; i <= n; i++) printf "%s%s %s", (i > 1 ? ", " : ""), w[i], name[win[i] ? win[i] : 1]
+                printf " (thesis: C-L3 for all but kmeans, which gains nothing).\n"
+                printf "- Workloads by C-L3 speedup, ours: %s.\n", order(ours)
+                printf "- Thesis: %s.\n", order(theirs)
+            }' "$OUT/study1_speedup.dat"
+    } >> "$R"
+    provenance $s
+fi
+
+# ---- study 2 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 2: collaborative execution (Sec. 4.4)"
+    echo
+} >> "$R"
+if ran study2_collaborative; then
+    s=study2_collaborative
+    {
+        echo "$(status $s). Speedup in region-of-interest cycles over the GPU-only run (1 thread,"
+        echo "CPU share 0); the mean is over the collaborative points (shares 20-80%, 1-8 threads)."
+        echo
+        echo "| workload | best threads | best CPU share | best speedup | mean speedup | thesis threads | thesis share | thesis best | thesis mean |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        awk -F, '
+            FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+            FILENAME == thesis { t[$1] = $2 "|" $3 "|" $4 "|" $5; next }
+            {
+                w = $col[FILENAME, "workload"]; th = $col[FILENAME, "threads"]; sh = $col[FILENAME, "share"]
+                if ($col[FILENAME, "status"] != "done") next
+                v = $col[FILENAME, "roi.cycles"]
+                if (!(w in seen)) { seen[w] = 1; ws[++nw] = w }
+                if (th == 1 && sh == 0) base[w] = v
+                if (sh > 0) { cyc[w, th, sh] = v; keys[w] = keys[w] " " th ":" sh }
+            }
+            END {
+                for (i = 1; i <= nw; i++) {
+                    w = ws[i]; best = 0; sum = 0; k = 0
+                    m = split(keys[w], list, " ")
+                    for (j = 1; j <= m; j++) {
+                        split(list[j], p, ":"); sp = base[w] / cyc[w, p[1], p[2]]
+                        sum += sp; k++
+                        if (sp > best) { best = sp; bt = p[1]; bs = p[2] }
+                    }
+                    split(t[w], r, "|")
+                    if (!(w in base) || !k) { printf "| %s | | | | | %s | %s%% | %s | %s |\n", w, r[1], r[2], r[3], r[4]; continue }
+                    printf "| %s | %d | %d%% | %.3f | %.3f | %s | %s%% | %s | %s |\n", w, bt, bs, best, sum / k, r[1], r[2], r[3], r[4]
+                }
+            }' thesis="$SPECS/study2_thesis.csv" "$SPECS/study2_thesis.csv" "$OUT/$s/table.csv"
+        echo
+        for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
+            [ -s "$OUT/study2_$w.svg" ] && printf '![%s](study2_%s.svg)\n' "$w" "$w"
+        done
+    } >> "$R"
+    provenance $s
+fi
+
+# ---- study 3 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 3: a faster GPU and fabric (Sec. 4.5)"
+    echo
+} >> "$R"
+if ran study3_future; then
+    s=study3_future
+    {
+        echo "$(status $s). Mean over the five workloads (each at its thesis optimum) of the speedup"
+        echo "over 1 GHz, 32-byte link, coalescer 32, fabric as built: in region-of-interest cycles"
+        echo "(the whole run) and in the GPU's time inside the region; the thesis gives GPU and CPU"
+        echo "times (Figs. 4.13-4.16)."
+        echo
+        echo "| GPU clock | link bytes | coalescer | fabric | speedup (region) | speedup (GPU time) | thesis figure | thesis GPU | thesis CPU |"
+        echo "|---|---:|---:|---|---:|---:|---|---:|---:|"
+        awk -F, '
+            FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+            FILENAME == thesis { t[$1 "|" $2 "|" $3 "|" $4] = $5 "|" $6 "|" $7; next }
+            {
+                if ($col[FILENAME, "status"] != "done") next
+                tr = $col[FILENAME, "trace"]
+                cfg = $col[FILENAME, "gpu.frequency"] "|" $col[FILENAME, "gpu.link_bytes"] "|" \
+                      $col[FILENAME, "gpu.l1.coalescer"] "|" $col[FILENAME, "fabric"]
+                if (!(cfg in seen)) { seen[cfg] = 1; cs[++nc] = cfg }
+                roi[tr, cfg] = $col[FILENAME, "roi.cycles"]
+                gpu[tr, cfg] = $col[FILENAME, "sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency"]
+                if (!(tr in tseen)) { tseen[tr] = 1; ts[++nt] = tr }
+            }
+            END {
+                base = "1GHz|32|32|built"
+                for (i = 1; i <= nc; i++) {
+                    c = cs[i]; a = 0; g = 0; k = 0
+                    for (j = 1; j <= nt; j++) {
+                        tr = ts[j]
+                        if (!((tr, c) in roi) || !((tr, base) in roi)) continue
+                        a += roi[tr, base] / roi[tr, c]; g += gpu[tr, base] / gpu[tr, c]; k++
+                    }
+                    split(c, p, "|"); split(t[c], r, "|")
+                    if (!k) { printf "| %s | %s | %s | %s | | | %s | %s | %s |\n", p[1], p[2], p[3], p[4], r[1], r[2], r[3]; continue }
+                    printf "| %s | %s | %s | %s | %.3f | %.3f | %s | %s | %s |\n", p[1], p[2], p[3], p[4], a / k, g / k, r[1], r[2], r[3]
+                }
+            }' thesis="$SPECS/study3_thesis.csv" "$SPECS/study3_thesis.csv" "$OUT/$s/table.csv"
+        echo
+        for n in 4.13 4.14 4.15 4.16; do
+            [ -s "$OUT/study3_fig$n.svg" ] && printf '![Fig. %s](study3_fig%s.svg)\n' "$n" "$n"
+        done
+    } >> "$R"
+    provenance $s
+fi
+echo "studies: report in $R"
