@@ -52,13 +52,16 @@ for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
     done
 done
 
-# sweep STUDY: runs the spec into $OUT/STUDY; 1 (with the reason) if it cannot.
+# sweep STUDY: runs the spec into $OUT/STUDY; 1 (with the reason) if it
+# cannot. Points that fail are reported by the sweep and leave empty cells;
+# the study is still drawn, and make studies fails at the end.
+failed=0
 sweep() {
     if ! "$BIN/sweep" "$SPECS/$1.ini" --dry-run -o "$OUT/$1" > "$OUT/$1.points" 2> "$OUT/$1.err"; then
         echo "studies: $1 cannot run yet: $(head -n 1 "$OUT/$1.err")" >&2
         return 1
     fi
-    "$BIN/sweep" "$SPECS/$1.ini" -j "$JOBS" --timeout "$TIMEOUT" -o "$OUT/$1"
+    "$BIN/sweep" "$SPECS/$1.ini" -j "$JOBS" --timeout "$TIMEOUT" -o "$OUT/$1" || failed=1
 }
 
 plot() {
@@ -104,4 +107,4 @@ fi
 
 sh "$SPECS/report.sh" "$OUT" "$SPECS"
 echo "studies: results, tables and plots in $OUT"
-[ "$recorded" = 0 ] && [ "$skipped" = 0 ]
+[ "$recorded" = 0 ] && [ "$skipped" = 0 ] && [ "$failed" = 0 ]
