@@ -134,14 +134,18 @@ if ran study2_collaborative; then
             END {
                 for (i = 1; i <= nw; i++) {
                     w = ws[i]; best = 0; sum = 0; k = 0
-                    m = split(keys[w], list, " ")
+                    m = (w in base) ? split(keys[w], list, " ") : 0
                     for (j = 1; j <= m; j++) {
                         split(list[j], p, ":"); sp = base[w] / cyc[w, p[1], p[2]]
                         sum += sp; k++
                         if (sp > best) { best = sp; bt = p[1]; bs = p[2] }
                     }
                     split(t[w], r, "|")
-                    if (!(w in base) || !k) { printf "| %s | | | | | %s | %s%% | %s | %s |\n", w, r[1], r[2], r[3], r[4]; continue }
+                    if (!k) {
+                        printf "| %s | no %s result | | | | %s | %s%% | %s | %s |\n", w,
+                               (w in base) ? "collaborative" : "GPU-only", r[1], r[2], r[3], r[4]
+                        continue
+                    }
                     printf "| %s | %d | %d%% | %.3f | %.3f | %s | %s%% | %s | %s |\n", w, bt, bs, best, sum / k, r[1], r[2], r[3], r[4]
                 }
             }' thesis="$SPECS/study2_thesis.csv" "$SPECS/study2_thesis.csv" "$OUT/$s/table.csv"
