@@ -174,7 +174,10 @@ static void write_plot_commands(FILE *f, const struct plot_data *d, const struct
     fputc('\n', f);
     if (k->logy)
         fputs("set logscale y\n", f);
-    if (d->nx > 8)
+    size_t longest = 0;
+    for (size_t x = 0; x < d->nx; x++)
+        longest = strlen(d->xs[x]) > longest ? strlen(d->xs[x]) : longest;
+    if (d->nx > 8 || d->nx * (longest + 2) > 90) /* labels that would run into each other */
         fputs("set xtics rotate by -35\n", f);
     if (k->bars) {
         fputs("set style data histograms\nset style histogram clustered gap 1\n"
@@ -218,12 +221,15 @@ static int write_script(const struct plot_data *d, const struct look *k, const c
     /* Width grows with the number of x values so their labels stay apart. */
     unsigned w = 900 + (unsigned)(d->nx > 10 ? (d->nx - 10) * 40 : 0);
     fprintf(f, "# sweep plot: gnuplot %s.gp redraws %s.svg and %s.png\n", prefix, prefix, prefix);
-    fprintf(f, "set terminal svg size %u,560 dynamic font 'sans,14' background rgb 'white'\nset output ", w);
+    fprintf(f, "set terminal svg size %u,560 dynamic noenhanced font 'sans,14' background rgb 'white'\nset output ",
+            w);
     char *svg = xasprintf("%s.svg", prefix), *png = xasprintf("%s.png", prefix);
     gp_string(f, svg);
     fputc('\n', f);
     write_plot_commands(f, d, k, dat);
-    fprintf(f, "set terminal pngcairo size %u,560 font 'sans,11' background rgb 'white'\nset output ", w + w / 10);
+    /* noenhanced again: a new terminal starts enhanced ('_' would be a subscript) */
+    fprintf(f, "set terminal pngcairo size %u,560 noenhanced font 'sans,11' background rgb 'white'\nset output ",
+            w + w / 10);
     gp_string(f, png);
     fputs("\nreplot\nunset output\n", f);
     free(svg);
@@ -325,8 +331,12 @@ static int draw(const char *table, const struct plot_opts *o, const char *style,
                  : o->scale == PLOT_NORMALISE ? xasprintf("%s normalised to %s", o->metric, base)
                                               : xstrdup(o->metric);
     char *ttl = title ? xstrdup(title) : xasprintf("%s%s%s%s", what, *where ? " (" : "", where, *where ? ")" : "");
-    char *ylabel = o->scale == PLOT_SPEEDUP     ? xasprintf("speedup (baseline %s / %s)", o->metric, o->metric)
-                   : o->scale == PLOT_NORMALISE ? xasprintf("%s / baseline %s", o->metric, o->metric)
+    /* a long metric is named once, in the title, so the label fits beside the plot */
+    bool short_label = strlen(o->metric) > 24;
+    char *ylabel = o->scale == PLOT_SPEEDUP ? short_label ? xstrdup("speedup (baseline / value)")
+                                                          : xasprintf("speedup (baseline %s / %s)", o->metric, o->metric)
+                   : o->scale == PLOT_NORMALISE ? short_label ? xstrdup("value / baseline")
+                                                              : xasprintf("%s / baseline %s", o->metric, o->metric)
                                                 : xstrdup(o->metric);
     free(what);
     struct look k = { ttl, o->x, ylabel, o->lines ? o->lines : "", !strcmp(style, "bars"), logy,
