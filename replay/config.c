@@ -14,7 +14,9 @@
 #include "cgm/dram.h"
 #include "cgm/input.h"
 
-enum key_type { T_COUNT, T_BYTES, T_HZ, T_CYCLES, T_ENUM, T_PRESET };
+/* T_MODEL: a section whose keys a model's own table holds; its row gives
+ * where the section is printed and the key that sets its defaults. */
+enum key_type { T_COUNT, T_BYTES, T_HZ, T_CYCLES, T_ENUM, T_MODEL };
 
 struct key {
     const char *section, *name;
@@ -27,7 +29,6 @@ struct key {
 };
 
 static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", NULL };
-static const char *const page_policy_names[] = { "open", "closed", NULL };
 static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
 static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NULL };
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
@@ -121,13 +122,7 @@ static const struct key keys[] = {
       "extra cycles when the walk finds the page mapped" },
     { "tlb", "hard_fault_latency", T_CYCLES, OFF(hard_fault_latency), "0", 0, 100000000, NULL,
       "extra cycles for a page's first touch (the guest's page fault; 0: not charged)" },
-    { "dram", "preset", T_PRESET, OFF(dram_preset), "DDR3-1600", 0, 0, NULL,
-      "DDR3-1600, DDR4-2400 or GDDR5" },
-    { "dram", "channels", T_COUNT, OFF(dram_channels), "2", 1, 16, NULL, "channels (power of two)" },
-    { "dram", "ranks", T_COUNT, OFF(dram_ranks), "0", 0, 16, NULL, "ranks per channel (0: the preset's)" },
-    { "dram", "queue_size", T_COUNT, OFF(dram_queue), "0", 0, 4096, NULL,
-      "transaction queue per channel (0: the preset's)" },
-    { "dram", "page_policy", T_ENUM, OFF(dram_page_policy), "open", 0, 1, page_policy_names, "row buffer policy" },
+    { "dram", "preset", T_MODEL, 0, "DDR3-1600", 0, 0, NULL, "the DRAM model's keys" },
     { "gpu", "compute_units", T_COUNT, OFF(gpu_cus), "8", 1, 64, NULL,
       "Southern Islands compute units (seed 000 Table 4.1)" },
     { "gpu", "frequency", T_HZ, OFF(gpu_frequency), "1GHz", 1000000, 20000000000ull, NULL,
@@ -207,7 +202,7 @@ static const char *type_unit(const struct key *k)
     case T_HZ: return "Hz (kHz, MHz, GHz suffixes)";
     case T_CYCLES: return "cycles";
     case T_ENUM: return "name";
-    case T_PRESET: return "name";
+    case T_MODEL: return "name";
     default: return "count";
     }
 }
@@ -305,6 +300,18 @@ static const struct key *find_key(const char *section, const char *key, const ch
     return NULL;
 }
 
+/* A whole-number [dram] key as a row of this table (in TMP), so that sweeps
+ * read and write it as they do every other number; NULL for [dram]'s
+ * other keys. */
+static const struct key *dram_number_key(const char *key, struct key *tmp)
+{
+    unsigned min, max;
+    if (!cgm_dram_config_uint_key(key, &min, &max))
+        return NULL;
+    *tmp = (struct key){ .section = "dram", .name = key, .type = T_COUNT, .min = min, .max = max };
+    return tmp;
+}
+
 /* A numeric key's value from text, range-checked. */
 static int number_value(const struct key *k, const char *value, const char *at, uint64_t *out, char *err,
                         size_t errlen)
@@ -325,18 +332,16 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
                     const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
+    if (!strcmp(section, "dram")) {
+        char why[256];
+        where(at, sizeof at, source, line);
+        if (cgm_dram_config_set(&c->dram, key, value, why, sizeof why))
+            return config_error(err, errlen, "%s: %s", at, why);
+        return 0;
+    }
     const struct key *k = find_key(section, key, source, line, at, err, errlen);
     if (!k)
         return -1;
-    if (k->type == T_PRESET) {
-        struct cgm_dram_config d;
-        if (strlen(value) >= sizeof c->dram_preset || cgm_dram_preset(value, &d))
-            return config_error(err, errlen,
-                                "%s: %s.%s: unknown DRAM preset '%s' (DDR3-1600, DDR4-2400, GDDR5)", at,
-                                section, key, value);
-        snprintf(c->dram_preset, sizeof c->dram_preset, "%s", value);
-        return 0;
-    }
     if (k->type == T_ENUM) {
         for (uint64_t i = 0; k->names[i]; i++)
             if (!strcmp(k->names[i], value)) {
@@ -358,8 +363,17 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
                      const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
-    const struct key *k = find_key(section, key, source, line, at, err, errlen);
-    if (!k || k->type == T_ENUM || k->type == T_PRESET)
+    struct key tmp;
+    const struct key *k;
+    if (!strcmp(section, "dram")) {
+        where(at, sizeof at, source, line);
+        k = dram_number_key(key, &tmp);
+        if (!k)
+            return config_error(err, errlen, "%s: dram.%s is not a key that takes a whole number", at, key);
+    } else {
+        k = find_key(section, key, source, line, at, err, errlen);
+    }
+    if (!k || k->type == T_ENUM || k->type == T_MODEL)
         return k ? config_error(err, errlen, "%s: %s.%s takes a name, not a number", at, section, key) : -1;
     return number_value(k, text, at, value, err, errlen);
 }
@@ -386,9 +400,12 @@ struct load_ctx {
     size_t errlen;
     bool failed;
     int error_line;              /* of the first error */
-    char seen[NKEYS + 64][2 * 64 + 2]; /* "section" and "section.key" given so far */
-    int seen_line[NKEYS + 64];
+    /* "section" and "section.key" given so far (NKEYS does not count the
+     * DRAM model's keys) */
+    char seen[NKEYS + 128][2 * 64 + 2];
+    int seen_line[NKEYS + 128];
     size_t nseen;
+    bool first_pass;             /* only [dram] preset is applied */
 };
 
 static int load_error(struct load_ctx *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -443,7 +460,7 @@ static char *read_line(char *str, int num, void *stream)
     }
     size_t lead = strspn(str, " \t");
     memmove(str, str + lead, n - lead + 1);
-    if (str[0] == '[') {
+    if (str[0] == '[' && !l->first_pass) {
         char name[64];
         size_t k = strcspn(str + 1, "]");
         if (k < sizeof name && str[1 + k] == ']') {
@@ -454,12 +471,21 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
+/* [dram] preset is applied before the file's other keys, wherever it is. */
+static bool first_pass_key(const char *section, const char *name)
+{
+    return !strcmp(section, "dram") && !strcasecmp(name, "preset");
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct load_ctx *l = user;
     char msg[512], dotted[2 * 64 + 2];
     snprintf(dotted, sizeof dotted, "%s.%s", section, name);
-    once(l, "key", dotted);
+    if (!l->first_pass)
+        once(l, "key", dotted);
+    if (first_pass_key(section, name) != l->first_pass)
+        return 1;
     /* The line is not known here; ini_parse returns it when we refuse. */
     if (rp_config_apply(l->c, section, name, value, "", 0, msg, sizeof msg)) {
         /* ini_parse goes on and reports the first refused line: keep the
@@ -484,8 +510,15 @@ int rp_config_load(struct rp_config *c, const char *path, char *err, size_t errl
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    *l = (struct load_ctx){ .c = c, .f = f, .err = msg, .errlen = sizeof msg };
+    /* Two passes, the "given twice" checks in the second only. */
+    *l = (struct load_ctx){ .c = c, .f = f, .err = msg, .errlen = sizeof msg, .first_pass = true };
     int rc = ini_parse_stream(read_line, l, on_key, l);
+    if (rc == 0 && !l->failed) {
+        rewind(f);
+        l->line = 0;
+        l->first_pass = false;
+        rc = ini_parse_stream(read_line, l, on_key, l);
+    }
     fclose(f);
     /* the first error: one found here, or a line inih could not parse */
     bool failed = l->failed && !(rc > 0 && rc < l->error_line);
@@ -573,8 +606,9 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "tlb.sets: %" PRIu64 " is not a power of two", c->tlb_sets);
         return -1;
     }
-    if (!pow2(c->dram_channels)) {
-        snprintf(err, errlen, "dram.channels: %" PRIu64 " is not a power of two", c->dram_channels);
+    char why[256];
+    if (cgm_dram_config_validate(&c->dram, why, sizeof why)) {
+        snprintf(err, errlen, "[dram]: %s", why);
         return -1;
     }
     /* The memory system has one L1 latency and one MSHR file per core. */
@@ -618,8 +652,10 @@ static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len)
 {
     char err[256], at[512];
-    const struct key *k = find_key(section, key, "", 0, at, err, sizeof err);
-    if (!k || k->type == T_ENUM || k->type == T_PRESET)
+    struct key tmp;
+    const struct key *k = !strcmp(section, "dram") ? dram_number_key(key, &tmp)
+                                                   : find_key(section, key, "", 0, at, err, sizeof err);
+    if (!k || k->type == T_ENUM || k->type == T_MODEL)
         return -1;
     format_number(k->type, value, buf, len);
     return 0;
@@ -627,9 +663,7 @@ int rp_config_format(const char *section, const char *key, uint64_t value, char 
 
 static void print_value(const struct rp_config *c, const struct key *k, FILE *out)
 {
-    if (k->type == T_PRESET) {
-        fputs(c->dram_preset, out);
-    } else if (k->type == T_ENUM) {
+    if (k->type == T_ENUM) {
         fputs(k->names[*cfield(c, k)], out);
     } else {
         char buf[32];
@@ -647,8 +681,12 @@ void rp_config_print(const struct rp_config *c, FILE *out)
             fprintf(out, "%s[%s]\n", i ? "\n" : "", k->section);
             section = k->section;
         }
+        if (k->type == T_MODEL) {
+            cgm_dram_config_print(&c->dram, out);
+            continue;
+        }
         fprintf(out, "; %s; %s", k->doc, type_unit(k));
-        if (k->type != T_ENUM && k->type != T_PRESET)
+        if (k->type != T_ENUM)
             fprintf(out, ", %" PRIu64 "..%" PRIu64, k->min, k->max);
         fprintf(out, "; default %s\n%s = ", k->def, k->name);
         print_value(c, k, out);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cgm/dram.h"
+
 enum rp_predictor { RP_BIMODAL, RP_GSHARE, RP_GSELECT };
 
 struct rp_cache_cfg {
@@ -33,9 +35,8 @@ struct rp_config {
     uint64_t sa_latency, mc_queue, mem_size, page_size;
     /* [tlb]: one instruction and one data TLB per core */
     uint64_t tlb_sets, tlb_ways, tlb_latency, walk_latency, soft_fault_latency, hard_fault_latency;
-    /* [dram] */
-    char dram_preset[32];
-    uint64_t dram_channels, dram_ranks, dram_queue, dram_page_policy;
+    /* [dram]: the DRAM model's own keys (models/dram/dram_config.c) */
+    struct cgm_dram_config dram;
     /* [gpu] */
     uint64_t gpu_cus, gpu_frequency;
     uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;

@@ -5,17 +5,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgm/dram.h"
 #include "cgm/output.h"
 #include "cgm/trace.h"
 #include "replay/config.h"
+#include "replay/dram_trace.h"
 #include "replay/sim.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
-          "       replay --dram-trace FILE [-c CONFIG] [-o STATS.json] [--check]\n"
+          "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
+          "              [--check]\n"
           "\n"
           "Simulates the x86 threads of a cgmtrace trace cycle by cycle on out-of-order\n"
           "cores and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
@@ -36,7 +37,11 @@ static void usage(FILE *out)
           "                   there, with a warning naming it and what was dropped\n"
           "  --print-config   print the effective configuration (every key, with its\n"
           "                   type, unit, range and default) as INI and exit\n"
-          "  --dram-trace F   run the DRAM model alone on an address trace (see models/dram)\n"
+          "  --dram-trace F   run the DRAM model alone (the [dram] keys of the configuration)\n"
+          "                   on lines \"ADDRESS READ|WRITE CYCLE\" (hexadecimal address,\n"
+          "                   arrival in DRAM cycles, non-decreasing; - for standard input)\n"
+          "                   and write its statistics as JSON\n"
+          "  --check          with --dram-trace: run the timing checker on every command\n"
           "  -h, --help       this text\n"
           "\n"
           "A progress line (instructions, cycles, rate, time left) goes to standard error\n"
@@ -45,27 +50,39 @@ static void usage(FILE *out)
           out);
 }
 
+/* An option's argument never looks like an option ("-" alone is standard
+ * input): "--dram-trace --help" asks for help. */
+static bool takes_argument(const char *a)
+{
+    return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace");
+}
+
+static bool looks_like_option(const char *a)
+{
+    return a[0] == '-' && a[1];
+}
+
 int main(int argc, char **argv)
 {
     cgm_check_stdout_at_exit("replay");
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--dram-trace"))
-            return cgm_dram_trace_main(argc, argv);
-
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    const char *config = NULL, *out = NULL, *trace = NULL;
-    bool print = false, quiet = false, partial = false, roi_only = false;
+    const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
+    bool print = false, quiet = false, partial = false, roi_only = false, check = false;
     char err[1024];
-    /* The file first, then the overrides, whatever their order. */
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         }
-        if (!strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set")) {
-            if (i + 1 >= argc) {
+        if (takes_argument(argv[i]) && i + 1 < argc && !looks_like_option(argv[i + 1]))
+            i++;
+    }
+    /* The file first, then the overrides, whatever their order. */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (takes_argument(a)) {
+            if (i + 1 >= argc || looks_like_option(argv[i + 1])) {
                 fprintf(stderr, "replay: %s needs an argument\n", a);
                 return 2;
             }
@@ -73,7 +90,11 @@ int main(int argc, char **argv)
                 config = argv[i + 1];
             else if (!strcmp(a, "-o"))
                 out = argv[i + 1];
+            else if (!strcmp(a, "--dram-trace"))
+                dram_trace = argv[i + 1];
             i++;
+        } else if (!strcmp(a, "--check")) {
+            check = true;
         } else if (!strcmp(a, "--print-config")) {
             print = true;
         } else if (!strcmp(a, "--roi")) {
@@ -103,7 +124,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             i++;
-        } else if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-o")) {
+        } else if (takes_argument(argv[i])) {
             i++;
         }
     if (rp_config_check(&cfg, err, sizeof err)) {
@@ -113,6 +134,17 @@ int main(int argc, char **argv)
     if (print) {
         rp_config_print(&cfg, stdout);
         return 0;
+    }
+    if (dram_trace) {
+        if (trace || roi_only || partial || quiet) {
+            fprintf(stderr, "replay: --dram-trace takes no trace, --roi, --partial or -q\n");
+            return 2;
+        }
+        return rp_dram_trace(&cfg.dram, dram_trace, out && strcmp(out, "-") ? out : NULL, check);
+    }
+    if (check) {
+        fprintf(stderr, "replay: --check goes with --dram-trace\n");
+        return 2;
     }
     if (!trace) {
         usage(stderr);

@@ -65,13 +65,7 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->sa_latency = (unsigned)c->sa_latency;
     m->mc_queue = (unsigned)c->mc_queue;
     m->mem_bytes = c->mem_size;
-    cgm_dram_preset(c->dram_preset, &m->dram);
-    m->dram.channels = (unsigned)c->dram_channels;
-    if (c->dram_ranks)
-        m->dram.ranks = (unsigned)c->dram_ranks;
-    if (c->dram_queue)
-        m->dram.queue_size = (unsigned)c->dram_queue;
-    m->dram.page_policy = c->dram_page_policy ? CGM_DRAM_CLOSED_PAGE : CGM_DRAM_OPEN_PAGE;
+    m->dram = c->dram;
     if (with_gpu)
         memsys_gpu_config(c, m);
 }

@@ -49,7 +49,13 @@ struct cgm_dram_config {
     unsigned columns;    /* per row, in bus-width units */
     unsigned bus_bits;   /* data bus width of a channel */
     enum cgm_dram_page_policy page_policy;
-    unsigned queue_size; /* transaction queue entries per channel */
+    unsigned queue_size; /* transaction queue entries per channel (reads only
+                            when there is a write queue) */
+    /* Write queue per channel; 0: reads and writes share the transaction
+     * queue. With one, writes are acknowledged when queued and written in
+     * drains: a drain starts when write_high writes are queued (or when no
+     * read is queued) and stops when write_low are left while reads wait. */
+    unsigned write_queue_size, write_high, write_low;
     unsigned hit_cap;    /* row hits served ahead of an older conflicting request */
     /* Fields from the most to the least significant address bit, separated
      * by ':'; the burst offset lies below them. Every field appears once. */
@@ -67,10 +73,20 @@ extern const char *const cgm_dram_preset_names[];
  * writes a one-line reason to err and returns -1. */
 int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_t errlen);
 
-/* Reads [dram] keys of an INI file over cfg (which should hold defaults).
- * "preset" is applied first wherever it appears in the section. Errors name
- * the file, the line and the key. Returns 0 or -1. */
-int cgm_dram_config_load(const char *path, struct cgm_dram_config *cfg, char *err, size_t errlen);
+/* Sets one [dram] key from its text (the one table of [dram] keys). "preset"
+ * replaces every value that still comes from the previous preset; values
+ * set away from it stay, so a preset may come before or after the keys it
+ * should not override. On error writes a reason naming the key (without a
+ * file or line: the reader of the file adds them) and returns -1. */
+int cgm_dram_config_set(struct cgm_dram_config *cfg, const char *key, const char *value, char *err,
+                        size_t errlen);
+/* Whether KEY is a [dram] key that takes one whole number (the timings in
+ * nCK, the geometry, the queues: not preset, tCK_ns, page_policy, mapping
+ * nor the tWTR/tRRD/tCCD pairs); if so, its range. */
+bool cgm_dram_config_uint_key(const char *key, unsigned *min, unsigned *max);
+/* Prints every [dram] key, each under a comment saying what it is, as INI
+ * lines (no section header) that cgm_dram_config_set reads back. */
+void cgm_dram_config_print(const struct cgm_dram_config *cfg, FILE *out);
 
 /* Bytes moved by one burst, and the peak bandwidth of all channels. */
 unsigned cgm_dram_burst_bytes(const struct cgm_dram_config *cfg);
@@ -114,14 +130,20 @@ struct cgm_dram_request {
     void *tag;          /* the caller's */
 };
 
-/* Called when a read's last data beat or a write's last beat has crossed the
- * bus; done is the DRAM cycle. */
+/* Called when a read's last data beat has crossed the bus (or it was served
+ * from the write queue), and when a write is acknowledged: queued in the
+ * write queue, or without one, its last beat has crossed the bus; done is
+ * the DRAM cycle. */
 typedef void (*cgm_dram_done_fn)(void *ctx, const struct cgm_dram_request *r, uint64_t done);
 
 #define CGM_DRAM_HIST_BUCKETS 24  /* latency buckets [2^(i-1), 2^i), bucket 0 holds 0 */
 
 struct cgm_dram_stats {
-    uint64_t reads, writes;
+    uint64_t reads, writes;  /* requests completed (a queued write is complete
+                                when acknowledged) */
+    uint64_t reads_forwarded; /* reads served from the write queue */
+    uint64_t writes_merged;   /* writes to a block whose write was still queued */
+    uint64_t write_drains;    /* switches from reading to writing */
     uint64_t row_hits;       /* column command to an already open row */
     uint64_t row_misses;     /* request needed an activate (closed or conflicting row) */
     uint64_t row_conflicts;  /* subset of row_misses that needed a precharge first */
@@ -146,9 +168,14 @@ void cgm_dram_set_observer(struct cgm_dram *d, cgm_dram_observer_fn fn, void *ct
 const struct cgm_dram_config *cgm_dram_config_of(const struct cgm_dram *d);
 const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d);
 
-/* Whether the channel that addr maps to has a free queue entry. */
+/* Whether the channel that addr maps to has room for a request of either
+ * kind. */
 bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr);
-/* Queues r (copied). Returns 0, or -1 if that channel's queue is full. */
+/* Whether cgm_dram_enqueue would take r now. */
+bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_request *r);
+/* Queues r (copied). Returns 0, or -1 if the queue it needs is full. A read
+ * of a block with a write in the write queue is served from that queue one
+ * cycle later; so is the acknowledgement of a queued write. */
 int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r);
 /* Advances one DRAM cycle: completions due now, refresh, then at most one
  * command per channel. */
@@ -189,9 +216,5 @@ const char *cgm_dram_checker_first_error(const struct cgm_dram_checker *k);
 /* Runs a trace of "ADDRESS READ|WRITE CYCLE" lines through a controller.
  * Returns 0, or -1 with a message naming the file and line in err. */
 int cgm_dram_run_trace(struct cgm_dram *d, FILE *in, const char *name, char *err, size_t errlen);
-
-/* argv: [--dram-trace] FILE [-c CONFIG] [-o STATS.json] [--check]
- * (argv[0] is the program name). Returns the process exit status. */
-int cgm_dram_trace_main(int argc, char **argv);
 
 #endif

@@ -1,151 +1,217 @@
-/* The [dram] section of an INI configuration. The preset is applied before
- * any other key, wherever it appears in the section. */
+/* The [dram] keys: one table that sets, prints and documents every field of
+ * struct cgm_dram_config. Programs read their INI files themselves and hand
+ * each [dram] key to cgm_dram_config_set. */
 #include "cgm/dram.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-struct load {
-    struct cgm_dram_config *cfg;
-    bool preset_pass;
-    char msg[160];
-};
+enum key_kind { K_UINT, K_NS, K_POLICY, K_MAPPING };
 
-struct ukey {
+struct key {
     const char *name;
+    enum key_kind kind;
     size_t off;
+    unsigned min, max;   /* K_UINT */
+    const char *doc;
 };
 
 #define T(f) offsetof(struct cgm_dram_config, t.f)
 #define C(f) offsetof(struct cgm_dram_config, f)
-static const struct ukey ukeys[] = {
-    { "BL", T(bl) }, { "CL", T(cl) }, { "CWL", T(cwl) }, { "AL", T(al) },
-    { "tRCD", T(rcd) }, { "tRP", T(rp) }, { "tRAS", T(ras) }, { "tRC", T(rc) },
-    { "tWR", T(wr) }, { "tRTP", T(rtp) }, { "tWTR_L", T(wtr_l) }, { "tWTR_S", T(wtr_s) },
-    { "tRRD_L", T(rrd_l) }, { "tRRD_S", T(rrd_s) }, { "tCCD_L", T(ccd_l) }, { "tCCD_S", T(ccd_s) },
-    { "tFAW", T(faw) }, { "tRTRS", T(rtrs) }, { "tRFC", T(rfc) }, { "tREFI", T(refi) },
-    { "channels", C(channels) }, { "ranks", C(ranks) }, { "bank_groups", C(bank_groups) },
-    { "banks_per_group", C(banks_per_group) }, { "rows", C(rows) }, { "columns", C(columns) },
-    { "bus_bits", C(bus_bits) }, { "queue_size", C(queue_size) }, { "hit_cap", C(hit_cap) },
+static const struct key keys[] = {
+    { "tCK_ns", K_NS, T(tck_ns), 0, 0, "command clock period, ns" },
+    { "BL", K_UINT, T(bl), 2, 64, "burst length, beats (even)" },
+    { "CL", K_UINT, T(cl), 1, 1000, "read latency, nCK" },
+    { "CWL", K_UINT, T(cwl), 1, 1000, "write latency, nCK (at most CL)" },
+    { "AL", K_UINT, T(al), 0, 1000, "additive latency, nCK" },
+    { "tRCD", K_UINT, T(rcd), 1, 1000, "activate to column command, nCK" },
+    { "tRP", K_UINT, T(rp), 1, 1000, "precharge to activate, nCK" },
+    { "tRAS", K_UINT, T(ras), 1, 1000, "activate to precharge, nCK" },
+    { "tRC", K_UINT, T(rc), 1, 2000, "activate to activate in a bank, nCK (at least tRAS)" },
+    { "tWR", K_UINT, T(wr), 0, 1000, "write recovery, nCK" },
+    { "tRTP", K_UINT, T(rtp), 0, 1000, "read to precharge, nCK" },
+    { "tWTR_L", K_UINT, T(wtr_l), 0, 1000, "write to read, same bank group, nCK" },
+    { "tWTR_S", K_UINT, T(wtr_s), 0, 1000, "write to read, other bank group, nCK" },
+    { "tRRD_L", K_UINT, T(rrd_l), 1, 1000, "activate to activate, same bank group, nCK" },
+    { "tRRD_S", K_UINT, T(rrd_s), 1, 1000, "activate to activate, other bank group, nCK" },
+    { "tCCD_L", K_UINT, T(ccd_l), 1, 1000, "column to column, same bank group, nCK" },
+    { "tCCD_S", K_UINT, T(ccd_s), 1, 1000, "column to column, other bank group, nCK" },
+    { "tFAW", K_UINT, T(faw), 0, 10000, "window holding at most four activates per rank, nCK" },
+    { "tRTRS", K_UINT, T(rtrs), 0, 1000, "data-bus turnaround between ranks, nCK" },
+    { "tRFC", K_UINT, T(rfc), 0, 100000, "refresh cycle time, nCK" },
+    { "tREFI", K_UINT, T(refi), 0, 10000000, "refresh interval, nCK (0: no refresh)" },
+    { "channels", K_UINT, C(channels), 1, 64, "channels (power of two)" },
+    { "ranks", K_UINT, C(ranks), 1, 16, "ranks per channel (power of two)" },
+    { "bank_groups", K_UINT, C(bank_groups), 1, 64, "bank groups per rank (power of two)" },
+    { "banks_per_group", K_UINT, C(banks_per_group), 1, 64, "banks per group (power of two)" },
+    { "rows", K_UINT, C(rows), 1, 1u << 24, "rows per bank (power of two)" },
+    { "columns", K_UINT, C(columns), 2, 1u << 16, "columns per row, bus-width units" },
+    { "bus_bits", K_UINT, C(bus_bits), 8, 1024, "data bus width of a channel, bits" },
+    { "page_policy", K_POLICY, C(page_policy), 0, 0, "row buffer policy: open or closed" },
+    { "queue_size", K_UINT, C(queue_size), 1, 4096,
+      "transaction queue per channel (reads only when there is a write queue)" },
+    { "write_queue_size", K_UINT, C(write_queue_size), 0, 4096,
+      "write queue per channel (0: one queue for reads and writes)" },
+    { "write_high", K_UINT, C(write_high), 0, 4096,
+      "writes queued that start a drain (reads wait meanwhile)" },
+    { "write_low", K_UINT, C(write_low), 0, 4095,
+      "writes queued at which a drain stops while reads wait" },
+    { "hit_cap", K_UINT, C(hit_cap), 1, 1u << 20,
+      "row hits served ahead of an older request for another row" },
+    { "mapping", K_MAPPING, C(mapping), 0, 0,
+      "address fields from the most significant bit: row, rank, bank, bg, chan, col" },
 };
 #undef T
 #undef C
+#define NKEYS (sizeof keys / sizeof keys[0])
 
-static bool parse_uint(const char *v, unsigned *out)
+static unsigned *uint_at(struct cgm_dram_config *c, const struct key *k)
 {
-    char *end;
-    errno = 0;
-    unsigned long x = strtoul(v, &end, 0);
-    if (errno || end == v || *end || x > 0xffffffffu || v[0] == '-')
-        return false;
-    *out = (unsigned)x;
-    return true;
+    return (unsigned *)((char *)c + k->off);
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+/* Whether field k holds the same value in a and b. */
+static bool same(const struct cgm_dram_config *a, const struct cgm_dram_config *b, const struct key *k)
 {
-    struct load *l = user;
-    struct cgm_dram_config *cfg = l->cfg;
-    if (l->msg[0])
-        return 1; /* keep the first error's message; ini_parse reports its line */
-    if (strcasecmp(section, "dram"))
-        return 1; /* other sections belong to other parts of the configuration */
-    bool is_preset = !strcasecmp(name, "preset");
-    if (l->preset_pass != is_preset)
-        return 1;
-    if (is_preset) {
-        if (cgm_dram_preset(value, cfg)) {
-            snprintf(l->msg, sizeof l->msg, "key dram.preset: unknown preset \"%s\" "
-                     "(DDR3-1600, DDR4-2400, GDDR5)", value);
-            return 0;
-        }
-        return 1;
+    const char *x = (const char *)a + k->off, *y = (const char *)b + k->off;
+    switch (k->kind) {
+    case K_NS: return *(const double *)x == *(const double *)y;
+    case K_POLICY: return *(const enum cgm_dram_page_policy *)x == *(const enum cgm_dram_page_policy *)y;
+    case K_MAPPING: return !strcmp(x, y);
+    default: return *(const unsigned *)x == *(const unsigned *)y;
     }
-    for (size_t i = 0; i < sizeof ukeys / sizeof ukeys[0]; i++) {
-        if (strcasecmp(name, ukeys[i].name))
-            continue;
-        if (!parse_uint(value, (unsigned *)((char *)cfg + ukeys[i].off))) {
-            snprintf(l->msg, sizeof l->msg, "key dram.%s: \"%s\" is not a non-negative integer",
-                     name, value);
-            return 0;
-        }
-        return 1;
+}
+
+static void copy(struct cgm_dram_config *to, const struct cgm_dram_config *from, const struct key *k)
+{
+    switch (k->kind) {
+    case K_NS: *(double *)((char *)to + k->off) = *(const double *)((const char *)from + k->off); break;
+    case K_POLICY: to->page_policy = from->page_policy; break;
+    case K_MAPPING: memcpy(to->mapping, from->mapping, sizeof to->mapping); break;
+    default: *uint_at(to, k) = *(const unsigned *)((const char *)from + k->off); break;
     }
-    unsigned v;
-    if (!strcasecmp(name, "tWTR") || !strcasecmp(name, "tRRD") || !strcasecmp(name, "tCCD")) {
-        if (!parse_uint(value, &v)) {
-            snprintf(l->msg, sizeof l->msg, "key dram.%s: \"%s\" is not a non-negative integer",
-                     name, value);
-            return 0;
-        }
-        if (!strcasecmp(name, "tWTR"))
-            cfg->t.wtr_l = cfg->t.wtr_s = v;
-        else if (!strcasecmp(name, "tRRD"))
-            cfg->t.rrd_l = cfg->t.rrd_s = v;
-        else
-            cfg->t.ccd_l = cfg->t.ccd_s = v;
-        return 1;
+}
+
+/* A preset replaces every value that still comes from the previous one;
+ * values set away from it stay. */
+static int set_preset(struct cgm_dram_config *c, const char *value, char *err, size_t errlen)
+{
+    struct cgm_dram_config next, old;
+    if (cgm_dram_preset(value, &next)) {
+        snprintf(err, errlen, "dram.preset: unknown preset \"%s\" (DDR3-1600, DDR4-2400, GDDR5)",
+                 value);
+        return -1;
     }
-    if (!strcasecmp(name, "tCK_ns")) {
+    bool had = cgm_dram_preset(c->preset, &old) == 0;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (had && !same(c, &old, &keys[i]))
+            copy(&next, c, &keys[i]);
+    *c = next;
+    return 0;
+}
+
+/* Keys that set a same- and an other-bank-group pair at once. */
+static const struct { const char *name, *l, *s; } pairs[] = {
+    { "tWTR", "tWTR_L", "tWTR_S" }, { "tRRD", "tRRD_L", "tRRD_S" }, { "tCCD", "tCCD_L", "tCCD_S" },
+};
+
+int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *value, char *err,
+                        size_t errlen)
+{
+    if (!strcasecmp(key, "preset"))
+        return set_preset(c, value, err, errlen);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!strcasecmp(key, pairs[i].name))
+            return cgm_dram_config_set(c, pairs[i].l, value, err, errlen) ||
+                           cgm_dram_config_set(c, pairs[i].s, value, err, errlen)
+                       ? -1
+                       : 0;
+    const struct key *k = NULL;
+    for (size_t i = 0; i < NKEYS && !k; i++)
+        if (!strcasecmp(key, keys[i].name))
+            k = &keys[i];
+    if (!k) {
+        snprintf(err, errlen, "unknown key %s in [dram]", key);
+        return -1;
+    }
+    switch (k->kind) {
+    case K_NS: {
         char *end;
         double x = strtod(value, &end);
         if (end == value || *end || !(x > 0) || x > 1000) {
-            snprintf(l->msg, sizeof l->msg, "key dram.tCK_ns: \"%s\" is not a period in ns", value);
-            return 0;
+            snprintf(err, errlen, "dram.%s: \"%s\" is not a period in ns (0..1000)", k->name, value);
+            return -1;
         }
-        cfg->t.tck_ns = x;
-        return 1;
+        c->t.tck_ns = x;
+        return 0;
     }
-    if (!strcasecmp(name, "page_policy")) {
+    case K_POLICY:
         if (!strcasecmp(value, "open"))
-            cfg->page_policy = CGM_DRAM_OPEN_PAGE;
+            c->page_policy = CGM_DRAM_OPEN_PAGE;
         else if (!strcasecmp(value, "closed"))
-            cfg->page_policy = CGM_DRAM_CLOSED_PAGE;
+            c->page_policy = CGM_DRAM_CLOSED_PAGE;
         else {
-            snprintf(l->msg, sizeof l->msg, "key dram.page_policy: \"%s\" is not open or closed", value);
-            return 0;
+            snprintf(err, errlen, "dram.%s: \"%s\" is not open or closed", k->name, value);
+            return -1;
         }
-        return 1;
-    }
-    if (!strcasecmp(name, "mapping")) {
-        if (strlen(value) >= sizeof cfg->mapping) {
-            snprintf(l->msg, sizeof l->msg, "key dram.mapping: too long");
-            return 0;
+        return 0;
+    case K_MAPPING:
+        if (strlen(value) >= sizeof c->mapping) {
+            snprintf(err, errlen, "dram.%s: longer than %zu characters", k->name, sizeof c->mapping - 1);
+            return -1;
         }
-        snprintf(cfg->mapping, sizeof cfg->mapping, "%s", value);
-        return 1;
+        snprintf(c->mapping, sizeof c->mapping, "%s", value);
+        return 0;
+    case K_UINT: {
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(value, &end, 0);
+        if (errno || end == value || *end || value[0] == '-' || x < k->min || x > k->max) {
+            snprintf(err, errlen, "dram.%s: \"%s\" is not an integer in %u..%u", k->name, value, k->min,
+                     k->max);
+            return -1;
+        }
+        *uint_at(c, k) = (unsigned)x;
+        return 0;
     }
-    snprintf(l->msg, sizeof l->msg, "unknown key dram.%s", name);
-    return 0;
+    }
+    return -1;
 }
 
-int cgm_dram_config_load(const char *path, struct cgm_dram_config *cfg, char *err, size_t errlen)
+bool cgm_dram_config_uint_key(const char *key, unsigned *min, unsigned *max)
 {
-    struct load l = { .cfg = cfg, .preset_pass = true };
-    for (int pass = 0; pass < 2; pass++) {
-        l.preset_pass = pass == 0;
-        l.msg[0] = 0;
-        int rc = ini_parse(path, handler, &l);
-        if (rc == -1) {
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-            return -1;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keys[i].kind == K_UINT && !strcasecmp(key, keys[i].name)) {
+            *min = keys[i].min;
+            *max = keys[i].max;
+            return true;
         }
-        if (rc == -2) {
-            snprintf(err, errlen, "%s: out of memory", path);
-            return -1;
-        }
-        if (rc > 0) {
-            snprintf(err, errlen, "%s:%d: %s", path, rc, l.msg[0] ? l.msg : "syntax error");
-            return -1;
+    return false;
+}
+
+void cgm_dram_config_print(const struct cgm_dram_config *c, FILE *out)
+{
+    struct cgm_dram_config p;
+    bool has_preset = cgm_dram_preset(c->preset, &p) == 0;
+    fprintf(out, "; DDR3-1600, DDR4-2400 or GDDR5: sets every key below, before the others\n"
+                 "preset = %s\n",
+            c->preset);
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct key *k = &keys[i];
+        const char *field = (const char *)c + k->off;
+        fprintf(out, "; %s", k->doc);
+        if (k->kind == K_UINT)
+            fprintf(out, "; %u..%u", k->min, k->max);
+        if (has_preset && !same(c, &p, k))
+            fprintf(out, "; changed from the preset");
+        fprintf(out, "\n%s = ", k->name);
+        switch (k->kind) {
+        case K_NS: fprintf(out, "%.17g\n", *(const double *)field); break;
+        case K_POLICY: fputs(c->page_policy == CGM_DRAM_CLOSED_PAGE ? "closed\n" : "open\n", out); break;
+        case K_MAPPING: fprintf(out, "%s\n", c->mapping); break;
+        default: fprintf(out, "%u\n", *(const unsigned *)field); break;
         }
     }
-    char why[200];
-    if (cgm_dram_config_validate(cfg, why, sizeof why)) {
-        snprintf(err, errlen, "%s: [dram]: %s", path, why);
-        return -1;
-    }
-    return 0;
 }

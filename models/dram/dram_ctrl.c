@@ -1,9 +1,17 @@
 /* The DRAM controller: per channel a transaction queue scheduled FR-FCFS
  * (row hits first, then the oldest request's next command), per bank the
  * earliest cycle each command may issue, per rank the activate window and
- * the refresh schedule. At most one command per channel per cycle. */
+ * the refresh schedule. At most one command per channel per cycle.
+ *
+ * With a write queue, the transaction queue holds reads only. Writes are
+ * acknowledged when queued and written in drains between the watermarks;
+ * outside a drain only reads are scheduled, so they pass the writes (the
+ * read-to-write turnarounds a controller avoids). A read of a queued write's
+ * block is served from the write queue, a second write to it merges, and a
+ * write never passes a read of its block that was queued before it. */
 #include "cgm/dram.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,13 +35,25 @@ struct rank {
 struct entry {
     struct cgm_dram_request r;
     struct cgm_dram_addr a;
+    uint64_t block;           /* address of its burst */
     unsigned bank;            /* a's bank in the channel's [rank][bank index] */
+    unsigned reads_before;    /* write queue: reads of its block queued before it */
     bool caused_act, caused_pre;
 };
 
+/* The queue a scheduling decision looks at. */
+struct queue {
+    struct entry *e;
+    unsigned *n;
+};
+
 struct channel {
-    struct entry *q;
+    struct entry *q;          /* reads and writes, or reads only with a write queue */
     unsigned n;
+    struct entry *wq;         /* write queue, NULL without one */
+    unsigned wn;
+    unsigned wblocked;        /* writes whose reads_before is not 0 */
+    bool writing;             /* draining the write queue */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
 };
@@ -41,6 +61,7 @@ struct channel {
 struct inflight {
     struct cgm_dram_request r;
     uint64_t done;
+    bool notify;              /* completes the request (not a queued write's data) */
 };
 
 struct cgm_dram {
@@ -77,8 +98,10 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
     d->wl = cfg->t.al + cfg->t.cwl;
     d->ch = calloc(cfg->channels, sizeof *d->ch);
     /* In flight: each column command's data is out within RL + burst
-     * cycles, and there is at most one command per cycle per channel. */
-    d->capfly = cfg->channels * (d->rl + d->wl + 2 * d->burst + 2);
+     * cycles, and there is at most one command per cycle per channel; the
+     * write queue's acknowledgements add up to one per queued request (the
+     * array grows if more arrive in one cycle). */
+    d->capfly = cfg->channels * (d->rl + d->wl + 2 * d->burst + 2 + cfg->write_queue_size);
     d->fly = calloc(d->capfly, sizeof *d->fly);
     if (!d->ch || !d->fly)
         goto oom;
@@ -87,6 +110,8 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
         ch->q = calloc(cfg->queue_size, sizeof *ch->q);
         ch->banks = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->banks);
         ch->ranks = calloc(cfg->ranks, sizeof *ch->ranks);
+        if (cfg->write_queue_size && !(ch->wq = calloc(cfg->write_queue_size, sizeof *ch->wq)))
+            goto oom;
         if (!ch->q || !ch->banks || !ch->ranks)
             goto oom;
         for (unsigned r = 0; r < cfg->ranks; r++) {
@@ -109,6 +134,7 @@ void cgm_dram_destroy(struct cgm_dram *d)
     if (d->ch) {
         for (unsigned c = 0; c < d->cfg.channels; c++) {
             free(d->ch[c].q);
+            free(d->ch[c].wq);
             free(d->ch[c].banks);
             free(d->ch[c].ranks);
         }
@@ -139,29 +165,95 @@ unsigned cgm_dram_pending(const struct cgm_dram *d)
 {
     unsigned n = d->nfly;
     for (unsigned c = 0; c < d->cfg.channels; c++)
-        n += d->ch[c].n;
+        n += d->ch[c].n + d->ch[c].wn;
     return n;
 }
 
 bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr)
 {
     struct cgm_dram_addr a = cgm_dram_map_decode(&d->map, addr);
-    return d->ch[a.chan].n < d->cfg.queue_size;
+    const struct channel *ch = &d->ch[a.chan];
+    return ch->n < d->cfg.queue_size && (!ch->wq || ch->wn < d->cfg.write_queue_size);
+}
+
+static struct entry *queued_write(const struct channel *ch, uint64_t block)
+{
+    for (unsigned i = 0; i < ch->wn; i++)
+        if (ch->wq[i].block == block)
+            return &ch->wq[i];
+    return NULL;
+}
+
+bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_request *r)
+{
+    struct cgm_dram_addr a = cgm_dram_map_decode(&d->map, r->addr);
+    const struct channel *ch = &d->ch[a.chan];
+    if (!ch->wq)
+        return ch->n < d->cfg.queue_size;
+    if (queued_write(ch, r->addr >> d->map.offset_bits))
+        return true;
+    return r->write ? ch->wn < d->cfg.write_queue_size : ch->n < d->cfg.queue_size;
+}
+
+static void fly_add(struct cgm_dram *d, const struct cgm_dram_request *r, uint64_t done, bool notify)
+{
+    if (d->nfly == d->capfly) {
+        struct inflight *f = realloc(d->fly, 2 * d->capfly * sizeof *f);
+        if (!f) {
+            fprintf(stderr, "dram: out of memory\n");
+            abort();
+        }
+        d->fly = f;
+        d->capfly *= 2;
+    }
+    d->fly[d->nfly++] = (struct inflight){ .r = *r, .done = done, .notify = notify };
+}
+
+static void add_entry(struct cgm_dram *d, struct entry *e, const struct cgm_dram_request *r,
+                      struct cgm_dram_addr a)
+{
+    memset(e, 0, sizeof *e);
+    e->r = *r;
+    e->a = a;
+    e->block = r->addr >> d->map.offset_bits;
+    e->bank = a.rank * d->nbanks + a.bg * d->cfg.banks_per_group + a.bank;
+}
+
+/* Reads, writes merged into a queued one, and acknowledgements: served from
+ * the write queue in the next cycle. */
+static void from_write_queue(struct cgm_dram *d, const struct cgm_dram_request *r)
+{
+    fly_add(d, r, d->now + 1, true);
 }
 
 int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
 {
     struct cgm_dram_addr a = cgm_dram_map_decode(&d->map, r->addr);
     struct channel *ch = &d->ch[a.chan];
-    if (ch->n >= d->cfg.queue_size) {
+    if (!cgm_dram_can_enqueue(d, r)) {
         d->st.queue_full_stalls++;
         return -1;
     }
-    struct entry *e = &ch->q[ch->n++];
-    memset(e, 0, sizeof *e);
-    e->r = *r;
-    e->a = a;
-    e->bank = a.rank * d->nbanks + a.bg * d->cfg.banks_per_group + a.bank;
+    uint64_t block = r->addr >> d->map.offset_bits;
+    if (!ch->wq) {
+        add_entry(d, &ch->q[ch->n++], r, a);
+    } else if (r->write) {
+        if (queued_write(ch, block)) {
+            d->st.writes_merged++;
+        } else {
+            struct entry *e = &ch->wq[ch->wn++];
+            add_entry(d, e, r, a);
+            for (unsigned i = 0; i < ch->n; i++)
+                e->reads_before += ch->q[i].block == block;
+            ch->wblocked += e->reads_before != 0;
+        }
+        from_write_queue(d, r);
+    } else if (queued_write(ch, block)) {
+        d->st.reads_forwarded++;
+        from_write_queue(d, r);
+    } else {
+        add_entry(d, &ch->q[ch->n++], r, a);
+    }
     if (!d->st.any || r->arrival < d->st.first_arrival)
         d->st.first_arrival = r->arrival;
     d->st.any = true;
@@ -272,9 +364,15 @@ static void do_column(struct cgm_dram *d, unsigned c, struct entry *e)
     } else {
         d->st.row_hits++;
     }
-    struct inflight *f = &d->fly[d->nfly++];
-    f->r = e->r;
-    f->done = now + (wr ? d->wl : d->rl) + d->burst;
+    /* a write from the write queue was acknowledged when it was queued */
+    fly_add(d, &e->r, now + (wr ? d->wl : d->rl) + d->burst, !(wr && ch->wq));
+    if (!wr && ch->wblocked) {
+        for (unsigned i = 0; i < ch->wn; i++) {
+            struct entry *w = &ch->wq[i];
+            if (w->block == e->block && w->reads_before && !--w->reads_before)
+                ch->wblocked--;
+        }
+    }
     emit(d, wr ? CGM_DRAM_WR : CGM_DRAM_RD, c, e->a.rank, e->a.bg, e->a.bank, e->a.row);
 }
 
@@ -306,27 +404,55 @@ static bool act_allowed(struct cgm_dram *d, struct channel *ch, unsigned rank, s
     return true;
 }
 
-/* Whether a queued request other than entry skip wants row of bank. */
-static bool queued_hit(const struct channel *ch, unsigned skip, unsigned bank, uint32_t row)
+/* Whether a request of q other than entry skip wants row of bank. */
+static bool queued_hit(struct queue q, unsigned skip, unsigned bank, uint32_t row)
 {
-    for (unsigned j = 0; j < ch->n; j++)
-        if (ch->q[j].bank == bank && ch->q[j].a.row == row && j != skip)
+    for (unsigned j = 0; j < *q.n; j++)
+        if (q.e[j].bank == bank && q.e[j].a.row == row && j != skip)
             return true;
     return false;
 }
 
-static bool older_conflict(const struct channel *ch, unsigned i, unsigned bank, uint32_t row)
+/* Whether any queued request of the channel, other than entry skip of q,
+ * wants row of bank. */
+static bool row_wanted(struct channel *ch, struct queue q, unsigned skip, unsigned bank, uint32_t row)
+{
+    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
+    return queued_hit(reads, q.e == ch->q ? skip : UINT32_MAX, bank, row) ||
+           (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row));
+}
+
+static bool older_conflict(struct queue q, unsigned i, unsigned bank, uint32_t row)
 {
     for (unsigned j = 0; j < i; j++)
-        if (ch->q[j].bank == bank && ch->q[j].a.row != row)
+        if (q.e[j].bank == bank && q.e[j].a.row != row)
             return true;
     return false;
 }
 
-static void remove_entry(struct channel *ch, unsigned i)
+static void remove_entry(struct queue q, unsigned i)
 {
-    memmove(&ch->q[i], &ch->q[i + 1], (ch->n - i - 1) * sizeof *ch->q);
-    ch->n--;
+    memmove(&q.e[i], &q.e[i + 1], (*q.n - i - 1) * sizeof *q.e);
+    (*q.n)--;
+}
+
+/* The queue this cycle serves: without a write queue the one queue; with
+ * one, the writes from the cycle their count reaches write_high (or no read
+ * is queued) to the cycle it falls to write_low while reads wait, the reads
+ * otherwise, and also while every queued write waits for an older read of
+ * its block. */
+static struct queue serving(struct cgm_dram *d, struct channel *ch)
+{
+    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
+    if (!ch->wq)
+        return reads;
+    if (!ch->writing && (ch->wn >= d->cfg.write_high || (!ch->n && ch->wn))) {
+        ch->writing = true;
+        d->st.write_drains++;
+    } else if (ch->writing && (!ch->wn || (ch->wn <= d->cfg.write_low && ch->n))) {
+        ch->writing = false;
+    }
+    return ch->writing && ch->wn > ch->wblocked ? writes : reads;
 }
 
 static bool schedule_refresh(struct cgm_dram *d, unsigned c)
@@ -360,25 +486,26 @@ static bool schedule_refresh(struct cgm_dram *d, unsigned c)
 static void schedule_channel(struct cgm_dram *d, unsigned c)
 {
     struct channel *ch = &d->ch[c];
+    struct queue q = serving(d, ch);
     if (schedule_refresh(d, c))
         return;
 
     /* First ready: the oldest request whose row is open and whose column
      * command may issue now, unless its bank has served hit_cap hits while
      * an older request waits for another row. */
-    for (unsigned i = 0; i < ch->n; i++) {
-        struct entry *e = &ch->q[i];
+    for (unsigned i = 0; i < *q.n; i++) {
+        struct entry *e = &q.e[i];
         struct bank *bk = &ch->banks[e->bank];
-        if (!bk->open || bk->row != e->a.row || ch->ranks[e->a.rank].ref_pending)
+        if (!bk->open || bk->row != e->a.row || ch->ranks[e->a.rank].ref_pending || e->reads_before)
             continue;
         if (d->now < (e->r.write ? bk->next_wr : bk->next_rd))
             continue;
-        if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(ch, i, e->bank, e->a.row))
+        if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(q, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
-        if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !queued_hit(ch, i, e->bank, e->a.row))
+        if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, e->bank, e->a.row))
             bk->close_asap = true;
-        remove_entry(ch, i);
+        remove_entry(q, i);
         return;
     }
 
@@ -390,7 +517,7 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
                                            .bank = i % d->cfg.banks_per_group };
                 if (bk->open && bk->close_asap && d->now >= bk->next_pre &&
-                    !queued_hit(ch, UINT32_MAX, r * d->nbanks + i, bk->row)) {
+                    !row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row)) {
                     do_pre(d, c, r, a.bg, a.bank);
                     return;
                 }
@@ -398,10 +525,10 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
     }
 
     /* Otherwise the oldest request whose next command (ACT or PRE) may issue. */
-    for (unsigned i = 0; i < ch->n; i++) {
-        struct entry *e = &ch->q[i];
+    for (unsigned i = 0; i < *q.n; i++) {
+        struct entry *e = &q.e[i];
         struct bank *bk = &ch->banks[e->bank];
-        if (ch->ranks[e->a.rank].ref_pending)
+        if (ch->ranks[e->a.rank].ref_pending || e->reads_before)
             continue;
         if (!bk->open) {
             if (act_allowed(d, ch, e->a.rank, bk)) {
@@ -410,7 +537,7 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 return;
             }
         } else if (bk->row != e->a.row) {
-            bool hits_wait = queued_hit(ch, i, e->bank, bk->row);
+            bool hits_wait = queued_hit(q, i, e->bank, bk->row);
             if (hits_wait && bk->hits_since_act < d->cfg.hit_cap)
                 continue;
             if (d->now >= bk->next_pre) {
@@ -442,6 +569,9 @@ static void complete_due(struct cgm_dram *d)
         }
         struct inflight done = *f;
         d->fly[i] = d->fly[--d->nfly];
+        d->st.last_done = max64(d->st.last_done, done.done);
+        if (!done.notify)
+            continue;
         uint64_t lat = done.done - done.r.arrival;
         if (done.r.write) {
             d->st.writes++;
@@ -453,7 +583,6 @@ static void complete_due(struct cgm_dram *d)
                 d->st.read_latency_max = lat;
             d->st.read_hist[hist_bucket(lat)]++;
         }
-        d->st.last_done = max64(d->st.last_done, done.done);
         if (d->done_fn)
             d->done_fn(d->done_ctx, &done.r, done.done);
     }
@@ -463,7 +592,7 @@ void cgm_dram_tick(struct cgm_dram *d)
 {
     complete_due(d);
     for (unsigned c = 0; c < d->cfg.channels; c++) {
-        d->st.queue_occupancy_sum += d->ch[c].n;
+        d->st.queue_occupancy_sum += d->ch[c].n + d->ch[c].wn;
         schedule_channel(d, c);
     }
     d->now++;

@@ -165,6 +165,14 @@ int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_
         snprintf(err, errlen, "queue_size must be 1..4096");
         return -1;
     }
+    if (cfg->write_queue_size > 4096 ||
+        (cfg->write_queue_size &&
+         !(cfg->write_low < cfg->write_high && cfg->write_high <= cfg->write_queue_size))) {
+        snprintf(err, errlen, "write_queue_size (%u) must be 0..4096 and, if not 0, at least "
+                 "write_high (%u), which must exceed write_low (%u)",
+                 cfg->write_queue_size, cfg->write_high, cfg->write_low);
+        return -1;
+    }
     if (!t->cl || !t->cwl || !t->rcd || !t->rp || !t->ras || !t->ccd_s || !t->ccd_l ||
         !t->rrd_s || !t->rrd_l) {
         snprintf(err, errlen, "CL, CWL, tRCD, tRP, tRAS, tCCD and tRRD must be at least 1");

@@ -1,7 +1,9 @@
 /* DRAM statistics, registered once (cgm/stats.h) for every output that
- * shows them. bandwidth_gbps is bytes moved over the span from the first
- * request's arrival to the last request's completion, in GB/s (10^9 bytes
- * per second). */
+ * shows them. bandwidth_gbps is the bytes the column commands moved over the
+ * span from the first request's arrival to the last data beat or
+ * completion, in GB/s (10^9 bytes per second). The write queue's counters
+ * are there (zero) without a write queue too, so that configurations with
+ * and without one compare key by key. */
 #include "cgm/dram.h"
 
 static uint64_t active_span(const void *ctx)
@@ -14,7 +16,7 @@ static uint64_t bytes_moved(const void *ctx)
 {
     const struct cgm_dram *d = ctx;
     const struct cgm_dram_stats *s = cgm_dram_stats(d);
-    return (s->reads + s->writes) * cgm_dram_burst_bytes(cgm_dram_config_of(d));
+    return (s->row_hits + s->row_misses) * cgm_dram_burst_bytes(cgm_dram_config_of(d));
 }
 
 cgm_stat cgm_dram_stats_register(const struct cgm_dram *d, struct cgm_stats *reg, cgm_stat group)
@@ -25,6 +27,9 @@ cgm_stat cgm_dram_stats_register(const struct cgm_dram *d, struct cgm_stats *reg
     cgm_stat_label(reg, o, "preset", c->preset);
     cgm_stat reads = cgm_stat_counter(reg, o, "reads", &s->reads);
     cgm_stat writes = cgm_stat_counter(reg, o, "writes", &s->writes);
+    cgm_stat_counter(reg, o, "reads_forwarded", &s->reads_forwarded);
+    cgm_stat_counter(reg, o, "writes_merged", &s->writes_merged);
+    cgm_stat_counter(reg, o, "write_drains", &s->write_drains);
     cgm_stat_counter(reg, o, "row_hits", &s->row_hits);
     cgm_stat_counter(reg, o, "row_misses", &s->row_misses);
     cgm_stat_counter(reg, o, "row_conflicts", &s->row_conflicts);

@@ -690,7 +690,9 @@ static void sa_main(void *arg)
         uint64_t now = ks_cycle();
         struct pkt *p = fifo_peek(&m->sa_rx);
         uint64_t addr = p ? p->block << m->block_shift : 0;
-        if (p && p->due <= now && m->mc_inflight < m->cfg.mc_queue && cgm_dram_can_accept(m->dram, addr)) {
+        if (p && p->due <= now && m->mc_inflight < m->cfg.mc_queue &&
+            cgm_dram_can_enqueue(m->dram, &(struct cgm_dram_request){ .addr = addr,
+                                                                     .write = p->kind == PK_MEM_WRITE })) {
             fifo_pop(&m->sa_rx);
             uint64_t dnow = ks_domain_cycle(m->dram_dom);
             if (!cgm_dram_pending(m->dram) && cgm_dram_now(m->dram) < dnow)

@@ -299,7 +299,8 @@ static struct cgm_dram_stats random_run(struct cgm_dram_config *c, unsigned n, u
     assert_int_equal(run.done_count, n);
     struct cgm_dram_stats st = *cgm_dram_stats(run.d);
     assert_int_equal(st.reads + st.writes, n);
-    assert_int_equal(st.row_hits + st.row_misses, n);
+    /* every request not served from the write queue took a column command */
+    assert_int_equal(st.row_hits + st.row_misses, n - st.reads_forwarded - st.writes_merged);
     *commands = cgm_dram_checker_commands(run.k);
     run_close(&run);
     return st;
@@ -309,7 +310,7 @@ static void test_checker_random_traffic(void **state)
 {
     (void)state;
     for (int p = 0; cgm_dram_preset_names[p]; p++)
-        for (int variant = 0; variant < 3; variant++) {
+        for (int variant = 0; variant < 5; variant++) {
             struct cgm_dram_config c;
             cgm_dram_preset(cgm_dram_preset_names[p], &c);
             if (variant == 1) {
@@ -319,6 +320,14 @@ static void test_checker_random_traffic(void **state)
                 c.queue_size = 4;
                 c.hit_cap = 2;
                 c.channels = 1;
+            } else if (variant == 3) { /* a small write queue: drains all the time */
+                c.write_queue_size = 6;
+                c.write_high = 4;
+                c.write_low = 1;
+                c.channels = 1;
+            } else if (variant == 4) { /* one queue for reads and writes */
+                c.write_queue_size = 0;
+                c.ranks = 2;
             }
             uint64_t cmds = 0;
             struct cgm_dram_stats st = random_run(&c, 30000, 77 + p, &cmds);
@@ -421,6 +430,165 @@ static void test_fr_fcfs_order(void **state)
     run_close(&run);
 }
 
+/* ---- the write queue -------------------------------------------------- */
+
+/* Column commands in the order they issued, for the write queue's tests
+ * (the timing checker watches the same commands). */
+struct cmd_log {
+    struct cgm_dram_checker *k;
+    char kind[256]; /* 'R' or 'W' per column command */
+    unsigned n;
+};
+
+static void log_cmd(void *ctx, const struct cgm_dram_command *c)
+{
+    struct cmd_log *l = ctx;
+    cgm_dram_checker_observe(l->k, c);
+    if ((c->cmd == CGM_DRAM_RD || c->cmd == CGM_DRAM_WR) && l->n < sizeof l->kind - 1)
+        l->kind[l->n++] = c->cmd == CGM_DRAM_RD ? 'R' : 'W';
+}
+
+static struct cgm_dram_config wq_config(unsigned size, unsigned high, unsigned low)
+{
+    struct cgm_dram_config c;
+    cgm_dram_preset("DDR4-2400", &c);
+    c.channels = 1;
+    c.t.refi = 0; /* no refresh between the commands looked at */
+    c.write_queue_size = size;
+    c.write_high = high;
+    c.write_low = low;
+    return c;
+}
+
+/* Bursts of one bank's row: block i of row `row` of bank `bank`. */
+static uint64_t block_addr(const struct cgm_dram *d, unsigned bank, uint32_t row, uint32_t i)
+{
+    struct cgm_dram_addr a = { .bank = bank, .row = row, .col = i };
+    return cgm_dram_map_encode(cgm_dram_map_of(d), &a);
+}
+
+static void run_wq(struct run *run, struct cmd_log *log, const struct cgm_dram_config *c)
+{
+    run_open(run, c);
+    memset(log, 0, sizeof *log);
+    log->k = run->k;
+    cgm_dram_set_observer(run->d, log_cmd, log);
+}
+
+static void drain_all(struct run *run)
+{
+    while (cgm_dram_pending(run->d))
+        cgm_dram_tick(run->d);
+}
+
+/* Writes queued first, below the high watermark, then a read of another
+ * bank: the read goes first and takes the latency of an idle closed bank
+ * (tRCD + CL + BL/2); the writes follow once no read waits. Through one
+ * shared queue the older writes go first and the read waits longer. */
+static void test_reads_pass_queued_writes(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c = wq_config(16, 12, 4);
+    struct run run;
+    struct cmd_log log;
+    run_wq(&run, &log, &c);
+    for (uint32_t i = 0; i < c.write_high - 1; i++) {
+        struct cgm_dram_request w = { .addr = block_addr(run.d, 0, 3, i), .write = true };
+        assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    }
+    struct cgm_dram_request r = { .addr = block_addr(run.d, 1, 9, 0), .tag = (void *)7 };
+    assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+    uint64_t read_latency = 0;
+    while (cgm_dram_pending(run.d)) {
+        cgm_dram_tick(run.d);
+        for (unsigned i = 0; i < run.norder; i++)
+            if (run.order[i] == 7 && !read_latency)
+                read_latency = run.last_latency;
+    }
+    assert_int_equal(log.n, c.write_high);
+    assert_int_equal(log.kind[0], 'R');
+    for (unsigned i = 1; i < log.n; i++)
+        assert_int_equal(log.kind[i], 'W');
+    assert_int_equal(read_latency, c.t.rcd + c.t.cl + c.t.bl / 2);
+    run_close(&run);
+
+    c.write_queue_size = 0; /* one queue for both */
+    run_wq(&run, &log, &c);
+    for (uint32_t i = 0; i < c.write_high - 1; i++) {
+        struct cgm_dram_request w = { .addr = block_addr(run.d, 0, 3, i), .write = true };
+        assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    }
+    assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+    drain_all(&run);
+    assert_int_equal(log.kind[0], 'W');
+    assert_true(run.last_latency > c.t.rcd + c.t.cl + c.t.bl / 2);
+    run_close(&run);
+}
+
+/* A read of a block whose write is still queued is served from the write
+ * queue a cycle later, without a read command; a second write to the block
+ * merges into the first; each write is acknowledged a cycle after it is
+ * queued. */
+static void test_read_of_a_queued_write(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c = wq_config(16, 12, 4);
+    struct run run;
+    struct cmd_log log;
+    run_wq(&run, &log, &c);
+    uint64_t x = block_addr(run.d, 2, 5, 1);
+    struct cgm_dram_request w = { .addr = x, .write = true, .arrival = 0 };
+    struct cgm_dram_request r = { .addr = x + 8, .arrival = 0 }; /* same burst */
+    assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+    cgm_dram_tick(run.d);
+    cgm_dram_tick(run.d);
+    /* all three done after one cycle: two acknowledgements and the read */
+    assert_int_equal(run.done_count, 3);
+    assert_int_equal(run.last_latency, 1);
+    drain_all(&run);
+    const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
+    assert_int_equal(s->reads, 1);
+    assert_int_equal(s->writes, 2);
+    assert_int_equal(s->reads_forwarded, 1);
+    assert_int_equal(s->writes_merged, 1);
+    assert_int_equal(s->read_latency_sum, 1);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.kind[0], 'W');
+    run_close(&run);
+}
+
+/* With reads waiting, `write_high` queued writes start a drain at once; it
+ * writes until `write_low` are left, then the reads go, then (no read
+ * waiting) the last writes. */
+static void test_drain_between_the_watermarks(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c = wq_config(16, 12, 4);
+    struct run run;
+    struct cmd_log log;
+    run_wq(&run, &log, &c);
+    for (uint32_t i = 0; i < c.write_high; i++) {
+        struct cgm_dram_request w = { .addr = block_addr(run.d, i % 4, 3, i), .write = true };
+        assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    }
+    for (uint32_t i = 0; i < c.queue_size; i++) {
+        struct cgm_dram_request r = { .addr = block_addr(run.d, 4 + i % 4, 7, i) };
+        assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+    }
+    drain_all(&run);
+    unsigned first = c.write_high - c.write_low;
+    assert_int_equal(log.n, c.write_high + c.queue_size);
+    for (unsigned i = 0; i < log.n; i++) {
+        char want = i < first || i >= first + c.queue_size ? 'W' : 'R';
+        if (log.kind[i] != want)
+            fail_msg("column command %u is %c, want %c (%s)", i, log.kind[i], want, log.kind);
+    }
+    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 2);
+    run_close(&run);
+}
+
 static void test_closed_page(void **state)
 {
     (void)state;
@@ -457,11 +625,6 @@ static void test_refresh_rate(void **state)
 }
 
 /* ---- the trace driver and configuration errors -------------------------- */
-static const char *write_tmp(const char *text)
-{
-    return test_temp_file(text);
-}
-
 static int trace_err(const char *text, char *err, size_t len)
 {
     struct cgm_dram_config c;
@@ -551,48 +714,91 @@ static void test_trace_driver(void **state)
     assert_int_equal(trace_err("0x40 READ\n", err, sizeof err), -1);
     assert_int_equal(trace_err("0x40 READ -5\n", err, sizeof err), -1);
 
-    /* End to end through the entry point replay calls. */
-    char tpath[64];
-    snprintf(tpath, sizeof tpath, "%s", write_tmp("0x0 READ 0\n0x40 READ 0\n0x100000 WRITE 5\n"));
-    char cpath[64];
-    snprintf(cpath, sizeof cpath, "%s", write_tmp("[cpu]\nx = 1\n[dram]\nqueue_size = 8\npreset = DDR4-2400\n"));
-    char opath[] = "/tmp/cgm_dram_out_XXXXXX";
-    int fd = mkstemp(opath);
-    close(fd);
-    char *argv[] = { "replay", "--dram-trace", tpath, "-c", cpath, "-o", opath, "--check", NULL };
-    assert_int_equal(cgm_dram_trace_main(8, argv), 0);
-    FILE *f = fopen(opath, "r");
-    char buf[4096] = { 0 };
-    assert_true(fread(buf, 1, sizeof buf - 1, f) > 0);
-    fclose(f);
-    assert_non_null(strstr(buf, "\"reads\":\t2"));
-    assert_non_null(strstr(buf, "\"writes\":\t1"));
-    assert_non_null(strstr(buf, "DDR4-2400"));
-    assert_non_null(strstr(buf, "bandwidth_gbps"));
-    assert_non_null(strstr(buf, "avg_read_latency_cycles"));
-    unlink(opath);
-    unlink(tpath);
+}
 
-    /* A bad key names the file, the line and the key. */
-    struct cgm_dram_config c;
+/* ---- the [dram] keys ----------------------------------------------------- */
+static void test_config_keys(void **state)
+{
+    (void)state;
+    struct cgm_dram_config c, d;
+    char err[300];
     cgm_dram_preset("DDR3-1600", &c);
-    char bad[64];
-    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nCL = 11\ntRCDX = 3\n"));
-    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
-    assert_non_null(strstr(err, ":3:"));
+    assert_int_equal(cgm_dram_config_set(&c, "queue_size", "8", err, sizeof err), 0);
+    assert_int_equal(c.queue_size, 8);
+    assert_int_equal(cgm_dram_config_set(&c, "tWTR", "7", err, sizeof err), 0);
+    assert_int_equal(c.t.wtr_l, 7);
+    assert_int_equal(c.t.wtr_s, 7);
+    assert_int_equal(cgm_dram_config_set(&c, "page_policy", "closed", err, sizeof err), 0);
+    assert_int_equal(c.page_policy, CGM_DRAM_CLOSED_PAGE);
+    /* A preset replaces what came from the previous preset, not what was set. */
+    assert_int_equal(cgm_dram_config_set(&c, "preset", "DDR4-2400", err, sizeof err), 0);
+    cgm_dram_preset("DDR4-2400", &d);
+    assert_string_equal(c.preset, "DDR4-2400");
+    assert_int_equal(c.queue_size, 8);
+    assert_int_equal(c.t.wtr_l, 7);
+    assert_int_equal(c.page_policy, CGM_DRAM_CLOSED_PAGE);
+    assert_int_equal(c.t.cl, d.t.cl);
+    assert_int_equal(c.bank_groups, d.bank_groups);
+    assert_true(c.t.tck_ns == d.t.tck_ns);
+    /* Errors name the key and say what is wrong. */
+    assert_int_equal(cgm_dram_config_set(&c, "tRCDX", "3", err, sizeof err), -1);
     assert_non_null(strstr(err, "tRCDX"));
-    unlink(bad);
-    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nrows = 1000\n"));
-    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
-    assert_non_null(strstr(err, "power of two"));
-    unlink(bad);
-    snprintf(bad, sizeof bad, "%s", write_tmp("[dram]\nCL = -3\n"));
+    assert_int_equal(cgm_dram_config_set(&c, "CL", "-3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram.CL"));
+    assert_int_equal(cgm_dram_config_set(&c, "CL", "eleven", err, sizeof err), -1);
+    assert_int_equal(cgm_dram_config_set(&c, "preset", "DDR9", err, sizeof err), -1);
+    assert_non_null(strstr(err, "DDR9"));
+    assert_int_equal(cgm_dram_config_set(&c, "page_policy", "ajar", err, sizeof err), -1);
+    assert_int_equal(cgm_dram_config_set(&c, "tCK_ns", "0", err, sizeof err), -1);
+    /* Cross-key checks: geometry and watermarks. */
     cgm_dram_preset("DDR3-1600", &c);
-    assert_int_equal(cgm_dram_config_load(bad, &c, err, sizeof err), -1);
-    assert_non_null(strstr(err, ":2:"));
-    unlink(bad);
-    char *argv2[] = { "replay", "--dram-trace", "/nonexistent/x.trace", NULL };
-    assert_int_not_equal(cgm_dram_trace_main(3, argv2), 0);
+    c.rows = 1000;
+    assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "power of two"));
+    cgm_dram_preset("DDR3-1600", &c);
+    c.write_queue_size = 16;
+    c.write_high = 8;
+    c.write_low = 8;
+    assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "write_low"));
+    c.write_low = 2;
+    assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), 0);
+    c.write_high = 17;
+    assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), -1);
+}
+
+/* Printing every key and setting them back gives the same configuration,
+ * whichever preset it started from. */
+static void test_config_print_reads_back(void **state)
+{
+    (void)state;
+    for (int p = 0; cgm_dram_preset_names[p]; p++) {
+        struct cgm_dram_config a, b;
+        char err[300];
+        cgm_dram_preset(cgm_dram_preset_names[p], &a);
+        assert_int_equal(cgm_dram_config_set(&a, "hit_cap", "5", err, sizeof err), 0);
+        assert_int_equal(cgm_dram_config_set(&a, "mapping", "chan:row:bank:rank:col:bg", err, sizeof err), 0);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        cgm_dram_config_print(&a, f);
+        fclose(f);
+        cgm_dram_preset("GDDR5", &b);
+        unsigned lines = 0;
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+            if (line[0] == ';')
+                continue;
+            char *eq = strstr(line, " = ");
+            assert_non_null(eq);
+            *eq = 0;
+            if (cgm_dram_config_set(&b, line, eq + 3, err, sizeof err))
+                fail_msg("%s: %s", cgm_dram_preset_names[p], err);
+            lines++;
+        }
+        free(text);
+        assert_true(lines > 30);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
 }
 
 int main(void)
@@ -606,10 +812,15 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_checker_catches_violations),
         cmocka_unit_test(test_fr_fcfs_order),
+        cmocka_unit_test(test_reads_pass_queued_writes),
+        cmocka_unit_test(test_read_of_a_queued_write),
+        cmocka_unit_test(test_drain_between_the_watermarks),
         cmocka_unit_test(test_closed_page),
         cmocka_unit_test(test_refresh_rate),
         cmocka_unit_test(test_trace_driver),
         cmocka_unit_test(test_idle_refreshes_in_bulk),
+        cmocka_unit_test(test_config_keys),
+        cmocka_unit_test(test_config_print_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

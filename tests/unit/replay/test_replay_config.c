@@ -157,6 +157,32 @@ static void test_gpu_memory_keys(void **state)
     assert_non_null(strstr(err, "gpu.l2.size"));
 }
 
+/* A sweep reads and writes [dram]'s whole-number keys as it does every
+ * other number (the ranges are the DRAM table's own), and refuses a
+ * number for the keys that take names or fractions. */
+static void test_dram_numbers_for_sweeps(void **state)
+{
+    (void)state;
+    char err[512], text[64];
+    uint64_t v = 0;
+    assert_int_equal(rp_config_number("dram", "write_queue_size", "48", &v, "s.ini", 3, err, sizeof err), 0);
+    assert_int_equal(v, 48);
+    assert_int_equal(rp_config_format("dram", "write_queue_size", 48, text, sizeof text), 0);
+    assert_string_equal(text, "48");
+    assert_int_equal(rp_config_number("dram", "channels", "65", &v, "s.ini", 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "s.ini:4"));
+    assert_non_null(strstr(err, "out of range"));
+    assert_int_equal(rp_config_number("dram", "page_policy", "1", &v, "s.ini", 5, err, sizeof err), -1);
+    assert_non_null(strstr(err, "page_policy"));
+    assert_int_equal(rp_config_format("dram", "preset", 0, text, sizeof text), -1);
+    assert_int_equal(rp_config_format("dram", "tCK_ns", 1, text, sizeof text), -1);
+    /* What the number names reaches the model. */
+    struct rp_config c;
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "dram.write_high=20", err, sizeof err), 0);
+    assert_int_equal(c.dram.write_high, 20);
+}
+
 static void test_shipped_configs(void **state)
 {
     (void)state;
@@ -187,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_set_and_checks),
         cmocka_unit_test(test_gpu_memory_keys),
+        cmocka_unit_test(test_dram_numbers_for_sweeps),
         cmocka_unit_test(test_shipped_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
