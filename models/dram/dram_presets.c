@@ -20,6 +20,11 @@ static void common(struct cgm_dram_config *c, const char *name)
     c->ranks = 1;
     c->page_policy = CGM_DRAM_OPEN_PAGE;
     c->queue_size = 32;
+    /* Writes wait in their own queue and go in drains (see dram.h): a drain
+     * starts at three quarters of the write queue and stops at a quarter. */
+    c->write_queue_size = 32;
+    c->write_high = 24;
+    c->write_low = 8;
     c->hit_cap = 16;
     c->t.rtrs = 1;
 }
@@ -44,8 +49,8 @@ static void ddr3_1600(struct cgm_dram_config *c)
     t->refi = 6240;          /* 7.8 us */
     c->bank_groups = 1;
     c->banks_per_group = 8;
-    c->rows = 32768;
-    c->columns = 1024;
+    c->rows = 65536;         /* 4 Gb x8: A0-A15 */
+    c->columns = 1024;       /* A0-A9: a 1 KB page per device */
     c->bus_bits = 64;
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }
@@ -73,8 +78,8 @@ static void ddr4_2400(struct cgm_dram_config *c)
     t->refi = 9360;          /* 7.8 us */
     c->bank_groups = 4;
     c->banks_per_group = 4;
-    c->rows = 65536;
-    c->columns = 1024;
+    c->rows = 65536;         /* 8 Gb x8: A0-A15 */
+    c->columns = 1024;       /* A0-A9: a 1 KB page per device */
     c->bus_bits = 64;
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }

@@ -23,13 +23,17 @@ struct jedec {
     double tck, cl, cwl, rcd, rp, ras, rc, wr, rtp, faw, rfc, refi; /* cycles or ns */
     double mts;       /* transfers per second / 1e6 */
     unsigned bus_bytes, bl;
+    unsigned gbit, banks, row_bits, col_bits; /* x8 device: density, banks, address bits */
 };
 
-/* ns values unless < 1 cycle granularity given in clocks (cl, cwl). */
+/* ns values unless < 1 cycle granularity given in clocks (cl, cwl). DDR3:
+ * 4 Gb x8 (JESD79-3F: 8 banks, rows A0-A15, columns A0-A9, tRFC 260 ns);
+ * DDR4: 8 Gb x8 (JESD79-4: 16 banks in 4 groups, rows A0-A15, columns
+ * A0-A9, tRFC1 350 ns). */
 static const struct jedec ddr3 = { "DDR3-1600", 1.25, 11, 8, 13.75, 13.75, 35, 48.75, 15, 7.5, 30,
-                                   260, 7800, 1600, 8, 8 };
+                                   260, 7800, 1600, 8, 8, 4, 8, 16, 10 };
 static const struct jedec ddr4 = { "DDR4-2400", 1.0 / 1.2, 16, 12, 13.32, 13.32, 32, 45.32, 15, 7.5,
-                                   21, 350, 7800, 2400, 8, 8 };
+                                   21, 350, 7800, 2400, 8, 8, 8, 16, 16, 10 };
 
 static unsigned clocks(double ns, double tck)
 {
@@ -54,6 +58,14 @@ static void check_preset(const struct jedec *j)
     assert_int_equal(c.t.refi, (unsigned)(j->refi / j->tck));
     assert_true(c.t.rc >= c.t.ras + c.t.rp);
     assert_true(c.t.rc <= clocks(j->rc, j->tck) + 1);
+    /* The geometry is the device the timings (tRFC above all) belong to:
+     * x8 devices, eight of them on the 64-bit bus. */
+    assert_int_equal(c.bank_groups * c.banks_per_group, j->banks);
+    assert_int_equal(c.rows, 1u << j->row_bits);
+    assert_int_equal(c.columns, 1u << j->col_bits);
+    assert_int_equal(c.bus_bits, 64);
+    uint64_t device_bits = (uint64_t)c.rows * c.columns * j->banks * 8;
+    assert_true(device_bits == (uint64_t)j->gbit << 30);
     char err[200];
     assert_int_equal(cgm_dram_config_validate(&c, err, sizeof err), 0);
 }
@@ -192,11 +204,15 @@ static uint64_t one(struct run *run, uint64_t addr, bool write, uint64_t at)
 /* Idle latency: hit = RL + BL/2, closed = tRCD + CL + BL/2,
  * conflict = tRP + tRCD + CL + BL/2 (RL = AL + CL; with AL the column
  * command goes out tRCD - AL after the activate). */
-static void check_idle_latency(const char *preset, unsigned cl, unsigned al, unsigned cwl,
-                               unsigned rcd, unsigned rp, unsigned bl)
+/* A write is done when acknowledged: with a write queue, a cycle after it
+ * is queued; through one shared queue, when its last beat is written. */
+static void check_idle_latency(const char *preset, bool one_queue, unsigned cl, unsigned al,
+                               unsigned cwl, unsigned rcd, unsigned rp, unsigned bl)
 {
     struct cgm_dram_config c;
     cgm_dram_preset(preset, &c);
+    if (one_queue)
+        c.write_queue_size = 0;
     struct run run;
     run_open(&run, &c);
     const struct cgm_dram_map *m = cgm_dram_map_of(run.d);
@@ -208,7 +224,7 @@ static void check_idle_latency(const char *preset, unsigned cl, unsigned al, uns
     uint64_t z = cgm_dram_map_encode(m, &a);
     assert_int_equal(one(&run, x, false, 10), rcd + cl + bl / 2);
     assert_int_equal(one(&run, y, false, 500), al + cl + bl / 2);
-    assert_int_equal(one(&run, y, true, 1000), al + cwl + bl / 2);
+    assert_int_equal(one(&run, y, true, 1000), c.write_queue_size ? 1 : al + cwl + bl / 2);
     assert_int_equal(one(&run, z, false, 1500), rp + rcd + cl + bl / 2);
     const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
     assert_int_equal(s->row_hits, 2);
@@ -220,9 +236,12 @@ static void check_idle_latency(const char *preset, unsigned cl, unsigned al, uns
 static void test_idle_latency(void **state)
 {
     (void)state;
-    check_idle_latency("DDR3-1600", 11, 0, 8, clocks(13.75, 1.25), clocks(13.75, 1.25), 8);
-    check_idle_latency("DDR4-2400", 16, 0, 12, clocks(13.32, 1 / 1.2), clocks(13.32, 1 / 1.2), 8);
-    check_idle_latency("GDDR5", 18, 17, 6, 18, 18, 16);
+    for (int one_queue = 0; one_queue < 2; one_queue++) {
+        check_idle_latency("DDR3-1600", one_queue, 11, 0, 8, clocks(13.75, 1.25), clocks(13.75, 1.25), 8);
+        check_idle_latency("DDR4-2400", one_queue, 16, 0, 12, clocks(13.32, 1 / 1.2),
+                           clocks(13.32, 1 / 1.2), 8);
+        check_idle_latency("GDDR5", one_queue, 18, 17, 6, 18, 18, 16);
+    }
 }
 
 /* Peak: a long sequential read stream, refresh off, reaches the bus limit
