@@ -118,6 +118,9 @@ struct cgm_dram_command {
     enum cgm_dram_cmd cmd;
     unsigned chan, rank, bg, bank;
     uint32_t row; /* ACT, RD, WR: the row addressed */
+    /* REF of an idle rank over a long stretch (cgm_dram_skip_idle): `times`
+     * refreshes, the first at `cycle`, `every` cycles apart (0 or 1: one) */
+    uint64_t times, every;
 };
 
 typedef void (*cgm_dram_observer_fn)(void *ctx, const struct cgm_dram_command *c);

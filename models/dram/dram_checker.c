@@ -4,7 +4,8 @@
  * with the minimum separations of the DDR standard, checks the bank state
  * each command needs, that no two bursts overlap on the data bus, the
  * four-activate window, and that refreshes are not postponed beyond the
- * eight intervals JEDEC allows. */
+ * eight intervals JEDEC allows. A REF repeated (an idle rank's refreshes
+ * reported at once) is checked as its first and the spacing of the rest. */
 #include "cgm/dram.h"
 
 #include <stdlib.h>
@@ -161,9 +162,39 @@ static void data_interval(const struct cgm_dram_checker *k, enum cgm_dram_cmd cm
     *hi = *lo + k->burst;
 }
 
+static void observe_one(struct cgm_dram_checker *k, const struct cgm_dram_command *c);
+
+/* A REF repeated: the first is checked as any command; between the others
+ * the rank sees only its own refreshes (a train is reported over an idle
+ * stretch), so each later one needs `every` >= tRFC after the one before and
+ * no more than nine intervals, and the rank's banks stay closed. */
+static void observe_train(struct cgm_dram_checker *k, const struct cgm_dram_command *c)
+{
+    const struct cgm_dram_timing *t = &k->cfg.t;
+    struct cgm_dram_command one = *c;
+    one.times = 1;
+    observe_one(k, &one);
+    if (c->rank >= k->cfg.ranks || c->chan >= k->cfg.channels)
+        return;
+    if (c->every < t->rfc)
+        violation(k, c, "tRFC between repeated refreshes", c->cycle, (long)t->rfc);
+    if (t->refi && c->every > 9ull * t->refi)
+        violation(k, c, "refresh postponed more than 8 intervals", c->cycle, 9l * t->refi);
+    k->commands += c->times - 1;
+    k->ch[c->chan].last_ref[c->rank] = c->cycle + (c->times - 1) * c->every;
+}
+
 void cgm_dram_checker_observe(void *checker, const struct cgm_dram_command *c)
 {
     struct cgm_dram_checker *k = checker;
+    if (c->cmd == CGM_DRAM_REF && c->times > 1)
+        observe_train(k, c);
+    else
+        observe_one(k, c);
+}
+
+static void observe_one(struct cgm_dram_checker *k, const struct cgm_dram_command *c)
+{
     const struct cgm_dram_timing *t = &k->cfg.t;
     k->commands++;
     if (c->chan >= k->cfg.channels || c->rank >= k->cfg.ranks || c->bg >= k->cfg.bank_groups ||

@@ -10,6 +10,7 @@
  * block is served from the write queue, a second write to it merges, and a
  * write never passes a read of its block that was queued before it. */
 #include "cgm/dram.h"
+#include "cgm/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -603,18 +604,21 @@ void cgm_dram_tick(struct cgm_dram *d)
  * refreshes issue exactly when due (nothing competes for the command bus,
  * tRP and tRFC have long passed since refi > rfc), so a long idle stretch
  * can take all but its last one at once: the result is what ticking
- * through them gives. Not with an observer, which must see every command
- * in order. */
+ * through them gives. An observer sees each rank's refreshes as one REF
+ * repeated, the ranks in the order of their first refresh. */
 static void refresh_in_bulk(struct cgm_dram *d, uint64_t to)
 {
     const uint64_t refi = d->cfg.t.refi, rfc = d->cfg.t.rfc;
-    if (d->obs_fn || !refi || refi <= rfc)
+    if (!refi || refi <= rfc)
         return;
-    for (unsigned c = 0; c < d->cfg.channels; c++)
+    for (unsigned c = 0; c < d->cfg.channels; c++) {
+        uint64_t first[16], times[16]; /* per rank; 0: none taken */
+        CGM_CHECK(d->cfg.ranks <= 16);
         for (unsigned r = 0; r < d->cfg.ranks; r++) {
             struct rank *rk = &d->ch[c].ranks[r];
             struct bank *banks = &d->ch[c].banks[(size_t)r * d->nbanks];
             uint64_t due = rk->refresh_due;
+            times[r] = 0;
             if (rk->ref_pending || due < d->now || due >= to || due < rk->next_ref)
                 continue;
             uint64_t n = (to - 1 - due) / refi + 1; /* refreshes due before `to` */
@@ -631,7 +635,22 @@ static void refresh_in_bulk(struct cgm_dram *d, uint64_t to)
             rk->next_ref = last + rfc;
             rk->refresh_due = last + refi;
             d->st.refreshes += n - 1;
+            first[r] = due;
+            times[r] = n - 1;
         }
+        for (unsigned k = 0; d->obs_fn && k < d->cfg.ranks; k++) {
+            unsigned r = d->cfg.ranks;
+            for (unsigned i = 0; i < d->cfg.ranks; i++)
+                if (times[i] && (r == d->cfg.ranks || first[i] < first[r]))
+                    r = i;
+            if (r == d->cfg.ranks)
+                break;
+            struct cgm_dram_command x = { .cycle = first[r], .cmd = CGM_DRAM_REF, .chan = c, .rank = r,
+                                          .times = times[r], .every = refi };
+            d->obs_fn(d->obs_ctx, &x);
+            times[r] = 0;
+        }
+    }
 }
 
 void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to)

@@ -393,32 +393,50 @@ static void test_checker_catches_violations(void **state)
 #define R CGM_DRAM_RD
 #define W CGM_DRAM_WR
     const struct cgm_dram_command ok[] = {
-        { 10, A, 0, 0, 0, 0, 7 }, { 21, R, 0, 0, 0, 0, 7 }, { 38, P, 0, 0, 0, 0, 7 },
-        { 49, A, 0, 0, 0, 0, 8 }, { 60, W, 0, 0, 0, 0, 8 },
+        { 10, A, 0, 0, 0, 0, 7, 0, 0 }, { 21, R, 0, 0, 0, 0, 7, 0, 0 }, { 38, P, 0, 0, 0, 0, 7, 0, 0 },
+        { 49, A, 0, 0, 0, 0, 8, 0, 0 }, { 60, W, 0, 0, 0, 0, 8, 0, 0 },
     };
     assert_int_equal(feed(&c, ok, 5), 0);
-    const struct cgm_dram_command rcd[] = { { 10, A, 0, 0, 0, 0, 7 }, { 20, R, 0, 0, 0, 0, 7 } };
+    const struct cgm_dram_command rcd[] = { { 10, A, 0, 0, 0, 0, 7, 0, 0 }, { 20, R, 0, 0, 0, 0, 7, 0, 0 } };
     assert_int_equal(feed(&c, rcd, 2), 1);
-    const struct cgm_dram_command ras[] = { { 10, A, 0, 0, 0, 0, 7 }, { 37, P, 0, 0, 0, 0, 7 } };
+    const struct cgm_dram_command ras[] = { { 10, A, 0, 0, 0, 0, 7, 0, 0 }, { 37, P, 0, 0, 0, 0, 7, 0, 0 } };
     assert_int_equal(feed(&c, ras, 2), 1);
-    const struct cgm_dram_command rrd[] = { { 10, A, 0, 0, 0, 0, 7 }, { 14, A, 0, 0, 0, 1, 7 } };
+    const struct cgm_dram_command rrd[] = { { 10, A, 0, 0, 0, 0, 7, 0, 0 }, { 14, A, 0, 0, 0, 1, 7, 0, 0 } };
     assert_int_equal(feed(&c, rrd, 2), 1);
     const struct cgm_dram_command faw[] = {
-        { 10, A, 0, 0, 0, 0, 1 }, { 15, A, 0, 0, 0, 1, 1 }, { 20, A, 0, 0, 0, 2, 1 },
-        { 25, A, 0, 0, 0, 3, 1 }, { 33, A, 0, 0, 0, 4, 1 },
+        { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 15, A, 0, 0, 0, 1, 1, 0, 0 }, { 20, A, 0, 0, 0, 2, 1, 0, 0 },
+        { 25, A, 0, 0, 0, 3, 1, 0, 0 }, { 33, A, 0, 0, 0, 4, 1, 0, 0 },
     };
     assert_true(feed(&c, faw, 5) >= 1);
     /* WR then RD: needs CWL + BL/2 + tWTR = 8 + 4 + 6 = 18. */
     const struct cgm_dram_command wtr[] = {
-        { 10, A, 0, 0, 0, 0, 1 }, { 21, W, 0, 0, 0, 0, 1 }, { 38, R, 0, 0, 0, 0, 1 } };
+        { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 21, W, 0, 0, 0, 0, 1, 0, 0 }, { 38, R, 0, 0, 0, 0, 1, 0, 0 } };
     assert_int_equal(feed(&c, wtr, 3), 1);
     const struct cgm_dram_command wtr_ok[] = {
-        { 10, A, 0, 0, 0, 0, 1 }, { 21, W, 0, 0, 0, 0, 1 }, { 39, R, 0, 0, 0, 0, 1 } };
+        { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 21, W, 0, 0, 0, 0, 1, 0, 0 }, { 39, R, 0, 0, 0, 0, 1, 0, 0 } };
     assert_int_equal(feed(&c, wtr_ok, 3), 0);
-    const struct cgm_dram_command wrong_row[] = { { 10, A, 0, 0, 0, 0, 1 }, { 30, R, 0, 0, 0, 0, 2 } };
+    const struct cgm_dram_command wrong_row[] = { { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 30, R, 0, 0, 0, 0, 2, 0, 0 } };
     assert_int_equal(feed(&c, wrong_row, 2), 1);
-    const struct cgm_dram_command ref_open[] = { { 10, A, 0, 0, 0, 0, 1 }, { 90, CGM_DRAM_REF, 0, 0, 0, 0, 0 } };
+    const struct cgm_dram_command ref_open[] = { { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 90, CGM_DRAM_REF, 0, 0, 0, 0, 0, 0, 0 } };
     assert_int_equal(feed(&c, ref_open, 2), 1);
+    /* A repeated REF (an idle rank's refreshes at once): 1000 of them tREFI
+     * apart, then an activate tRFC after the last is fine; an activate
+     * within tRFC of the last, refreshes closer than tRFC or further apart
+     * than nine intervals, and a train over an open bank are not. */
+    const uint64_t refi = c.t.refi, rfc = c.t.rfc, last = 100 + 999 * refi;
+    const struct cgm_dram_command train[] = {
+        { 100, CGM_DRAM_REF, 0, 0, 0, 0, 0, 1000, refi }, { last + rfc, A, 0, 0, 0, 0, 3, 0, 0 } };
+    assert_int_equal(feed(&c, train, 2), 0);
+    const struct cgm_dram_command train_rfc[] = {
+        { 100, CGM_DRAM_REF, 0, 0, 0, 0, 0, 1000, refi }, { last + rfc - 1, A, 0, 0, 0, 0, 3, 0, 0 } };
+    assert_int_equal(feed(&c, train_rfc, 2), 1);
+    const struct cgm_dram_command too_close[] = { { 100, CGM_DRAM_REF, 0, 0, 0, 0, 0, 3, rfc - 1 } };
+    assert_int_equal(feed(&c, too_close, 1), 1);
+    const struct cgm_dram_command too_far[] = { { 100, CGM_DRAM_REF, 0, 0, 0, 0, 0, 3, 9 * refi + 1 } };
+    assert_int_equal(feed(&c, too_far, 1), 1);
+    const struct cgm_dram_command train_open[] = {
+        { 10, A, 0, 0, 0, 0, 1, 0, 0 }, { 90, CGM_DRAM_REF, 0, 0, 0, 0, 0, 5, refi } };
+    assert_int_equal(feed(&c, train_open, 2), 1);
 }
 
 /* FR-FCFS: a younger row hit goes before an older conflicting request. */
@@ -656,12 +674,15 @@ static int trace_err(const char *text, char *err, size_t len)
     return rc;
 }
 
-/* Long idle stretches: without an observer the controller takes a run of
- * refreshes at once; with one (here the timing checker) it ticks through
- * each. Both must end in the same state, for open and closed pages, and an
- * idle gap of 10^14 cycles must not take long (it once took hours). */
-static struct cgm_dram_stats run_with_gaps(const char *preset, bool closed, bool observe, uint64_t gap,
-                                           uint64_t *violations)
+/* Long idle stretches: the controller takes a run of refreshes at once
+ * (cgm_dram_skip_idle); ticking through every cycle must end in the same
+ * state, for open and closed pages; the checker, which sees such a run as one
+ * repeated REF, must find nothing wrong in either; and an idle gap of 10^14
+ * cycles must not take long, checked or not (it once took hours). */
+enum gaps_mode { TICKED, SKIPPED, SKIPPED_UNCHECKED };
+
+static struct cgm_dram_stats run_with_gaps(const char *preset, bool closed, enum gaps_mode mode,
+                                           uint64_t gap, uint64_t *violations)
 {
     struct cgm_dram_config c;
     assert_int_equal(cgm_dram_preset(preset, &c), 0);
@@ -671,18 +692,33 @@ static struct cgm_dram_stats run_with_gaps(const char *preset, bool closed, bool
     struct cgm_dram *d = cgm_dram_create(&c, err, sizeof err);
     assert_non_null(d);
     struct cgm_dram_checker *k = NULL;
-    if (observe) {
+    if (mode != SKIPPED_UNCHECKED) {
         k = cgm_dram_checker_create(&c);
         cgm_dram_set_observer(d, cgm_dram_checker_observe, k);
     }
-    char text[512];
-    snprintf(text, sizeof text,
-             "0x0 READ 0\n0x40 WRITE 2\n0x12340 READ 3\n0x80 READ %llu\n0x999940 WRITE %llu\n"
-             "0xc0 READ %llu\n",
-             (unsigned long long)gap, (unsigned long long)gap + 1, (unsigned long long)(2 * gap + 7));
-    FILE *in = fmemopen(text, strlen(text), "r");
-    assert_int_equal(cgm_dram_run_trace(d, in, "gaps.trace", err, sizeof err), 0);
-    fclose(in);
+    const struct cgm_dram_request reqs[] = {
+        { 0x0, false, 0, NULL }, { 0x40, true, 2, NULL }, { 0x12340, false, 3, NULL },
+        { 0x80, false, gap, NULL }, { 0x999940, true, gap + 1, NULL }, { 0xc0, false, 2 * gap + 7, NULL },
+    };
+    if (mode == TICKED) {
+        for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+            while (cgm_dram_now(d) < reqs[i].arrival)
+                cgm_dram_tick(d);
+            while (cgm_dram_enqueue(d, &reqs[i]))
+                cgm_dram_tick(d);
+        }
+        while (cgm_dram_pending(d))
+            cgm_dram_tick(d);
+    } else {
+        char text[512] = "";
+        for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%#llx %s %llu\n",
+                     (unsigned long long)reqs[i].addr, reqs[i].write ? "WRITE" : "READ",
+                     (unsigned long long)reqs[i].arrival);
+        FILE *in = fmemopen(text, strlen(text), "r");
+        assert_int_equal(cgm_dram_run_trace(d, in, "gaps.trace", err, sizeof err), 0);
+        fclose(in);
+    }
     struct cgm_dram_stats st = *cgm_dram_stats(d);
     *violations = 0;
     if (k) {
@@ -700,11 +736,14 @@ static void test_idle_refreshes_in_bulk(void **state)
     static const char *const presets[] = { "DDR3-1600", "DDR4-2400", "GDDR5" };
     for (int p = 0; p < 3; p++)
         for (int closed = 0; closed < 2; closed++) {
-            uint64_t v1, v2;
-            struct cgm_dram_stats a = run_with_gaps(presets[p], closed, true, 3000000, &v1);
-            struct cgm_dram_stats b = run_with_gaps(presets[p], closed, false, 3000000, &v2);
+            uint64_t v1, v2, v3;
+            struct cgm_dram_stats a = run_with_gaps(presets[p], closed, TICKED, 3000000, &v1);
+            struct cgm_dram_stats b = run_with_gaps(presets[p], closed, SKIPPED, 3000000, &v2);
+            struct cgm_dram_stats u = run_with_gaps(presets[p], closed, SKIPPED_UNCHECKED, 3000000, &v3);
             assert_int_equal(v1, 0);
+            assert_int_equal(v2, 0);
             assert_memory_equal(&a, &b, sizeof a);
+            assert_memory_equal(&a, &u, sizeof a);
             struct cgm_dram_config c;
             cgm_dram_preset(presets[p], &c);
             /* Every rank refreshes once per tREFI: 2 gaps of 3e6 cycles. */
@@ -712,10 +751,19 @@ static void test_idle_refreshes_in_bulk(void **state)
             assert_true(a.refreshes + 2 * c.channels * c.ranks >= per_rank * c.channels * c.ranks);
             assert_true(a.refreshes <= (per_rank + 2) * c.channels * c.ranks);
         }
-    uint64_t v;
-    struct cgm_dram_stats far = run_with_gaps("DDR3-1600", false, false, 100000000000000ull, &v);
-    assert_int_equal(far.reads, 4);
-    assert_int_equal(far.writes, 2);
+    for (int checked = 0; checked < 2; checked++) {
+        uint64_t v, far_gap = 100000000000000ull;
+        struct cgm_dram_stats far =
+            run_with_gaps("DDR3-1600", false, checked ? SKIPPED : SKIPPED_UNCHECKED, far_gap, &v);
+        assert_int_equal(v, 0);
+        assert_int_equal(far.reads, 4);
+        assert_int_equal(far.writes, 2);
+        struct cgm_dram_config c;
+        cgm_dram_preset("DDR3-1600", &c);
+        uint64_t per_rank = 2 * far_gap / c.t.refi;
+        assert_true(far.refreshes + 2 * c.channels * c.ranks >= per_rank * c.channels * c.ranks);
+        assert_true(far.refreshes <= (per_rank + 2) * c.channels * c.ranks);
+    }
 }
 
 static void test_trace_driver(void **state)
