@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "replay/core.h"
+#include "replay/gpu/gpu.h"
 
 #define TAG_LOAD  (0ull << 62)
 #define TAG_STORE (1ull << 62)
@@ -91,6 +92,8 @@ void rp_core_destroy(struct rp_core *c)
 void rp_core_wake(struct rp_core *c) { ks_advance(&c->mem_ec); }
 
 const struct rp_core_stats *rp_core_stats(const struct rp_core *c) { return &c->st; }
+
+unsigned rp_core_id(const struct rp_core *c) { return (unsigned)c->id; }
 
 const struct cgm_mmu *rp_core_tlb(const struct rp_core *c, bool data) { return data ? &c->dtlb : &c->itlb; }
 
@@ -523,6 +526,8 @@ static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct 
         struct rp_uop *u = new_uop(c, a->write ? UOP_STORE : UOP_LOAD, si);
         u->xlat = translate(c, &c->dtlb, va, &u->addr);
         if (a->write) {
+            if (va >= c->sim->gpu_watch_lo && va < c->sim->gpu_watch_hi)
+                rp_gpu_cpu_store(c->sim->gpu, va);
             add_src(u, fs->alu);
             if (!fs->alu)
                 reg_sources(c, u, si);

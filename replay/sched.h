@@ -28,6 +28,7 @@ struct rp_thread {
     enum rp_thread_state state;
     struct rp_item held;           /* an item read but not yet taken */
     bool has_held;
+    bool synced;                   /* back from its copies and flushes (replay/gpu/sync.h) */
     uint64_t blocked_on;           /* wake seq it waits for */
     uint64_t instructions;
     struct rp_thread *next_runnable;

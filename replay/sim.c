@@ -14,7 +14,10 @@ static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t 
     (void)op;
     (void)addr;
     (void)value;
-    rp_core_mem_done(s->cores[core], tag, cycle);
+    if ((tag & RP_SYNC_TAG) == RP_SYNC_TAG) /* the GPU's copy engine's */
+        rp_gpu_sync_done(s->gpu, tag, cycle);
+    else
+        rp_core_mem_done(s->cores[core], tag, cycle);
 }
 
 /* The GPU's part of the memory system (gpu.memory = hierarchy): the seed's
@@ -280,7 +283,6 @@ static void shoot_down(struct rp_sim *s, uint64_t addr, uint64_t len)
 
 bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, const struct cgm_event *ev)
 {
-    (void)c;
     switch (ev->type) {
     case CGM_EV_THREAD_CREATE:
     case CGM_EV_FUTEX_WAKE:
@@ -331,7 +333,7 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
     case CGM_EV_GPU_DONE:
     case CGM_EV_GPU_WAIT:
     case CGM_EV_GPU_MAP:
-        return !s->gpu || rp_gpu_event(s->gpu, t, ev);
+        return !s->gpu || rp_gpu_event(s->gpu, t, rp_core_id(c), ev);
     default:
         return true;
     }

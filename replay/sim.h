@@ -59,6 +59,7 @@ struct rp_sim {
     struct rp_core **cores;
     struct rp_sched sched;         /* the guest threads */
     struct rp_gpu *gpu;            /* NULL when the trace holds no GPU work */
+    uint64_t gpu_watch_lo, gpu_watch_hi; /* the GPU's buffers, when copies are charged (else empty) */
     unsigned cores_active;
     uint64_t end_cycle;
     bool failed;
@@ -108,6 +109,7 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle);
 /* Wakes the core's context if it waits for memory (rp_sim_stop). */
 void rp_core_wake(struct rp_core *c);
 const struct rp_core_stats *rp_core_stats(const struct rp_core *c);
+unsigned rp_core_id(const struct rp_core *c);
 /* Its data TLB (DATA) or instruction TLB. */
 const struct cgm_mmu *rp_core_tlb(const struct rp_core *c, bool data);
 /* The core has run out of work and returned. */

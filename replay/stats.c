@@ -71,6 +71,46 @@ static uint64_t all_instructions(const void *ctx)
 
 static uint64_t pages_unmapped(const void *ctx) { return cgm_page_table_unmapped(ctx); }
 
+/* Seed 000's Study 1 breakdown (Fig. 4.6): CPU busy (cycles a core
+ * committed), CPU stall (a core held a thread and committed nothing, a
+ * system call's trap excepted), both summed over the cores in CPU cycles;
+ * GPU busy and stall, summed over the compute units in GPU cycles (a
+ * compute unit's idle cycles, with no work-group, are neither); system
+ * time in CPU cycles: system calls' traps plus the host threads' copies
+ * and flushes between the CPU's and the GPU's memory (replay/gpu/sync.h). */
+static uint64_t cpu_busy(const void *ctx)
+{
+    const struct rp_sim *s = ctx;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->cfg.cores; i++)
+        n += rp_core_stats(s->cores[i])->commit_cycles;
+    return n;
+}
+
+static uint64_t cpu_stall(const void *ctx)
+{
+    const struct rp_sim *s = ctx;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->cfg.cores; i++)
+        for (int c = 0; c < ST_COUNT; c++)
+            if (c != ST_IDLE && c != ST_SYSCALL)
+                n += rp_core_stats(s->cores[i])->stall[c];
+    return n;
+}
+
+static uint64_t system_time(const void *ctx)
+{
+    const struct rp_sim *s = ctx;
+    uint64_t n = rp_gpu_system_cycles(s->gpu);
+    for (unsigned i = 0; i < s->cfg.cores; i++)
+        n += rp_core_stats(s->cores[i])->stall[ST_SYSCALL];
+    return n;
+}
+
+static uint64_t gpu_busy(const void *ctx) { return rp_gpu_busy_cycles(ctx); }
+
+static uint64_t gpu_stall(const void *ctx) { return rp_gpu_stall_cycles(ctx); }
+
 int rp_stats_register(struct rp_sim *s)
 {
     s->core_cycles = calloc(s->cfg.cores, sizeof *s->core_cycles);
@@ -91,6 +131,14 @@ int rp_stats_register(struct rp_sim *s)
     cgm_stat_computed(reg, vm, "pages_unmapped", pages_unmapped, s->pt);
     if (s->gpu && rp_gpu_stats_register(s->gpu, reg, root))
         return -1;
+    if (s->gpu) {
+        cgm_stat b = cgm_stats_object(reg, root, "breakdown");
+        cgm_stat_computed(reg, b, "cpu_busy", cpu_busy, s);
+        cgm_stat_computed(reg, b, "cpu_stall", cpu_stall, s);
+        cgm_stat_computed(reg, b, "gpu_busy", gpu_busy, s->gpu);
+        cgm_stat_computed(reg, b, "gpu_stall", gpu_stall, s->gpu);
+        cgm_stat_computed(reg, b, "system", system_time, s);
+    }
     cgm_stat th = cgm_stats_array(reg, root, "threads");
     for (size_t i = 0; i < s->sched.nthreads; i++) {
         cgm_stat x = cgm_stats_object(reg, th, NULL);

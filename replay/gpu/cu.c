@@ -220,6 +220,9 @@ static unsigned send(struct rp_cu *cu)
             const struct rp_mreq *q = &m->req[m->sent];
             struct cgm_gpu_request r = { .vaddr = q->vaddr, .tag = idx, .cu = (uint16_t)cu->id,
                                          .bytes = (uint16_t)q->bytes, .op = m->op, .flags = m->flags };
+            if (m->op != CGM_GPU_LOAD && m->op != CGM_GPU_SCALAR_LOAD && q->vaddr >= g->sim->gpu_watch_lo &&
+                q->vaddr < g->sim->gpu_watch_hi)
+                rp_sync_gpu_store(&g->sync, q->vaddr);
             /* The answer may come from inside the call: the slot is not
              * finished until the last request is sent. */
             m->sent++;

@@ -98,6 +98,8 @@ struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, s
                           cfg->ideal_bytes_per_cycle, mem_done, g);
         g->port = rp_ideal_mem_port(&g->ideal);
     }
+    if (rp_sync_init(&g->sync, g, cgm_memsys_cpu_domain(sim->ms), err, errlen))
+        goto fail;
     ks_context_opts o = { .name = "gpu.dispatcher", .domain = g->domain };
     if (!ks_context_create_opts(sim->eng, rp_dispatcher_main, g, &o)) {
         snprintf(err, errlen, "%s", ks_engine_error(sim->eng));
@@ -134,6 +136,7 @@ void rp_gpu_stop(struct rp_gpu *g)
         return;
     g->stopping = true;
     ks_advance(&g->dispatch_ec);
+    ks_advance(&g->sync.ec);
     for (unsigned i = 0; g->cus && i < g->ncus; i++)
         ks_advance(&g->cus[i].ec);
 }
@@ -150,6 +153,7 @@ void rp_gpu_destroy(struct rp_gpu *g)
         free(g->kernels[i]);
     free(g->kernels);
     rp_gpu_trace_free(&g->trace);
+    rp_sync_free(&g->sync);
     free(g);
 }
 
@@ -163,6 +167,10 @@ bool rp_gpu_idle(const struct rp_gpu *g) { return !g->queue_head; }
 uint64_t rp_gpu_cycle(const struct rp_gpu *g) { return ks_domain_cycle(g->domain); }
 
 uint64_t rp_gpu_instructions(const struct rp_gpu *g) { return g->issued; }
+
+void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va) { rp_sync_cpu_store(&g->sync, va); }
+
+void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle) { rp_sync_mem_done(&g->sync, tag, cycle); }
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -286,12 +294,24 @@ static bool gpu_map(struct rp_gpu *g, const struct cgm_event *ev)
     return true;
 }
 
-bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event *ev)
+bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const struct cgm_event *ev)
 {
     switch (ev->type) {
     case CGM_EV_GPU_MAP:
         return gpu_map(g, ev);
+    case CGM_EV_GPU_ALLOC:
+        if (!rp_sync_alloc(&g->sync, ev->f[CGM_EVF_GPU_ALLOC_ADDR], ev->f[CGM_EVF_GPU_ALLOC_BYTES]))
+            rp_gpu_fail(g, "out of memory recording a GPU buffer");
+        return true;
+    case CGM_EV_GPU_FREE:
+        rp_sync_release(&g->sync, ev->f[CGM_EVF_GPU_FREE_ADDR]);
+        return true;
+    case CGM_EV_GPU_COPY:
+        return rp_sync_copy(&g->sync, t, core, ev);
     case CGM_EV_GPU_LAUNCH: {
+        /* buffers shared by pointer go to the GPU's side first */
+        if (!rp_sync_before_launch(&g->sync, t, core))
+            return false;
         launch(g, ev);
         struct rp_kernel *k = g->pending_map_bytes ? find_kernel(g, g->pending_map_launch) : NULL;
         if (k && k->launched && k->launch == ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]) {
@@ -306,8 +326,8 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event 
         struct rp_kernel *k = find_kernel(g, id);
         if (!k || !k->launched)
             return fail_event(g, "%s: gpu_done %u: %s", id, "no such launch before it");
-        if (k->done)
-            return true;
+        if (k->done) /* buffers shared by pointer come back first */
+            return rp_sync_after_done(&g->sync, t, core);
         if (k->waiter)
             return fail_event(g, "%s: gpu_done %u: %s", id, "two threads wait for it");
         k->waiter = t;
@@ -315,6 +335,6 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event 
         return false;
     }
     default:
-        return true; /* load, alloc, free, copy, launch_mem, wait: no GPU time */
+        return true; /* load, launch_mem, wait: no GPU time */
     }
 }

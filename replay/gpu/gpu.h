@@ -12,6 +12,7 @@
 #include "cgm/knightsim.h"
 #include "cgm/stats.h"
 #include "cgm/trace.h"
+#include "replay/gpu/sync.h"
 
 struct rp_sim;
 struct rp_thread;
@@ -31,7 +32,13 @@ void rp_gpu_destroy(struct rp_gpu *g);
 /* A host thread's GPU event, at an empty pipeline (from a core's context).
  * False when T must wait (gpu_done of a kernel still running): the GPU
  * makes it runnable again when the kernel ends. */
-bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, const struct cgm_event *ev);
+bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const struct cgm_event *ev);
+/* A store of a core into [sim->gpu_watch_lo, sim->gpu_watch_hi) (where the
+ * GPU's buffers are, when copies or flushes are charged). */
+void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va);
+/* The memory system performed an access of the copy engine (the tag's kind
+ * is RP_SYNC_TAG). */
+void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle);
 
 /* No kernel is queued or running. */
 bool rp_gpu_idle(const struct rp_gpu *g);
@@ -46,5 +53,10 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
 /* Brings what the registry reads up to the GPU cycle now: call before
  * every snapshot. */
 void rp_gpu_stats_settle(struct rp_gpu *g);
+/* As of the last settle: busy and stalled cycles summed over the compute
+ * units (GPU cycles); CPU cycles host threads spent in copies and flushes. */
+uint64_t rp_gpu_busy_cycles(const struct rp_gpu *g);
+uint64_t rp_gpu_stall_cycles(const struct rp_gpu *g);
+uint64_t rp_gpu_system_cycles(const struct rp_gpu *g);
 
 #endif

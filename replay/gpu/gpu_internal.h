@@ -14,6 +14,7 @@
 #include "replay/gpu/gpu.h"
 #include "replay/gpu/ideal_mem.h"
 #include "replay/gpu/program.h"
+#include "replay/gpu/sync.h"
 #include "replay/gpu/wave_reader.h"
 
 #define RP_NEVER UINT64_MAX
@@ -178,6 +179,7 @@ struct rp_gpu {
     struct rp_gpu_trace trace;
     struct rp_ideal_mem ideal;
     struct cgm_gpu_mem_port port;
+    struct rp_sync sync;           /* copies and flushes between the CPU's and the GPU's memory */
     struct rp_cu *cus;
     unsigned ncus;
     /* kernels */

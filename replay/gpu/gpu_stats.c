@@ -109,11 +109,36 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
         cgm_stat_counter(reg, m, "scalar_requests", &g->ideal.scalar_requests);
         cgm_stat_counter(reg, m, "queued_cycles", &g->ideal.queued_cycles);
     }
+    cgm_stat y = cgm_stats_object(reg, x, "copies");
+    cgm_stat_counter(reg, y, "system_cycles", &g->sync.system_cycles);
+    cgm_stat_counter(reg, y, "jobs", &g->sync.jobs_done);
+    cgm_stat_counter(reg, y, "bytes_copied", &g->sync.bytes_copied);
+    cgm_stat_counter(reg, y, "blocks_flushed", &g->sync.blocks_flushed);
+    cgm_stat_counter(reg, y, "implicit", &g->sync.implicit_copies);
     cgm_stat d = cgm_stats_object(reg, x, "driver_memory");
     cgm_stat_counter(reg, d, "regions", &g->driver_regions);
     cgm_stat_counter(reg, d, "pages", &g->driver_pages);
     return cgm_stats_failed(reg) ? -1 : 0;
 }
+
+uint64_t rp_gpu_busy_cycles(const struct rp_gpu *g)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < g->ncus; i++)
+        n += g->cus[i].shown.busy;
+    return n;
+}
+
+uint64_t rp_gpu_stall_cycles(const struct rp_gpu *g)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < g->ncus; i++)
+        for (int c = 0; c < CS_COUNT; c++)
+            n += g->cus[i].shown.stall[c];
+    return n;
+}
+
+uint64_t rp_gpu_system_cycles(const struct rp_gpu *g) { return g->sync.system_cycles; }
 
 void rp_gpu_stats_settle(struct rp_gpu *g)
 {

@@ -1,0 +1,360 @@
+/* Copies and flushes between the CPU's and the GPU's memory
+ * (replay/gpu/sync.h says what is charged, and why). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgm/check.h"
+#include "replay/gpu/gpu_internal.h"
+#include "replay/sim.h"
+
+enum { WORD = 4, BLOCK = 64 };
+
+int rp_sync_init(struct rp_sync *y, struct rp_gpu *g, ks_domain *cpu, char *err, size_t errlen)
+{
+    const struct rp_config *cfg = g->cfg;
+    *y = (struct rp_sync){ .gpu = g };
+    ks_ec_init(&y->ec, "gpu-sync", 0);
+    if (cfg->gpu_memory != RP_GPU_MEM_HIERARCHY)
+        return 0; /* the ideal memory has no caches to flush, no pages of its own */
+    y->copies = cfg->gpu_coherence == RP_GPU_NONCOHERENT;
+    y->flushes = !(cfg->gpu_coherence == RP_GPU_COHERENT && cfg->gpu_connection == RP_GPU_TO_L3);
+    if (!y->flushes)
+        return 0;
+    y->njobs = g->sim->sched.nthreads;
+    y->jobs = calloc(y->njobs ? y->njobs : 1, sizeof *y->jobs);
+    if (!y->jobs) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    ks_context_opts o = { .name = "gpu.sync", .domain = cpu };
+    if (!ks_context_create_opts(g->sim->eng, rp_sync_main, y, &o)) {
+        snprintf(err, errlen, "%s", ks_engine_error(g->sim->eng));
+        return -1;
+    }
+    return 0;
+}
+
+void rp_sync_free(struct rp_sync *y)
+{
+    for (size_t i = 0; i < y->njobs; i++)
+        free(y->jobs[i].ph);
+    free(y->jobs);
+    free(y->regions);
+}
+
+/* ---- GPU buffers ---------------------------------------------------------- */
+
+/* The index of the first region ending after VA. */
+static size_t region_at(const struct rp_sync *y, uint64_t va)
+{
+    size_t lo = 0, hi = y->nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (y->regions[mid].addr + y->regions[mid].bytes <= va)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static struct rp_region *find_region(struct rp_sync *y, uint64_t va)
+{
+    size_t i = region_at(y, va);
+    return i < y->nregions && y->regions[i].addr <= va ? &y->regions[i] : NULL;
+}
+
+/* The cores and compute units report stores into [lo, hi) of the sim. */
+static void rewatch(struct rp_sync *y)
+{
+    struct rp_sim *s = y->gpu->sim;
+    s->gpu_watch_lo = 1;
+    s->gpu_watch_hi = 0;
+    if (y->flushes && y->nregions) {
+        s->gpu_watch_lo = y->regions[0].addr;
+        s->gpu_watch_hi = y->regions[y->nregions - 1].addr + y->regions[y->nregions - 1].bytes;
+    }
+}
+
+bool rp_sync_alloc(struct rp_sync *y, uint64_t addr, uint64_t bytes)
+{
+    if (!y->flushes || !bytes || addr + bytes < addr)
+        return true;
+    if (y->nregions == y->regions_cap) {
+        size_t cap = y->regions_cap ? 2 * y->regions_cap : 16;
+        struct rp_region *r = realloc(y->regions, cap * sizeof *r);
+        if (!r)
+            return false;
+        y->regions = r;
+        y->regions_cap = cap;
+    }
+    size_t i = region_at(y, addr);
+    if (i < y->nregions && y->regions[i].addr < addr + bytes)
+        return true; /* overlaps one we know: the driver never does that; keep the first */
+    memmove(&y->regions[i + 1], &y->regions[i], (y->nregions - i) * sizeof *y->regions);
+    y->regions[i] = (struct rp_region){ .addr = addr, .bytes = bytes };
+    y->nregions++;
+    rewatch(y);
+    return true;
+}
+
+void rp_sync_release(struct rp_sync *y, uint64_t addr)
+{
+    struct rp_region *r = find_region(y, addr);
+    if (!r || r->addr != addr)
+        return;
+    size_t i = (size_t)(r - y->regions);
+    memmove(&y->regions[i], &y->regions[i + 1], (y->nregions - i - 1) * sizeof *y->regions);
+    y->nregions--;
+    rewatch(y);
+}
+
+void rp_sync_cpu_store(struct rp_sync *y, uint64_t va)
+{
+    struct rp_region *r = find_region(y, va);
+    if (r)
+        r->cpu_dirty = true;
+}
+
+void rp_sync_gpu_store(struct rp_sync *y, uint64_t va)
+{
+    struct rp_region *r = find_region(y, va);
+    if (r)
+        r->gpu_dirty = true;
+}
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+static struct rp_sync_job *job_of(struct rp_sync *y, struct rp_thread *t)
+{
+    struct rp_thread *first = y->gpu->sim->sched.threads;
+    CGM_CHECK(t >= first && (size_t)(t - first) < y->njobs);
+    return &y->jobs[t - first];
+}
+
+static bool add_phase(struct rp_sync_job *j, struct rp_sync_phase p)
+{
+    if (!p.bytes)
+        return true;
+    if (j->nph == j->cap) {
+        unsigned cap = j->cap ? 2 * j->cap : 8;
+        struct rp_sync_phase *v = realloc(j->ph, cap * sizeof *v);
+        if (!v)
+            return false;
+        j->ph = v;
+        j->cap = cap;
+    }
+    j->ph[j->nph++] = p;
+    return true;
+}
+
+/* The phases of a copy of BYTES from SRC to DST towards the GPU (TO_GPU)
+ * or back; GPU_SIDE is the GPU's address of the two. */
+static bool copy_phases(const struct rp_sync *y, struct rp_sync_job *j, bool to_gpu, uint64_t dst,
+                        uint64_t src, uint64_t bytes)
+{
+    uint8_t gpu_asid = y->copies ? 1 : 0;
+    uint64_t gpu_side = to_gpu ? dst : src;
+    struct rp_sync_phase copy = { .kind = PH_COPY, .dst = dst, .src = src, .bytes = bytes,
+                                  .dst_asid = to_gpu ? gpu_asid : 0, .src_asid = to_gpu ? 0 : gpu_asid };
+    struct rp_sync_phase flush = { .kind = to_gpu ? PH_FLUSH_CPU : PH_FLUSH_GPU, .src = gpu_side,
+                                   .bytes = bytes, .src_asid = gpu_asid };
+    if (to_gpu)
+        return (!y->copies || add_phase(j, copy)) && add_phase(j, flush);
+    return add_phase(j, flush) && (!y->copies || add_phase(j, copy));
+}
+
+/* Starts J for T if it has phases; false when T must wait. */
+static bool start(struct rp_sync *y, struct rp_sync_job *j, struct rp_thread *t, unsigned core)
+{
+    if (!j->nph)
+        return true;
+    j->t = t;
+    j->core = core;
+    j->start = ks_domain_cycle(cgm_memsys_cpu_domain(y->gpu->sim->ms));
+    j->at = 0;
+    j->offset = 0;
+    j->inflight = 0;
+    j->ready = 0;
+    j->active = true;
+    y->active++;
+    t->state = TH_WAITING_GPU;
+    ks_advance(&y->ec);
+    return false;
+}
+
+static bool oom(struct rp_sync *y)
+{
+    rp_gpu_fail(y->gpu, "out of memory planning copies between the CPU's and the GPU's memory");
+    return true;
+}
+
+/* A thread back from its job: the event that started it goes on. */
+static bool resumed(struct rp_thread *t)
+{
+    if (!t->synced)
+        return false;
+    t->synced = false;
+    return true;
+}
+
+bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const struct cgm_event *ev)
+{
+    if (!y->flushes || resumed(t))
+        return true;
+    uint64_t dst = ev->f[CGM_EVF_GPU_COPY_DST], src = ev->f[CGM_EVF_GPU_COPY_SRC];
+    uint64_t bytes = ev->f[CGM_EVF_GPU_COPY_BYTES];
+    struct rp_region *rd = find_region(y, dst), *rs = find_region(y, src);
+    y->program_copies = true;
+    if (!rd == !rs)
+        return true; /* buffer to buffer or host to host: no CPU time */
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    if (!copy_phases(y, j, rd != NULL, dst, src, bytes))
+        return oom(y);
+    y->bytes_copied += y->copies ? bytes : 0;
+    return start(y, j, t, core);
+}
+
+bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    if (!y->flushes || y->program_copies || resumed(t))
+        return true;
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    for (size_t i = 0; i < y->nregions; i++) {
+        struct rp_region *r = &y->regions[i];
+        if (!r->cpu_dirty)
+            continue;
+        r->cpu_dirty = false;
+        if (!copy_phases(y, j, true, r->addr, r->addr, r->bytes))
+            return oom(y);
+        y->implicit_copies++;
+        y->bytes_copied += y->copies ? r->bytes : 0;
+    }
+    return start(y, j, t, core);
+}
+
+bool rp_sync_after_done(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    if (!y->flushes || y->program_copies || resumed(t))
+        return true;
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    for (size_t i = 0; i < y->nregions; i++) {
+        struct rp_region *r = &y->regions[i];
+        if (!r->gpu_dirty)
+            continue;
+        r->gpu_dirty = false;
+        if (!copy_phases(y, j, false, r->addr, r->addr, r->bytes))
+            return oom(y);
+        y->implicit_copies++;
+        y->bytes_copied += y->copies ? r->bytes : 0;
+    }
+    return start(y, j, t, core);
+}
+
+void rp_sync_mem_done(struct rp_sync *y, uint64_t tag, uint64_t cycle)
+{
+    size_t i = (size_t)(tag & ~RP_SYNC_TAG);
+    CGM_CHECK(i < y->njobs && y->jobs[i].inflight);
+    struct rp_sync_job *j = &y->jobs[i];
+    j->inflight--;
+    if (cycle > j->ready)
+        j->ready = cycle;
+}
+
+/* The physical address of VA in address space ASID (placing its page on
+ * first touch); false when memory is exhausted. */
+static bool physical(struct rp_sync *y, uint8_t asid, uint64_t va, uint64_t *pa)
+{
+    struct cgm_page_table *pt = y->gpu->sim->pt;
+    unsigned pb = cgm_page_table_page_bits(pt);
+    uint64_t pfn;
+    if (!cgm_page_table_lookup(pt, asid, va >> pb, &pfn) && !cgm_page_table_map(pt, asid, va >> pb, &pfn))
+        return false;
+    *pa = pfn << pb | (va & ((1ull << pb) - 1));
+    return true;
+}
+
+/* Issues what job J may this cycle: up to mem_ports accesses, no more
+ * than lsq_size in flight, a phase only after the last one is done. */
+static void issue(struct rp_sync *y, struct rp_sync_job *j, uint64_t now)
+{
+    const struct rp_config *cfg = y->gpu->cfg;
+    struct rp_sim *s = y->gpu->sim;
+    uint64_t tag = RP_SYNC_TAG | (uint64_t)(j - y->jobs);
+    for (unsigned n = 0; n < cfg->mem_ports && j->at < j->nph && j->inflight < cfg->lsq_size;) {
+        const struct rp_sync_phase *p = &j->ph[j->at];
+        uint64_t end = p->kind == PH_COPY ? 2 * ((p->bytes + WORD - 1) / WORD)
+                                          : (p->src + p->bytes - 1) / BLOCK - p->src / BLOCK + 1;
+        if (j->offset == end) {
+            if (j->inflight || j->ready > now)
+                return; /* the fence */
+            j->at++;
+            j->offset = 0;
+            continue;
+        }
+        uint8_t op, asid;
+        uint64_t va;
+        if (p->kind == PH_COPY) {
+            bool store = j->offset & 1;
+            op = store ? CGM_OP_STORE : CGM_OP_LOAD;
+            asid = store ? p->dst_asid : p->src_asid;
+            va = (store ? p->dst : p->src) + j->offset / 2 * WORD;
+        } else {
+            op = p->kind == PH_FLUSH_CPU ? CGM_OP_FLUSH_CPU : CGM_OP_FLUSH_GPU;
+            asid = p->src_asid;
+            va = (p->src & ~(uint64_t)(BLOCK - 1)) + j->offset * BLOCK;
+        }
+        uint64_t pa;
+        if (!physical(y, asid, va, &pa)) {
+            char msg[700];
+            snprintf(msg, sizeof msg, "%.400s: physical memory exhausted copying between the CPU's and the "
+                     "GPU's memory; raise memory.size", s->trace_name);
+            rp_sim_fail(s, msg);
+            return;
+        }
+        j->inflight++;
+        if (!cgm_memsys_access(s->ms, (int)j->core, op, p->kind == PH_COPY ? pa : pa & ~(uint64_t)(BLOCK - 1),
+                               tag, 0)) {
+            j->inflight--;
+            return; /* the core's queue is full: next cycle */
+        }
+        if (p->kind != PH_COPY)
+            y->blocks_flushed++;
+        j->offset++;
+        n++;
+    }
+}
+
+void rp_sync_main(void *arg)
+{
+    struct rp_sync *y = arg;
+    struct rp_gpu *g = y->gpu;
+    for (;;) {
+        if (g->stopping)
+            return;
+        if (!y->active) {
+            ks_await(&y->ec, ks_ec_count(&y->ec) + 1);
+            continue;
+        }
+        uint64_t now = ks_cycle();
+        for (size_t i = 0; i < y->njobs; i++) {
+            struct rp_sync_job *j = &y->jobs[i];
+            if (!j->active)
+                continue;
+            issue(y, j, now);
+            if (j->at == j->nph && !j->inflight && j->ready <= now) {
+                j->active = false;
+                y->active--;
+                y->jobs_done++;
+                y->system_cycles += now + 1 - j->start;
+                j->t->synced = true;
+                rp_sched_yield(&g->sim->sched, j->t);
+            }
+        }
+        ks_pause(1);
+    }
+}

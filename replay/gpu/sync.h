@@ -1,0 +1,109 @@
+/* Copies and flushes between the CPU's and the GPU's memory, charged per
+ * memory organisation as seed 000 charges them (GPU-SPEC.md 3.4, from the
+ * original driver's copy calls):
+ *   NC-MC, NC-L3  the GPU's data live on pages of their own: a copy to the
+ *                 GPU runs as CPU loads of the host's words and stores to
+ *                 the GPU's, 4 bytes at a time, then a CPU flush of every
+ *                 block written; a copy back first flushes the blocks from
+ *                 the GPU's caches, then copies;
+ *   C-MC          one address space, requests joining at the memory
+ *                 controller: only the flushes (CPU before the GPU reads,
+ *                 GPU before the CPU reads);
+ *   C-L3          nothing: the L3's directory keeps both sides coherent.
+ * The accesses go through the memory system from the calling thread's
+ * core, at most cpu.mem_ports per cycle and cpu.lsq_size in flight (the
+ * copy loop of an out-of-order core), each phase fenced: the next starts
+ * when the last one's accesses are all done. The thread waits off its
+ * core meanwhile (the system time of the seed's Study 1 breakdown).
+ *
+ * What is charged when:
+ * - a recorded copy (gpu_copy) between host memory and a GPU buffer
+ *   (gpu_alloc) at that event; copies between two buffers or two host
+ *   ranges are the DMA engine's and cost no CPU time;
+ * - in a program that makes no copies (it shares its GPU buffers by
+ *   pointer, as one written for a coherent system does), every buffer as
+ *   if the program copied it the way one for the non-coherent system
+ *   must: to the GPU at a launch when the CPU stored into it since the
+ *   last launch, back after gpu_done when the GPU stored into it since
+ *   the last copy back. A program that copies (a gpu_copy seen) is taken
+ *   to manage its buffers itself from then on. */
+#ifndef REPLAY_GPU_SYNC_H
+#define REPLAY_GPU_SYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgm/events.h"
+#include "cgm/knightsim.h"
+
+struct rp_gpu;
+struct rp_thread;
+
+/* A GPU buffer (gpu_alloc). */
+struct rp_region {
+    uint64_t addr, bytes;
+    bool cpu_dirty, gpu_dirty;     /* stored into since its last copy that way */
+};
+
+enum rp_sync_phase_kind { PH_COPY, PH_FLUSH_CPU, PH_FLUSH_GPU };
+
+struct rp_sync_phase {
+    uint8_t kind;
+    uint8_t dst_asid, src_asid;    /* address spaces (PH_FLUSH_*: src_asid) */
+    uint64_t dst, src, bytes;      /* PH_FLUSH_*: src and bytes */
+};
+
+/* One thread's copies and flushes in progress. */
+struct rp_sync_job {
+    struct rp_thread *t;
+    unsigned core;
+    uint64_t start;                /* CPU cycle */
+    struct rp_sync_phase *ph;
+    unsigned nph, cap, at;         /* phases, the one being issued */
+    uint64_t offset;               /* into phase at: bytes issued (PH_COPY: half-steps) */
+    unsigned inflight;
+    uint64_t ready;                /* the latest completion cycle of its accesses */
+    bool active;
+};
+
+struct rp_sync {
+    struct rp_gpu *gpu;
+    bool copies, flushes;          /* what the organisation charges */
+    bool program_copies;           /* a gpu_copy was seen: no implicit copies */
+    struct rp_region *regions;     /* sorted by address, disjoint */
+    size_t nregions, regions_cap;
+    struct rp_sync_job *jobs;      /* one per host thread (by index in the scheduler) */
+    size_t njobs;
+    unsigned active;
+    ks_eventcount ec;              /* a job started */
+    /* statistics */
+    uint64_t system_cycles;        /* CPU cycles threads spent in copies and flushes */
+    uint64_t jobs_done, bytes_copied, blocks_flushed, implicit_copies;
+};
+
+/* Builds the engine for G's organisation and its context in the CPU
+ * domain CPU. 0, or -1 (out of memory, or the engine refused). */
+int rp_sync_init(struct rp_sync *y, struct rp_gpu *g, ks_domain *cpu, char *err, size_t errlen);
+void rp_sync_free(struct rp_sync *y);
+/* gpu_alloc, gpu_free. */
+bool rp_sync_alloc(struct rp_sync *y, uint64_t addr, uint64_t bytes);
+void rp_sync_release(struct rp_sync *y, uint64_t addr);
+/* Stores into GPU buffers (by virtual address) by a core, by a compute
+ * unit: call for stores inside the sim's [gpu_watch_lo, gpu_watch_hi). */
+void rp_sync_cpu_store(struct rp_sync *y, uint64_t va);
+void rp_sync_gpu_store(struct rp_sync *y, uint64_t va);
+/* The copies thread T (on CORE) makes at a gpu_copy event, before a launch
+ * (to the GPU) or after a gpu_done (back): false when T must wait for them
+ * (it is made runnable again when they are done, with t->synced set). */
+bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const struct cgm_event *ev);
+bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core);
+bool rp_sync_after_done(struct rp_sync *y, struct rp_thread *t, unsigned core);
+/* The memory system performed one of the engine's accesses (TAG). */
+void rp_sync_mem_done(struct rp_sync *y, uint64_t tag, uint64_t cycle);
+/* The engine's context. */
+void rp_sync_main(void *arg);
+
+/* The tag kind of the engine's accesses (the cores use the others). */
+#define RP_SYNC_TAG (3ull << 62)
+
+#endif
