@@ -65,11 +65,12 @@ struct cgm_memsys_config {
     unsigned gpu_l1_latency, gpu_l2_latency;
     unsigned gpu_ports;               /* requests or messages a GPU cache takes per cycle */
     unsigned gpu_queue;               /* a CU's request queue into its vector L1 */
+    /* The hub's link between the L2 banks and the ring: each way gpu_link_bytes
+     * per GPU cycle (32 at 1 GHz is seed 000's 32 GB/s), and hub_latency
+     * GPU cycles more for every packet crossing it. */
+    unsigned gpu_link_bytes, hub_latency;
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
-    unsigned gpu_link_bytes;          /* bytes per GPU cycle of the GPU's link to the hub (seed 000
-                                         Table 4.1: 32). Not applied yet: the hub moves packets
-                                         at the ring's flit_bytes per system cycle */
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
@@ -145,6 +146,13 @@ struct cgm_memsys_stats {
     uint64_t dram_violations;         /* with check_dram */
 };
 const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m);
+/* One way of the GPU hub's link: packets and bytes that crossed it, and
+ * the GPU cycles a packet ready to cross found the link busy. */
+struct cgm_memsys_hub_stats {
+    uint64_t packets, bytes, link_full_cycles;
+};
+/* Towards memory (up false) or towards the GPU's caches (up true). */
+const struct cgm_memsys_hub_stats *cgm_memsys_hub_stats(const struct cgm_memsys *m, bool up);
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m);
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);

@@ -13,146 +13,11 @@
  * destination's input queue if it has room); the banks reach the rest of
  * the system through the hub, one ring endpoint on the system agent's
  * switch, which routes what arrives to the bank it is for. */
-#include "cgm/memsys.h"
+#include "memsys_internal.h"
 
 #include "cgm/check.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-enum { PK_COH, PK_MEM_READ, PK_MEM_WRITE, PK_MEM_READ_DONE, PK_MEM_WRITE_DONE };
-
-struct pkt {
-    struct cgm_net_packet p;   /* first: the network sees only this */
-    struct cgm_coh_msg m;
-    ks_tick due;               /* global tick before which it may not leave its sender */
-    uint64_t block;
-    int slice;                 /* memory packets: the requesting directory's coherence node */
-    uint8_t kind;
-    bool xbar;                 /* between a GPU L1 and an L2 bank: the crossbar, not the ring */
-    struct pkt *next_free;
-};
-
-/* Packets come from chunks the system owns, so destroying it frees every
- * packet wherever it is (in a switch queue, at the memory controller). */
-#define PKTS_PER_CHUNK 64
-struct pkt_chunk {
-    struct pkt_chunk *next;
-    struct pkt p[PKTS_PER_CHUNK];
-};
-
-/* A growable FIFO of pointers; the capacity is a power of two. */
-struct fifo {
-    void **buf;
-    unsigned head, n, cap;
-};
-
-static bool fifo_push(struct fifo *f, void *p)
-{
-    if (f->n == f->cap) {
-        unsigned cap = f->cap ? 2 * f->cap : 16;
-        void **b = malloc(cap * sizeof *b);
-        if (!b)
-            return false;
-        for (unsigned i = 0; i < f->n; i++)
-            b[i] = f->buf[(f->head + i) & (f->cap - 1)];
-        free(f->buf);
-        f->buf = b;
-        f->head = 0;
-        f->cap = cap;
-    }
-    f->buf[(f->head + f->n++) & (f->cap - 1)] = p;
-    return true;
-}
-
-static void *fifo_peek(const struct fifo *f) { return f->n ? f->buf[f->head] : NULL; }
-
-static void *fifo_pop(struct fifo *f)
-{
-    void *p = f->buf[f->head];
-    f->head = (f->head + 1) & (f->cap - 1);
-    f->n--;
-    return p;
-}
-
-struct timer {
-    uint64_t due, block;
-    int what;
-};
-
-struct cpu_req {
-    uint64_t addr, tag, value, issued;
-    uint8_t op;
-};
-
-/* A compute unit's request as the caller gave it, and its physical block. */
-struct gpu_req {
-    struct cgm_gpu_request r;
-    uint64_t block;
-    uint8_t op;                /* enum cgm_coh_op */
-};
-
-struct node {
-    struct cgm_memsys *ms;
-    uint8_t kind;              /* enum cgm_coh_node_kind */
-    int coh;                   /* coherence node id */
-    int index;                 /* among the nodes of its kind */
-    int ep;                    /* ring endpoint */
-    unsigned latency;          /* cycles of its domain from taking a message to sending on */
-    unsigned ports;            /* requests and messages it takes per cycle */
-    ks_domain *domain;
-    ks_eventcount ec;
-    struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
-    unsigned rx_n, tx_n;       /* packets in all rx lanes, in all tx lanes */
-    struct timer *timers;
-    unsigned ntimers, captimers;
-    /* cores and GPU L1s: requests from the CPU or the CU, and their records */
-    uint64_t port_cycle;       /* the cycle ports_used counts */
-    unsigned ports_used;
-    struct fifo cpu;
-    struct cpu_req *reqs;      /* a core's */
-    struct gpu_req *greqs;     /* a GPU L1's */
-    uint64_t *req_busy;        /* bit per record in use */
-    unsigned nreqs;
-};
-
-/* Which switch and local port each endpoint sits on. Switch i carries core
- * i on port 0 and slice i on port 1; one more switch carries the system
- * agent on port 0 and the GPU hub on port 1 (as in seed 000 Fig. 3.2). */
-struct topology {
-    unsigned switches;
-    int sa_ep, hub_ep;
-};
-
-struct cgm_memsys {
-    struct cgm_memsys_config cfg;
-    ks_engine *eng;
-    ks_domain *cpu, *gpu, *sys, *dram_dom;
-    unsigned block_shift;      /* log2 of the block size */
-    struct topology topo;
-    struct cgm_coh_sys *coh;
-    struct cgm_net *net;
-    struct cgm_dram *dram;
-    struct cgm_dram_checker *checker;
-    struct node *nodes;        /* by coherence node id */
-    unsigned nnodes;
-    int *ep_node;              /* endpoint -> node index, -1 for the system agent, -2 unused */
-    /* system agent */
-    ks_eventcount sa_ec, dram_ec;
-    struct fifo sa_rx, sa_tx;
-    unsigned mc_inflight;
-    struct pkt *free_pkts;
-    struct pkt_chunk *chunks;
-    cgm_memsys_done_fn done;
-    void *ctx;
-    /* the compute units' port */
-    struct cgm_page_table *pt;
-    cgm_gpu_done_fn gpu_done;
-    void *gpu_ctx;
-    char gpu_error[160];
-    struct cgm_memsys_stats st;
-    bool stopping;
-};
 
 void cgm_memsys_default_config(struct cgm_memsys_config *c)
 {
@@ -196,6 +61,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_ports = 1;
     c->gpu_queue = 64;
     c->gpu_link_bytes = 32;
+    c->hub_latency = 1;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
@@ -278,7 +144,7 @@ static void pkt_free(struct cgm_memsys *m, struct pkt *p)
     m->free_pkts = p;
 }
 
-static void push_or_die(struct fifo *f, void *p)
+void memsys_push(struct fifo *f, void *p)
 {
     if (!fifo_push(f, p))
         cgm_oom("memory system: a queue of packets or requests");
@@ -286,7 +152,7 @@ static void push_or_die(struct fifo *f, void *p)
 
 /* The lowest free request record of a core or GPU L1, marked in use; -1
  * if every one is. */
-static int record_take(struct node *n)
+int memsys_record_take(struct node *n)
 {
     for (unsigned w = 0; w * 64 < n->nreqs; w++) {
         if (~n->req_busy[w]) {
@@ -300,7 +166,7 @@ static int record_take(struct node *n)
     return -1;
 }
 
-static void record_free(struct node *n, uint64_t idx)
+void memsys_record_free(struct node *n, uint64_t idx)
 {
     n->req_busy[idx / 64] &= ~(1ull << (idx % 64));
 }
@@ -328,34 +194,55 @@ static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg
 
 static unsigned data_bytes(const struct cgm_memsys *m) { return m->cfg.header_bytes + m->cfg.block_bytes; }
 
-/* The cache's output controller: into the network at once (the packet
- * waits there until its latency has passed), or behind the packets of its
- * lane that the network could not take yet. */
-/* The crossbar: once the sender's latency has passed, into the
- * destination's input queue if it has room. */
-static bool xbar_deliver(struct cgm_memsys *m, struct pkt *p)
+/* The crossbar: into the destination's input queue at once, first come,
+ * first served; the destination takes it once the sender's latency has
+ * passed. Its queues are bounded by what the protocol lets be in flight
+ * (MSHRs, write-back entries), not by rx_queue (as in seed 000, whose
+ * 512-entry queues never fill): a sender turned away by a full queue could
+ * be turned away for ever by others that always come first, and a
+ * CU's acknowledgement stuck behind it would stall its bank. */
+static bool xbar_send(struct cgm_memsys *m, struct node *d, struct pkt *p)
 {
-    struct node *d = &m->nodes[p->m.dst];
-    struct fifo *q = &d->rx[p->p.lane];
-    if (ks_now(m->eng) < p->due || q->n >= m->cfg.rx_queue)
-        return false;
-    push_or_die(q, p);
+    (void)m;
+    memsys_push(&d->rx[p->p.lane], p);
     d->rx_n++;
     ks_advance(&d->ec);
     return true;
 }
 
-static bool forward(struct cgm_memsys *m, struct pkt *p)
+/* Into a controller's input queue, if p is due and its lane has room: the
+ * hub's delivery to its banks. */
+bool memsys_node_receive(struct cgm_memsys *m, struct node *d, struct pkt *p)
 {
-    return p->xbar ? xbar_deliver(m, p) : cgm_net_inject_at(m->net, &p->p, p->due);
+    struct fifo *q = &d->rx[p->p.lane];
+    if (ks_now(m->eng) < p->due || q->n >= m->cfg.rx_queue)
+        return false;
+    memsys_push(q, p);
+    d->rx_n++;
+    ks_advance(&d->ec);
+    return true;
 }
 
+/* A packet leaves its controller: across the crossbar, from an L2 bank
+ * into the hub, or into the ring at
+ * once (it waits there until its latency has passed). */
+static bool forward(struct cgm_memsys *m, struct pkt *p)
+{
+    if (p->xbar)
+        return xbar_send(m, &m->nodes[p->m.dst], p);
+    if (p->p.src == m->topo.hub_ep)
+        return memsys_hub_down(m, p);
+    return cgm_net_inject_at(m->net, &p->p, p->due);
+}
+
+/* The cache's output controller: the packet goes on at once, or behind
+ * the packets of its lane that could not go on yet. */
 static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
 {
     struct fifo *q = &n->tx[p->p.lane];
     if (!q->n && forward(m, p))
         return;
-    push_or_die(q, p);
+    memsys_push(q, p);
     n->tx_n++;
 }
 
@@ -424,7 +311,7 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     if (lat > m->st.latency_max)
         m->st.latency_max = lat;
     m->st.latency_hist[bucket(lat)]++;
-    record_free(n, tag);
+    memsys_record_free(n, tag);
     if (m->done)
         m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
 }
@@ -439,17 +326,17 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
         if (m->sa_rx.n >= m->cfg.rx_queue)
             return false;
         p->due = ks_domain_cycle(m->sys) + m->cfg.sa_latency;
-        push_or_die(&m->sa_rx, p);
+        memsys_push(&m->sa_rx, p);
         ks_advance(&m->sa_ec);
         return true;
     }
-    /* The hub routes to the bank a message or a memory reply is for. */
-    int node = ep != m->topo.hub_ep ? m->ep_node[ep] : p->kind == PK_COH ? p->m.dst : p->slice;
-    struct node *n = &m->nodes[node];
+    if (ep == m->topo.hub_ep)
+        return memsys_hub_up(m, p);
+    struct node *n = &m->nodes[m->ep_node[ep]];
     struct fifo *q = &n->rx[np->lane];
     if (q->n >= m->cfg.rx_queue)
         return false;
-    push_or_die(q, p);
+    memsys_push(q, p);
     n->rx_n++;
     ks_advance(&n->ec);
     return true;
@@ -502,11 +389,12 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     unsigned taken = 0;
     for (int k = 0; n->rx_n && k < CGM_NLANES && taken < n->ports;) {
         struct fifo *q = &n->rx[order[k]];
-        if (!q->n) {
+        struct pkt *p = fifo_peek(q);
+        if (!p || (p->xbar && ks_now(m->eng) < p->due)) { /* empty, or the crossbar's head not there yet */
             k++;
             continue;
         }
-        struct pkt *p = fifo_pop(q);
+        fifo_pop(q);
         n->rx_n--;
         if (p->kind == PK_COH)
             cgm_coh_deliver(m->coh, &p->m);
@@ -545,7 +433,7 @@ static void node_main(void *arg)
  * request this cycle if its queue is empty and a port is free: done here
  * rather than by waking the controller (the same cycle, so the same
  * timing) when the caller runs in the node's clock domain. */
-static void node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
+void memsys_node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
 {
     ks_context *self = ks_self();
     bool in_domain = self && ks_context_domain(self) == n->domain;
@@ -563,7 +451,7 @@ static void node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uin
             }
         }
     }
-    push_or_die(&n->cpu, (void *)(uintptr_t)idx);
+    memsys_push(&n->cpu, (void *)(uintptr_t)idx);
     if (in_domain && n->ports_used >= n->ports)
         ks_advance_next(&n->ec); /* no port left this cycle: the controller's turn would be idle */
     else
@@ -578,90 +466,16 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
     struct node *n = &m->nodes[core];
     if (n->cpu.n >= m->cfg.cpu_queue)
         return false;
-    int idx = record_take(n);
+    int idx = memsys_record_take(n);
     if (idx < 0)
         return false; /* every record in use: as good as a full queue */
     uint64_t now = ks_domain_cycle(m->cpu);
     n->reqs[idx] = (struct cpu_req){ .addr = addr, .tag = tag, .value = store_value,
                                      .issued = now, .op = op };
-    node_request(m, n, (unsigned)idx, now);
+    memsys_node_request(m, n, (unsigned)idx, now);
     return true;
 }
 
-/* ---- the compute units' port -------------------------------------------- */
-
-/* The physical address of a CU's virtual address: through the page table
- * the CPU's TLBs use, in the process's address space (0) or, with pages of
- * its own, in the GPU's (1); without a page table, the address itself.
- * False when physical memory is exhausted or the address is beyond the
- * memory modelled. */
-static bool gpu_translate(struct cgm_memsys *m, uint64_t vaddr, uint64_t *paddr)
-{
-    *paddr = vaddr;
-    if (m->pt) {
-        unsigned pb = cgm_page_table_page_bits(m->pt);
-        uint64_t pfn;
-        uint32_t asid = m->cfg.gpu_own_pages ? 1 : 0;
-        if (!cgm_page_table_lookup(m->pt, asid, vaddr >> pb, &pfn) &&
-            !cgm_page_table_map(m->pt, asid, vaddr >> pb, &pfn))
-            return false;
-        *paddr = pfn << pb | (vaddr & ((1ull << pb) - 1));
-    }
-    return *paddr >> m->block_shift < m->cfg.mem_bytes >> m->block_shift;
-}
-
-static void env_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
-{
-    struct cgm_memsys *m = ctx;
-    (void)op;
-    (void)block;
-    struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, cu)];
-    struct cgm_gpu_request r = n->greqs[tag].r;
-    record_free(n, tag);
-    if (m->gpu_done)
-        m->gpu_done(m->gpu_ctx, &r, value, ks_domain_cycle(m->gpu) + n->latency);
-}
-
-/* Vector loads and stores go to the CU's vector L1; an atomic is performed
- * there as a store (it needs the block exclusive); scalar loads go to the
- * vector L1 too (the model has no scalar cache yet). */
-static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
-{
-    struct cgm_memsys *m = ctx;
-    CGM_CHECK(r->cu < m->cfg.coh.gpu.cus && r->op < CGM_GPU_NOPS);
-    struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, r->cu)];
-    if (n->cpu.n >= m->cfg.gpu_queue)
-        return false;
-    uint64_t paddr;
-    if (!gpu_translate(m, r->vaddr, &paddr)) {
-        /* Answered at once with nothing read, so the caller does not wait
-         * for ever; cgm_memsys_gpu_error says what went wrong. */
-        if (!m->gpu_error[0])
-            snprintf(m->gpu_error, sizeof m->gpu_error, "GPU address 0x%llx: physical memory exhausted or "
-                     "beyond the memory modelled", (unsigned long long)r->vaddr);
-        if (m->gpu_done)
-            m->gpu_done(m->gpu_ctx, r, 0, ks_domain_cycle(m->gpu));
-        return true;
-    }
-    int idx = record_take(n);
-    if (idx < 0)
-        return false;
-    uint8_t op = r->op == CGM_GPU_LOAD || r->op == CGM_GPU_SCALAR_LOAD ? CGM_OP_LOAD : CGM_OP_STORE;
-    n->greqs[idx] = (struct gpu_req){ .r = *r, .block = paddr >> m->block_shift, .op = op };
-    node_request(m, n, (unsigned)idx, ks_domain_cycle(m->gpu));
-    return true;
-}
-
-struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
-                                            void *ctx)
-{
-    m->pt = pt;
-    m->gpu_done = done;
-    m->gpu_ctx = ctx;
-    return (struct cgm_gpu_mem_port){ .ctx = m, .access = gpu_port_access };
-}
-
-const char *cgm_memsys_gpu_error(const struct cgm_memsys *m) { return m->gpu_error; }
 
 /* ---- system agent, memory controller and DRAM --------------------------- */
 
@@ -678,7 +492,7 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
     p->p.lane = CGM_LANE_REPLY;
     p->due = 0;
     m->mc_inflight--;
-    push_or_die(&m->sa_tx, p);
+    memsys_push(&m->sa_tx, p);
     ks_advance(&m->sa_ec);
 }
 
@@ -841,8 +655,10 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
                  "two, queues and the header size non-zero, two local ports per switch)");
         return NULL;
     }
-    if (cfg->coh.gpu.cus && (!cfg->gpu_l1_latency || !cfg->gpu_l2_latency || !cfg->gpu_ports || !cfg->gpu_queue)) {
-        snprintf(err, errlen, "memsys: the GPU's cache latencies, ports and request queue must be non-zero");
+    if (cfg->coh.gpu.cus && (!cfg->gpu_l1_latency || !cfg->gpu_l2_latency || !cfg->gpu_ports || !cfg->gpu_queue ||
+                             !cfg->gpu_link_bytes)) {
+        snprintf(err, errlen, "memsys: the GPU's cache latencies, ports, request queue and hub link width must be "
+                 "non-zero");
         return NULL;
     }
     if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {
@@ -881,7 +697,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     cc.slices = cfg->slices;
     cc.blocks = cfg->mem_bytes >> m->block_shift;
     struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done,
-                               .gpu_done = env_gpu_done };
+                               .gpu_done = memsys_gpu_done };
     m->coh = cgm_coh_create(&cc, &env, err, errlen);
     if (!m->coh)
         goto fail;
@@ -894,7 +710,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         goto fail;
     m->topo.sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
     m->topo.hub_ep = cgm_net_endpoint(m->net, nc.switches - 1, 1);
-    if (build_nodes(m, eng, err, errlen))
+    if (build_nodes(m, eng, err, errlen) || (cfg->coh.gpu.cus && memsys_hub_create(m, err, errlen)))
         goto fail;
     ks_ec_init(&m->sa_ec, "system-agent", 0);
     ks_ec_init(&m->dram_ec, "dram", 0);
@@ -917,6 +733,7 @@ void cgm_memsys_stop(struct cgm_memsys *m)
         ks_advance(&m->nodes[i].ec);
     ks_advance(&m->sa_ec);
     ks_advance(&m->dram_ec);
+    memsys_hub_stop(m);
     cgm_net_stop(m->net);
     ks_run(m->eng);
 }
@@ -938,6 +755,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         free(n->greqs);
         free(n->req_busy);
     }
+    memsys_hub_free(m);
     free(m->sa_rx.buf);
     free(m->sa_tx.buf);
     while (m->chunks) {

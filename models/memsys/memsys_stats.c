@@ -232,6 +232,23 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cache_end(reg, x, a, ms);
 }
 
+/* The GPU hub's link, each way. */
+static void add_hub(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
+    cgm_stat h = cgm_stats_object(reg, group, "gpu_hub");
+    cgm_stat_constant(reg, h, "link_bytes_per_cycle", cfg->gpu_link_bytes);
+    cgm_stat_constant(reg, h, "latency_gpu_cycles", cfg->hub_latency);
+    static const char *const ways[2] = { "to_memory", "to_gpu" };
+    for (int up = 0; up < 2; up++) {
+        const struct cgm_memsys_hub_stats *st = cgm_memsys_hub_stats(m, up);
+        cgm_stat w = cgm_stats_object(reg, h, ways[up]);
+        cgm_stat_counter(reg, w, "packets", &st->packets);
+        cgm_stat_counter(reg, w, "bytes", &st->bytes);
+        cgm_stat_counter(reg, w, "link_full_cycles", &st->link_full_cycles);
+    }
+}
+
 /* A sum over the ring's switches. */
 static uint64_t sum_switches(const struct cgm_memsys *m, bool blocked)
 {
@@ -301,6 +318,8 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
     cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), kept ? kept : row_names,
                       MESI_NROWS);
     add_network(m, reg, group);
+    if (cfg->coh.gpu.cus)
+        add_hub(m, reg, group);
     cgm_stat d = cgm_dram_stats_register(cgm_memsys_dram(m), reg, group);
     if (cfg->check_dram)
         cgm_stat_computed(reg, d, "timing_violations", dram_violations, m);

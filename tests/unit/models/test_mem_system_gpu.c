@@ -1,6 +1,7 @@
 /* The timed memory system with compute units: a vector L1 hit takes the
  * configured L1 latency and a first touch more than the L1 and L2 bank
- * latencies together; in each of the four CPU-GPU organisations random GPU
+ * latencies together; the hub's latency counts once each way of a miss and
+ * its link bounds a streaming load at its configured bandwidth; in each of the four CPU-GPU organisations random GPU
  * traffic beside CPU traffic completes every request, reads only values
  * stored to the same block, keeps DRAM free of timing violations, counts
  * every request at a vector L1, and repeats exactly. */
@@ -266,6 +267,235 @@ static void test_hit_and_miss_latency(void **state)
     }
 }
 
+/* One first touch by CU 0 in a fresh system: its latency in GPU cycles. */
+static uint64_t first_touch_latency(const struct cgm_memsys_config *c)
+{
+    ks_engine *eng = ks_engine_create(NULL);
+    struct cgm_memsys_domains d;
+    char err[256] = "";
+    assert_int_equal(cgm_memsys_default_domains(eng, &c->dram, &d, err, sizeof err), 0);
+    struct cgm_memsys *ms = cgm_memsys_create(eng, &d, c, NULL, NULL, err, sizeof err);
+    if (!ms)
+        fail_msg("%s", err);
+    struct single s = { .port = cgm_memsys_gpu_port(ms, NULL, single_done, &s) };
+    ks_context_opts o = { .name = "cu", .domain = d.gpu };
+    assert_non_null(ks_context_create_opts(eng, single_main, &s, &o));
+    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    assert_int_equal(s.done, 1);
+    cgm_memsys_stop(ms);
+    cgm_memsys_destroy(ms);
+    ks_engine_destroy(eng);
+    return s.latency;
+}
+
+/* A miss crosses the hub twice (its request down, the block up): each
+ * GPU cycle of hub latency more makes it two cycles longer, the rest of
+ * the system being idle and its clocks whole multiples of a nanosecond. */
+static void test_hub_latency(void **state)
+{
+    (void)state;
+    for (int llc = 0; llc < 2; llc++) {
+        struct cgm_memsys_config c = gpu_cfg(llc, llc);
+        c.hub_latency = 1;
+        uint64_t near = first_touch_latency(&c);
+        c.hub_latency = 11;
+        uint64_t far = first_touch_latency(&c);
+        assert_int_equal(far - near, 2 * 10);
+    }
+}
+
+/* Every CU streams loads over blocks of its own, as many in flight as the
+ * banks' MSHRs hold (more would only be refused and retried): the blocks
+ * come up through the hub, each in a packet of a header and a block. They
+ * fill the GPU's L2 banks exactly (no eviction sends anything more across
+ * the hub). */
+enum { STREAM_BLOCKS = 2048 };
+
+struct stream {
+    struct cgm_gpu_mem_port port;
+    uint64_t first_issue, last_done;
+    unsigned done, next[CUS], in_flight[CUS], window;
+};
+
+static void stream_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t gpu_cycle)
+{
+    (void)value;
+    struct stream *s = ctx;
+    s->done++;
+    s->in_flight[r->cu]--;
+    if (gpu_cycle > s->last_done)
+        s->last_done = gpu_cycle;
+}
+
+static void stream_main(void *arg)
+{
+    struct stream *s = arg;
+    s->first_issue = ks_cycle();
+    for (;;) {
+        bool left = false;
+        for (unsigned cu = 0; cu < CUS; cu++) {
+            if (s->next[cu] >= STREAM_BLOCKS / CUS)
+                continue;
+            left = true;
+            if (s->in_flight[cu] >= s->window)
+                continue;
+            struct cgm_gpu_request q = { .vaddr = ((uint64_t)s->next[cu] * CUS + cu) * 64, .bytes = 4,
+                                         .cu = (uint16_t)cu, .op = CGM_GPU_LOAD };
+            s->in_flight[cu]++; /* the answer may come inside the call */
+            if (s->port.access(s->port.ctx, &q))
+                s->next[cu]++;
+            else
+                s->in_flight[cu]--;
+        }
+        if (!left)
+            return;
+        ks_pause(1);
+    }
+}
+
+static void test_hub_bandwidth_bounds_a_stream(void **state)
+{
+    (void)state;
+    static const unsigned widths[] = { 8, 12 };
+    for (int llc = 0; llc < 2; llc++) {
+        for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+            ks_engine *eng = ks_engine_create(NULL);
+            struct cgm_memsys_config c;
+            cgm_memsys_default_config(&c);
+            cgm_memsys_default_gpu(&c, CUS, llc, llc);
+            c.gpu_link_bytes = widths[i];
+            assert_int_equal(STREAM_BLOCKS, c.coh.gpu.banks * c.coh.gpu.l2_sets * c.coh.gpu.l2_ways);
+            struct cgm_memsys_domains d;
+            char err[256] = "";
+            assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
+            struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
+            if (!ms)
+                fail_msg("%s", err);
+            struct stream *s = calloc(1, sizeof *s);
+            s->port = cgm_memsys_gpu_port(ms, NULL, stream_done, s);
+            s->window = c.coh.gpu.banks * c.coh.gpu.l2_mshr / CUS;
+            ks_context_opts o = { .name = "cus", .domain = d.gpu };
+            assert_non_null(ks_context_create_opts(eng, stream_main, s, &o));
+            assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+            assert_int_equal(s->done, STREAM_BLOCKS);
+            /* the configured bandwidth is never exceeded, and a stream
+             * with enough in flight reaches it within 5% */
+            uint64_t cycles = s->last_done - s->first_issue;
+            uint64_t bytes = (uint64_t)STREAM_BLOCKS * (c.block_bytes + c.header_bytes);
+            printf("%s hub %u B/cycle: %u blocks in %llu GPU cycles (%.3f of the link)\n", llc ? "C-L3" : "NC-MC",
+                   c.gpu_link_bytes, STREAM_BLOCKS, (unsigned long long)cycles, (double)bytes / cycles / c.gpu_link_bytes);
+            assert_true(cycles * c.gpu_link_bytes >= bytes);
+            assert_true(bytes * 100 >= cycles * c.gpu_link_bytes * 95);
+            const struct cgm_memsys_hub_stats *up = cgm_memsys_hub_stats(ms, true);
+            assert_int_equal(up->bytes, bytes);
+            assert_int_equal(up->packets, STREAM_BLOCKS);
+            assert_true(up->link_full_cycles > 0);
+            /* and the statistics registry shows the same */
+            struct cgm_stats *reg = cgm_stats_create();
+            assert_int_equal(cgm_memsys_stats_register(ms, reg, CGM_STATS_ROOT), 0);
+            uint64_t *values = calloc(cgm_stats_slots(reg), sizeof *values);
+            cgm_stats_read(reg, values);
+            cgm_stat hub = cgm_stats_find(reg, CGM_STATS_ROOT, "gpu_hub");
+            cgm_stat to_gpu = cgm_stats_find(reg, hub, "to_gpu");
+            assert_true(to_gpu >= 0);
+            assert_true(cgm_stats_value(reg, values, cgm_stats_find(reg, to_gpu, "bytes")) == (double)bytes);
+            free(values);
+            cgm_stats_destroy(reg);
+            cgm_memsys_stop(ms);
+            cgm_memsys_destroy(ms);
+            free(s);
+            ks_engine_destroy(eng);
+        }
+    }
+}
+
+/* Every CU keeps 16 requests in flight (its L1's MSHR) over more blocks
+ * than the L1s and banks hold, so the banks run out of MSHRs and
+ * write-back entries and refuse requests, which the CUs retry. A bank's
+ * write-back entry waits for the flushed CU's acknowledgement: the
+ * crossbar must serve every CU in turn, or a CU whose messages always come
+ * second would hold its acknowledgement for ever while the others' retries
+ * take every free place. */
+enum { FLOOD_PER_CU = 1000, FLOOD_IN_FLIGHT = 16 };
+
+struct flood {
+    struct cgm_gpu_mem_port port;
+    unsigned issued[CUS], in_flight[CUS], done;
+    uint64_t rng;
+};
+
+static void flood_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t gpu_cycle)
+{
+    (void)value;
+    (void)gpu_cycle;
+    struct flood *f = ctx;
+    f->in_flight[r->cu]--;
+    f->done++;
+}
+
+static void flood_main(void *arg)
+{
+    struct flood *f = arg;
+    for (bool left = true; left; ks_pause(1)) {
+        left = false;
+        for (unsigned cu = 0; cu < CUS; cu++) {
+            if (f->issued[cu] >= FLOOD_PER_CU)
+                continue;
+            left = true;
+            if (f->in_flight[cu] >= FLOOD_IN_FLIGHT)
+                continue;
+            uint64_t r = rnd(&f->rng);
+            bool gather = r % 10 < 3;
+            uint64_t addr = gather ? (1u << 20) + (r >> 8) % (1u << 20) / 4 * 4
+                                   : (2u << 20) + ((uint64_t)cu << 21) + (uint64_t)f->issued[cu] * 64;
+            struct cgm_gpu_request q = { .vaddr = addr, .bytes = 4, .cu = (uint16_t)cu,
+                                         .value = (addr / 64) << 32 | 1,
+                                         .op = !gather && r % 10 == 9 ? CGM_GPU_STORE : CGM_GPU_LOAD };
+            f->in_flight[cu]++;
+            if (f->port.access(f->port.ctx, &q))
+                f->issued[cu]++;
+            else
+                f->in_flight[cu]--;
+        }
+    }
+}
+
+static void test_crossbar_serves_every_cu(void **state)
+{
+    (void)state;
+    for (int llc = 0; llc < 2; llc++) {
+        ks_engine *eng = ks_engine_create(NULL);
+        struct cgm_memsys_config c;
+        cgm_memsys_default_config(&c);
+        cgm_memsys_default_gpu(&c, CUS, llc, llc);
+        c.mem_bytes = 32u << 20;
+        struct cgm_memsys_domains d;
+        char err[256] = "";
+        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
+        struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
+        if (!ms)
+            fail_msg("%s", err);
+        struct flood *f = calloc(1, sizeof *f);
+        f->rng = 0x2545f4914f6cdd1dull;
+        f->port = cgm_memsys_gpu_port(ms, NULL, flood_done, f);
+        ks_context_opts o = { .name = "cus", .domain = d.gpu };
+        assert_non_null(ks_context_create_opts(eng, flood_main, f, &o));
+        /* a watchdog far above the run's length: 100 GPU cycles for each
+         * request, as if none overlapped another */
+        ks_stop stop = ks_run_cycles(eng, d.gpu, (uint64_t)CUS * FLOOD_PER_CU * 100);
+        printf("%s: %u of %u requests done in %llu GPU cycles\n", llc ? "C-L3" : "NC-MC", f->done, CUS * FLOOD_PER_CU,
+               (unsigned long long)ks_domain_cycle(d.gpu));
+        assert_int_equal(stop, KS_STOP_IDLE);
+        assert_int_equal(f->done, CUS * FLOOD_PER_CU);
+        const struct cgm_coh_gpu_l2_stats *b0 = cgm_coh_gpu_l2_stats(cgm_memsys_coh(ms), 0);
+        assert_true(b0->back_invalidations > 0 && b0->nacks_sent > 0); /* the case this test is for */
+        cgm_memsys_stop(ms);
+        cgm_memsys_destroy(ms);
+        free(f);
+        ks_engine_destroy(eng);
+    }
+}
+
 /* Coherent organisations share the process's pages; non-coherent ones put
  * the GPU's data on frames of their own. */
 static void test_pages_of_each_organisation(void **state)
@@ -309,6 +539,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hit_and_miss_latency),
         cmocka_unit_test(test_pages_of_each_organisation),
+        cmocka_unit_test(test_hub_latency),
+        cmocka_unit_test(test_hub_bandwidth_bounds_a_stream),
+        cmocka_unit_test(test_crossbar_serves_every_cu),
         cmocka_unit_test(test_four_organisations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
