@@ -40,7 +40,7 @@ struct rp_config {
     /* [gpu] */
     uint64_t gpu_cus, gpu_frequency;
     uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;
-    uint64_t gpu_coherence, gpu_connection, gpu_link_bytes;
+    uint64_t gpu_coherence, gpu_connection, gpu_link_bytes, gpu_hub_latency;
     /* [gpu.l1], [gpu.l2]: the hierarchy's vector L1 (per CU) and L2 banks */
     struct rp_gpu_cache_cfg {
         uint64_t size, ways, latency, mshr, coalescer;

@@ -39,6 +39,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_l1_latency = (unsigned)c->gpu_l1.latency;
     m->gpu_l2_latency = (unsigned)c->gpu_l2.latency;
     m->gpu_link_bytes = (unsigned)c->gpu_link_bytes;
+    m->hub_latency = (unsigned)c->gpu_hub_latency;
 }
 
 /* The memory system for C; with_gpu: the trace has GPU work for the
