@@ -17,6 +17,19 @@
  * messages delivered at once (no timing, no network, no contexts), which
  * bounds what the timed system can reach.
  *
+ * Mixed mode, the same four cores beside a GPU of 8 compute units in the
+ * C-L3 organisation (the full GPU hierarchy: vector L1s, L2 banks, hub,
+ * the L3 directory tracking the GPU): each CU keeps 16 requests in flight,
+ * issuing at most one per GPU cycle: 60% loads streaming through 64-byte
+ * blocks of a private 2 MB region, 10% stores to it, 30% loads gathered
+ * from a shared 1 MB region.
+ *
+ * Host instructions per completed request, CPU-only and mixed: counted by
+ * cachegrind on two short runs of this program (different request counts,
+ * the same setup), the difference divided by the difference in requests,
+ * so setup and stream generation cancel out. Deterministic, unlike the
+ * requests per second.
+ *
  * The timed run and the baseline each run CGM_MEMSYS_BENCH_RUNS times and
  * the fastest run counts (the host's speed varies with the load of the
  * machines that share it); the timed runs' median is printed too, and every
@@ -24,17 +37,22 @@
  *   CGM_MEMSYS_BENCH_REQUESTS  requests per core (default 1000000)
  *   CGM_MEMSYS_BENCH_RUNS      repetitions (default 3)
  *   CGM_MEMSYS_BENCH_BASELINE  0 skips the baseline (for profiling the timed run)
+ *   CGM_MEMSYS_BENCH_INSTR     0 skips the instruction counts
+ *   CGM_MEMSYS_BENCH_ONE       cpu or mixed: one timed run only (what cachegrind runs)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cgm/coh.h"
 #include "cgm/memsys.h"
 
 #define INFLIGHT 8
+#define CUS 8
+#define GPU_INFLIGHT 16
 #define MAX_RUNS 100
 #define MAX_PER_CORE (1ull << 27) /* 512 MB of load per core */
 
@@ -86,10 +104,39 @@ static uint32_t *make_stream(int core, uint64_t n)
     return s;
 }
 
+/* A CU's load: block after block of its own 2 MB region (every tenth
+ * access a store), or a gather from the shared 1 MB region; words as for
+ * the cores. */
+static uint32_t *gpu_streams[CUS];
+
+static uint32_t *make_gpu_stream(int cu, uint64_t n)
+{
+    uint32_t *s = malloc(n * sizeof *s);
+    if (!s)
+        return NULL;
+    uint64_t rng = 0x7654321ull * (uint64_t)(cu + 1), next = 0;
+    uint64_t base = (64ull << 20) + ((uint64_t)cu << 21);
+    for (uint64_t i = 0; i < n; i++) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        unsigned pick = (unsigned)(rng % 100);
+        if (pick < 70) {
+            s[i] = (uint32_t)(base + next % (2u << 20)) | (pick < 10 ? STORE_BIT : 0);
+            next += 64;
+        } else {
+            s[i] = (uint32_t)((32ull << 20) + ((rng >> 8) % (1u << 20) & ~3ull));
+        }
+    }
+    return s;
+}
+
 static void free_streams(unsigned cores)
 {
     for (unsigned i = 0; i < cores; i++)
         free(streams[i]);
+    for (unsigned i = 0; i < CUS; i++)
+        free(gpu_streams[i]);
 }
 
 static uint8_t op_of(uint32_t w) { return w & STORE_BIT ? CGM_OP_STORE : CGM_OP_LOAD; }
@@ -132,6 +179,44 @@ static void driver_main(void *arg)
         }
         if (d->issued - d->done >= INFLIGHT)
             ks_await(&d->ec, ks_ec_count(&d->ec) + 1); /* the window is full */
+        else
+            ks_pause(1);
+    }
+}
+
+/* The compute units, one context each in the GPU domain. */
+struct gpu_driver {
+    struct cgm_gpu_mem_port port;
+    uint16_t cu;
+    const uint32_t *stream;
+    uint64_t n, issued, done;
+    ks_eventcount ec;
+};
+
+static struct gpu_driver gpu_drivers[CUS];
+
+static void on_gpu_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t gpu_cycle)
+{
+    (void)ctx;
+    (void)value;
+    (void)gpu_cycle;
+    gpu_drivers[r->cu].done++;
+    ks_advance(&gpu_drivers[r->cu].ec);
+}
+
+static void gpu_driver_main(void *arg)
+{
+    struct gpu_driver *d = arg;
+    while (d->issued < d->n) {
+        if (d->issued - d->done < GPU_INFLIGHT) {
+            uint32_t w = d->stream[d->issued];
+            struct cgm_gpu_request q = { .vaddr = addr_of(w), .tag = d->issued, .value = d->issued, .cu = d->cu,
+                                         .bytes = 4, .op = w & STORE_BIT ? CGM_GPU_STORE : CGM_GPU_LOAD };
+            if (d->port.access(d->port.ctx, &q))
+                d->issued++;
+        }
+        if (d->issued - d->done >= GPU_INFLIGHT)
+            ks_await(&d->ec, ks_ec_count(&d->ec) + 1);
         else
             ks_pause(1);
     }
@@ -258,15 +343,17 @@ static double run_baseline(const struct cgm_memsys_config *mc, uint64_t per_core
 struct timed_result {
     double seconds;
     uint64_t completed, cycles, resumes, hits, accesses, latency_sum, mem_reads, mem_writes;
+    uint64_t gpu_completed;
 };
 
 static bool same_simulation(const struct timed_result *a, const struct timed_result *b)
 {
     return a->completed == b->completed && a->cycles == b->cycles && a->resumes == b->resumes &&
            a->hits == b->hits && a->accesses == b->accesses && a->latency_sum == b->latency_sum &&
-           a->mem_reads == b->mem_reads && a->mem_writes == b->mem_writes;
+           a->mem_reads == b->mem_reads && a->mem_writes == b->mem_writes && a->gpu_completed == b->gpu_completed;
 }
 
+/* One timed run; with compute units in cfg, per_core requests per CU too. */
 static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, struct timed_result *r)
 {
     ks_engine *eng = ks_engine_create(NULL);
@@ -287,6 +374,14 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
         ks_context_opts o = { .name = "driver", .domain = cgm_memsys_cpu_domain(ms) };
         ks_context_create_opts(eng, driver_main, &drivers[i], &o);
     }
+    unsigned cus = cfg->coh.gpu.cus;
+    for (unsigned i = 0; i < cus; i++) {
+        gpu_drivers[i] = (struct gpu_driver){ .port = cgm_memsys_gpu_port(ms, NULL, on_gpu_done, NULL),
+                                              .cu = (uint16_t)i, .stream = gpu_streams[i], .n = per_core };
+        ks_ec_init(&gpu_drivers[i].ec, "gpu-driver", 0);
+        ks_context_opts o = { .name = "gpu-driver", .domain = dom.gpu };
+        ks_context_create_opts(eng, gpu_driver_main, &gpu_drivers[i], &o);
+    }
     double t0 = now_s();
     ks_stop stop = ks_run(eng);
     *r = (struct timed_result){ .seconds = now_s() - t0 };
@@ -299,6 +394,13 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
     }
     ks_stats ks;
     ks_engine_stats(eng, &ks);
+    for (unsigned i = 0; i < cus; i++)
+        r->gpu_completed += gpu_drivers[i].done;
+    if (r->gpu_completed != per_core * cus) {
+        fprintf(stderr, "bench-memsys: %llu of %llu GPU requests done\n", (unsigned long long)r->gpu_completed,
+                (unsigned long long)(per_core * cus));
+        rc = -1;
+    }
     r->completed = st->completed;
     r->cycles = ks_domain_cycle(cgm_memsys_cpu_domain(ms));
     r->resumes = ks.resumes;
@@ -336,54 +438,145 @@ static uint64_t env_count(const char *name, uint64_t dflt, uint64_t max)
     return v;
 }
 
+/* Runs the timed system `runs` times (every run must simulate what the
+ * first did); the first run's figures in first, the best and the median
+ * requests per second of host time. */
+static int timed_runs(const char *label, const struct cgm_memsys_config *cfg, uint64_t per_core, unsigned runs,
+                      struct timed_result *first, double *best, double *median)
+{
+    static struct timed_result res[MAX_RUNS];
+    double secs[MAX_RUNS];
+    for (unsigned k = 0; k < runs; k++) {
+        if (run_timed(cfg, per_core, &res[k]))
+            return -1;
+        if (!same_simulation(&res[0], &res[k])) {
+            fprintf(stderr, "bench-memsys: %s run %u simulated something other than run 1 "
+                    "(%llu cycles, %llu resumptions; run 1: %llu, %llu)\n", label, k + 1,
+                    (unsigned long long)res[k].cycles, (unsigned long long)res[k].resumes,
+                    (unsigned long long)res[0].cycles, (unsigned long long)res[0].resumes);
+            return -1;
+        }
+        secs[k] = res[k].seconds;
+        printf("%s, run %u of %u: %.2f s of CPU time, %.0f requests/s\n", label, k + 1, runs, secs[k],
+               (double)(res[0].completed + res[0].gpu_completed) / secs[k]);
+    }
+    *first = res[0];
+    qsort(secs, runs, sizeof secs[0], cmp_double);
+    double median_secs = runs % 2 ? secs[runs / 2] : (secs[runs / 2 - 1] + secs[runs / 2]) / 2;
+    *best = (double)(first->completed + first->gpu_completed) / secs[0];
+    *median = (double)(first->completed + first->gpu_completed) / median_secs;
+    return 0;
+}
+
+static void print_simulated(const struct timed_result *r)
+{
+    printf("  %llu CPU cycles simulated (%.2f CPU requests per cycle), L1 hit rate %.3f, "
+           "average latency %.1f cycles, %llu DRAM reads, %llu writes\n",
+           (unsigned long long)r->cycles, (double)r->completed / (double)r->cycles,
+           r->accesses ? (double)r->hits / (double)r->accesses : 0.0,
+           (double)r->latency_sum / (double)r->completed, (unsigned long long)r->mem_reads,
+           (unsigned long long)r->mem_writes);
+    printf("  %llu context resumptions (%.1f per request), the same in every run\n", (unsigned long long)r->resumes,
+           (double)r->resumes / (double)(r->completed + r->gpu_completed));
+}
+
+/* Host instructions cachegrind counts for one run of this program in mode
+ * `one` (per_core requests per core and per CU, streams of stream_len);
+ * -1 if it could not be run. */
+static double cachegrind_instructions(const char *one, uint64_t per_core, uint64_t stream_len)
+{
+    char self[4096];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    char log[] = "/tmp/bench-memsys-cachegrind-XXXXXX";
+    int fd = k > 0 ? mkstemp(log) : -1;
+    if (fd < 0)
+        return -1;
+    close(fd);
+    self[k] = 0;
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "CGM_MEMSYS_BENCH_ONE=%s CGM_MEMSYS_BENCH_REQUESTS=%llu CGM_MEMSYS_BENCH_STREAM=%llu "
+             "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file=%s '%s' "
+             ">/dev/null 2>&1", one, (unsigned long long)per_core, (unsigned long long)stream_len, log, self);
+    int rc = system(cmd);
+    double instr = -1;
+    FILE *f = fopen(log, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *at = strstr(line, "I   refs:");
+        if (!at)
+            continue;
+        double v = 0;
+        for (char *c = at + 9; *c && *c != '\n'; c++)
+            if (*c >= '0' && *c <= '9')
+                v = v * 10 + (*c - '0');
+        instr = v;
+    }
+    if (f)
+        fclose(f);
+    unlink(log);
+    return rc == 0 ? instr : -1;
+}
+
+/* Host instructions per completed request: two runs that differ only in
+ * their request count, so what does not depend on it cancels out. */
+static double instructions_per_request(const char *one, unsigned agents)
+{
+    const uint64_t n1 = 5000, n2 = 20000;
+    double i1 = cachegrind_instructions(one, n1, n2), i2 = cachegrind_instructions(one, n2, n2);
+    if (i1 < 0 || i2 < 0)
+        return -1;
+    return (i2 - i1) / (double)((n2 - n1) * agents);
+}
+
 int main(void)
 {
     uint64_t per_core = env_count("CGM_MEMSYS_BENCH_REQUESTS", 1000000, MAX_PER_CORE);
+    uint64_t stream_len = env_count("CGM_MEMSYS_BENCH_STREAM", per_core, MAX_PER_CORE);
     unsigned runs = (unsigned)env_count("CGM_MEMSYS_BENCH_RUNS", 3, MAX_RUNS);
-    struct cgm_memsys_config cfg;
+    const char *one = getenv("CGM_MEMSYS_BENCH_ONE");
+    if (stream_len < per_core || (one && strcmp(one, "cpu") && strcmp(one, "mixed"))) {
+        fprintf(stderr, "bench-memsys: CGM_MEMSYS_BENCH_STREAM below the request count, or "
+                "CGM_MEMSYS_BENCH_ONE neither cpu nor mixed\n");
+        return 2;
+    }
+    struct cgm_memsys_config cfg, mixed;
     cgm_memsys_default_config(&cfg);
-    for (unsigned i = 0; i < cfg.cores; i++) {
-        if (!(streams[i] = make_stream((int)i, per_core))) {
+    mixed = cfg;
+    cgm_memsys_default_gpu(&mixed, CUS, true, true);
+    for (unsigned i = 0; i < cfg.cores; i++)
+        streams[i] = make_stream((int)i, stream_len);
+    for (unsigned i = 0; i < CUS; i++)
+        gpu_streams[i] = make_gpu_stream((int)i, stream_len);
+    for (unsigned i = 0; i < (cfg.cores > CUS ? cfg.cores : CUS); i++) {
+        if ((i < cfg.cores && !streams[i]) || (i < CUS && !gpu_streams[i])) {
             fprintf(stderr, "bench-memsys: out of memory for %llu requests per core\n",
-                    (unsigned long long)per_core);
+                    (unsigned long long)stream_len);
             return 1;
         }
+    }
+    if (one) { /* a run for cachegrind to count */
+        struct timed_result r;
+        int rc = run_timed(strcmp(one, "cpu") ? &mixed : &cfg, per_core, &r);
+        free_streams(cfg.cores);
+        return rc ? 1 : 0;
     }
 
     /* The host's speed varies from run to run (other machines share it):
      * repeat the run and report the fastest, the least disturbed, with the
-     * median beside it. Every repetition must simulate the same thing. */
-    static struct timed_result res[MAX_RUNS];
-    double secs[MAX_RUNS];
-    const struct timed_result *first = &res[0];
-    for (unsigned k = 0; k < runs; k++) {
-        if (run_timed(&cfg, per_core, &res[k]))
-            return 1;
-        if (!same_simulation(first, &res[k])) {
-            fprintf(stderr, "bench-memsys: run %u simulated something other than run 1 "
-                    "(%llu cycles, %llu resumptions; run 1: %llu, %llu)\n", k + 1,
-                    (unsigned long long)res[k].cycles, (unsigned long long)res[k].resumes,
-                    (unsigned long long)first->cycles, (unsigned long long)first->resumes);
-            return 1;
-        }
-        secs[k] = res[k].seconds;
-        printf("timed hierarchy, run %u of %u: %.2f s of CPU time, %.0f requests/s\n", k + 1, runs,
-               secs[k], (double)first->completed / secs[k]);
-    }
-    qsort(secs, runs, sizeof secs[0], cmp_double);
-    double median_secs = runs % 2 ? secs[runs / 2] : (secs[runs / 2 - 1] + secs[runs / 2]) / 2;
-    double req_per_s = (double)first->completed / secs[0];
-    double median = (double)first->completed / median_secs;
+     * median beside it. */
+    struct timed_result first, mfirst;
+    double req_per_s, median, mixed_req_per_s, mixed_median;
+    if (timed_runs("timed hierarchy", &cfg, per_core, runs, &first, &req_per_s, &median))
+        return 1;
     printf("timed hierarchy: %d cores, %llu requests: best %.0f requests/s, median %.0f\n",
-           (int)cfg.cores, (unsigned long long)first->completed, req_per_s, median);
-    printf("  %llu CPU cycles simulated (%.2f requests per cycle), L1 hit rate %.3f, "
-           "average latency %.1f cycles, %llu DRAM reads, %llu writes\n",
-           (unsigned long long)first->cycles, (double)first->completed / (double)first->cycles,
-           first->accesses ? (double)first->hits / (double)first->accesses : 0.0,
-           (double)first->latency_sum / (double)first->completed, (unsigned long long)first->mem_reads,
-           (unsigned long long)first->mem_writes);
-    printf("  %llu context resumptions (%.1f per request), the same in every run\n",
-           (unsigned long long)first->resumes, (double)first->resumes / (double)first->completed);
+           (int)cfg.cores, (unsigned long long)first.completed, req_per_s, median);
+    print_simulated(&first);
+    if (timed_runs("mixed CPU and GPU", &mixed, per_core, runs, &mfirst, &mixed_req_per_s, &mixed_median))
+        return 1;
+    printf("mixed: %d cores and %d CUs (C-L3), %llu CPU and %llu GPU requests: best %.0f requests/s, median %.0f\n",
+           (int)cfg.cores, CUS, (unsigned long long)mfirst.completed, (unsigned long long)mfirst.gpu_completed,
+           mixed_req_per_s, mixed_median);
+    print_simulated(&mfirst);
 
     const char *b = getenv("CGM_MEMSYS_BENCH_BASELINE");
     if (b && !strcmp(b, "0")) {
@@ -401,9 +594,24 @@ int main(void)
     printf("baseline (protocol handlers, instant delivery), best of %u: %llu requests in %.2f s: "
            "%.0f requests/s\n", runs, (unsigned long long)base_done, base, base_rate);
     printf("timed / baseline: %.3f\n", req_per_s / base_rate);
+
+    const char *ic = getenv("CGM_MEMSYS_BENCH_INSTR");
+    double ipr_cpu = -1, ipr_mixed = -1;
+    if (!ic || strcmp(ic, "0")) {
+        ipr_cpu = instructions_per_request("cpu", cfg.cores);
+        ipr_mixed = instructions_per_request("mixed", cfg.cores + CUS);
+        if (ipr_cpu < 0 || ipr_mixed < 0) {
+            fprintf(stderr, "bench-memsys: cachegrind (valgrind) could not count the host instructions\n");
+            free_streams(cfg.cores);
+            return 1;
+        }
+        printf("host instructions per completed request (cachegrind): CPU-only %.0f, mixed %.0f (%.2fx)\n",
+               ipr_cpu, ipr_mixed, ipr_mixed / ipr_cpu);
+    }
     printf("BENCH memsys req_per_s=%.0f req_per_s_median=%.0f runs=%u baseline_req_per_s=%.0f "
-           "ratio=%.3f cycles_per_req=%.2f\n", req_per_s, median, runs, base_rate,
-           req_per_s / base_rate, (double)first->cycles / (double)first->completed);
+           "ratio=%.3f cycles_per_req=%.2f instr_per_req_cpu=%.0f instr_per_req_mixed=%.0f req_per_s_mixed=%.0f\n",
+           req_per_s, median, runs, base_rate, req_per_s / base_rate,
+           (double)first.cycles / (double)first.completed, ipr_cpu, ipr_mixed, mixed_req_per_s);
     free_streams(cfg.cores);
     return 0;
 }
