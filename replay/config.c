@@ -142,6 +142,21 @@ static const struct key keys[] = {
       "GPU cycles from a kernel's start to its first work-group's dispatch" },
     { "gpu", "dispatch_latency", T_CYCLES, OFF(gpu_dispatch_latency), "4", 0, 100000, NULL,
       "GPU cycles from a work-group's mapping onto a compute unit to its wavefronts' first fetch" },
+    { "gpu.scalar_cache", "latency", T_CYCLES, OFF(gpu_scalar_latency), "2", 1, 1000, NULL,
+      "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
+    { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
+      "hierarchy: compute units sharing one scalar cache (seed 000: 1; SI hardware: up to 4)" },
+    { "gpu.tlb", "sets", T_COUNT, OFF(gpu_tlb_sets), "16", 1, 65536, NULL,
+      "hierarchy: sets of each compute unit's TLB (power of two)" },
+    { "gpu.tlb", "ways", T_COUNT, OFF(gpu_tlb_ways), "4", 1, 64, NULL, "hierarchy: its associativity" },
+    { "gpu.tlb", "latency", T_CYCLES, OFF(gpu_tlb_latency), "0", 0, 1000, NULL,
+      "hierarchy: GPU cycles of a TLB hit before the vector L1" },
+    { "gpu.iommu", "walk_latency", T_CYCLES, OFF(iommu_walk_latency), "30", 0, 1000000, NULL,
+      "hierarchy: GPU cycles of a page walk on a TLB miss (one walk at a time)" },
+    { "gpu.iommu", "soft_fault_latency", T_CYCLES, OFF(iommu_soft_fault_latency), "0", 0, 100000000, NULL,
+      "hierarchy: extra GPU cycles when the walk finds the page mapped" },
+    { "gpu.iommu", "hard_fault_latency", T_CYCLES, OFF(iommu_hard_fault_latency), "0", 0, 100000000, NULL,
+      "hierarchy: extra GPU cycles for a page's first touch" },
     { "gpu.cu", "simds", T_COUNT, OFF(cu.simds), "4", 1, 16, NULL,
       "SIMD units, each fed by its own wavefront pool (one pool issues per cycle, in turn)" },
     { "gpu.cu", "simd_lanes", T_COUNT, OFF(cu.simd_lanes), "16", 1, 64, NULL,
@@ -586,6 +601,10 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         check_geometry("gpu.l1", c->gpu_l1.size, c->gpu_l1.ways, 64, err, errlen) ||
         check_geometry("gpu.l2", c->gpu_l2.size, c->gpu_l2.ways, 64, err, errlen))
         return -1;
+    if (!pow2(c->gpu_tlb_sets)) {
+        snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
+        return -1;
+    }
     if (!pow2(c->l3_slices)) {
         snprintf(err, errlen, "cache.l3.slices: %" PRIu64 " is not a power of two", c->l3_slices);
         return -1;

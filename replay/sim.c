@@ -40,6 +40,14 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_l2_latency = (unsigned)c->gpu_l2.latency;
     m->gpu_link_bytes = (unsigned)c->gpu_link_bytes;
     m->hub_latency = (unsigned)c->gpu_hub_latency;
+    m->gpu_scalar_latency = (unsigned)c->gpu_scalar_latency;
+    m->gpu_scalar_share = (unsigned)c->gpu_scalar_share;
+    m->gpu_tlb_sets = (unsigned)c->gpu_tlb_sets;
+    m->gpu_tlb_ways = (unsigned)c->gpu_tlb_ways;
+    m->gpu_tlb_latency = (unsigned)c->gpu_tlb_latency;
+    m->iommu_walk_latency = (unsigned)c->iommu_walk_latency;
+    m->iommu_soft_fault_latency = (unsigned)c->iommu_soft_fault_latency;
+    m->iommu_hard_fault_latency = (unsigned)c->iommu_hard_fault_latency;
 }
 
 /* The memory system for C; with_gpu: the trace has GPU work for the
@@ -243,14 +251,16 @@ static uint64_t now_cycles(struct rp_sim *s)
 
 /* ---- the guest's address space -------------------------------------- */
 
-/* A page leaves the address space: every core's TLBs drop it (the
- * shootdown the kernel does), its frame goes back to the allocator. */
+/* A page leaves the address space: every core's TLBs and the compute
+ * units' drop it (the shootdown the kernel does), its frame goes back to
+ * the allocator. */
 static void page_unmapped(void *ctx, uint32_t asid, uint64_t vpn, uint64_t pfn)
 {
     struct rp_sim *s = ctx;
     (void)pfn;
     for (unsigned i = 0; i < s->cfg.cores; i++)
         rp_core_drop_page(s->cores[i], asid, vpn);
+    cgm_memsys_gpu_drop_page(s->ms, asid, vpn);
 }
 
 /* Pages [first, last] covering [addr, addr + len). */
@@ -276,6 +286,7 @@ static void shoot_down(struct rp_sim *s, uint64_t addr, uint64_t len)
     if (pages > 4096) {
         for (unsigned i = 0; i < s->cfg.cores; i++)
             rp_core_drop_pages(s->cores[i]);
+        cgm_memsys_gpu_tlb_flush(s->ms);
         return;
     }
     for (uint64_t v = vpn; v < vpn + pages; v++)

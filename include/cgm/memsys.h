@@ -69,6 +69,19 @@ struct cgm_memsys_config {
      * per GPU cycle (32 at 1 GHz is seed 000's 32 GB/s), and hub_latency
      * GPU cycles more for every packet crossing it. */
     unsigned gpu_link_bytes, hub_latency;
+    /* The scalar caches: one per gpu_scalar_share CUs (seed 000: one per
+     * CU; SI hardware shares one among up to four). As in the seed every
+     * access hits (a kernel's scalar data is placed there before it runs)
+     * after gpu_scalar_latency GPU cycles, and a cache is busy for that
+     * long with each access. */
+    unsigned gpu_scalar_latency, gpu_scalar_share;
+    /* Translation, with a page table (cgm_memsys_gpu_port): a TLB per CU
+     * (gpu_tlb_latency GPU cycles on a hit); a miss waits for the IOMMU's
+     * page walker, which walks one page at a time: iommu_walk_latency GPU
+     * cycles, plus a fault latency when the page was mapped already (soft)
+     * or is mapped now (hard). */
+    unsigned gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;
+    unsigned iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
 };
@@ -122,18 +135,23 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
                        uint64_t store_value);
 
 /* The compute units' memory (cgm/gpu_request.h): one port for every CU,
- * a request naming its CU. Its access queues the request at the CU's
+ * a request naming its CU. Its access queues a vector request at the CU's
  * vector L1 (call it from a context in the GPU clock domain) and returns
  * false when that queue is full. Addresses are translated through pt, the
  * page table the CPU's TLBs use (in the process's address space 0, or the
- * GPU's own, 1, with gpu_own_pages), or used as physical addresses when pt
- * is NULL. done is
- * called when a request is performed, with the GPU cycle its result is
- * available (a vector L1 hit: the cycle it was taken plus gpu_l1_latency).
- * Atomics are performed as stores (they take the block exclusive) and
- * scalar loads as vector loads. Only for a system with compute units. */
+ * GPU's own, 1, with gpu_own_pages), by the CU's TLB and the IOMMU, before
+ * the L1 takes the request; they are physical addresses when pt is NULL.
+ * done is called when a request is performed, with the GPU cycle its
+ * result is available (a vector L1 hit: the cycle it was taken plus
+ * gpu_tlb_latency and gpu_l1_latency). Atomics are performed as stores
+ * (they take the block exclusive); scalar loads are answered by the
+ * scalar cache inside the call. Only for a system with compute units. */
 struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
                                             void *ctx);
+/* The CUs' TLBs drop their translation of one page, or every one (the
+ * shootdown after an unmap or mprotect); nothing without compute units. */
+void cgm_memsys_gpu_drop_page(struct cgm_memsys *m, uint32_t asid, uint64_t vpn);
+void cgm_memsys_gpu_tlb_flush(struct cgm_memsys *m);
 /* "" or what went wrong with a GPU address (physical memory exhausted, or
  * an address beyond the memory modelled); such a request is answered at
  * once with the value 0. */
@@ -153,6 +171,19 @@ struct cgm_memsys_hub_stats {
 };
 /* Towards memory (up false) or towards the GPU's caches (up true). */
 const struct cgm_memsys_hub_stats *cgm_memsys_hub_stats(const struct cgm_memsys *m, bool up);
+/* A scalar cache's accesses, and the GPU cycles they waited for it. */
+struct cgm_memsys_scalar_stats {
+    uint64_t accesses, wait_cycles;
+};
+unsigned cgm_memsys_scalar_caches(const struct cgm_memsys *m);
+const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_memsys *m, unsigned i);
+/* A CU's TLB (its counts stay 0 without a page table), NULL past the last. */
+const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu);
+/* The IOMMU's page walks, and the GPU cycles misses waited for its walker. */
+struct cgm_memsys_iommu_stats {
+    uint64_t walks, wait_cycles;
+};
+const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m);
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m);
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);

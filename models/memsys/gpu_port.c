@@ -1,28 +1,86 @@
-/* The compute units' port into the memory system (cgm/gpu_request.h). */
+/* The compute units' port into the memory system (cgm/gpu_request.h): the
+ * scalar caches, and for vector requests the translation (a TLB per CU,
+ * the IOMMU's page walk on a miss) before the CU's vector L1. */
 #include "memsys_internal.h"
 
 #include "cgm/check.h"
 
 #include <stdio.h>
+#include <string.h>
 
-/* The physical address of a CU's virtual address: through the page table
- * the CPU's TLBs use, in the process's address space (0) or, with pages of
- * its own, in the GPU's (1); without a page table, the address itself.
- * False when physical memory is exhausted or the address is beyond the
- * memory modelled. */
-static bool gpu_translate(struct cgm_memsys *m, uint64_t vaddr, uint64_t *paddr)
+int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen)
+{
+    const struct cgm_memsys_config *c = &m->cfg;
+    unsigned cus = c->coh.gpu.cus;
+    if (!c->gpu_scalar_latency || !c->gpu_scalar_share || !c->gpu_tlb_sets || (c->gpu_tlb_sets & (c->gpu_tlb_sets - 1)) ||
+        !c->gpu_tlb_ways) {
+        snprintf(err, errlen, "memsys: the scalar caches' latency and sharing and the GPU TLBs' ways must be "
+                 "non-zero, their sets a power of two");
+        return -1;
+    }
+    m->nscalar = (cus + c->gpu_scalar_share - 1) / c->gpu_scalar_share;
+    m->scalar = calloc(m->nscalar, sizeof *m->scalar);
+    m->gpu_tlbs = calloc(cus, sizeof *m->gpu_tlbs);
+    if (!m->scalar || !m->gpu_tlbs) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static void free_tlbs(struct cgm_memsys *m)
+{
+    for (unsigned i = 0; m->gpu_tlbs && i < m->cfg.coh.gpu.cus; i++)
+        cgm_mmu_free(&m->gpu_tlbs[i]);
+}
+
+void memsys_gpu_side_free(struct cgm_memsys *m)
+{
+    free_tlbs(m);
+    free(m->gpu_tlbs);
+    free(m->scalar);
+}
+
+/* With a page table: the CU's TLB, then on a miss the IOMMU's walker,
+ * which walks one page at a time (a miss waits for the walks before it).
+ * Writes the physical address and the GPU cycle the translation is done;
+ * false when physical memory is exhausted or the address is beyond the
+ * memory modelled. Without a page table the address is physical. */
+static bool gpu_translate(struct cgm_memsys *m, unsigned cu, uint64_t vaddr, uint64_t now, uint64_t *paddr,
+                          uint64_t *ready)
 {
     *paddr = vaddr;
+    *ready = now;
     if (m->pt) {
-        unsigned pb = cgm_page_table_page_bits(m->pt);
-        uint64_t pfn;
-        uint32_t asid = m->cfg.gpu_own_pages ? 1 : 0;
-        if (!cgm_page_table_lookup(m->pt, asid, vaddr >> pb, &pfn) &&
-            !cgm_page_table_map(m->pt, asid, vaddr >> pb, &pfn))
+        struct cgm_mmu *t = &m->gpu_tlbs[cu];
+        uint64_t misses = t->st.misses;
+        long lat = cgm_mmu_translate(t, m->cfg.gpu_own_pages ? 1 : 0, vaddr, paddr);
+        if (lat < 0)
             return false;
-        *paddr = pfn << pb | (vaddr & ((1ull << pb) - 1));
+        *ready = now + (uint64_t)lat;
+        if (t->st.misses != misses) {
+            uint64_t asked = now + m->cfg.gpu_tlb_latency, walk = *ready - asked;
+            uint64_t start = m->iommu_free > asked ? m->iommu_free : asked;
+            m->iommu.walks++;
+            m->iommu.wait_cycles += start - asked;
+            m->iommu_free = *ready = start + walk;
+        }
     }
     return *paddr >> m->block_shift < m->cfg.mem_bytes >> m->block_shift;
+}
+
+void cgm_memsys_gpu_tlb_flush(struct cgm_memsys *m)
+{
+    for (unsigned i = 0; m->pt && i < m->cfg.coh.gpu.cus; i++) {
+        cgm_mmu_flush(&m->gpu_tlbs[i], 0);
+        cgm_mmu_flush(&m->gpu_tlbs[i], 1);
+    }
+}
+
+void cgm_memsys_gpu_drop_page(struct cgm_memsys *m, uint32_t asid, uint64_t vpn)
+{
+    for (unsigned i = 0; m->pt && i < m->cfg.coh.gpu.cus; i++)
+        cgm_mmu_flush_page(&m->gpu_tlbs[i], asid, vpn);
 }
 
 void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
@@ -37,39 +95,67 @@ void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block
         m->gpu_done(m->gpu_ctx, &r, value, ks_domain_cycle(m->gpu) + n->latency);
 }
 
-/* Vector loads and stores go to the CU's vector L1; an atomic is performed
- * there as a store (it needs the block exclusive); scalar loads go to the
- * vector L1 too (the model has no scalar cache yet). */
+/* A scalar load (seed 000 and its code): the kernel's scalar data is placed
+ * in the cache before the kernel runs, so every access hits; the cache is
+ * busy for its latency with each, so the CUs sharing it queue. Values are
+ * not modelled there: the answer carries 0. */
+static bool scalar_access(struct cgm_memsys *m, const struct cgm_gpu_request *r)
+{
+    struct scalar_cache *c = &m->scalar[r->cu / m->cfg.gpu_scalar_share];
+    uint64_t now = ks_domain_cycle(m->gpu), start = c->free > now ? c->free : now;
+    c->free = start + m->cfg.gpu_scalar_latency;
+    c->st.accesses++;
+    c->st.wait_cycles += start - now;
+    if (m->gpu_done)
+        m->gpu_done(m->gpu_ctx, r, 0, c->free);
+    return true;
+}
+
+/* Vector loads and stores go to the CU's vector L1 once translated; an
+ * atomic is performed there as a store (it needs the block exclusive). */
 static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
 {
     struct cgm_memsys *m = ctx;
     CGM_CHECK(r->cu < m->cfg.coh.gpu.cus && r->op < CGM_GPU_NOPS);
+    if (r->op == CGM_GPU_SCALAR_LOAD)
+        return scalar_access(m, r);
     struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, r->cu)];
     if (n->cpu.n >= m->cfg.gpu_queue)
         return false;
-    uint64_t paddr;
-    if (!gpu_translate(m, r->vaddr, &paddr)) {
+    int idx = memsys_record_take(n);
+    if (idx < 0)
+        return false;
+    uint64_t now = ks_domain_cycle(m->gpu), paddr, ready;
+    if (!gpu_translate(m, r->cu, r->vaddr, now, &paddr, &ready)) {
         /* Answered at once with nothing read, so the caller does not wait
          * for ever; cgm_memsys_gpu_error says what went wrong. */
+        memsys_record_free(n, (uint64_t)idx);
         if (!m->gpu_error[0])
             snprintf(m->gpu_error, sizeof m->gpu_error, "GPU address 0x%llx: physical memory exhausted or "
                      "beyond the memory modelled", (unsigned long long)r->vaddr);
         if (m->gpu_done)
-            m->gpu_done(m->gpu_ctx, r, 0, ks_domain_cycle(m->gpu));
+            m->gpu_done(m->gpu_ctx, r, 0, now);
         return true;
     }
-    int idx = memsys_record_take(n);
-    if (idx < 0)
-        return false;
-    uint8_t op = r->op == CGM_GPU_LOAD || r->op == CGM_GPU_SCALAR_LOAD ? CGM_OP_LOAD : CGM_OP_STORE;
-    n->greqs[idx] = (struct gpu_req){ .r = *r, .block = paddr >> m->block_shift, .op = op };
-    memsys_node_request(m, n, (unsigned)idx, ks_domain_cycle(m->gpu));
+    uint8_t op = r->op == CGM_GPU_LOAD ? CGM_OP_LOAD : CGM_OP_STORE;
+    n->greqs[idx] = (struct gpu_req){ .r = *r, .block = paddr >> m->block_shift, .ready = ready, .op = op };
+    memsys_node_request(m, n, (unsigned)idx, now);
     return true;
 }
 
 struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
                                             void *ctx)
 {
+    free_tlbs(m);
+    m->pt = NULL;
+    const struct cgm_memsys_config *c = &m->cfg;
+    struct cgm_mmu_config tc = { .tlb_sets = c->gpu_tlb_sets, .tlb_ways = c->gpu_tlb_ways,
+                                 .tlb_latency = c->gpu_tlb_latency, .walk_latency = c->iommu_walk_latency,
+                                 .soft_fault_latency = c->iommu_soft_fault_latency,
+                                 .hard_fault_latency = c->iommu_hard_fault_latency };
+    for (unsigned i = 0; pt && i < c->coh.gpu.cus; i++)
+        if (cgm_mmu_init(&m->gpu_tlbs[i], &tc, pt))
+            cgm_oom("memory system: a GPU TLB");
     m->pt = pt;
     m->gpu_done = done;
     m->gpu_ctx = ctx;
@@ -77,3 +163,17 @@ struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_pag
 }
 
 const char *cgm_memsys_gpu_error(const struct cgm_memsys *m) { return m->gpu_error; }
+
+unsigned cgm_memsys_scalar_caches(const struct cgm_memsys *m) { return m->nscalar; }
+
+const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_memsys *m, unsigned i)
+{
+    return i < m->nscalar ? &m->scalar[i].st : NULL;
+}
+
+const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu)
+{
+    return cu < m->cfg.coh.gpu.cus ? &m->gpu_tlbs[cu] : NULL;
+}
+
+const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m) { return &m->iommu; }

@@ -62,6 +62,16 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_queue = 64;
     c->gpu_link_bytes = 32;
     c->hub_latency = 1;
+    c->gpu_scalar_latency = 2;
+    c->gpu_scalar_share = 1;
+    c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
+    c->gpu_tlb_ways = 4;
+    c->gpu_tlb_latency = 0; /* a hit is part of the vector L1's latency */
+    /* The thesis gives no figure, only that the IOMMU's walk is much
+     * slower than the CPU's: replay's CPU walk (30 cycles) in GPU cycles,
+     * four times as long at 1 GHz. Faults are not charged, as replay's CPU
+     * does not by default. */
+    c->iommu_walk_latency = 30;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
@@ -349,11 +359,15 @@ static bool node_idle(const struct node *n)
     return !n->ntimers && !n->cpu.n && !n->rx_n && !n->tx_n;
 }
 
-/* Hands request record idx to the node's first-level cache. */
-static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx)
+/* Hands request record idx to the node's first-level cache; -1 if it
+ * cannot take it now (a GPU request still being translated, or the cache
+ * refused it). */
+static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
 {
     if (n->kind == CGM_NODE_GPU_L1) {
         const struct gpu_req *g = &n->greqs[idx];
+        if (g->ready > now)
+            return -1;
         return cgm_coh_gpu_access(m->coh, n->index, g->op, g->block, idx, g->r.value);
     }
     const struct cpu_req *r = &n->reqs[idx];
@@ -381,7 +395,7 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     while (n->cpu.n && n->ports_used < n->ports) { /* only cores and GPU L1s have requests */
         unsigned idx = (unsigned)(uintptr_t)fifo_peek(&n->cpu);
         n->ports_used++;
-        if (node_issue(m, n, idx) < 0)
+        if (node_issue(m, n, idx, now) < 0)
             break;
         fifo_pop(&n->cpu);
     }
@@ -444,7 +458,7 @@ void memsys_node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uin
         }
         if (!n->cpu.n && n->ports_used < n->ports) {
             n->ports_used++;
-            if (node_issue(m, n, idx) >= 0) {
+            if (node_issue(m, n, idx, now) >= 0) {
                 if (!node_idle(n))
                     ks_advance(&n->ec); /* timers or packets for the controller */
                 return;
@@ -710,7 +724,8 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         goto fail;
     m->topo.sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
     m->topo.hub_ep = cgm_net_endpoint(m->net, nc.switches - 1, 1);
-    if (build_nodes(m, eng, err, errlen) || (cfg->coh.gpu.cus && memsys_hub_create(m, err, errlen)))
+    if (build_nodes(m, eng, err, errlen) ||
+        (cfg->coh.gpu.cus && (memsys_hub_create(m, err, errlen) || memsys_gpu_side_create(m, err, errlen))))
         goto fail;
     ks_ec_init(&m->sa_ec, "system-agent", 0);
     ks_ec_init(&m->dram_ec, "dram", 0);
@@ -756,6 +771,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         free(n->req_busy);
     }
     memsys_hub_free(m);
+    memsys_gpu_side_free(m);
     free(m->sa_rx.buf);
     free(m->sa_tx.buf);
     while (m->chunks) {

@@ -76,6 +76,7 @@ struct cpu_req {
 struct gpu_req {
     struct cgm_gpu_request r;
     uint64_t block;
+    uint64_t ready;            /* GPU cycle its translation is done */
     uint8_t op;                /* enum cgm_coh_op */
 };
 
@@ -130,6 +131,12 @@ struct hub {
     ks_eventcount ec;
 };
 
+/* A scalar cache: the GPU cycle it is free again, and its counts. */
+struct scalar_cache {
+    uint64_t free;
+    struct cgm_memsys_scalar_stats st;
+};
+
 struct cgm_memsys {
     struct cgm_memsys_config cfg;
     ks_engine *eng;
@@ -156,6 +163,11 @@ struct cgm_memsys {
     cgm_gpu_done_fn gpu_done;
     void *gpu_ctx;
     char gpu_error[160];
+    struct cgm_mmu *gpu_tlbs;  /* per CU; set up by cgm_memsys_gpu_port with a page table */
+    uint64_t iommu_free;       /* GPU cycle the IOMMU's walker is free again */
+    struct cgm_memsys_iommu_stats iommu;
+    struct scalar_cache *scalar;
+    unsigned nscalar;
     struct hub hub;
     struct cgm_memsys_stats st;
     bool stopping;
@@ -169,8 +181,11 @@ void memsys_node_request(struct cgm_memsys *m, struct node *n, unsigned idx, uin
 /* Into node's input lane of p if there is room and p is due. */
 bool memsys_node_receive(struct cgm_memsys *m, struct node *n, struct pkt *p);
 
-/* gpu_port.c: the coherence system's callback when a GPU L1 performs a request. */
+/* gpu_port.c: the coherence system's callback when a GPU L1 performs a
+ * request; the scalar caches and TLBs of a system with compute units. */
 void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
+int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen);
+void memsys_gpu_side_free(struct cgm_memsys *m);
 
 /* hub.c */
 int memsys_hub_create(struct cgm_memsys *m, char *err, size_t errlen);

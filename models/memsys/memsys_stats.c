@@ -232,6 +232,45 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cache_end(reg, x, a, ms);
 }
 
+/* A scalar cache: every access hits (the seed's model). */
+static const uint64_t never;
+static void add_scalar(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, unsigned i)
+{
+    const struct cgm_memsys_scalar_stats *st = cgm_memsys_scalar_stats(m, i);
+    char name[32];
+    snprintf(name, sizeof name, "scalar.%u", i);
+    cgm_stat x = cache_begin(reg, caches, name, "gpu_scalar");
+    cgm_stat_constant(reg, x, "compute_units", cgm_memsys_config_of(m)->gpu_scalar_share);
+    cgm_stat a = cgm_stat_counter(reg, x, "accesses", &st->accesses);
+    cgm_stat_counter(reg, x, "hits", &st->accesses);
+    cgm_stat ms = cgm_stat_counter(reg, x, "misses", &never);
+    cgm_stat_counter(reg, x, "wait_cycles", &st->wait_cycles);
+    cache_end(reg, x, a, ms);
+}
+
+/* The CUs' TLBs and the IOMMU's walker. */
+static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    cgm_stat tlbs = cgm_stats_array(reg, group, "gpu_tlbs");
+    for (unsigned cu = 0; cu < cgm_memsys_config_of(m)->coh.gpu.cus; cu++) {
+        const struct cgm_mmu *t = cgm_memsys_gpu_tlb(m, cu);
+        char name[32];
+        snprintf(name, sizeof name, "cu%u.tlb", cu);
+        cgm_stat x = cgm_stats_object(reg, tlbs, NULL);
+        cgm_stat_label(reg, x, "name", name);
+        cgm_stat_counter(reg, x, "translations", &t->st.translations);
+        cgm_stat_counter(reg, x, "hits", &t->st.hits);
+        cgm_stat_counter(reg, x, "misses", &t->st.misses);
+        cgm_stat_counter(reg, x, "first_touch_faults", &t->st.hard_faults);
+        cgm_stat_counter(reg, x, "evictions", &t->st.evictions);
+        cgm_stat_counter(reg, x, "shootdowns", &t->st.shootdowns);
+    }
+    const struct cgm_memsys_iommu_stats *io = cgm_memsys_iommu_stats(m);
+    cgm_stat x = cgm_stats_object(reg, group, "iommu");
+    cgm_stat_counter(reg, x, "walks", &io->walks);
+    cgm_stat_counter(reg, x, "wait_cycles", &io->wait_cycles);
+}
+
 /* The GPU hub's link, each way. */
 static void add_hub(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
 {
@@ -307,6 +346,8 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_gpu_l1(m, reg, caches, i);
     for (int i = 0; i < (int)cfg->coh.gpu.banks && cfg->coh.gpu.cus; i++)
         add_gpu_l2(m, reg, caches, i);
+    for (unsigned i = 0; i < cgm_memsys_scalar_caches(m); i++)
+        add_scalar(m, reg, caches, i);
     cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
                       COH_NTYPES);
     /* The GPU's tables (3.6, 3.7) only in a system with compute units, so
@@ -318,8 +359,10 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
     cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), kept ? kept : row_names,
                       MESI_NROWS);
     add_network(m, reg, group);
-    if (cfg->coh.gpu.cus)
+    if (cfg->coh.gpu.cus) {
         add_hub(m, reg, group);
+        add_translation(m, reg, group);
+    }
     cgm_stat d = cgm_dram_stats_register(cgm_memsys_dram(m), reg, group);
     if (cfg->check_dram)
         cgm_stat_computed(reg, d, "timing_violations", dram_violations, m);

@@ -96,20 +96,24 @@ static void test_gpu_caches_in_statistics(void **state)
         unsigned l1s, l2s, banks = 1;
         while (banks * 2 <= cus[i] / 4)
             banks *= 2;
+        unsigned scalars;
         double accesses = caches_sum(j, "gpu_l1v", "accesses", &l1s);
+        double scalar_accesses = caches_sum(j, "gpu_scalar", "accesses", &scalars);
         caches_sum(j, "gpu_l2", "accesses", &l2s);
         assert_int_equal(l1s, cus[i]);
         assert_int_equal(l2s, banks);
-        double sent = 0;
+        assert_int_equal(scalars, cus[i]); /* one scalar cache per CU by default */
+        double sent = 0, scalar_sent = 0;
         for (unsigned c = 0; c < cus[i]; c++) {
             char k[96];
             snprintf(k, sizeof k, "gpu.compute_units.%u.memory.vector_requests", c);
             sent += gpu_stat(j, k);
             snprintf(k, sizeof k, "gpu.compute_units.%u.memory.scalar_requests", c);
-            sent += gpu_stat(j, k); /* scalar loads go through the vector L1 */
+            scalar_sent += gpu_stat(j, k); /* scalar loads go to the scalar caches */
         }
-        assert_true(sent > 0);
+        assert_true(sent > 0 && scalar_sent > 0);
         assert_int_equal(accesses, sent);
+        assert_int_equal(scalar_accesses, scalar_sent);
         cJSON_Delete(j);
     }
 }
