@@ -111,6 +111,7 @@ BOTH_LIBCS(nw, NULL)
 BOTH_LIBCS(bfs, NULL)
 BOTH_LIBCS(fenv, NULL)
 BOTH_LIBCS(waits, NULL)
+BOTH_LIBCS(startup, NULL)
 
 /* avx2_kernels runs x86-64-v3 instructions unconditionally: natively only
  * on a host that has them. Under tracegen it runs whatever CPUID says. */
@@ -175,6 +176,7 @@ DYNAMIC(printf_float, NULL)
 DYNAMIC(matmul_mt, NULL)
 DYNAMIC(sync_mt, NULL)
 DYNAMIC(fenv, NULL)
+DYNAMIC(startup, NULL)
 static void test_file_read_glibc_dyn(void **state) { (void)state; compare_file_read("glibc-dyn"); }
 
 /* A copy of the dynamically linked hello whose interpreter is INTERP (at
@@ -288,6 +290,10 @@ int main(void)
         cmocka_unit_test(test_sync_mt_glibc_dyn),
         cmocka_unit_test(test_fenv_glibc_dyn),
         cmocka_unit_test(test_file_read_glibc_dyn),
+        cmocka_unit_test(test_startup_musl),
+        cmocka_unit_test(test_startup_glibc),
+        cmocka_unit_test(test_startup_musl_dyn),
+        cmocka_unit_test(test_startup_glibc_dyn),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
