@@ -104,6 +104,9 @@ void x86_process_destroy(struct x86_process *p)
     for (int i = 0; i < X86_MAX_FDS; i++)
         if (p->fds[i] > 2)
             close(p->fds[i]);
+    for (int i = 0; i < X86_MAX_TIMERFDS; i++)
+        if (p->timerfds[i].used)
+            close(p->timerfds[i].hfd);
     gpu_driver_destroy(p->gpu);
     sandbox_destroy(p->sandbox);
     x86_code_cache_destroy(p->code);

@@ -44,6 +44,8 @@ enum x86_fd_mode {
                                     and the guest's O_NONBLOCK is kept in X86_FD_WAITS */
     X86_FD_INTERNAL = 4,         /* only the guest can make it ready (its pipes, eventfds):
                                     nothing outside will end a wait on it */
+    X86_FD_COUNTER = 8,          /* an eventfd or timerfd: 8-byte reads and writes */
+    X86_FD_TIMER = 16,           /* a timerfd (fd_timer says which) */
 };
 
 /* What a pending signal's siginfo says: si_code, the sender (pid, and uid
@@ -60,6 +62,17 @@ struct x86_siginfo {
 struct x86_itimer {
     uint64_t deadline, interval;
 };
+
+/* A timerfd: the host eventfd its expirations are added to (the guest's
+ * descriptors are dups of it) and when it fires next. */
+struct x86_timerfd {
+    int used;
+    int hfd;
+    int realtime;                /* CLOCK_REALTIME: absolute times are the epoch's */
+    uint64_t deadline, interval;
+};
+
+#define X86_MAX_TIMERFDS 64
 
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };
 
@@ -114,12 +127,14 @@ struct x86_process {
     uint8_t fd_confined[X86_MAX_FDS]; /* opened through the sandbox: its file lies in
                                          an allowed directory */
     uint8_t fd_mode[X86_MAX_FDS];     /* enum x86_fd_mode bits */
+    uint8_t fd_timer[X86_MAX_FDS];    /* X86_FD_TIMER: index into timerfds */
+    struct x86_timerfd timerfds[X86_MAX_TIMERFDS];
     uint64_t rng;                /* xorshift state for getrandom */
     uint64_t sigactions[65][4];  /* handler, flags, restorer, mask (the kernel's layout) */
     uint64_t sigpending;         /* sent to the process, not yet taken by a thread */
     struct x86_siginfo siginfo[65];
     struct x86_itimer itimer[3]; /* ITIMER_REAL, _VIRTUAL, _PROF */
-    uint64_t timer_next;         /* earliest deadline of the three; 0: none */
+    uint64_t timer_next;         /* earliest deadline of these and the timerfds; 0: none */
     uint64_t idle_ns;            /* virtual time that passed with no thread running
                                     (jumps to a timer's deadline) */
 

@@ -334,16 +334,24 @@ int x86_signal_return(struct x86_process *p, struct x86_thread *t)
     return 0;
 }
 
-/* ---- interval timers on virtual time ------------------------------------------ */
+/* ---- interval timers and timerfds on virtual time ----------------------------- */
 
 static const unsigned timer_signal[3] = { SIGALRM, SIGVTALRM, SIGPROF };
+
+static void earliest(uint64_t *next, uint64_t deadline)
+{
+    if (deadline && (!*next || deadline < *next))
+        *next = deadline;
+}
 
 void x86_timers_changed(struct x86_process *p)
 {
     p->timer_next = 0;
     for (int i = 0; i < 3; i++)
-        if (p->itimer[i].deadline && (!p->timer_next || p->itimer[i].deadline < p->timer_next))
-            p->timer_next = p->itimer[i].deadline;
+        earliest(&p->timer_next, p->itimer[i].deadline);
+    for (int i = 0; i < X86_MAX_TIMERFDS; i++)
+        if (p->timerfds[i].used)
+            earliest(&p->timer_next, p->timerfds[i].deadline);
 }
 
 void x86_timers_fire(struct x86_process *p)
@@ -356,6 +364,7 @@ void x86_timers_fire(struct x86_process *p)
         it->deadline = it->interval ? now + it->interval : 0;
         x86_signal_post(p, NULL, timer_signal[i], SI_KERNEL_, 0);
     }
+    x86_timerfds_fire(p, now);
     x86_timers_changed(p);
 }
 

@@ -52,5 +52,8 @@ static inline int x86_timers_due(const struct x86_process *p, uint64_t now)
 int x86_timers_skip(struct x86_process *p);
 /* Recomputes p->timer_next after a timer changed. */
 void x86_timers_changed(struct x86_process *p);
+/* Adds the expirations of the timerfds due at NOW to their counts
+ * (sys_timerfd.c); x86_timers_fire calls it. */
+void x86_timerfds_fire(struct x86_process *p, uint64_t now);
 
 #endif

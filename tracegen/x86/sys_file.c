@@ -22,6 +22,7 @@ void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to)
 {
     p->fd_confined[to] = p->fd_confined[from];
     p->fd_mode[to] = p->fd_mode[from];
+    p->fd_timer[to] = p->fd_timer[from];
 }
 
 long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
@@ -109,7 +110,10 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
  * before anything is copied: a waiting thread may try its call many times. */
 long sys_read(struct x86_sys *s)
 {
-    if (x86_host_fd(s->p, s->a[0]) >= 0 && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS)) {
+    uint8_t mode = x86_host_fd(s->p, s->a[0]) >= 0 ? s->p->fd_mode[(uint32_t)s->a[0]] : 0;
+    if ((mode & X86_FD_COUNTER) && s->a[2] < 8)
+        return -EINVAL; /* before waiting, as natively */
+    if (mode & X86_FD_WAITS) {
         long w = x86_wait_fd(s, s->a[0], POLLIN);
         if (w != 1)
             return w;
@@ -165,7 +169,10 @@ static long write_all(struct x86_sys *s, uint64_t n)
 
 long sys_write(struct x86_sys *s)
 {
-    if (x86_host_fd(s->p, s->a[0]) >= 0 && (s->p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS))
+    uint8_t mode = x86_host_fd(s->p, s->a[0]) >= 0 ? s->p->fd_mode[(uint32_t)s->a[0]] : 0;
+    if ((mode & X86_FD_TIMER) || ((mode & X86_FD_COUNTER) && s->a[2] < 8))
+        return -EINVAL; /* a timerfd is not written; an eventfd takes 8 bytes */
+    if (mode & X86_FD_WAITS)
         return write_all(s, s->a[2]);
     return wrote(s, do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0));
 }

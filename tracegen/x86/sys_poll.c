@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/signal.h"
 #include "tracegen/x86/sys.h"
 
 #define POLL_FDS_MAX 4096
@@ -66,6 +67,13 @@ static int wait_policy(struct x86_sys *s, int64_t timeout_ns, int internal, int 
         return -1;
     }
     t->wait_deadline = 0;
+    /* a timer on virtual time comes before anything the host could see */
+    uint64_t next = s->p->timer_next, now = x86_virtual_now_ns(s->p);
+    if (next && (timeout_ns < 0 || next <= now + (uint64_t)timeout_ns)) {
+        x86_timers_skip(s->p);
+        s->outcome = SC_RETRY;
+        return -1;
+    }
     if (internal)
         return timeout_ns < 0 ? wait_internal(s) : 0;
     *timeout_ms = timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000 > 1000000000 ? 1000000000
@@ -87,6 +95,8 @@ static long poll_guest(struct x86_sys *s, struct pollfd *pfd, size_t n, int64_t 
         host[i].fd = pfd[i].fd < 0 ? -1 : x86_host_fd(p, (uint64_t)(uint32_t)pfd[i].fd);
         if (host[i].fd >= 0 && !(p->fd_mode[(uint32_t)pfd[i].fd] & X86_FD_INTERNAL))
             internal = 0;
+        if (host[i].fd >= 0 && (p->fd_mode[(uint32_t)pfd[i].fd] & X86_FD_TIMER))
+            host[i].events &= (short)~POLLOUT; /* its eventfd is writable; a timerfd is not */
     }
     int ready = poll(host, n, 0);
     if (ready == 0 && timeout_ns != 0) {
@@ -308,7 +318,7 @@ long sys_eventfd2(struct x86_sys *s)
     long g = new_fd(s->p, eventfd((unsigned)s->a[0],
                                   (int)(flags & EFD_SEMAPHORE) | EFD_CLOEXEC | EFD_NONBLOCK));
     if (g >= 0)
-        s->p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL |
+        s->p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_COUNTER |
                            (flags & EFD_NONBLOCK ? 0 : X86_FD_WAITS);
     return g;
 }

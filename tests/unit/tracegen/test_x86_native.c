@@ -112,6 +112,7 @@ BOTH_LIBCS(bfs, NULL)
 BOTH_LIBCS(fenv, NULL)
 BOTH_LIBCS(waits, NULL)
 BOTH_LIBCS(startup, NULL)
+BOTH_LIBCS(timerfd, NULL)
 
 /* avx2_kernels runs x86-64-v3 instructions unconditionally: natively only
  * on a host that has them. Under tracegen it runs whatever CPUID says. */
@@ -294,6 +295,8 @@ int main(void)
         cmocka_unit_test(test_startup_glibc),
         cmocka_unit_test(test_startup_musl_dyn),
         cmocka_unit_test(test_startup_glibc_dyn),
+        cmocka_unit_test(test_timerfd_musl),
+        cmocka_unit_test(test_timerfd_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
