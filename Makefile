@@ -19,10 +19,12 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?=
 
-# Debian packages the project builds, tests and benchmarks with.
+# Debian packages the project builds, tests and benchmarks with (g++: the C++
+# guest workloads traces/x86/*.cc).
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
-                libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox
+                libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
+                g++
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 # Programs the tests run that pkg-config cannot see (sweep plot draws with gnuplot).
 DEP_COMMANDS := gnuplot
@@ -317,8 +319,14 @@ $(BUILD)/traces/x86/musl-dyn/%: traces/x86/%.c include/cgm/guest.h
 $(BUILD)/traces/x86/glibc-dyn/%: traces/x86/%.c include/cgm/guest.h
 	@mkdir -p $(dir $@)
 	gcc -O2 -Iinclude -o $@ $< -lm -lpthread
+# traces/x86/*.cc: C++ workloads, with glibc's libstdc++ only.
+X86_GUEST_CXX := $(patsubst traces/x86/%.cc,$(BUILD)/traces/x86/glibc/%,$(wildcard traces/x86/*.cc))
+$(BUILD)/traces/x86/glibc/%: traces/x86/%.cc
+	@mkdir -p $(dir $@)
+	g++ $(X86_GUEST_FLAGS) -pthread -o $@ $<
 .PHONY: x86-guests
-x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC) $(X86_GUESTS_MUSL_DYN) $(X86_GUESTS_GLIBC_DYN)
+x86-guests: $(X86_GUESTS_MUSL) $(X86_GUESTS_GLIBC) $(X86_GUESTS_MUSL_DYN) $(X86_GUESTS_GLIBC_DYN) \
+            $(X86_GUEST_CXX)
 all: x86-guests
 test: x86-guests
 

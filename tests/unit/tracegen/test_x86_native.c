@@ -114,6 +114,9 @@ BOTH_LIBCS(waits, NULL)
 BOTH_LIBCS(startup, NULL)
 BOTH_LIBCS(timerfd, NULL)
 
+/* C++ exceptions and threads: libstdc++ is glibc's only. */
+static void test_cxx_threads_glibc(void **state) { (void)state; compare("glibc", "cxx_threads", NULL); }
+
 /* avx2_kernels runs x86-64-v3 instructions unconditionally: natively only
  * on a host that has them. Under tracegen it runs whatever CPUID says. */
 static void compare_v3(const char *libc)
@@ -297,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_startup_glibc_dyn),
         cmocka_unit_test(test_timerfd_musl),
         cmocka_unit_test(test_timerfd_glibc),
+        cmocka_unit_test(test_cxx_threads_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
