@@ -20,11 +20,12 @@ PREFIX  ?= /usr/local
 SAN     ?=
 
 # Debian packages the project builds, tests and benchmarks with (g++: the C++
-# guest workloads traces/x86/*.cc).
+# guest workloads traces/x86/*.cc; busybox-static: a static program nobody here
+# wrote, whose applets test_x86_busybox runs under tracegen).
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
-                g++
+                g++ busybox-static
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 # Programs the tests run that pkg-config cannot see (sweep plot draws with gnuplot).
 DEP_COMMANDS := gnuplot

@@ -53,7 +53,7 @@ long sys_clone(struct x86_sys *s)
     uint64_t flags = c->r[R_RDI], stack = c->r[R_RSI], ptid = c->r[R_RDX];
     uint64_t ctid = c->r[R_R10], tls = c->r[R_R8];
     if ((flags & (CLONE_VM_ | CLONE_THREAD_)) != (CLONE_VM_ | CLONE_THREAD_))
-        return -EPERM; /* new processes are outside the sandbox */
+        return sys_process_refused(s); /* a new process: outside the sandbox */
     struct x86_thread *child = x86_thread_create(p, t);
     if (!child)
         return -EAGAIN;
