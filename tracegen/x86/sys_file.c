@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <termios.h>
@@ -175,6 +176,39 @@ long sys_write(struct x86_sys *s)
     if (mode & X86_FD_WAITS)
         return write_all(s, s->a[2]);
     return wrote(s, do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0));
+}
+
+/* sendfile: the host copies between the host descriptors (the output one
+ * is writable only if the sandbox handed it out); a pipe the guest expects
+ * to wait on is waited for as write does. */
+long sys_sendfile(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    int out = x86_host_fd(p, s->a[0]), in = x86_host_fd(p, s->a[1]);
+    if (out < 0 || in < 0)
+        return -EBADF;
+    off_t off = 0;
+    if (s->a[2]) {
+        int64_t v;
+        if (gmem_copy_in(p->mem, &v, s->a[2], sizeof v, NULL) < 0)
+            return -EFAULT;
+        if (v < 0)
+            return -EINVAL;
+        off = (off_t)v;
+    }
+    if (p->fd_mode[(uint32_t)s->a[0]] & X86_FD_WAITS) {
+        long w = x86_wait_fd(s, s->a[0], POLLOUT);
+        if (w != 1)
+            return w;
+    }
+    ssize_t k = sendfile(out, in, s->a[2] ? &off : NULL, s->a[3] > X86_IO_CHUNK ? X86_IO_CHUNK
+                                                                               : s->a[3]);
+    if (k < 0)
+        return wrote(s, -errno);
+    int64_t v = (int64_t)off;
+    if (s->a[2] && gmem_copy_out(p->mem, s->a[2], &v, sizeof v, 0, NULL) < 0)
+        return -EFAULT;
+    return (long)k;
 }
 
 long sys_pwrite64(struct x86_sys *s)

@@ -52,6 +52,14 @@ long sys_process_refused(struct x86_sys *s)
     return -EPERM;
 }
 
+/* wait4 and waitid: the guest never has child processes (it may not
+ * start any), so there is none to wait for. */
+long sys_no_children(struct x86_sys *s)
+{
+    (void)s;
+    return -ECHILD;
+}
+
 /* The guest has no network: socket, connect, accept, bind, listen,
  * socketpair. */
 long sys_socket_refused(struct x86_sys *s)

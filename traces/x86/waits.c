@@ -1,7 +1,8 @@
 /* Waiting on descriptors between threads, and the small calls ordinary
  * programs make about themselves: poll, ppoll, select, pselect6, epoll,
  * eventfd (a waiting read), statfs, fstatfs, statx, getrusage, times,
- * sched_setaffinity, prctl names, membarrier. One thread waits for what
+ * sched_setaffinity, prctl names, membarrier; sendfile, mincore, msync,
+ * wait4 and waitid. One thread waits for what
  * another provides (under tracegen they take turns on one host thread, so
  * the waiter must not block it). Prints facts that do not depend on the
  * machine, so a native run and one under tracegen print the same. */
@@ -21,7 +22,13 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,8 +53,53 @@ static pthread_t start_writer(uint64_t n)
     return t;
 }
 
-int main(void)
+/* sendfile from a file into a pipe, mincore and msync of mappings, and
+ * wait4/waitid of a process with no children. */
+static void memory_and_children(const char *self)
 {
+    int in = open(self, O_RDONLY), fd[2];
+    if (in < 0 || pipe(fd) < 0)
+        return;
+    off_t off = 100;
+    ssize_t k = sendfile(fd[1], in, &off, 1000);
+    char a[1000], b[1000];
+    ssize_t got = read(fd[0], a, sizeof a), want = pread(in, b, sizeof b, 100);
+    printf("sendfile: %zd, offset now %ld, same bytes %d, file position kept %ld\n", k, (long)off,
+           got == want && !memcmp(a, b, sizeof a), (long)lseek(in, 0, SEEK_CUR));
+    close(in);
+    close(fd[0]);
+    close(fd[1]);
+
+    long page = sysconf(_SC_PAGESIZE);
+    char *m = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(m, 1, 4 * page);
+    unsigned char vec[4] = { 9, 9, 9, 9 };
+    int r = mincore(m, 4 * page, vec);
+    printf("mincore of 4 touched pages: %d, resident %d%d%d%d\n", r, vec[0] & 1, vec[1] & 1,
+           vec[2] & 1, vec[3] & 1);
+    munmap(m + 2 * page, page);
+    r = mincore(m, 4 * page, vec);
+    printf("mincore over a hole: %d %s\n", r, errno == ENOMEM ? "ENOMEM" : "?");
+    r = mincore(m + 1, page, vec);
+    printf("mincore unaligned: %d %s\n", r, errno == EINVAL ? "EINVAL" : "?");
+    printf("msync: %d\n", msync(m, 2 * page, MS_SYNC));
+    r = msync(m, page, MS_SYNC | MS_ASYNC);
+    printf("msync with both: %d %s\n", r, errno == EINVAL ? "EINVAL" : "?");
+    r = msync(m, 4 * page, MS_ASYNC);
+    printf("msync over a hole: %d %s\n", r, errno == ENOMEM ? "ENOMEM" : "?");
+    munmap(m, 4 * page);
+
+    int st;
+    pid_t w = wait4(-1, &st, WNOHANG, NULL);
+    printf("wait4 with no children: %d %s\n", (int)w, errno == ECHILD ? "ECHILD" : "?");
+    siginfo_t si;
+    r = waitid(P_ALL, 0, &si, WEXITED);
+    printf("waitid with no children: %d %s\n", r, errno == ECHILD ? "ECHILD" : "?");
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
     setvbuf(stdout, NULL, _IONBF, 0);
     efd = eventfd(0, 0);
     printf("eventfd: %s\n", efd >= 0 ? "made" : "failed");
@@ -131,5 +183,6 @@ int main(void)
     long mb = syscall(SYS_membarrier, 0 /* QUERY */, 0, 0);
     printf("membarrier query: %s\n", mb >= 0 && (mb & 1) ? "global served" : "failed");
     printf("membarrier global: %ld\n", syscall(SYS_membarrier, 1, 0, 0));
+    memory_and_children(argv[0]);
     return 0;
 }
