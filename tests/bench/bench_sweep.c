@@ -104,7 +104,7 @@ int main(void)
         fprintf(stderr, "bench-sweep: run through make bench-sweep (CGM_BIN, CGM_BUILD, CGM_ROOT)\n");
         return 1;
     }
-    char load0[64], load1[64], trace[512], hello[512], a[600], b[600];
+    char load0[64], load1[64], trace[512], hello[512], a[600], b[1300]; /* b: command + spec */
     loadavg(load0, sizeof load0);
     snprintf(trace, sizeof trace, "%s/printf_float.cgt", tmp);
     sh("%s/tracegen --quiet -o %s -- %s/traces/x86/musl/printf_float > /dev/null", bin, trace, build);
