@@ -4,14 +4,43 @@
 # in its summary; a program that dies before its summary counts as one failure,
 # and so does one that runs longer than CGM_TEST_TIMEOUT seconds (default 600:
 # a hang, such as a simulation that never finishes, must not stall the run).
-# Ends with the line "N passed, N failed".
+# CGM_TEST_JOBS programs run at once (default 2: most of the time goes to a
+# few long programs, and every test keeps its files under its own process
+# id); their outputs are printed in the order given, each when it and every
+# program before it have finished. Ends with the line "N passed, N failed".
 passed=0
 failed=0
-log=$(mktemp)
+jobs=${CGM_TEST_JOBS:-2}
+CGM_TEST_OUT=$(mktemp -d)
+export CGM_TEST_OUT
+trap 'rm -rf "$CGM_TEST_OUT"' EXIT
+
+# Runs program $2 as number $1, leaving its output in N.log and its exit
+# status in N.rc (written last: the printer waits for it).
+run_one='CMOCKA_MESSAGE_OUTPUT=stdout timeout -k 10 "${CGM_TEST_TIMEOUT:-600}" "$2" \
+    >"$CGM_TEST_OUT/$1.log" 2>&1
+echo $? >"$CGM_TEST_OUT/$1.rc.tmp" && mv "$CGM_TEST_OUT/$1.rc.tmp" "$CGM_TEST_OUT/$1.rc"'
+
+i=0
 for t in "$@"; do
+    i=$((i + 1))
+    printf '%s %s\n' "$i" "$t"
+done | xargs -n 2 -P "$jobs" sh -c "$run_one" sh &
+runner=$!
+
+i=0
+for t in "$@"; do
+    i=$((i + 1))
     name=$(basename "$t")
-    CMOCKA_MESSAGE_OUTPUT=stdout timeout -k 10 "${CGM_TEST_TIMEOUT:-600}" "$t" >"$log" 2>&1
-    rc=$?
+    log="$CGM_TEST_OUT/$i.log"
+    while [ ! -f "$CGM_TEST_OUT/$i.rc" ]; do
+        if ! kill -0 "$runner" 2>/dev/null && [ ! -f "$CGM_TEST_OUT/$i.rc" ]; then
+            echo "test program $name was not run" >"$log"
+            echo 127 >"$CGM_TEST_OUT/$i.rc"
+        fi
+        sleep 0.2
+    done
+    rc=$(cat "$CGM_TEST_OUT/$i.rc")
     cat "$log"
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "test program $name ran longer than ${CGM_TEST_TIMEOUT:-600} s and was stopped"
@@ -26,7 +55,7 @@ for t in "$@"; do
     passed=$((passed + p))
     failed=$((failed + f))
 done
-rm -f "$log"
+wait "$runner"
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
