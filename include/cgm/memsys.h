@@ -129,8 +129,11 @@ ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m);
 const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m);
 
 /* Queues a load, store or fetch of physical address addr at core's L1
- * (call from a context). false if the core's request queue is full; try
- * again next cycle. */
+ * (call from a context), or a flush of its block from the CPU's caches
+ * (CGM_OP_FLUSH_CPU) or the GPU's (CGM_OP_FLUSH_GPU): the non-coherent
+ * organisations hand a range over by one flush per block, as seed 000's
+ * driver does, each answered like a request once done. false if the
+ * core's request queue is full; try again next cycle. */
 bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr, uint64_t tag,
                        uint64_t store_value);
 

@@ -496,6 +496,115 @@ static void test_crossbar_serves_every_cu(void **state)
     }
 }
 
+/* The non-coherent organisations hand data over by flushes, one request
+ * per block from a core (seed 000's driver): after CU 0 stores to a range
+ * and core 0 flushes it from the GPU's caches, core 0 reads the stored
+ * values; after core 0 stores and flushes from the CPU's caches, CU 0
+ * reads them. Each flush is answered like a request. */
+enum { HANDOVER_BLOCKS = 8 };
+
+struct handover {
+    struct cgm_memsys *ms;
+    struct cgm_gpu_mem_port port;
+    unsigned cpu_done, gpu_done, bad;
+};
+
+static void handover_cpu_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                              uint64_t cycle)
+{
+    (void)core;
+    (void)tag;
+    (void)cycle;
+    struct handover *h = ctx;
+    h->cpu_done++;
+    if (op == CGM_OP_LOAD && value != ((addr / 64) << 32 | 7))
+        h->bad++;
+}
+
+static void handover_gpu_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t gpu_cycle)
+{
+    (void)gpu_cycle;
+    struct handover *h = ctx;
+    h->gpu_done++;
+    if (r->op == CGM_GPU_LOAD && value != ((r->vaddr / 64) << 32 | 9))
+        h->bad++;
+}
+
+/* Waits until the counter reaches n. */
+static void wait_for(const unsigned *counter, unsigned n)
+{
+    while (*counter < n)
+        ks_pause(1);
+}
+
+static void gpu_side(void *arg)
+{
+    struct handover *h = arg;
+    for (unsigned b = 0; b < HANDOVER_BLOCKS; b++) {
+        struct cgm_gpu_request q = { .vaddr = 0x8000 + b * 64, .bytes = 8, .value = ((uint64_t)(0x8000 / 64 + b) << 32) | 7,
+                                     .op = CGM_GPU_STORE };
+        while (!h->port.access(h->port.ctx, &q))
+            ks_pause(1);
+    }
+    wait_for(&h->gpu_done, HANDOVER_BLOCKS);
+}
+
+static void cpu_side(void *arg)
+{
+    struct handover *h = arg;
+    wait_for(&h->gpu_done, HANDOVER_BLOCKS);
+    unsigned expect = 0;
+    for (int op = 0; op < 4; op++) {
+        for (unsigned b = 0; b < HANDOVER_BLOCKS; b++) {
+            uint64_t addr = 0x8000 + b * 64;
+            static const uint8_t ops[4] = { CGM_OP_FLUSH_GPU, CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FLUSH_CPU };
+            while (!cgm_memsys_access(h->ms, 0, ops[op], addr, b, (addr / 64) << 32 | 9))
+                ks_pause(1);
+        }
+        expect += HANDOVER_BLOCKS;
+        wait_for(&h->cpu_done, expect); /* the flushes done before the loads, the stores before theirs */
+    }
+}
+
+static void gpu_reads(void *arg)
+{
+    struct handover *h = arg;
+    for (unsigned b = 0; b < HANDOVER_BLOCKS; b++) {
+        struct cgm_gpu_request q = { .vaddr = 0x8000 + b * 64, .bytes = 8, .cu = 1, .op = CGM_GPU_LOAD };
+        while (!h->port.access(h->port.ctx, &q))
+            ks_pause(1);
+    }
+}
+
+static void test_flushed_handover(void **state)
+{
+    (void)state;
+    for (int llc = 0; llc < 2; llc++) {
+        ks_engine *eng = ks_engine_create(NULL);
+        struct cgm_memsys_config c = gpu_cfg(false, llc); /* NC-MC and NC-L3 */
+        struct cgm_memsys_domains d;
+        char err[256] = "";
+        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
+        struct handover h = { 0 };
+        h.ms = cgm_memsys_create(eng, &d, &c, handover_cpu_done, &h, err, sizeof err);
+        if (!h.ms)
+            fail_msg("%s", err);
+        h.port = cgm_memsys_gpu_port(h.ms, NULL, handover_gpu_done, &h);
+        ks_context_opts og = { .name = "cu", .domain = d.gpu }, oc = { .name = "core", .domain = d.cpu };
+        assert_non_null(ks_context_create_opts(eng, gpu_side, &h, &og));
+        assert_non_null(ks_context_create_opts(eng, cpu_side, &h, &oc));
+        assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+        assert_int_equal(h.cpu_done, 4 * HANDOVER_BLOCKS);
+        assert_non_null(ks_context_create_opts(eng, gpu_reads, &h, &og));
+        assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+        assert_int_equal(h.gpu_done, 2 * HANDOVER_BLOCKS);
+        assert_int_equal(h.bad, 0);
+        cgm_memsys_stop(h.ms);
+        cgm_memsys_destroy(h.ms);
+        ks_engine_destroy(eng);
+    }
+}
+
 /* Coherent organisations share the process's pages; non-coherent ones put
  * the GPU's data on frames of their own. */
 static void test_pages_of_each_organisation(void **state)
@@ -542,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_hub_latency),
         cmocka_unit_test(test_hub_bandwidth_bounds_a_stream),
         cmocka_unit_test(test_crossbar_serves_every_cu),
+        cmocka_unit_test(test_flushed_handover),
         cmocka_unit_test(test_four_organisations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
