@@ -27,8 +27,9 @@ DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
                 g++ busybox-static
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
-# Programs the tests run that pkg-config cannot see (sweep plot draws with gnuplot).
-DEP_COMMANDS := gnuplot
+# Programs the tests run that pkg-config cannot see (sweep plot draws with
+# gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox).
+DEP_COMMANDS := gnuplot g++ busybox
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
