@@ -443,6 +443,10 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     do {
         cycle += 1000000;
         stop = ks_run_cycles(s->eng, cpu, cycle);
+        if (stop == KS_STOP_LIMIT && s->gpu && rp_gpu_stuck(s->gpu, s->error, sizeof s->error)) {
+            s->failed = true;
+            break;
+        }
         double t = seconds();
         if (progress && t - last >= 0.5) {
             last = t;
@@ -459,7 +463,7 @@ int rp_sim_run(struct rp_sim *s, bool progress)
         snprintf(s->error, sizeof s->error, "simulation engine: %s", ks_engine_error(s->eng));
         return -1;
     }
-    if (s->failed)
+    if (s->failed) /* s->error says why */
         return -1;
     const char *gpu_error = s->gpu ? cgm_memsys_gpu_error(s->ms) : "";
     if (gpu_error[0]) {

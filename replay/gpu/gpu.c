@@ -168,6 +168,23 @@ uint64_t rp_gpu_cycle(const struct rp_gpu *g) { return ks_domain_cycle(g->domain
 
 uint64_t rp_gpu_instructions(const struct rp_gpu *g) { return g->issued; }
 
+bool rp_gpu_stuck(struct rp_gpu *g, char *msg, size_t len)
+{
+    uint64_t now = ks_domain_cycle(g->domain);
+    const struct rp_kernel *k = g->queue_head;
+    if (!k || !k->started || g->issued != g->watch_issued) {
+        g->watch_issued = g->issued;
+        g->watch_cycle = now;
+        return false;
+    }
+    if (now - g->watch_cycle < RP_GPU_STUCK_CYCLES)
+        return false;
+    snprintf(msg, len, "%.200s: kernel %.100s (launch %u) issued no instruction from GPU cycle %llu to %llu: "
+             "its memory requests are not answered (a deadlock or livelock below the compute units)",
+             g->trace.name, k->name, k->launch, (unsigned long long)g->watch_cycle, (unsigned long long)now);
+    return true;
+}
+
 void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va) { rp_sync_cpu_store(&g->sync, va); }
 
 void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle) { rp_sync_mem_done(&g->sync, tag, cycle); }

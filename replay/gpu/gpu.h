@@ -44,6 +44,14 @@ void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle);
 bool rp_gpu_idle(const struct rp_gpu *g);
 /* The GPU cycle now (from any context). */
 uint64_t rp_gpu_cycle(const struct rp_gpu *g);
+/* GPU cycles a running kernel may go without issuing an instruction
+ * before the replay stops (as M2S-CGM stops a GPU that completes nothing
+ * for a million cycles): memory that never answers. */
+#define RP_GPU_STUCK_CYCLES 1000000
+/* Called from outside the contexts between runs of the engine: true when
+ * a kernel has run RP_GPU_STUCK_CYCLES without an instruction issued (MSG
+ * then says which and since when). */
+bool rp_gpu_stuck(struct rp_gpu *g, char *msg, size_t len);
 /* Wavefront instructions issued so far. */
 uint64_t rp_gpu_instructions(const struct rp_gpu *g);
 

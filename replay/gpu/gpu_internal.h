@@ -200,6 +200,7 @@ struct rp_gpu {
     bool warned_resources;
     bool stopping;
     uint64_t issued;               /* wavefront instructions, all compute units */
+    uint64_t watch_issued, watch_cycle; /* rp_gpu_stuck: issued at the GPU cycle it last moved */
     uint64_t shown_cycle;          /* the last snapshot's GPU cycle */
     const char *unit_names[CGM_SI_UNIT_COUNT];
 };
