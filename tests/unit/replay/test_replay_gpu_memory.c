@@ -325,34 +325,6 @@ static void test_study1_breakdown(void **state)
     rp_sim_destroy(s);
 }
 
-/* The seed's equivalence check (Sec. 4.4.1) as far as our workloads allow
- * (none has a separate GPU-only program): at a CPU share of 0% the
- * collaborative workload is a GPU-only run, its kernels taking the same
- * time within 2% whether one CPU thread or four wait beside the GPU. */
-static void test_collaborative_at_zero_share_is_gpu_only(void **state)
-{
-    (void)state;
-    static const char *const names[] = { "collab_backprop", "collab_matmul", "collab_knn" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char one[64], four[64], cmd[128];
-        snprintf(cmd, sizeof cmd, "%s 1 0 share", names[i]);
-        gpu_record(one, "kernels", cmd);
-        snprintf(cmd, sizeof cmd, "%s 4 0 share", names[i]);
-        gpu_record(four, "kernels", cmd);
-        struct rp_config cfg;
-        rp_config_defaults(&cfg);
-        cJSON *a = gpu_replay_stats(one, &cfg), *b = gpu_replay_stats(four, &cfg);
-        double ka = kernel_cycles(a), kb = kernel_cycles(b);
-        if (kb > 1.02 * ka || ka > 1.02 * kb)
-            print_error("%s at 0%%: kernels %.0f cycles beside one thread, %.0f beside four\n", names[i], ka, kb);
-        assert_true(kb <= 1.02 * ka && ka <= 1.02 * kb);
-        cJSON_Delete(a);
-        cJSON_Delete(b);
-        unlink(one);
-        unlink(four);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,7 +333,6 @@ int main(void)
         cmocka_unit_test(test_l1_keys_reach_the_caches),
         cmocka_unit_test(test_copies_per_organisation),
         cmocka_unit_test(test_study1_breakdown),
-        cmocka_unit_test(test_collaborative_at_zero_share_is_gpu_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
