@@ -11,7 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgm/trace.h"
 #include "tests/unit/replay_run.h"
+
+const char *const gpu_workloads[GPU_NWORK] = {
+    "hotspot", "backprop", "lud", "kmeans", "nw", "bfs", "threads_launch 3",
+    "collab_backprop 2 50 share", "collab_matmul 2 50 copy", "collab_edge 2 50 share",
+    "collab_knn 2 50 copy", "collab_write 2 50 share",
+};
+char gpu_traces[GPU_NWORK][64];
 
 void gpu_record(char *path, const char *kernels, const char *command)
 {
@@ -37,6 +45,35 @@ void gpu_record(char *path, const char *kernels, const char *command)
     if (!WIFEXITED(st) || WEXITSTATUS(st) || !strstr(text, "PASS"))
         print_error("%s: %s\n", command, text);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+int gpu_record_workloads(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < GPU_NWORK; i++)
+        gpu_record(gpu_traces[i], "kernels", gpu_workloads[i]);
+    return 0;
+}
+
+int gpu_remove_workloads(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < GPU_NWORK; i++)
+        unlink(gpu_traces[i]);
+    return 0;
+}
+
+uint64_t gpu_recorded_instructions(const char *path)
+{
+    char err[256];
+    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
+    assert_non_null(r);
+    uint64_t n = 0;
+    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
+        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_GPU_WORKGROUP)
+            n += cgm_reader_stream(r, i)->totals.instructions;
+    cgm_reader_close(r);
+    return n;
 }
 
 void *gpu_replay_stats(const char *trace, const struct rp_config *cfg)

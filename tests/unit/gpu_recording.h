@@ -4,6 +4,8 @@
 #ifndef TESTS_UNIT_GPU_RECORDING_H
 #define TESTS_UNIT_GPU_RECORDING_H
 
+#include <stdint.h>
+
 #include "replay/sim.h"
 
 /* Records `$CGM_BUILD/traces/gpu/COMMAND` (a program name and its
@@ -11,6 +13,20 @@
  * temporary file whose name goes into PATH (64 bytes). The test fails unless
  * the workload prints PASS. */
 void gpu_record(char *path, const char *kernels, const char *command);
+
+/* The workloads the GPU replay tests share: every GPU-only program, a
+ * kernel launched from several threads, and the collaborative ones in both
+ * copy styles, each small enough for make test. */
+#define GPU_NWORK 12
+extern const char *const gpu_workloads[GPU_NWORK];
+/* Their traces, recorded by gpu_record_workloads (a cmocka group setup)
+ * and removed by gpu_remove_workloads (its teardown). */
+extern char gpu_traces[GPU_NWORK][64];
+int gpu_record_workloads(void **state);
+int gpu_remove_workloads(void **state);
+
+/* Wavefront instructions the trace's work-group streams hold. */
+uint64_t gpu_recorded_instructions(const char *path);
 
 /* Replays TRACE under CFG (failing the test on an error) and returns the
  * statistics snapshot at the end (a cJSON object, to free with cJSON_Delete). */

@@ -19,44 +19,6 @@
 #include "tests/unit/gpu_recording.h"
 #include "tests/unit/replay_run.h"
 
-static const char *const workloads[] = {
-    "hotspot", "backprop", "lud", "kmeans", "nw", "bfs", "threads_launch 3",
-    "collab_backprop 2 50 share", "collab_matmul 2 50 copy", "collab_edge 2 50 share",
-    "collab_knn 2 50 copy", "collab_write 2 50 share",
-};
-#define NWORK (sizeof workloads / sizeof workloads[0])
-static char traces[NWORK][64];
-
-static int setup(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < NWORK; i++)
-        gpu_record(traces[i], "kernels", workloads[i]);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < NWORK; i++)
-        unlink(traces[i]);
-    return 0;
-}
-
-/* Wavefront instructions the trace's work-group streams hold. */
-static uint64_t recorded_instructions(const char *path)
-{
-    char err[256];
-    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
-    uint64_t n = 0;
-    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
-        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_GPU_WORKGROUP)
-            n += cgm_reader_stream(r, i)->totals.instructions;
-    cgm_reader_close(r);
-    return n;
-}
-
 static size_t array_size(const cJSON *j, const char *key)
 {
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(j, "gpu");
@@ -79,9 +41,9 @@ static void test_workloads_complete(void **state)
     (void)state;
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    for (size_t i = 0; i < NWORK; i++) {
-        cJSON *j = gpu_replay_stats(traces[i], &cfg);
-        assert_int_equal(gpu_stat(j, "gpu.wavefront_instructions"), recorded_instructions(traces[i]));
+    for (size_t i = 0; i < GPU_NWORK; i++) {
+        cJSON *j = gpu_replay_stats(gpu_traces[i], &cfg);
+        assert_int_equal(gpu_stat(j, "gpu.wavefront_instructions"), gpu_recorded_instructions(gpu_traces[i]));
         double issued = 0, prev_end = 0;
         char k[96];
         for (unsigned c = 0; c < cfg.gpu_cus; c++) {
@@ -113,7 +75,7 @@ static void test_statistics_repeat(void **state)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     for (size_t i = 7; i < 9; i++) {
-        cJSON *a = gpu_replay_stats(traces[i], &cfg), *b = gpu_replay_stats(traces[i], &cfg);
+        cJSON *a = gpu_replay_stats(gpu_traces[i], &cfg), *b = gpu_replay_stats(gpu_traces[i], &cfg);
         char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
         assert_string_equal(ta, tb);
         free(ta);
@@ -140,10 +102,10 @@ static void test_more_compute_units_never_slower(void **state)
             cfg.gpu_cus = cus;
             cfg.gpu_memory = RP_GPU_MEM_IDEAL;
             cfg.ideal_bytes_per_cycle = 1024;
-            cJSON *j = gpu_replay_stats(traces[i], &cfg);
+            cJSON *j = gpu_replay_stats(gpu_traces[i], &cfg);
             double t = kernel_cycles(j);
             if (prev && t > 1.02 * prev)
-                print_error("%s: %u compute units take %.0f cycles, half as many %.0f\n", workloads[i], cus, t,
+                print_error("%s: %u compute units take %.0f cycles, half as many %.0f\n", gpu_workloads[i], cus, t,
                             prev);
             assert_true(!prev || t <= 1.02 * prev);
             prev = t;
@@ -166,9 +128,9 @@ static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
         cfg.gpu_memory = RP_GPU_MEM_IDEAL;
         cfg.ideal_bytes_per_cycle = 65536;
         cfg.gpu_cus = 1;
-        cJSON *one = gpu_replay_stats(traces[i], &cfg);
+        cJSON *one = gpu_replay_stats(gpu_traces[i], &cfg);
         cfg.gpu_cus = 64;
-        cJSON *many = gpu_replay_stats(traces[i], &cfg);
+        cJSON *many = gpu_replay_stats(gpu_traces[i], &cfg);
         double alone = 0, groups = 0;
         char k[96];
         for (unsigned c = 0; c < cfg.gpu_cus; c++) {
@@ -179,7 +141,7 @@ static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
         }
         double serial = kernel_cycles(one), slack = groups * (double)(cfg.cu.simds + 1);
         if (serial < alone - slack || serial > alone + slack)
-            print_error("%s: one compute unit %.0f cycles, its %.0f work-groups alone %.0f\n", workloads[i], serial,
+            print_error("%s: one compute unit %.0f cycles, its %.0f work-groups alone %.0f\n", gpu_workloads[i], serial,
                         groups, alone);
         assert_true(serial >= alone - slack && serial <= alone + slack);
         cJSON_Delete(one);
@@ -193,7 +155,7 @@ static void test_region_of_interest(void **state)
     (void)state;
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    struct rp_sim *s = replay_run_checked(traces[0], &cfg);
+    struct rp_sim *s = replay_run_checked(gpu_traces[0], &cfg);
     assert_true(s->roi_seen);
     char *txt = NULL;
     FILE *f = open_memstream(&txt, &(size_t){ 0 });
@@ -253,10 +215,10 @@ static void test_traces_without_kernel_descriptions(void **state)
     int fd = mkstemp(old);
     assert_true(fd >= 0);
     close(fd);
-    strip_new_records(traces[1], old);
+    strip_new_records(gpu_traces[1], old);
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    cJSON *now = gpu_replay_stats(traces[1], &cfg), *then = gpu_replay_stats(old, &cfg);
+    cJSON *now = gpu_replay_stats(gpu_traces[1], &cfg), *then = gpu_replay_stats(old, &cfg);
     assert_int_equal(gpu_stat(then, "gpu.wavefront_instructions"), gpu_stat(now, "gpu.wavefront_instructions"));
     assert_int_equal(gpu_stat(then, "gpu.driver_memory.pages"), 0);
     assert_true(gpu_stat(now, "gpu.driver_memory.pages") > 0);
@@ -278,5 +240,5 @@ int main(void)
         cmocka_unit_test(test_region_of_interest),
         cmocka_unit_test(test_traces_without_kernel_descriptions),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }

@@ -19,43 +19,6 @@
 #include "tests/unit/gpu_recording.h"
 #include "tests/unit/replay_run.h"
 
-static const char *const workloads[] = {
-    "hotspot", "backprop", "lud", "kmeans", "nw", "bfs", "threads_launch 3",
-    "collab_backprop 2 50 share", "collab_matmul 2 50 copy", "collab_edge 2 50 share",
-    "collab_knn 2 50 copy", "collab_write 2 50 share",
-};
-#define NWORK (sizeof workloads / sizeof workloads[0])
-static char traces[NWORK][64];
-
-static int setup(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < NWORK; i++)
-        gpu_record(traces[i], "kernels", workloads[i]);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < NWORK; i++)
-        unlink(traces[i]);
-    return 0;
-}
-
-static uint64_t recorded_instructions(const char *path)
-{
-    char err[256];
-    struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
-    assert_non_null(r);
-    uint64_t n = 0;
-    for (size_t i = 0; i < cgm_reader_stream_count(r); i++)
-        if (cgm_reader_stream(r, i)->info.kind == CGM_STREAM_GPU_WORKGROUP)
-            n += cgm_reader_stream(r, i)->totals.instructions;
-    cgm_reader_close(r);
-    return n;
-}
-
 /* The sum of FIELD over the caches of KIND; their number in *count. */
 static double caches_sum(const cJSON *j, const char *kind, const char *field, unsigned *count)
 {
@@ -92,7 +55,7 @@ static void test_gpu_caches_in_statistics(void **state)
         rp_config_defaults(&cfg);
         assert_int_equal(cfg.gpu_memory, RP_GPU_MEM_HIERARCHY); /* the default for GPU traces */
         cfg.gpu_cus = cus[i];
-        cJSON *j = gpu_replay_stats(traces[1], &cfg);
+        cJSON *j = gpu_replay_stats(gpu_traces[1], &cfg);
         unsigned l1s, l2s, banks = 1;
         while (banks * 2 <= cus[i] / 4)
             banks *= 2;
@@ -127,8 +90,8 @@ static void test_workloads_complete_in_every_organisation(void **state)
 {
     (void)state;
     static const char *const names[2][2] = { { "NC-MC", "NC-L3" }, { "C-MC", "C-L3" } };
-    for (size_t i = 0; i < NWORK; i++) {
-        uint64_t recorded = recorded_instructions(traces[i]);
+    for (size_t i = 0; i < GPU_NWORK; i++) {
+        uint64_t recorded = gpu_recorded_instructions(gpu_traces[i]);
         double cycles[2][2];
         for (unsigned coh = 0; coh < 2; coh++)
             for (unsigned conn = 0; conn < 2; conn++) {
@@ -136,7 +99,7 @@ static void test_workloads_complete_in_every_organisation(void **state)
                 rp_config_defaults(&cfg);
                 cfg.gpu_coherence = coh ? RP_GPU_COHERENT : RP_GPU_NONCOHERENT;
                 cfg.gpu_connection = conn ? RP_GPU_TO_L3 : RP_GPU_TO_MC;
-                cJSON *j = gpu_replay_stats(traces[i], &cfg);
+                cJSON *j = gpu_replay_stats(gpu_traces[i], &cfg);
                 assert_int_equal(gpu_stat(j, "gpu.wavefront_instructions"), recorded);
                 const cJSON *mem = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "gpu"),
                                                                     "memory");
@@ -147,7 +110,7 @@ static void test_workloads_complete_in_every_organisation(void **state)
                 cJSON_Delete(j);
             }
         if (cycles[1][1] > 1.02 * cycles[0][0])
-            print_error("%s: C-L3 %.0f cycles, NC-MC %.0f\n", workloads[i], cycles[1][1], cycles[0][0]);
+            print_error("%s: C-L3 %.0f cycles, NC-MC %.0f\n", gpu_workloads[i], cycles[1][1], cycles[0][0]);
         assert_true(cycles[1][1] <= 1.02 * cycles[0][0]);
     }
 }
@@ -161,19 +124,19 @@ static void test_l1_keys_reach_the_caches(void **state)
     (void)state;
     struct rp_config cfg;
     rp_config_defaults(&cfg);
-    cJSON *base = gpu_replay_stats(traces[0], &cfg);
+    cJSON *base = gpu_replay_stats(gpu_traces[0], &cfg);
     cfg.gpu_l1.size = 1024;
-    cJSON *small = gpu_replay_stats(traces[0], &cfg);
+    cJSON *small = gpu_replay_stats(gpu_traces[0], &cfg);
     assert_true(caches_sum(small, "gpu_l1v", "misses", NULL) > caches_sum(base, "gpu_l1v", "misses", NULL));
     rp_config_defaults(&cfg);
     cfg.gpu_l1.latency = 20;
-    cJSON *slow = gpu_replay_stats(traces[0], &cfg);
+    cJSON *slow = gpu_replay_stats(gpu_traces[0], &cfg);
     assert_true(kernel_cycles(slow) > kernel_cycles(base));
     rp_config_defaults(&cfg);
     cfg.cu.coalescer = RP_COALESCE_L1_MSHR;
-    cJSON *wide = gpu_replay_stats(traces[0], &cfg);
+    cJSON *wide = gpu_replay_stats(gpu_traces[0], &cfg);
     cfg.gpu_l1.coalescer = 1;
-    cJSON *narrow = gpu_replay_stats(traces[0], &cfg);
+    cJSON *narrow = gpu_replay_stats(gpu_traces[0], &cfg);
     assert_true(caches_sum(narrow, "gpu_l1v", "coalesced", NULL) < caches_sum(wide, "gpu_l1v", "coalesced", NULL));
     assert_true(kernel_cycles(narrow) > kernel_cycles(wide));
     cJSON_Delete(base);
@@ -246,7 +209,7 @@ static void test_copies_per_organisation(void **state)
     (void)state;
     static const size_t copying[] = { 2, 8, 10 }; /* lud, collab_matmul copy, collab_knn copy */
     for (size_t x = 0; x < sizeof copying / sizeof copying[0]; x++) {
-        const char *t = traces[copying[x]];
+        const char *t = gpu_traces[copying[x]];
         uint64_t moved = recorded_copy_bytes(t);
         assert_true(moved > 0);
         cJSON *nc = run_in(t, 0, 0), *cmc = run_in(t, 1, 0), *cl3 = run_in(t, 1, 1);
@@ -264,7 +227,7 @@ static void test_copies_per_organisation(void **state)
         cJSON_Delete(cl3);
     }
     /* hotspot shares its buffers: copied in NC-MC as if it copied them */
-    cJSON *nc = run_in(traces[0], 0, 0), *cl3 = run_in(traces[0], 1, 1);
+    cJSON *nc = run_in(gpu_traces[0], 0, 0), *cl3 = run_in(gpu_traces[0], 1, 1);
     assert_true(gpu_stat(nc, "gpu.copies.implicit") > 0);
     assert_true(gpu_stat(nc, "gpu.copies.bytes_copied") > 0);
     assert_int_equal(gpu_stat(cl3, "gpu.copies.system_cycles"), 0);
@@ -309,7 +272,7 @@ static void test_study1_breakdown(void **state)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     cfg.gpu_coherence = RP_GPU_NONCOHERENT;
-    struct rp_sim *s = replay_run_checked(traces[0], &cfg); /* hotspot marks a region */
+    struct rp_sim *s = replay_run_checked(gpu_traces[0], &cfg); /* hotspot marks a region */
     char *txt = NULL;
     FILE *f = open_memstream(&txt, &(size_t){ 0 });
     assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
@@ -334,5 +297,5 @@ int main(void)
         cmocka_unit_test(test_copies_per_organisation),
         cmocka_unit_test(test_study1_breakdown),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }
