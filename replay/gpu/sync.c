@@ -217,7 +217,10 @@ bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const s
     return start(y, j, t, core);
 }
 
-bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core)
+/* The copies a program that shares its buffers by pointer would have made:
+ * every buffer one side stored into goes to the other (to_gpu: the ones the
+ * CPU stored into, before a launch; else the GPU's, after gpu_done). */
+static bool implicit_copies(struct rp_sync *y, struct rp_thread *t, unsigned core, bool to_gpu)
 {
     if (!y->flushes || y->program_copies || resumed(t))
         return true;
@@ -225,10 +228,11 @@ bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core
     j->nph = 0;
     for (size_t i = 0; i < y->nregions; i++) {
         struct rp_region *r = &y->regions[i];
-        if (!r->cpu_dirty)
+        bool *dirty = to_gpu ? &r->cpu_dirty : &r->gpu_dirty;
+        if (!*dirty)
             continue;
-        r->cpu_dirty = false;
-        if (!copy_phases(y, j, true, r->addr, r->addr, r->bytes))
+        *dirty = false;
+        if (!copy_phases(y, j, to_gpu, r->addr, r->addr, r->bytes))
             return oom(y);
         y->implicit_copies++;
         y->bytes_copied += y->copies ? r->bytes : 0;
@@ -236,23 +240,14 @@ bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core
     return start(y, j, t, core);
 }
 
+bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    return implicit_copies(y, t, core, true);
+}
+
 bool rp_sync_after_done(struct rp_sync *y, struct rp_thread *t, unsigned core)
 {
-    if (!y->flushes || y->program_copies || resumed(t))
-        return true;
-    struct rp_sync_job *j = job_of(y, t);
-    j->nph = 0;
-    for (size_t i = 0; i < y->nregions; i++) {
-        struct rp_region *r = &y->regions[i];
-        if (!r->gpu_dirty)
-            continue;
-        r->gpu_dirty = false;
-        if (!copy_phases(y, j, false, r->addr, r->addr, r->bytes))
-            return oom(y);
-        y->implicit_copies++;
-        y->bytes_copied += y->copies ? r->bytes : 0;
-    }
-    return start(y, j, t, core);
+    return implicit_copies(y, t, core, false);
 }
 
 void rp_sync_mem_done(struct rp_sync *y, uint64_t tag, uint64_t cycle)
