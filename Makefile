@@ -128,7 +128,7 @@ UNIT_BINS  := $(call unit_bins,$(UNIT_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 BENCH_NAMES := $(patsubst bench_%,%,$(notdir $(basename $(BENCH_SRC))))
 
-.PHONY: all deps test test-unit $(addprefix test-,$(TEST_PARTS)) check-asan bench fuzz demo install clean help
+.PHONY: FORCE all deps test test-unit $(addprefix test-,$(TEST_PARTS)) check-asan bench fuzz demo install clean help
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS) $(ALL_LIBS)
@@ -158,13 +158,24 @@ deps:
 	fi
 
 # ---- compilation -----------------------------------------------------------
-$(BUILD)/obj/%.c.o: %.c
+# Objects depend on the compile command they were built with: a build directory
+# reused with other flags (LTO=0, another CFLAGS) is rebuilt, not mixed.
+COMPILE_C   = $(CC) $(CPPFLAGS) $(ALLFLAGS) $(LTO_COMPILE)
+COMPILE_S   = $(CC) $(CPPFLAGS) $(SAN) $(EXTRA_CFLAGS)
+FLAGS_STAMP = $(BUILD)/compile-flags
+$(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLFLAGS) $(LTO_COMPILE) -c $< -o $@
+	@printf '%s\n%s\n' '$(COMPILE_C)' '$(COMPILE_S)' | cmp -s - $@ || \
+	  printf '%s\n%s\n' '$(COMPILE_C)' '$(COMPILE_S)' > $@
+FORCE:
 
-$(BUILD)/obj/%.S.o: %.S
+$(BUILD)/obj/%.c.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(SAN) $(EXTRA_CFLAGS) -c $< -o $@
+	$(COMPILE_C) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(COMPILE_S) -c $< -o $@
 
 define archive
 	@mkdir -p $(dir $@)
