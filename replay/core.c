@@ -851,7 +851,9 @@ void rp_core_main(void *arg)
             continue;
         }
         uint64_t next = next_known_event(c, now);
-        uint64_t before = now;
+        c->asleep = true;
+        c->asleep_why = (uint8_t)why;
+        c->asleep_counted = now;
         if (!c->thread && pipeline_empty(c) && !c->mem_unknown) {
             ks_await(&s->sched.ec, sched_seen + 1);
         } else if (c->mem_unknown && next == NEVER) {
@@ -861,10 +863,22 @@ void rp_core_main(void *arg)
         } else {
             ks_pause(1);
         }
-        uint64_t slept = ks_cycle() - before;
-        if (slept > 1)
-            c->st.stall[why] += slept - 1;
-        else if (slept == 0)
-            c->st.stall[why]--; /* woken within the cycle: it is counted again */
+        c->asleep = false;
+        /* This cycle is counted by the next pass, so the stall runs to the
+         * one before it; woken within the cycle it was counted, it is taken
+         * back. */
+        uint64_t woke = ks_cycle();
+        if (woke > c->asleep_counted + 1)
+            c->st.stall[why] += woke - 1 - c->asleep_counted;
+        else if (woke == c->asleep_counted)
+            c->st.stall[why]--;
+    }
+}
+
+void rp_core_stats_settle(struct rp_core *c, uint64_t now)
+{
+    if (c->asleep && now > c->asleep_counted + 1) {
+        c->st.stall[c->asleep_why] += now - 1 - c->asleep_counted;
+        c->asleep_counted = now - 1;
     }
 }

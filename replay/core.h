@@ -81,6 +81,11 @@ struct rp_core {
     uint64_t mem_unknown;          /* memory requests in flight without a known done cycle */
     ks_eventcount mem_ec;
     bool finished;
+    /* While the core sleeps: its stall cycles are counted through this
+     * cycle and the rest go to asleep_why (a snapshot counts them early). */
+    bool asleep;
+    uint8_t asleep_why;
+    uint64_t asleep_counted;
     struct rp_core_stats st;
 };
 

@@ -109,6 +109,8 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle);
 /* Wakes the core's context if it waits for memory (rp_sim_stop). */
 void rp_core_wake(struct rp_core *c);
 const struct rp_core_stats *rp_core_stats(const struct rp_core *c);
+/* Counts a sleeping core's stall cycles up to NOW (before a snapshot). */
+void rp_core_stats_settle(struct rp_core *c, uint64_t now);
 unsigned rp_core_id(const struct rp_core *c);
 /* Its data TLB (DATA) or instruction TLB. */
 const struct cgm_mmu *rp_core_tlb(const struct rp_core *c, bool data);

@@ -163,8 +163,10 @@ uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
         return NULL;
     s->snapshot_cycle = cycles;
     /* A running core has run until now. */
-    for (unsigned i = 0; i < s->cfg.cores; i++)
+    for (unsigned i = 0; i < s->cfg.cores; i++) {
         s->core_cycles[i] = rp_core_done(s->cores[i]) ? rp_core_stats(s->cores[i])->cycles : cycles;
+        rp_core_stats_settle(s->cores[i], cycles);
+    }
     if (s->gpu)
         rp_gpu_stats_settle(s->gpu);
     cgm_stats_read(s->stats, v);

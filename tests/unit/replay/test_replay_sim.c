@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 
+#include <cJSON.h>
+
 #include "cgm/events.h"
 #include "cgm/trace.h"
 #include "cgm/x86rec.h"
@@ -334,6 +336,58 @@ static void test_repeatable_and_roi(void **state)
 
 /* Thread 100 creates 200, then waits for the wake (seq 7) that 200 does
  * after its loads; 300 is created but waits for a wake nobody does. */
+/* Within the region, every core's cycles are accounted for: each is a commit
+ * cycle or a stall of one kind, also on a core that sleeps across a marker
+ * (here the second core, which has no thread at all). */
+static void test_roi_accounts_every_cycle(void **state)
+{
+    (void)state;
+    const char *path = temp_path();
+    char err[256];
+    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
+    add_static(w);
+    struct cgm_wstream *st = open_thread(w, 1, 100);
+    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
+    for (int i = 0; i < 3000; i++) {
+        if (i == 1000)
+            add_event(st, CGM_EV_ROI_BEGIN, 1, 0, 0);
+        if (i == 2000)
+            add_event(st, CGM_EV_ROI_END, 2, 0, 0);
+        add_load(st, codec, 0x20000000ull + (next_rand() % 4096) * 64);
+    }
+    free(codec);
+    finish(w);
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cfg.cores = 2;
+    struct rp_sim *s = replay_run_checked(path, &cfg);
+    char *text = stats_text(s);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    const char *parts[] = { NULL, "roi" };
+    for (int p = 0; p < 2; p++) {
+        const cJSON *top = parts[p] ? cJSON_GetObjectItem(root, parts[p]) : root;
+        const cJSON *cores = cJSON_GetObjectItem(top, "cores"), *core;
+        assert_int_equal(cJSON_GetArraySize(cores), 2);
+        cJSON_ArrayForEach(core, cores) {
+            double sum = cJSON_GetObjectItem(core, "commit_cycles")->valuedouble, cycles =
+                cJSON_GetObjectItem(core, "cycles")->valuedouble;
+            const cJSON *stall;
+            cJSON_ArrayForEach(stall, cJSON_GetObjectItem(core, "stall_cycles"))
+                sum += stall->valuedouble;
+            assert_true(cycles > 1000);
+            /* One cycle either way: a marker's cycle is the region's first or last. */
+            if (sum < cycles - 1 || sum > cycles + 1)
+                fail_msg("%s core %d: %.0f cycles, %.0f accounted", parts[p] ? parts[p] : "run",
+                         cJSON_GetObjectItem(core, "id")->valueint, cycles, sum);
+        }
+    }
+    cJSON_Delete(root);
+    free(text);
+    rp_sim_destroy(s);
+    unlink(path);
+}
+
 static const char *threads_trace(bool broken)
 {
     const char *path = temp_path();
@@ -691,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_tlb_walks),
         cmocka_unit_test(test_unmapped_pages_are_reused),
         cmocka_unit_test(test_repeatable_and_roi),
+        cmocka_unit_test(test_roi_accounts_every_cycle),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_stop_ends_every_context),
         cmocka_unit_test(test_time_slicing_and_gpu_streams),
