@@ -50,6 +50,13 @@ provenance() {
     } >> "$R"
 }
 
+# verdict N DIR: study N's verdicts (verdictN.awk) from DIR/table.csv, the
+# thesis' figures and, for the configuration of a point, DIR/points.
+verdict() {
+    awk -F, -v dir="$2" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict$1.awk" \
+        "$SPECS/study$1_thesis.csv" "$2/table.csv"
+}
+
 {
     echo "# The seed's three studies (seed 000 Chapter 4), replayed"
     echo
@@ -80,28 +87,7 @@ if ran study1_coherence; then
         echo
         echo "![study 1](study1_speedup.svg)"
         echo
-        # The fastest organisation per workload and the workloads ordered by
-        # their C-L3 speedup, ours and the thesis' (from the plot's data:
-        # label, NC-MC, NC-L3, C-MC, C-L3, thesis C-MC, thesis C-L3).
-        awk -F'\t' '
-            { n++; w[n] = $1; best = 0
-              for (c = 2; c <= 5; c++) if ($c != "NaN" && (!best || $c + 0 > $best + 0)) best = c
-              win[n] = best; ours[n] = $5 == "NaN" ? -1 : $5 + 0; theirs[n] = $7 + 0 }
-            function order(v,   i, j, k, t, o, s) {
-                for (i = 1; i <= n; i++) o[i] = i
-                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-                    if (v[o[j]] > v[o[i]]) { t = o[i]; o[i] = o[j]; o[j] = t }
-                s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? " > " : "") w[o[k]]
-                return s
-            }
-            END {
-                split("none NC-MC NC-L3 C-MC C-L3", name, " ")
-                printf "- Fastest organisation: "
-                for (i = 1; i <= n; i++) printf "%s%s %s", (i > 1 ? ", " : ""), w[i], name[win[i] ? win[i] : 1]
-                printf " (thesis: C-L3 for all but kmeans, which gains nothing).\n"
-                printf "- Workloads by C-L3 speedup, ours: %s.\n", order(ours)
-                printf "- Thesis: %s.\n", order(theirs)
-            }' "$OUT/study1_speedup.dat"
+        verdict 1 "$OUT/$s"
     } >> "$R"
     provenance $s
 fi
@@ -153,6 +139,8 @@ if ran study2_collaborative; then
         for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
             [ -s "$OUT/study2_$w.svg" ] && printf '![%s](study2_%s.svg)\n' "$w" "$w"
         done
+        echo
+        verdict 2 "$OUT/$s"
     } >> "$R"
     provenance $s
 fi
@@ -204,6 +192,8 @@ if ran study3_future; then
         for n in 4.13 4.14 4.15 4.16; do
             [ -s "$OUT/study3_fig$n.svg" ] && printf '![Fig. %s](study3_fig%s.svg)\n' "$n" "$n"
         done
+        echo
+        verdict 3 "$OUT/$s"
     } >> "$R"
     provenance $s
 fi

@@ -1,0 +1,240 @@
+/* The studies' report states its verdicts from the sweep tables
+ * (traces/studies/verdictN.awk). Each test writes a small table whose
+ * statistics are chosen here, runs the verdict program on it and checks
+ * the sentences against the arithmetic done here from the same numbers:
+ * speedups, the bound a region's kernels and CPU work set, the rank
+ * correlation of two orders, the best a balanced CPU-GPU split can give,
+ * and the resource named as the GPU's limit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/sweep_harness.h"
+
+static char *dir;
+static char out[65536];
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = harness_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    harness_rmdir(dir);
+    free(dir);
+    return 0;
+}
+
+/* Runs verdictN.awk on DIR/thesis.csv and DIR/table.csv into out. */
+static void verdict(int n)
+{
+    char *lib = harness_root("traces/studies/verdict_lib.awk");
+    char prog[64];
+    snprintf(prog, sizeof prog, "traces/studies/verdict%d.awk", n);
+    char *awk = harness_root(prog);
+    int rc = harness_sh(out, sizeof out, "awk -F, -v dir=%s -f %s -f %s %s/thesis.csv %s/table.csv", dir, lib, awk,
+                        dir, dir);
+    free(lib);
+    free(awk);
+    if (rc != 0)
+        fail_msg("verdict%d.awk: exit %d:\n%s", n, rc, out);
+}
+
+static void expect(const char *want)
+{
+    if (!strstr(out, want))
+        fail_msg("expected \"%s\" in:\n%s", want, out);
+}
+
+/* Study 1: two workloads. CPU clock 4 GHz: cycles = microseconds x 4000. */
+struct org { double region, kernels, cpu_busy, cpu_stall, copies; };
+
+static void study1_row(char *t, size_t cap, const char *w, const char *mode, struct org o)
+{
+    size_t len = strlen(t);
+    snprintf(t + len, cap - len, "%s,%s,%.0f,%g,%g,%.0f,100,100,%.0f,%.0f,%.0f,4096,64,1,done,points/x.json\n", w,
+             mode, o.region * 4000, o.region * 1e-6, o.kernels * 1e-6, o.cpu_busy * 4000, o.cpu_stall * 4000,
+             o.copies * 4000, o.copies * 4000);
+}
+
+static void test_study1(void **state)
+{
+    (void)state;
+    /* wa: NC-MC 10 us = kernels 2 + CPU 2 + copies 6; C-L3 the kernels and
+     * CPU alone (4 us). wb: kernels 8 + CPU 1 + copies 1 of 10; C-L3 9. */
+    struct org wa[4] = { { 10, 2, 1, 1, 6 }, { 11, 2, 1, 1, 7 }, { 5, 2, 1, 1, 1 }, { 4, 2, 1, 1, 0 } };
+    struct org wb[4] = { { 10, 8, 0.5, 0.5, 1 }, { 10.5, 8, 0.5, 0.5, 1.5 }, { 9.5, 8, 0.5, 0.5, 0.5 },
+                         { 9, 8, 0.5, 0.5, 0 } };
+    const char *modes[4] = { "NC-MC", "NC-L3", "C-MC", "C-L3" };
+    char table[8192] = "workload,mode,roi.cycles,roi.seconds,sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency,"
+                       "roi.breakdown.cpu_busy,roi.breakdown.gpu_busy,roi.breakdown.gpu_stall,"
+                       "roi.breakdown.cpu_stall,roi.breakdown.system,roi.gpu.copies.system_cycles,"
+                       "roi.gpu.copies.bytes_copied,roi.gpu.copies.blocks_flushed,dram.reads,status,result\n";
+    /* the columns in another order than the spec's: the program finds them by name */
+    for (int m = 0; m < 4; m++)
+        study1_row(table, sizeof table, "wa", modes[m], wa[m]);
+    for (int m = 0; m < 4; m++)
+        study1_row(table, sizeof table, "wb", modes[m], wb[m]);
+    free(harness_write(dir, "table.csv", table, 0));
+    /* thesis: wa gains 6x (more than ours), wb 1.1x; the same order */
+    free(harness_write(dir, "thesis.csv", "workload,thesis C-MC,thesis C-L3\nwa,5,6\nwb,1.05,1.1\n", 0));
+    verdict(1);
+    expect("the same as the thesis' for 2 of 2 workloads");
+    expect("Rank correlation 1.00");
+    expect("NC-L3 is slower than NC-MC for 2 of 2 workloads: agrees");
+    char want[256];
+    snprintf(want, sizeof want, "**wa**: %.2fx (thesis 6.00x)", wa[0].region / wa[3].region);
+    expect(want);
+    /* NC-MC's region over its kernels and CPU work */
+    snprintf(want, sizeof want, "%.2fx with NC-MC's kernel and CPU times", wa[0].region / (2 + 1 + 1));
+    expect(want);
+    /* 6x needs kernels + CPU <= 1/6 of the region, the rest 5 times them */
+    snprintf(want, sizeof want, "at most %.0f%% of NC-MC's region, the rest (what coherence removes) 5.00 times",
+             100.0 / 6);
+    expect(want);
+    snprintf(want, sizeof want, "ours are %.0f%%, the rest %.2f times", 100 * 4 / wa[0].region,
+             (wa[0].region - 4) / 4);
+    expect(want);
+    snprintf(want, sizeof want, "**wb**: %.2fx (thesis 1.10x)", wb[0].region / wb[3].region);
+    expect(want);
+    expect("Agrees with the thesis within a quarter.");
+}
+
+static void test_study1_against_a_reversed_order(void **state)
+{
+    (void)state;
+    free(harness_write(dir, "table.csv",
+                       "workload,mode,roi.cycles,roi.seconds,sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency,"
+                       "roi.breakdown.cpu_busy,roi.breakdown.cpu_stall,roi.breakdown.gpu_busy,"
+                       "roi.breakdown.gpu_stall,roi.breakdown.system,roi.gpu.copies.system_cycles,"
+                       "roi.gpu.copies.bytes_copied,roi.gpu.copies.blocks_flushed,dram.reads,status,result\n"
+                       /* x gains 2x, y 3x, z 4x (C-L3 over NC-MC); a failed point is left out */
+                       "x,NC-MC,8000,2e-6,1e-6,0,0,1,1,4000,4000,0,0,1,done,a\n"
+                       "x,C-MC,6000,1.5e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n"
+                       "x,C-L3,4000,1e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n"
+                       "y,NC-MC,12000,3e-6,1e-6,0,0,1,1,8000,8000,0,0,1,done,a\n"
+                       "y,C-MC,8000,2e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n"
+                       "y,C-L3,4000,1e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n"
+                       "y,NC-L3,,,,,,,,,,,,,failed,\n"
+                       "z,NC-MC,16000,4e-6,1e-6,0,0,1,1,12000,12000,0,0,1,done,a\n"
+                       "z,C-MC,8000,2e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n"
+                       "z,C-L3,4000,1e-6,1e-6,0,0,1,1,0,0,0,0,1,done,a\n",
+                       0));
+    /* the thesis' order is the reverse: x > y > z */
+    free(harness_write(dir, "thesis.csv", "workload,thesis C-MC,thesis C-L3\nx,3,4\ny,2,3\nz,1.5,2\n", 0));
+    verdict(1);
+    expect("ours z > y > x; thesis x > y > z. Rank correlation -1.00");
+    expect("the order disagrees");
+}
+
+/* Study 2: one workload, 1 and 8 threads, CPU shares 0, 20 and 80%. */
+static void test_study2(void **state)
+{
+    (void)state;
+    /* GPU-only: region 10 us, kernels 8 us. One thread: 20% of the work
+     * is 12 us of CPU work, 80% is 48 us: the whole work 60 us, 7.5 times
+     * the GPU's 8 us. */
+    free(harness_write(dir, "table.csv",
+                       "workload,threads,share,roi.cycles,roi.seconds,"
+                       "sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency,roi.breakdown.cpu_busy,"
+                       "roi.breakdown.cpu_stall,roi.breakdown.system,status,result\n"
+                       "w,1,0,40000,10e-6,8e-6,4000,0,0,done,a\n"
+                       "w,1,20,56000,14e-6,6.4e-6,48000,0,0,done,a\n"
+                       "w,1,80,200000,50e-6,1.6e-6,192000,0,0,done,a\n"
+                       "w,8,0,48000,12e-6,8e-6,8000,0,4000,done,a\n"
+                       "w,8,20,32000,8e-6,6.4e-6,56000,0,4000,done,a\n"
+                       "w,8,80,44000,11e-6,1.6e-6,200000,0,4000,done,a\n",
+                       0));
+    free(harness_write(dir, "thesis.csv", "workload,threads,share,best speedup,mean speedup\nw,8,60,2.5,1.5\n", 0));
+    verdict(2);
+    /* best: 8 threads at 20%: 10 / 8 us */
+    char want[256];
+    snprintf(want, sizeof want, "best %.2fx at 8 threads and 20%% (thesis 2.50x at 8 and 60%%)", 10.0 / 8);
+    expect(want);
+    expect("8 threads beat one at 2 of 2 shares");
+    expect("the 80% share is slower than the 20% one at 2 of 2 thread counts");
+    /* the collaborative points: 10/14, 10/50, 10/8, 10/11: one beats the GPU alone */
+    expect("1 of 4 collaborative points are faster than the GPU-only run: disagrees");
+    double whole = (48.0 - 12.0) / 0.6, k = whole / 8;
+    snprintf(want, sizeof want, "about %.1f us for the whole work, %.1f times the GPU's time: 8 threads split perfectly "
+             "give at most %.2fx (at a CPU share of %.0f%%)", whole, k, 1 + 8 / k, 100 * 8 / (8 + k));
+    expect(want);
+    /* 2.5x with 8 threads: 1 + 8/k >= 2.5 needs k <= 8/1.5 */
+    snprintf(want, sizeof want, "needs a CPU thread at most %.1f times slower", 8 / 1.5);
+    expect(want);
+    snprintf(want, sizeof want, "with 8 idle threads (share 0) it takes %.0f%% of that", 100 * 12.0 / 10);
+    expect(want);
+}
+
+/* Study 3: two workloads at the baseline and at 4 GHz; the ring's clock and
+ * the L1's MSHR size come from a point's configuration. */
+static void test_study3_loads(void **state)
+{
+    (void)state;
+    harness_sh(out, sizeof out, "mkdir -p %s/points", dir);
+    free(harness_write(dir, "points/p.ini", "[network]\nfrequency = 2GHz\n\n[gpu.l1]\nmshr = 16\n", 0));
+    free(harness_write(dir, "thesis.csv",
+                       "gpu.frequency,gpu.link_bytes,gpu.l1.coalescer,fabric,figure,thesis GPU,thesis CPU\n"
+                       "4GHz,72,32,built,4.13,1.92,1.06\n",
+                       0));
+    /* Region 10 us. dramy moves 204.8 KB at 4 GHz: 80% of 25.6 GB/s over
+     * the region. quiet's ring link is busy 2000 network cycles: 10% of the
+     * region's 20000, 50% of its kernels' 4000; its L1s merge 250 of 1000
+     * requests; its compute units wait on memory 300 of 1000 cycles. */
+    const char *head = "trace,gpu.frequency,gpu.link_bytes,gpu.l1.coalescer,fabric,roi.cycles,"
+                       "sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency,roi.seconds,"
+                       "sum(roi.gpu.kernels[*].cycles),roi.breakdown.cpu_busy,roi.breakdown.cpu_stall,"
+                       "roi.gpu_hub.to_memory.bytes,roi.gpu_hub.to_gpu.bytes,"
+                       "roi.gpu_hub.to_memory.link_full_cycles,roi.gpu_hub.to_gpu.link_full_cycles,"
+                       "max(roi.network.switches[*].west_link_busy),max(roi.network.switches[*].east_link_busy),"
+                       "roi.dram.bytes,roi.dram.peak_bandwidth_gbps,sum(roi.caches[gpu_l1v].accesses),"
+                       "sum(roi.caches[gpu_l1v].full_stalls),max(roi.caches[gpu_l1v].mshr_peak),"
+                       "sum(roi.caches[gpu_l1v].coalesced),sum(roi.gpu.compute_units[*].busy_cycles),"
+                       "sum(roi.gpu.compute_units[*].stall_cycles.memory_wait),"
+                       "sum(roi.gpu.compute_units[*].stall_cycles_total),"
+                       "roi.memory_requests.avg_latency_cpu_cycles,status,result\n";
+    char table[4096];
+    snprintf(table, sizeof table,
+             "%s"
+             "dramy,1GHz,32,32,built,40000,4e-6,10e-6,4000,1000,1000,1000,1000,0,0,100,100,204800,25.6,1000,0,4,0,500,100,500,50,done,points/p.json\n"
+             "dramy,4GHz,32,32,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,100,100,204800,25.6,1000,0,16,0,500,100,500,50,done,points/p.json\n"
+             "dramy,4GHz,72,32,built,40000,1e-6,10e-6,4000,1000,1000,1000,1000,0,0,100,100,204800,25.6,1000,0,16,0,500,100,500,50,done,points/p.json\n"
+             "quiet,1GHz,32,32,built,40000,4e-6,10e-6,4000,1000,1000,1000,1000,0,0,100,100,1000,25.6,1000,0,4,250,500,300,500,50,done,points/p.json\n"
+             "quiet,4GHz,32,32,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,250,500,300,500,50,done,points/p.json\n"
+             "quiet,4GHz,32,96,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,400,500,300,500,50,done,points/p.json\n",
+             head);
+    free(harness_write(dir, "table.csv", table, 0));
+    verdict(3);
+    /* dramy: 72 bytes halve its GPU time; 204800 B / 10 us / 25.6 GB/s */
+    char want[160];
+    expect("**dramy**: 72 bytes 2.00x");
+    snprintf(want, sizeof want, "DRAM %.0f%%-", 100 * 204800 / 10e-6 / 25.6e9);
+    expect(want);
+    expect("DRAM is saturated.");
+    snprintf(want, sizeof want, "ring %.0f%%-%.0f%%", 100 * 2000 / (10e-6 * 2e9), 100 * 2000 / (2e-6 * 2e9));
+    expect(want);
+    expect("coalescer 96 1.00x (merged 40% of requests, 25% at 32)");
+    expect("waiting on memory 30%");
+    expect("the ring is not saturated; DRAM is not saturated.");
+    /* the 4 GHz GPU with the 72-byte link: dramy's 4/1 alone */
+    expect("GPU time 4.00x");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_study1),
+        cmocka_unit_test(test_study1_against_a_reversed_order),
+        cmocka_unit_test(test_study2),
+        cmocka_unit_test(test_study3_loads),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
