@@ -197,6 +197,7 @@ struct cgm_coh_gpu_l2_stats {
     uint64_t invalidations, evictions, back_invalidations, writebacks, clean_evictions, wb_hits, joins;
     uint64_t parent_requests, parent_forwards, deferred, mem_reads, mem_writes;
     uint64_t flushes;          /* blocks flushed for a core's CGM_OP_FLUSH_GPU */
+    uint64_t full_stalls;      /* times a CU's request had to wait for an MSHR or write-back entry */
     uint64_t mshr_peak;
 };
 
@@ -246,6 +247,14 @@ int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
 const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys *s, int cu);
 const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank);
 int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block);
+/* Whether GPU L2 bank `bank` takes a CU's request now: it has a free MSHR
+ * entry and a free write-back entry. A timed scheduler asks before handing
+ * it one and otherwise leaves the request in its input queue until an entry
+ * frees (seed 000's cache scheduler takes no new request while its
+ * outstanding-request table or write-back queue is full); a request handed
+ * to a full bank anyway is NACKed. The first refusal after the bank last
+ * admitted one is counted (full_stalls). */
+bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank);
 /* The coherence node of a CU's vector L1, of a GPU L2 bank. */
 int cgm_coh_gpu_l1_node(const struct cgm_coh_sys *s, int cu);
 int cgm_coh_gpu_l2_node(const struct cgm_coh_sys *s, int bank);

@@ -277,6 +277,16 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
 
 /* ---- requests from the CUs -------------------------------------------------- */
 
+bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
+{
+    struct gpu_l2 *b = &s->gpu_l2[bank];
+    bool admits = b->mshr.used < b->mshr.entries && dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+    if (!admits && !b->full)
+        b->st.full_stalls++;
+    b->full = !admits;
+    return admits;
+}
+
 /* Set_Core_Holder, then PutX for a store or a modified block, PutClnX for
  * a load of a clean one. */
 static void grant_exclusive(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu, bool store)

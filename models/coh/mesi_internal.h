@@ -200,6 +200,7 @@ struct gpu_l2 {
     struct dir_wb *wb;
     struct cgm_coh_msg *deferred; /* the parent's messages waiting for their line to settle */
     unsigned ndeferred, capdeferred;
+    bool full;                    /* refused a CU's request since it last admitted one */
     struct cgm_coh_gpu_l2_stats st;
 };
 

@@ -191,11 +191,15 @@ static unsigned bucket(uint64_t v)
 /* ---- the coherence environment ------------------------------------------ */
 
 /* To a directory: the request lane; from one: the reply lane; between
- * its clients (a forwarded block): the coherence lane. */
+ * its clients (a forwarded block): the coherence lane. A CU's answers and
+ * write-backs to its bank take the coherence lane, so they pass the CUs'
+ * requests waiting there for an MSHR or write-back entry (which only those
+ * answers can free). */
 static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
 {
     uint8_t src = m->nodes[msg->src].kind, dst = m->nodes[msg->dst].kind;
-    if (dst == CGM_NODE_SLICE || (dst == CGM_NODE_GPU_L2 && src == CGM_NODE_GPU_L1))
+    if (dst == CGM_NODE_SLICE ||
+        (dst == CGM_NODE_GPU_L2 && src == CGM_NODE_GPU_L1 && (msg->type == COH_GET || msg->type == COH_GETX)))
         return CGM_LANE_REQUEST;
     if (src == CGM_NODE_SLICE || (src == CGM_NODE_GPU_L2 && dst == CGM_NODE_GPU_L1))
         return CGM_LANE_REPLY;
@@ -359,6 +363,26 @@ static bool node_idle(const struct node *n)
     return !n->ntimers && !n->cpu.n && !n->rx_n && !n->tx_n;
 }
 
+/* A GPU L2 bank takes a CU's request only when it has an MSHR entry and a
+ * write-back entry for it (cgm_coh_gpu_bank_admits); until then the
+ * request stays at the head of the bank's request lane. */
+static bool request_waits(struct cgm_memsys *m, const struct node *n, const struct pkt *p)
+{
+    return n->kind == CGM_NODE_GPU_L2 && p->p.lane == CGM_LANE_REQUEST && !cgm_coh_gpu_bank_admits(m->coh, n->index);
+}
+
+/* Nothing to do until a message arrives: idle, or a bank whose only work
+ * is CU requests waiting for an entry, which only its own handling of an
+ * answer from a CU or its parent (a message) can free. */
+static bool node_sleeps(struct cgm_memsys *m, const struct node *n)
+{
+    if (node_idle(n))
+        return true;
+    const struct pkt *p = fifo_peek(&n->rx[CGM_LANE_REQUEST]);
+    return n->kind == CGM_NODE_GPU_L2 && p && !n->ntimers && !n->tx_n && n->rx_n == n->rx[CGM_LANE_REQUEST].n &&
+           ks_now(m->eng) >= p->due && request_waits(m, n, p);
+}
+
 /* Hands request record idx to the node's first-level cache; -1 if it
  * cannot take it now (a GPU request still being translated, or the cache
  * refused it). */
@@ -404,8 +428,8 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     for (int k = 0; n->rx_n && k < CGM_NLANES && taken < n->ports;) {
         struct fifo *q = &n->rx[order[k]];
         struct pkt *p = fifo_peek(q);
-        if (!p || (p->xbar && ks_now(m->eng) < p->due)) { /* empty, or the crossbar's head not there yet */
-            k++;
+        if (!p || (p->xbar && ks_now(m->eng) < p->due) || request_waits(m, n, p)) {
+            k++; /* empty, the crossbar's head not there yet, or a request the bank cannot take yet */
             continue;
         }
         fifo_pop(q);
@@ -436,7 +460,7 @@ static void node_main(void *arg)
     while (!m->stopping) {
         uint64_t seen = ks_ec_count(&n->ec);
         node_cycle(m, n, ks_cycle());
-        if (node_idle(n))
+        if (node_sleeps(m, n))
             ks_await(&n->ec, seen + 1);
         else
             ks_pause(1);

@@ -213,6 +213,7 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_counter(reg, x, "nacks", &st->nacks_sent);
     cgm_stat_counter(reg, x, "nacks_received", &st->nacks_received);
     cgm_stat_counter(reg, x, "mshr_nacks", &st->mshr_nacks);
+    cgm_stat_counter(reg, x, "full_stalls", &st->full_stalls);
     cgm_stat_counter(reg, x, "retries", &st->retries);
     cgm_stat_counter(reg, x, "coalesced", &st->coalesced);
     cgm_stat_counter(reg, x, "recalls", &st->recalls);
