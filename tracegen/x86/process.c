@@ -107,6 +107,9 @@ void x86_process_destroy(struct x86_process *p)
     for (int i = 0; i < X86_MAX_TIMERFDS; i++)
         if (p->timerfds[i].used)
             close(p->timerfds[i].hfd);
+    for (int i = 0; i < X86_MAX_SIGNALFDS; i++)
+        if (p->signalfds[i].used)
+            close(p->signalfds[i].hfd);
     gpu_driver_destroy(p->gpu);
     sandbox_destroy(p->sandbox);
     x86_code_cache_destroy(p->code);

@@ -45,7 +45,8 @@ enum x86_fd_mode {
     X86_FD_INTERNAL = 4,         /* only the guest can make it ready (its pipes, eventfds):
                                     nothing outside will end a wait on it */
     X86_FD_COUNTER = 8,          /* an eventfd or timerfd: 8-byte reads and writes */
-    X86_FD_TIMER = 16,           /* a timerfd (fd_timer says which) */
+    X86_FD_TIMER = 16,           /* a timerfd (fd_object says which) */
+    X86_FD_SIGNAL = 32,          /* a signalfd (fd_object says which) */
 };
 
 /* What a pending signal's siginfo says: si_code, the sender (pid, and uid
@@ -74,6 +75,18 @@ struct x86_timerfd {
 
 #define X86_MAX_TIMERFDS 64
 
+/* A signalfd: the signals it reads, and the host eventfd tracegen makes
+ * readable while one of them is pending (the guest's descriptors are dups
+ * of it), so that poll and epoll see it as natively. */
+struct x86_signalfd {
+    int used;
+    int hfd;
+    int readable;                /* the eventfd's count is not zero */
+    uint64_t mask;
+};
+
+#define X86_MAX_SIGNALFDS 64
+
 enum x86_thread_state { THREAD_RUNNABLE, THREAD_FUTEX_WAIT, THREAD_EXITED };
 
 struct x86_thread {
@@ -92,7 +105,9 @@ struct x86_thread {
     uint64_t sigpending;         /* sent to this thread, not yet delivered */
     struct x86_siginfo siginfo[65];
     uint64_t ss_sp, ss_size;     /* alternate signal stack; size 0: none */
-    int suspended;               /* in sigsuspend or pause: SUSPEND_SAVED comes back */
+    int suspended;               /* in sigsuspend, pause or sigtimedwait: SUSPEND_SAVED
+                                    comes back, and its signals are taken when the call
+                                    runs again */
     uint64_t suspend_saved;
     char name[16];               /* prctl(PR_SET_NAME) */
     int exit_status;
@@ -127,8 +142,10 @@ struct x86_process {
     uint8_t fd_confined[X86_MAX_FDS]; /* opened through the sandbox: its file lies in
                                          an allowed directory */
     uint8_t fd_mode[X86_MAX_FDS];     /* enum x86_fd_mode bits */
-    uint8_t fd_timer[X86_MAX_FDS];    /* X86_FD_TIMER: index into timerfds */
+    uint8_t fd_object[X86_MAX_FDS];   /* X86_FD_TIMER: index into timerfds,
+                                         X86_FD_SIGNAL: into signalfds */
     struct x86_timerfd timerfds[X86_MAX_TIMERFDS];
+    struct x86_signalfd signalfds[X86_MAX_SIGNALFDS];
     uint64_t rng;                /* xorshift state for getrandom */
     uint64_t sigactions[65][4];  /* handler, flags, restorer, mask (the kernel's layout) */
     uint64_t sigpending;         /* sent to the process, not yet taken by a thread */

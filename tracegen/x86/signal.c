@@ -112,11 +112,13 @@ void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
         to->siginfo[sig].value = value;
         if (takes(to, sig))
             interrupt_wait(to);
+        x86_signalfds_sync(p);
         return;
     }
     p->sigpending |= x86_sig_bit(sig);
     p->siginfo[sig].code = code;
     p->siginfo[sig].value = value;
+    x86_signalfds_sync(p);
     /* a runnable thread that does not block it takes it at its turn; if
      * none, a waiting one is interrupted for it */
     for (size_t i = 0; i < p->nthreads; i++)
@@ -127,6 +129,32 @@ void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
             interrupt_wait(p->threads[i]);
             return;
         }
+}
+
+void x86_siginfo_fill(int32_t info[32], unsigned sig, const struct x86_siginfo *si)
+{
+    memset(info, 0, INFO_BYTES);
+    info[0] = (int32_t)sig;
+    info[2] = si->code;
+    memcpy(&info[4], &si->value, 8);
+}
+
+unsigned x86_signal_take(struct x86_process *p, struct x86_thread *t, uint64_t set,
+                         struct x86_siginfo *si)
+{
+    uint64_t ready = (t->sigpending | p->sigpending) & set;
+    if (!ready)
+        return 0;
+    unsigned sig = (unsigned)__builtin_ctzll(ready) + 1;
+    if (t->sigpending & x86_sig_bit(sig)) {
+        t->sigpending &= ~x86_sig_bit(sig);
+        *si = t->siginfo[sig];
+    } else {
+        p->sigpending &= ~x86_sig_bit(sig);
+        *si = p->siginfo[sig];
+    }
+    x86_signalfds_sync(p);
+    return sig;
 }
 
 /* Builds the frame for SIG on T and points T at the handler. Returns 0, or
@@ -173,10 +201,8 @@ static int enter_handler(struct x86_process *p, struct x86_thread *t, unsigned s
     memcpy(&uc[UC_MCONTEXT / 8], w, sizeof w);
     uc[UC_SIGMASK / 8] = saved_mask;
 
-    int32_t info[INFO_BYTES / 4] = { 0 };
-    info[0] = (int32_t)sig;
-    info[2] = si->code;
-    memcpy(&info[4], &si->value, 8);
+    int32_t info[INFO_BYTES / 4];
+    x86_siginfo_fill(info, sig, si);
 
     uint64_t restorer = act[2];
     gmem_copy_out(p->mem, frame, &restorer, 8, 0, NULL);
@@ -247,16 +273,8 @@ int x86_signals_pending(const struct x86_process *p, const struct x86_thread *t)
 int x86_signals_check(struct x86_process *p, struct x86_thread *t)
 {
     while (x86_signals_pending(p, t)) {
-        uint64_t ready = (t->sigpending | p->sigpending) & ~t->sigmask;
-        unsigned sig = (unsigned)__builtin_ctzll(ready) + 1;
         struct x86_siginfo si;
-        if (t->sigpending & x86_sig_bit(sig)) {
-            t->sigpending &= ~x86_sig_bit(sig);
-            si = t->siginfo[sig];
-        } else {
-            p->sigpending &= ~x86_sig_bit(sig);
-            si = p->siginfo[sig];
-        }
+        unsigned sig = x86_signal_take(p, t, ~t->sigmask, &si);
         if (x86_signal_deliver(p, t, sig, &si) < 0)
             return -1;
         if (p->sigactions[sig][0] > 1)

@@ -16,6 +16,19 @@ uint64_t x86_sig_bit(unsigned sig);
 void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig, int code,
                      uint64_t value);
 
+/* Takes the lowest-numbered signal of SET pending for T (its own before
+ * the process's) with its siginfo. Returns it, or 0 when none is. */
+unsigned x86_signal_take(struct x86_process *p, struct x86_thread *t, uint64_t set,
+                         struct x86_siginfo *si);
+
+/* The 128 bytes of siginfo_t for SIG as the guest reads them. */
+void x86_siginfo_fill(int32_t info[32], unsigned sig, const struct x86_siginfo *si);
+
+/* Makes each signalfd's host eventfd readable exactly while a signal of
+ * its mask is pending (sys_signalfd.c); called wherever pending signals
+ * change. */
+void x86_signalfds_sync(struct x86_process *p);
+
 /* 1 when T has a pending signal it does not block. */
 int x86_signals_pending(const struct x86_process *p, const struct x86_thread *t);
 

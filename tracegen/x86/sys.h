@@ -73,6 +73,11 @@ void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to);
  * became ready (try again), 0 or -errno, or sets SC_RETRY. */
 long x86_wait_fd(struct x86_sys *s, uint64_t fd, short events);
 
+/* read on a signalfd (sys_signalfd.c): the pending signals of its mask
+ * as struct signalfd_siginfo records, waiting for one unless the
+ * descriptor is non-blocking. */
+long x86_signalfd_read(struct x86_sys *s);
+
 /* 1 when another guest thread could run: a call must not block the host
  * for what that thread may provide (it yields with SC_RETRY instead). */
 int x86_other_threads_runnable(const struct x86_process *p, const struct x86_thread *t);

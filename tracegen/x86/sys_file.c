@@ -23,7 +23,7 @@ void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to)
 {
     p->fd_confined[to] = p->fd_confined[from];
     p->fd_mode[to] = p->fd_mode[from];
-    p->fd_timer[to] = p->fd_timer[from];
+    p->fd_object[to] = p->fd_object[from];
 }
 
 long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
@@ -112,6 +112,8 @@ static long do_iov(struct x86_process *p, uint64_t fd, uint64_t iov, uint64_t cn
 long sys_read(struct x86_sys *s)
 {
     uint8_t mode = x86_host_fd(s->p, s->a[0]) >= 0 ? s->p->fd_mode[(uint32_t)s->a[0]] : 0;
+    if (mode & X86_FD_SIGNAL)
+        return x86_signalfd_read(s);
     if ((mode & X86_FD_COUNTER) && s->a[2] < 8)
         return -EINVAL; /* before waiting, as natively */
     if (mode & X86_FD_WAITS) {
@@ -171,8 +173,8 @@ static long write_all(struct x86_sys *s, uint64_t n)
 long sys_write(struct x86_sys *s)
 {
     uint8_t mode = x86_host_fd(s->p, s->a[0]) >= 0 ? s->p->fd_mode[(uint32_t)s->a[0]] : 0;
-    if ((mode & X86_FD_TIMER) || ((mode & X86_FD_COUNTER) && s->a[2] < 8))
-        return -EINVAL; /* a timerfd is not written; an eventfd takes 8 bytes */
+    if ((mode & (X86_FD_TIMER | X86_FD_SIGNAL)) || ((mode & X86_FD_COUNTER) && s->a[2] < 8))
+        return -EINVAL; /* timerfds and signalfds are not written; an eventfd takes 8 bytes */
     if (mode & X86_FD_WAITS)
         return write_all(s, s->a[2]);
     return wrote(s, do_write(s->p, s->a[0], s->a[1], s->a[2], 0, 0));

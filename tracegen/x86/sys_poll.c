@@ -95,8 +95,9 @@ static long poll_guest(struct x86_sys *s, struct pollfd *pfd, size_t n, int64_t 
         host[i].fd = pfd[i].fd < 0 ? -1 : x86_host_fd(p, (uint64_t)(uint32_t)pfd[i].fd);
         if (host[i].fd >= 0 && !(p->fd_mode[(uint32_t)pfd[i].fd] & X86_FD_INTERNAL))
             internal = 0;
-        if (host[i].fd >= 0 && (p->fd_mode[(uint32_t)pfd[i].fd] & X86_FD_TIMER))
-            host[i].events &= (short)~POLLOUT; /* its eventfd is writable; a timerfd is not */
+        if (host[i].fd >= 0 && (p->fd_mode[(uint32_t)pfd[i].fd] & (X86_FD_TIMER | X86_FD_SIGNAL)))
+            host[i].events &= (short)~POLLOUT; /* its eventfd is writable; timerfds and
+                                                  signalfds are not */
     }
     int ready = poll(host, n, 0);
     if (ready == 0 && timeout_ns != 0) {

@@ -18,6 +18,7 @@
 #define SI_TKILL_ (-6)
 #define MINSIGSTKSZ_ 2048
 #define SS_AUTODISARM_ (1u << 31)
+#define NS 1000000000ull
 
 long sys_rt_sigaction(struct x86_sys *s)
 {
@@ -39,6 +40,7 @@ long sys_rt_sigaction(struct x86_sys *s)
             p->sigpending &= ~x86_sig_bit((unsigned)sig);
             for (size_t i = 0; i < p->nthreads; i++)
                 p->threads[i]->sigpending &= ~x86_sig_bit((unsigned)sig);
+            x86_signalfds_sync(p);
         }
     }
     return 0;
@@ -182,22 +184,29 @@ long sys_rt_sigreturn(struct x86_sys *s)
     return (long)t->cpu.r[R_RAX];
 }
 
-/* pause and rt_sigsuspend: wait, under MASK, until a handler runs (the
- * call then fails with EINTR and the thread's mask comes back). Other
- * threads run meanwhile; with none, virtual time jumps to the next timer,
- * or a timed futex wait ends, or the run stops as a deadlock. */
-static long suspend(struct x86_sys *s, uint64_t mask)
+/* T waits for a signal that has not come (in sigsuspend, pause or
+ * sigtimedwait, which set t->suspended): other threads run meanwhile; with
+ * none, virtual time jumps to the next timer, or to DEADLINE (virtual ns,
+ * 0: none) when that comes first, or a timed futex wait ends; else the run
+ * stops as a deadlock. Returns 1 when DEADLINE has passed, else 0 with
+ * SC_RETRY or SC_STOP set. */
+static int wait_for_signal(struct x86_sys *s, uint64_t deadline)
 {
     struct x86_process *p = s->p;
     struct x86_thread *t = s->t;
-    if (!t->suspended) {
-        t->suspend_saved = t->sigmask;
-        t->suspended = 1;
+    uint64_t now = x86_virtual_now_ns(p);
+    if (deadline && now >= deadline)
+        return 1;
+    if (x86_other_threads_runnable(p, t) ||
+        (p->timer_next && (!deadline || p->timer_next <= deadline) && x86_timers_skip(p))) {
+        s->outcome = SC_RETRY;
+        return 0;
     }
-    t->sigmask = mask & ~UNBLOCKABLE;
-    if (x86_signals_pending(p, t))
-        return -EINTR;
-    if (x86_other_threads_runnable(p, t) || x86_timers_skip(p) || x86_time_out_oldest(p)) {
+    if (deadline) {
+        p->idle_ns += deadline - now;
+        return 1;
+    }
+    if (x86_time_out_oldest(p)) {
         s->outcome = SC_RETRY;
         return 0;
     }
@@ -211,6 +220,28 @@ static long suspend(struct x86_sys *s, uint64_t mask)
     return 0;
 }
 
+/* The thread's mask while it waits is MASK; the one it had comes back
+ * when the call returns or with the handler that ends the wait. */
+static void begin_suspend(struct x86_thread *t, uint64_t mask)
+{
+    if (!t->suspended) {
+        t->suspend_saved = t->sigmask;
+        t->suspended = 1;
+    }
+    t->sigmask = mask & ~UNBLOCKABLE;
+}
+
+/* pause and rt_sigsuspend: wait, under MASK, until a handler runs (the
+ * call then fails with EINTR and the thread's mask comes back). */
+static long suspend(struct x86_sys *s, uint64_t mask)
+{
+    begin_suspend(s->t, mask);
+    if (x86_signals_pending(s->p, s->t))
+        return -EINTR;
+    wait_for_signal(s, 0);
+    return 0;
+}
+
 long sys_pause(struct x86_sys *s) { return suspend(s, s->t->sigmask); }
 
 long sys_rt_sigsuspend(struct x86_sys *s)
@@ -221,4 +252,52 @@ long sys_rt_sigsuspend(struct x86_sys *s)
     if (gmem_copy_in(s->p->mem, &m, s->a[0], 8, NULL) < 0)
         return -EFAULT;
     return suspend(s, m);
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
+ * of SET (blocked or not) and returns its number, filling siginfo; else
+ * waits for one, up to TIMEOUT in virtual time (EAGAIN after it, at once
+ * for a zero one). A signal outside SET that the thread does not block
+ * ends the wait with EINTR, its handler running as the call returns. */
+long sys_rt_sigtimedwait(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    struct x86_thread *t = s->t;
+    uint64_t set;
+    int64_t ts[2] = { 0, 0 };
+    if (s->a[3] != 8)
+        return -EINVAL;
+    if (gmem_copy_in(p->mem, &set, s->a[0], 8, NULL) < 0)
+        return -EFAULT;
+    if (s->a[2] && gmem_copy_in(p->mem, ts, s->a[2], sizeof ts, NULL) < 0)
+        return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (int64_t)NS)
+        return -EINVAL;
+    struct x86_siginfo si;
+    unsigned sig = x86_signal_take(p, t, set & ~UNBLOCKABLE, &si);
+    if (sig) {
+        t->wait_deadline = 0;
+        int32_t info[32];
+        x86_siginfo_fill(info, sig, &si);
+        if (s->a[1] && gmem_copy_out(p->mem, s->a[1], info, sizeof info, 0, NULL) < 0)
+            return -EFAULT;
+        return sig;
+    }
+    if (x86_signals_pending(p, t)) { /* one outside SET, delivered as the call returns */
+        t->wait_deadline = 0;
+        return -EINTR;
+    }
+    if (s->a[2] && !t->wait_deadline) {
+        uint64_t len = (uint64_t)ts[0] > UINT64_MAX / NS / 4 ? UINT64_MAX / 4
+                                                             : (uint64_t)ts[0] * NS + (uint64_t)ts[1];
+        if (!len)
+            return -EAGAIN;
+        t->wait_deadline = x86_virtual_now_ns(p) + len;
+    }
+    begin_suspend(t, t->sigmask);
+    if (wait_for_signal(s, t->wait_deadline)) {
+        t->wait_deadline = 0;
+        return -EAGAIN;
+    }
+    return 0;
 }

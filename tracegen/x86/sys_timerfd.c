@@ -33,7 +33,7 @@ static void collect(struct x86_process *p)
     uint8_t named[X86_MAX_TIMERFDS] = { 0 };
     for (int g = 0; g < X86_MAX_FDS; g++)
         if (p->fds[g] >= 0 && (p->fd_mode[g] & X86_FD_TIMER))
-            named[p->fd_timer[g]] = 1;
+            named[p->fd_object[g]] = 1;
     for (int i = 0; i < X86_MAX_TIMERFDS; i++)
         if (p->timerfds[i].used && !named[i]) {
             close(p->timerfds[i].hfd);
@@ -82,7 +82,7 @@ long sys_timerfd_create(struct x86_sys *s)
     tf->deadline = tf->interval = 0;
     p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_COUNTER | X86_FD_TIMER |
                     (flags & TFD_NONBLOCK_ ? 0 : X86_FD_WAITS);
-    p->fd_timer[g] = (uint8_t)slot;
+    p->fd_object[g] = (uint8_t)slot;
     return g;
 }
 
@@ -97,7 +97,7 @@ static struct x86_timerfd *timer_of(struct x86_process *p, uint64_t fd, long *er
         *err = -EINVAL;
         return NULL;
     }
-    return &p->timerfds[p->fd_timer[(uint32_t)fd]];
+    return &p->timerfds[p->fd_object[(uint32_t)fd]];
 }
 
 /* struct itimerspec: interval, then value (each seconds, nanoseconds). */

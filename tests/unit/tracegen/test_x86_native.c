@@ -113,6 +113,7 @@ BOTH_LIBCS(fenv, NULL)
 BOTH_LIBCS(waits, NULL)
 BOTH_LIBCS(startup, NULL)
 BOTH_LIBCS(timerfd, NULL)
+BOTH_LIBCS(sigwait, NULL)
 
 /* C++ exceptions and threads: libstdc++ is glibc's only. */
 static void test_cxx_threads_glibc(void **state) { (void)state; compare("glibc", "cxx_threads", NULL); }
@@ -300,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_startup_glibc_dyn),
         cmocka_unit_test(test_timerfd_musl),
         cmocka_unit_test(test_timerfd_glibc),
+        cmocka_unit_test(test_sigwait_musl),
+        cmocka_unit_test(test_sigwait_glibc),
         cmocka_unit_test(test_cxx_threads_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };

@@ -1,0 +1,177 @@
+/* signalfd: a descriptor that reads pending signals of its mask. Each one
+ * is a host eventfd that tracegen makes readable while a signal of the mask
+ * is pending (x86_signalfds_sync, wherever pending signals change), so
+ * poll, epoll and a read that waits see it as natively; reading takes the
+ * signals as sigtimedwait does. The guest's descriptors are dups of that
+ * eventfd; the signalfd keeps its own.
+ *
+ * Natively a signalfd is readable for the thread that reads or polls it:
+ * the process's pending signals and that thread's own. Here it is readable
+ * when the process or any of its threads has one pending; a read by a
+ * thread for which none is pending returns EAGAIN, or waits. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "tracegen/x86/signal.h"
+#include "tracegen/x86/sys.h"
+
+#define SFD_CLOEXEC_ 02000000
+#define SFD_NONBLOCK_ 04000
+#define SFD_INFO_BYTES 128
+
+static uint64_t pending_anywhere(const struct x86_process *p)
+{
+    uint64_t m = p->sigpending;
+    for (size_t i = 0; i < p->nthreads; i++)
+        m |= p->threads[i]->sigpending;
+    return m;
+}
+
+void x86_signalfds_sync(struct x86_process *p)
+{
+    uint64_t pending = 0;
+    int computed = 0;
+    for (int i = 0; i < X86_MAX_SIGNALFDS; i++) {
+        struct x86_signalfd *sf = &p->signalfds[i];
+        if (!sf->used)
+            continue;
+        if (!computed) {
+            pending = pending_anywhere(p);
+            computed = 1;
+        }
+        int want = (pending & sf->mask) != 0;
+        if (want == sf->readable)
+            continue;
+        uint64_t v = 1;
+        ssize_t k = want ? write(sf->hfd, &v, sizeof v) : read(sf->hfd, &v, sizeof v);
+        (void)k; /* a non-blocking eventfd holding 0 or 1: neither can fail */
+        sf->readable = want;
+    }
+}
+
+/* A signalfd no guest descriptor names any more is freed. */
+static void collect(struct x86_process *p)
+{
+    uint8_t named[X86_MAX_SIGNALFDS] = { 0 };
+    for (int g = 0; g < X86_MAX_FDS; g++)
+        if (p->fds[g] >= 0 && (p->fd_mode[g] & X86_FD_SIGNAL))
+            named[p->fd_object[g]] = 1;
+    for (int i = 0; i < X86_MAX_SIGNALFDS; i++)
+        if (p->signalfds[i].used && !named[i]) {
+            close(p->signalfds[i].hfd);
+            memset(&p->signalfds[i], 0, sizeof p->signalfds[i]);
+        }
+}
+
+static long create(struct x86_process *p, uint64_t mask, uint64_t flags)
+{
+    int slot = -1;
+    for (int pass = 0; pass < 2 && slot < 0; pass++) {
+        if (pass)
+            collect(p);
+        for (int i = 0; i < X86_MAX_SIGNALFDS && slot < 0; i++)
+            if (!p->signalfds[i].used)
+                slot = i;
+    }
+    if (slot < 0)
+        return -EMFILE;
+    int own = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (own < 0)
+        return -errno;
+    int h = fcntl(own, F_DUPFD_CLOEXEC, 3);
+    if (h < 0) {
+        close(own);
+        return -errno;
+    }
+    long g = x86_new_guest_fd(p, h, 0);
+    if (g < 0) {
+        close(own);
+        return g;
+    }
+    struct x86_signalfd *sf = &p->signalfds[slot];
+    sf->used = 1;
+    sf->hfd = own;
+    sf->readable = 0;
+    sf->mask = mask;
+    p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_SIGNAL |
+                    (flags & SFD_NONBLOCK_ ? 0 : X86_FD_WAITS);
+    p->fd_object[g] = (uint8_t)slot;
+    x86_signalfds_sync(p);
+    return g;
+}
+
+/* signalfd4(fd, mask, sizemask, flags): FD -1 makes a signalfd, a
+ * signalfd's descriptor gets the new mask. */
+long sys_signalfd4(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    uint64_t fd = s->a[0], flags = s->a[3], mask;
+    if (s->a[2] != 8 || (flags & ~(uint64_t)(SFD_CLOEXEC_ | SFD_NONBLOCK_)))
+        return -EINVAL;
+    if (gmem_copy_in(p->mem, &mask, s->a[1], 8, NULL) < 0)
+        return -EFAULT;
+    mask &= ~(x86_sig_bit(SIGKILL) | x86_sig_bit(SIGSTOP));
+    if ((int32_t)fd == -1)
+        return create(p, mask, flags);
+    if (x86_host_fd(p, fd) < 0)
+        return -EBADF;
+    if (!(p->fd_mode[(uint32_t)fd] & X86_FD_SIGNAL))
+        return -EINVAL;
+    p->signalfds[p->fd_object[(uint32_t)fd]].mask = mask;
+    x86_signalfds_sync(p);
+    return (long)(uint32_t)fd;
+}
+
+long sys_signalfd(struct x86_sys *s)
+{
+    s->a[3] = 0;
+    return sys_signalfd4(s);
+}
+
+/* struct signalfd_siginfo: signo, errno, code, pid, uid, ... addr at 72. */
+static void fd_info(uint8_t out[SFD_INFO_BYTES], unsigned sig, const struct x86_siginfo *si)
+{
+    memset(out, 0, SFD_INFO_BYTES);
+    uint32_t w[12] = { sig, 0, (uint32_t)si->code };
+    if (si->code <= 0) { /* sent by a process: pid and uid */
+        w[3] = (uint32_t)si->value;
+        w[4] = (uint32_t)(si->value >> 32);
+    }
+    w[9] = si->trapno;
+    memcpy(out, w, sizeof w);
+    if (si->code > 0 && si->code != 0x80 /* SI_KERNEL */)
+        memcpy(out + 72, &si->value, 8);
+}
+
+long x86_signalfd_read(struct x86_sys *s)
+{
+    struct x86_process *p = s->p;
+    uint32_t g = (uint32_t)s->a[0];
+    uint64_t buf = s->a[1], n = s->a[2] / SFD_INFO_BYTES;
+    if (!n)
+        return -EINVAL; /* before waiting, as natively */
+    if (p->fd_mode[g] & X86_FD_WAITS) {
+        long w = x86_wait_fd(s, g, POLLIN);
+        if (w != 1)
+            return w;
+    }
+    uint64_t mask = p->signalfds[p->fd_object[g]].mask;
+    long got = 0;
+    for (; (uint64_t)got < n; got++) {
+        struct x86_siginfo si;
+        unsigned sig = x86_signal_take(p, s->t, mask, &si);
+        if (!sig)
+            break;
+        uint8_t rec[SFD_INFO_BYTES];
+        fd_info(rec, sig, &si);
+        if (gmem_copy_out(p->mem, buf + (uint64_t)got * SFD_INFO_BYTES, rec, sizeof rec, 0,
+                          NULL) < 0)
+            return got ? got * SFD_INFO_BYTES : -EFAULT;
+    }
+    return got ? got * SFD_INFO_BYTES : -EAGAIN;
+}
