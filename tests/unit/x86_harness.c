@@ -151,8 +151,9 @@ struct x86_cpu *x86_guest_run(struct x86_guest *g, const struct x86_wrap *w,
                               const uint8_t *code, size_t n, void *frame, size_t size)
 {
     uint8_t buf[512];
-    size_t k = x86_wrap_code(buf, sizeof buf - 1, w, code, n);
-    buf[k++] = 0xf4; /* hlt: ends the run as an illegal instruction */
+    size_t k = x86_wrap_code(buf, sizeof buf - 2, w, code, n);
+    buf[k++] = 0x0f; /* ud2: ends the run as an illegal instruction */
+    buf[k++] = 0x0b;
     assert_true(size <= X86_GUEST_DATA_BYTES - 256);
     /* the same code address holds new code each time: forget old blocks */
     x86_code_cache_flush(g->cache);

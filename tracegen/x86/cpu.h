@@ -69,6 +69,8 @@ struct x86_dinsn {
     uint8_t vl;      /* vector instructions: 0 legacy SSE, 16 or 32 VEX (vector bytes) */
     uint8_t nds;     /* VEX: 1 when o[1] is the first source (vvvv), o[2] the second */
     uint8_t imm;     /* vector instructions: the trailing imm8 (or is4 register byte) */
+    uint8_t align;   /* vector instructions: mask of the address bits that must be
+                        zero in the memory operand (#GP otherwise), vec_align.c */
     uint64_t next;   /* address of the next instruction */
     struct x86_opnd o[3];
 };

@@ -189,6 +189,20 @@ static const struct simple_map simple[] = {
     { X86_INS_MFENCE, XOP_FENCE }, { X86_INS_LFENCE, XOP_FENCE }, { X86_INS_SFENCE, XOP_FENCE },
 };
 
+/* The instructions a user-mode program may not execute: each raises #GP
+ * (SIGSEGV under Linux) at privilege level 3 whatever its operands, as
+ * the processor checks the privilege level (or IOPL, 0 under Linux) first.
+ * Left out: what Linux may allow or emulate (rdpmc, sgdt, sidt, sldt,
+ * smsw, str) and what is #UD instead of #GP at level 3 on some processors
+ * (clac, stac, monitor, mwait, sysexit, invpcid, invlpga, xsaves). */
+static const uint16_t privileged_ids[] = {
+    X86_INS_HLT, X86_INS_CLI, X86_INS_STI, X86_INS_IN, X86_INS_OUT, X86_INS_INSB,
+    X86_INS_INSW, X86_INS_INSD, X86_INS_OUTSB, X86_INS_OUTSW, X86_INS_OUTSD, X86_INS_LGDT,
+    X86_INS_LIDT, X86_INS_LLDT, X86_INS_LTR, X86_INS_LMSW, X86_INS_CLTS, X86_INS_RDMSR,
+    X86_INS_WRMSR, X86_INS_INVD, X86_INS_WBINVD, X86_INS_INVLPG, X86_INS_SWAPGS,
+    X86_INS_SYSRET, X86_INS_XSETBV,
+};
+
 static const uint16_t jcc_ids[16] = { X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE,
     X86_INS_JE, X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
     X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG };
@@ -204,6 +218,7 @@ static const uint16_t set_ids[16] = { X86_INS_SETO, X86_INS_SETNO, X86_INS_SETB,
 static uint16_t op_table[X86_INS_ENDING];
 static uint8_t cond_table[X86_INS_ENDING];
 static uint16_t vex_twin[X86_INS_ENDING]; /* VEX id -> the legacy SSE id of its name */
+static uint8_t privileged[X86_INS_ENDING];
 static int tables_ready;
 
 struct name_id { const char *name; unsigned id; };
@@ -253,6 +268,8 @@ static void build_tables(csh h)
         op_table[set_ids[c]] = XOP_SETCC;
         cond_table[set_ids[c]] = (uint8_t)c;
     }
+    for (size_t i = 0; i < sizeof privileged_ids / sizeof privileged_ids[0]; i++)
+        privileged[privileged_ids[i]] = 1;
     build_vex_twins(h);
     tables_ready = 1;
 }
@@ -263,6 +280,39 @@ static int has_xmm_operand(const cs_x86 *x)
         if (x->operands[i].type == X86_OP_REG && xmm_number(x->operands[i].reg) >= 0)
             return 1;
     return 0;
+}
+
+/* 1 for a privileged instruction: one of privileged_ids, or a move to or
+ * from a control or debug register. */
+static int is_privileged(unsigned id, const cs_x86 *x)
+{
+    if (id < X86_INS_ENDING && privileged[id])
+        return 1;
+    for (int i = 0; i < x->op_count; i++) {
+        x86_reg r = x->operands[i].type == X86_OP_REG ? x->operands[i].reg : X86_REG_INVALID;
+        if ((r >= X86_REG_CR0 && r <= X86_REG_CR15) || (r >= X86_REG_DR0 && r <= X86_REG_DR15))
+            return 1;
+    }
+    return 0;
+}
+
+/* The SSE and AVX instructions that may name no XMM register: state saves
+ * and MXCSR, movnti, and conversions of memory to a general register. */
+static int vector_without_xmm_operand(unsigned id)
+{
+    switch (id) {
+    case X86_INS_LDMXCSR: case X86_INS_STMXCSR: case X86_INS_VLDMXCSR: case X86_INS_VSTMXCSR:
+    case X86_INS_MOVNTI: case X86_INS_FXSAVE: case X86_INS_FXRSTOR: case X86_INS_FXSAVE64:
+    case X86_INS_FXRSTOR64: case X86_INS_EMMS: case X86_INS_VZEROUPPER: case X86_INS_VZEROALL:
+    case X86_INS_XSAVE: case X86_INS_XSAVE64: case X86_INS_XSAVEOPT: case X86_INS_XSAVEOPT64:
+    case X86_INS_XRSTOR: case X86_INS_XRSTOR64:
+    case X86_INS_CVTSD2SI: case X86_INS_CVTTSD2SI: case X86_INS_CVTSS2SI: case X86_INS_CVTTSS2SI:
+    case X86_INS_VCVTSD2SI: case X86_INS_VCVTTSD2SI: case X86_INS_VCVTSS2SI:
+    case X86_INS_VCVTTSS2SI:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 static int is_x87_opcode(const cs_x86 *x)
@@ -390,6 +440,15 @@ static void decode_vector(const cs_insn *ci, const uint8_t *bytes, struct x86_di
         out->csid = X86_SSE_CMP_ID;
         out->aux = !strcmp(sfx, "ss") ? 1 : !strcmp(sfx, "sd") ? 2 : !strcmp(sfx, "ps") ? 3 : 4;
     }
+    for (int i = 0; i < out->nops; i++) {
+        struct x86_opnd *m = &out->o[i];
+        if (m->kind != OPK_MEM)
+            continue;
+        /* capstone 4 gives (v)comiss's and (v)comisd's scalar as 16 bytes */
+        if (out->csid == X86_INS_COMISS || out->csid == X86_INS_COMISD)
+            m->size = out->csid == X86_INS_COMISS ? 4 : 8;
+        out->align = x86_vec_align_mask(out->csid, out->vl, m->size);
+    }
 }
 
 unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
@@ -441,13 +500,7 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
         out->op = XOP_MOVS;
     } else if (id == X86_INS_CMPSD && !has_xmm_operand(x)) {
         out->op = XOP_CMPS;
-    } else if (has_xmm_operand(x) || id == X86_INS_LDMXCSR || id == X86_INS_STMXCSR ||
-               id == X86_INS_VLDMXCSR || id == X86_INS_VSTMXCSR || id == X86_INS_MOVNTI ||
-               id == X86_INS_FXSAVE || id == X86_INS_FXRSTOR || id == X86_INS_FXSAVE64 ||
-               id == X86_INS_FXRSTOR64 || id == X86_INS_EMMS || id == X86_INS_VZEROUPPER ||
-               id == X86_INS_VZEROALL || id == X86_INS_XSAVE || id == X86_INS_XSAVE64 ||
-               id == X86_INS_XSAVEOPT || id == X86_INS_XSAVEOPT64 || id == X86_INS_XRSTOR ||
-               id == X86_INS_XRSTOR64) {
+    } else if (has_xmm_operand(x) || vector_without_xmm_operand(id)) {
         out->op = XOP_SSE;
         decode_vector(ci, bytes, out);
     } else {
@@ -476,6 +529,8 @@ unsigned x86_decode(csh h, const uint8_t *bytes, size_t n, uint64_t addr,
     }
     if (!ok && out->op != XOP_NOP)
         out->op = XOP_UNIMPL;
+    if (is_privileged(id, x))
+        out->op = XOP_PRIV;
     out->alu_reg = alu_reg_form(out);
     out->run = run_form(out);
     cs_free(ci, 1);
@@ -487,7 +542,7 @@ int x86_insn_ends_block(const struct x86_dinsn *in)
     switch (in->op) {
     case XOP_JMP: case XOP_JCC: case XOP_JRCXZ: case XOP_LOOP: case XOP_CALL:
     case XOP_RET: case XOP_SYSCALL: case XOP_UD2: case XOP_HLT: case XOP_INT3:
-    case XOP_UNIMPL:
+    case XOP_UNIMPL: case XOP_PRIV:
         return 1;
     default:
         return 0;

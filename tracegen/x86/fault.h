@@ -15,6 +15,8 @@ enum x86_fault {
     XF_LIMIT,     /* a limit of the run was reached (--max-insts, --max-seconds, ...) */
     XF_KILLED,    /* a signal's default action ended the process (kill, abort) */
     XF_INTERRUPTED, /* tracegen itself was sent SIGINT, SIGTERM or SIGHUP */
+    XF_PROTECTION, /* general protection (#GP): a privileged instruction in user
+                      mode, a misaligned operand that must be aligned */
 };
 
 const char *x86_fault_name(int kind);

@@ -119,6 +119,7 @@ const char *x86_fault_name(int kind)
     case XF_LIMIT: return "instruction limit reached";
     case XF_KILLED: return "killed by a signal";
     case XF_INTERRUPTED: return "interrupted";
+    case XF_PROTECTION: return "general protection fault";
     default: return "none";
     }
 }
@@ -126,7 +127,7 @@ const char *x86_fault_name(int kind)
 int x86_fault_signal(int kind)
 {
     switch (kind) {
-    case XF_READ: case XF_WRITE: case XF_EXEC: return SIGSEGV;
+    case XF_READ: case XF_WRITE: case XF_EXEC: case XF_PROTECTION: return SIGSEGV;
     case XF_DIVIDE: return SIGFPE;
     case XF_ILLEGAL: return SIGILL;
     /* XF_UNIMPL is the emulator's limit, not the guest's fault: no signal */

@@ -247,7 +247,7 @@ unsigned x86_insn_class(const struct x86_dinsn *in)
     case XOP_XCHG: return mem ? CGM_X86_ATOMIC : CGM_X86_INT;
     case XOP_MOVS: case XOP_STOS: case XOP_LODS: case XOP_CMPS: case XOP_SCAS:
         return CGM_X86_STRING;
-    case XOP_UNIMPL: case XOP_UD2: case XOP_HLT: case XOP_INT3: case XOP_CPUID:
+    case XOP_UNIMPL: case XOP_UD2: case XOP_HLT: case XOP_INT3: case XOP_CPUID: case XOP_PRIV:
     case XOP_RDTSC:
         return CGM_X86_OTHER;
     default:

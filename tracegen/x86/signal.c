@@ -293,7 +293,11 @@ int x86_signal_fault(struct x86_process *p, struct x86_thread *t, int kind, uint
     if (!sig || p->sigactions[sig][0] <= 1 || (t->sigmask & x86_sig_bit((unsigned)sig)))
         return 1;
     struct x86_siginfo si = { .value = pc };
-    if (sig == SIGSEGV) {
+    if (kind == XF_PROTECTION) {
+        si.code = SI_KERNEL_;     /* the kernel's #GP: no address, error code 0 */
+        si.value = 0;
+        si.trapno = 13;
+    } else if (sig == SIGSEGV) {
         int prot;
         int mapped = gmem_page(p->mem, addr, &prot) != NULL;
         si.code = mapped ? 2 : 1; /* SEGV_ACCERR, SEGV_MAPERR */

@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 
 #include "tracegen/x86/cpu.h"
+#include "tracegen/x86/fault.h"
 
 /* Reads a vector source: an XMM or YMM register (by the operand's size),
  * memory (the operand's size, one access, zero-extended), a general
@@ -28,6 +29,20 @@ void x86_vec_write(struct x86_cpu *c, const struct x86_dinsn *in, const ymm_t *r
 static inline unsigned x86_vec_len(const struct x86_dinsn *in)
 {
     return in->vl ? in->vl : 16;
+}
+
+/* The alignment mask (0, 15, 31 or 63) the memory operand of SSE/AVX
+ * instruction ID (the legacy id of a VEX one) must meet, for vector length
+ * VL (0 legacy) and a memory operand of MEM_SIZE bytes (vec_align.c). */
+uint8_t x86_vec_align_mask(unsigned id, unsigned vl, unsigned mem_size);
+
+/* A misaligned operand IN demands aligned (x86_dinsn.align) raises #GP
+ * before any access, as on the processor. */
+static inline void x86_vec_check_align(struct x86_cpu *c, const struct x86_dinsn *in,
+                                       uint64_t addr)
+{
+    if (__builtin_expect((addr & in->align) != 0, 0))
+        x86_fault(c, XF_PROTECTION, 0);
 }
 
 /* The operations whose result is a vector register computed from the

@@ -260,8 +260,19 @@ static int is_blendv(unsigned id)
     return id == X86_INS_BLENDVPS || id == X86_INS_BLENDVPD || id == X86_INS_PBLENDVB;
 }
 
+/* #GP before anything happens when IN's memory operand is misaligned and
+ * IN demands it aligned. */
+static void check_alignment(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    for (unsigned i = 0; i < in->nops; i++)
+        if (in->o[i].kind == OPK_MEM)
+            x86_vec_check_align(c, in, op_ea(c, &in->o[i]));
+}
+
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
 {
+    if (in->align)
+        check_alignment(c, in);
     if (x86_avx_exec(c, in) || exec_other(c, in))
         return;
     if (in->o[0].kind != OPK_XMM)

@@ -110,14 +110,18 @@ void x86_sse_movx_rr(struct x86_cpu *c, const struct x86_dinsn *in)
 void x86_sse_movx_load(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     xmm_t v; /* a faulting load leaves the register as it was */
-    x86_read_bytes(c, op_ea(c, &in->o[1]), v.b, 16);
+    uint64_t a = op_ea(c, &in->o[1]);
+    x86_vec_check_align(c, in, a);
+    x86_read_bytes(c, a, v.b, 16);
     c->xmm[in->o[0].reg] = v;
 }
 
 void x86_sse_movx_store(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     xmm_t v = c->xmm[in->o[1].reg];
-    x86_write_bytes(c, op_ea(c, &in->o[0]), v.b, 16);
+    uint64_t a = op_ea(c, &in->o[0]);
+    x86_vec_check_align(c, in, a);
+    x86_write_bytes(c, a, v.b, 16);
 }
 
 /* Scalar arithmetic: the host instruction on the low elements (simd.h). */
