@@ -22,17 +22,18 @@ static bool worker_init(ks_engine *eng, ks_worker *w, unsigned index)
     w->eng = eng;
     w->index = index;
     w->mask = rows - 1;
-    w->rows = calloc(rows, sizeof *w->rows);
+    w->row_head = calloc(2 * rows, sizeof *w->row_head);
+    w->row_tail = w->row_head ? w->row_head + rows : NULL;
     w->occ = calloc(rows / 64, sizeof *w->occ);
     w->outbox = calloc(eng->nworkers, sizeof *w->outbox);
     snprintf(w->home.name, sizeof w->home.name, "worker %u home", index);
-    return w->rows && w->occ && w->outbox;
+    return w->row_head && w->occ && w->outbox;
 }
 
 static void worker_free(ks_worker *w)
 {
     ks_reap(w);
-    free(w->rows);
+    free(w->row_head);
     free(w->occ);
     free(w->outbox);
     free(w->hz);
@@ -45,18 +46,20 @@ bool ks_tables_resize(ks_engine *eng, size_t rows)
 {
     for (unsigned i = 0; i < eng->nworkers; i++) {
         ks_worker *w = &eng->workers[i];
-        ks_row *r = calloc(rows, sizeof *r);
+        ks_context **head = calloc(2 * rows, sizeof *head);
         uint64_t *occ = calloc(rows / 64, sizeof *occ);
-        if (!r || !occ) {
-            free(r);
+        if (!head || !occ) {
+            free(head);
             free(occ);
             return false;
         }
-        r[0] = w->rows[0];
+        head[0] = w->row_head[0];
+        head[rows] = w->row_tail[0];
         occ[0] = w->occ[0] & 1u;
-        free(w->rows);
+        free(w->row_head);
         free(w->occ);
-        w->rows = r;
+        w->row_head = head;
+        w->row_tail = head + rows;
         w->occ = occ;
         w->mask = rows - 1;
     }
@@ -229,7 +232,7 @@ ks_context *ks_context_create_opts(ks_engine *eng, ks_entry_fn entry, void *arg,
         pthread_mutex_unlock(&eng->all_lock);
 
     ks_worker *w = ks_tls_worker;
-    ks_schedule_new(w && w->cur ? w : NULL, c);
+    ks_schedule_new(w->cur ? w : NULL, c);
     return c;
 }
 
@@ -263,16 +266,23 @@ static bool chain_remove(ks_context **head, ks_context **tail, ks_context *c)
     return false;
 }
 
-static void unlink_row(ks_worker *w, ks_context *c)
+/* Searches the non-empty rows of the batch table (a pause does not record
+ * which row it went to). */
+static bool unlink_row(ks_worker *w, ks_context *c)
 {
-    size_t r = (size_t)(c->when & w->mask);
-    ks_row *row = &w->rows[r];
-    if (row->tail)
-        row->tail->next = NULL; /* rows leave the last link to ks_take_row */
-    if (chain_remove(&row->head, &row->tail, c) && !row->head) {
-        w->occ[r >> 6] &= ~(1ull << (r & 63));
-        w->rows_used--;
+    for (size_t r = 0; r <= w->mask; r++) {
+        if (!(w->occ[r >> 6] & (1ull << (r & 63))))
+            continue;
+        w->row_tail[r]->next = NULL; /* rows leave the last link to ks_take_row */
+        if (chain_remove(&w->row_head[r], &w->row_tail[r], c)) {
+            if (!w->row_head[r]) {
+                w->occ[r >> 6] &= ~(1ull << (r & 63));
+                w->rows_used--;
+            }
+            return true;
+        }
     }
+    return false;
 }
 
 /* The running batch and sub-clock list of the current tick. */
@@ -305,10 +315,7 @@ void ks_context_destroy(ks_context *c)
     bool removed = true;
     switch (c->where) {
     case KS_SCHEDULED:
-        if (eng->running && c->when == eng->now)
-            removed = unlink_current(w, c);
-        else
-            unlink_row(w, c);
+        removed = (eng->running && unlink_current(w, c)) || unlink_row(w, c);
         break;
     case KS_IN_HEAP:
         ks_heap_remove(&w->heap, c);
@@ -365,7 +372,7 @@ ks_stop ks_run_until(ks_engine *eng, ks_tick limit)
         ks_set_error(eng, "ks_run called while the engine is already running");
         return KS_STOP_ERROR;
     }
-    if (ks_tls_worker) {
+    if (ks_tls_worker != &ks_no_worker) {
         ks_set_error(eng, "ks_run called from inside a running engine");
         return KS_STOP_ERROR;
     }
@@ -395,7 +402,7 @@ ks_stop ks_run_until(ks_engine *eng, ks_tick limit)
     ks_fp_leave_run(w);
     ks_reap(w);
     eng->running = false;
-    ks_tls_worker = NULL;
+    ks_tls_worker = &ks_no_worker;
     return eng->stop;
 }
 

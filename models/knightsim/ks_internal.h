@@ -10,9 +10,10 @@
 /* Where a context currently is; destroy uses it to unlink the context. */
 enum ks_where {
     KS_NOWHERE,   /* not yet scheduled */
-    KS_SCHEDULED, /* running, or due at tick ctx->when: in that row of the batch
-                     table, or (when == now) in the batch being run, the
-                     sub-clock list or the parallel inbox of its worker */
+    KS_SCHEDULED, /* running, or due at a later tick (in a row of the batch
+                     table; ctx->when is not kept up to date there), or due
+                     now: in the batch being run, the sub-clock list or the
+                     parallel inbox of its worker */
     KS_IN_HEAP,   /* overflow heap (pause beyond the table) */
     KS_IN_WAIT,   /* waiter list of ctx->awaiting */
     KS_IN_OUTBOX, /* parallel: woken by another worker, not yet delivered */
@@ -38,11 +39,18 @@ struct ks_context {
     ks_tick when;                /* tick it is scheduled for */
     ks_tick period;              /* its domain's, once the time base is fixed */
     uint64_t fast_cycles;        /* longest pause that fits the batch table */
-    uint16_t fpcw;               /* saved x87 control word (ks_switch.h) */
-    bool defer;                  /* in the batch, but only to take its place
+    uint16_t fpcw;               /* saved x87 control word, if fp_saved */
+    union {
+        struct {
+            bool defer;          /* in the batch, but only to take its place
                                     in the next cycle (ks_advance_next) */
+            bool fp_saved;       /* switched out with a floating-point
+                                    control state of its own (ks_switch.h) */
+        };
+        uint16_t unusual;        /* either: the pause's fast path asks once */
+    };
     uint8_t where;               /* enum ks_where */
-    uint32_t mxcsr;              /* saved MXCSR, if fpcw is not the default */
+    uint32_t mxcsr;              /* saved MXCSR, if fp_saved */
     /* the rest */
     ks_domain *domain;
     struct ks_worker *worker;
@@ -71,10 +79,6 @@ struct ks_domain {
     char name[32];
 };
 
-typedef struct ks_row {
-    ks_context *head, *tail;
-} ks_row;
-
 typedef struct ks_list {
     ks_context *head, *tail;
 } ks_list;
@@ -93,7 +97,9 @@ typedef struct ks_worker {
     uint64_t ins_run;            /* if stats.resumes still has this value */
     ks_list late;                /* sub-clock phase of the current tick */
     bool in_late;
-    ks_row *rows;
+    ks_context **row_head;       /* batch table: each row's first context */
+    ks_context **row_tail;       /* and its last (arrays of their own: a pause
+                                    indexes them by row, scaled in the address) */
     uint64_t *occ;               /* one bit per non-empty row */
     uint64_t mask;               /* rows - 1 */
     size_t rows_used;
@@ -148,6 +154,9 @@ struct ks_engine {
     char err[256];
 };
 
+/* The thread's worker while it runs an engine, else ks_no_worker (whose cur
+ * is always NULL): never NULL, so that a pause asks one question, not two. */
+extern ks_worker ks_no_worker;
 extern _Thread_local ks_worker *ks_tls_worker;
 
 /* Assembly (ks_switch.S): a fresh context's first instructions. */

@@ -212,7 +212,7 @@ static void *worker_main(void *arg)
         }
     }
     ks_fp_leave_run(w);
-    ks_tls_worker = NULL;
+    ks_tls_worker = &ks_no_worker;
     if (w->index)
         ks_overflow_guard_release();
     return NULL;

@@ -21,7 +21,8 @@
 #define KS_ASAN 0
 #endif
 
-_Thread_local ks_worker *ks_tls_worker;
+ks_worker ks_no_worker;
+_Thread_local ks_worker *ks_tls_worker = &ks_no_worker;
 
 void ks_context_main(ks_context *ctx);
 
@@ -48,30 +49,29 @@ void ks_set_error(ks_engine *eng, const char *fmt, ...)
 
 /* Rows are FIFO lists; the last context's link is left as it was and cut
  * when the row is taken (one store less on every pause). The caller makes
- * c->where KS_SCHEDULED (a running context already is). */
+ * c->where KS_SCHEDULED (a running context already is); c->when is not set
+ * (another store less: only destroy would read it, and it searches). */
 static inline void row_append(ks_worker *w, ks_context *c, ks_tick t)
 {
     size_t r = (size_t)(t & w->mask);
-    ks_row *row = &w->rows[r];
-    c->when = t;
-    if (row->tail) {
-        row->tail->next = c;
+    ks_context *tail = w->row_tail[r];
+    if (tail) {
+        tail->next = c;
     } else {
-        row->head = c;
+        w->row_head[r] = c;
         w->occ[r >> 6] |= 1ull << (r & 63);
         w->rows_used++;
     }
-    row->tail = c;
+    w->row_tail[r] = c;
 }
 
 static inline ks_context *take_row(ks_worker *w, ks_tick t)
 {
     size_t r = (size_t)(t & w->mask);
-    ks_row *row = &w->rows[r];
-    ks_context *head = row->head;
+    ks_context *head = w->row_head[r];
     if (head) {
-        row->tail->next = NULL;
-        row->head = row->tail = NULL;
+        w->row_tail[r]->next = NULL;
+        w->row_head[r] = w->row_tail[r] = NULL;
         w->occ[r >> 6] &= ~(1ull << (r & 63));
         w->rows_used--;
     }
@@ -109,7 +109,7 @@ static inline bool next_tick(ks_worker *w, ks_tick from, ks_tick *out)
 {
     /* from is now or now + 1, and heap entries lie beyond the table's
      * window: a non-empty row for `from` is the answer (the usual case) */
-    if (w->rows[from & w->mask].head) {
+    if (w->row_head[from & w->mask]) {
         *out = from;
         return true;
     }
@@ -253,7 +253,7 @@ static inline ks_context *next_tick_batch(ks_worker *w)
     ks_engine *eng = w->eng;
     ks_tick t = w->now + 1;
     w->stats.ticks_run++;
-    if (__builtin_expect(!w->rows[t & w->mask].head || w->grave || w->heap.len ||
+    if (__builtin_expect(!w->row_head[t & w->mask] || w->grave || w->heap.len ||
                              t >= eng->limit ||
                              atomic_load_explicit(&eng->end_requested, memory_order_relaxed),
                          0))
@@ -301,16 +301,21 @@ ks_context *ks_next_runnable(ks_worker *w, ks_context *after)
 
 /* ---- switching ------------------------------------------------------------ */
 
-/* Saves self and continues in next (a context or a worker's home). */
+/* Saves self and continues in next (a context or a worker's home); `plain`
+ * (a constant) says the caller knows next has no floating-point state of its
+ * own to load. */
 static inline __attribute__((always_inline)) void jump(ks_worker *w, ks_context *self,
-                                                       ks_context *next)
+                                                       ks_context *next, bool plain)
 {
 #if KS_ASAN
     const void *lo = next == &w->home ? w->home_lo : next->stack.lo;
     size_t size = next == &w->home ? w->home_size : next->stack.size;
     __sanitizer_start_switch_fiber(self->where == KS_DEAD ? NULL : &self->asan_fake, lo, size);
 #endif
-    ks_fp_switch(self, next);
+    if (plain)
+        ks_fp_switch_out(self, next);
+    else
+        ks_fp_switch(self, next);
     ks_jump(self, next);
 #if KS_ASAN
     __sanitizer_finish_switch_fiber(self->asan_fake, NULL, NULL);
@@ -321,11 +326,11 @@ static inline __attribute__((always_inline)) void jump(ks_worker *w, ks_context 
 
 /* Runs next, a context of the current batch other than self. */
 static inline __attribute__((always_inline)) void resume(ks_worker *w, ks_context *self,
-                                                         ks_context *next)
+                                                         ks_context *next, bool plain)
 {
     w->cur = next;
     w->stats.resumes++; /* a new run: place_ready restarts ins */
-    jump(w, self, next);
+    jump(w, self, next, plain);
 }
 
 static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
@@ -335,9 +340,9 @@ static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
         w->stats.resumes++;
     } else if (next == &w->home) {
         w->cur = NULL;
-        jump(w, self, next);
+        jump(w, self, next, false);
     } else {
-        resume(w, self, next);
+        resume(w, self, next, false);
     }
 }
 
@@ -356,16 +361,17 @@ void ks_fp_switch_slow(ks_context *self, ks_context *next)
         self->mxcsr = m;
     }
     self->fpcw = cw;
-    uint16_t ncw = next->fpcw;
-    uint32_t nm = ncw != KS_FPCW_DEFAULT ? next->mxcsr : KS_MXCSR_DEFAULT;
+    self->fp_saved = cw != KS_FPCW_DEFAULT;
+    uint16_t ncw = next->fp_saved ? next->fpcw : KS_FPCW_DEFAULT;
+    uint32_t nm = next->fp_saved ? next->mxcsr : KS_MXCSR_DEFAULT;
     __asm__ volatile("fldcw %0" : : "m"(ncw));
     __asm__ volatile("ldmxcsr %0" : : "m"(nm));
-    next->fpcw = KS_FPCW_DEFAULT; /* its state is live now, not saved */
+    next->fp_saved = false; /* its state is live now, not saved */
 }
 
 void ks_fp_enter_run(ks_worker *w)
 {
-    w->home.fpcw = KS_FPCW_DEFAULT;
+    w->home.fp_saved = false;
     uint16_t cw = KS_FPCW_DEFAULT;
     uint32_t m = KS_MXCSR_DEFAULT;
     __asm__ volatile("fnstcw %0" : "=m"(w->thread_fpcw));
@@ -429,7 +435,7 @@ void ks_unlink(ks_context *c)
 static ks_worker *running_worker(const char *what)
 {
     ks_worker *w = ks_tls_worker;
-    if (!w || !w->cur)
+    if (!w->cur)
         ks_fail("%s called outside a running context", what);
     return w;
 }
@@ -463,8 +469,7 @@ void ks_context_main(ks_context *ctx)
 
 ks_context *ks_self(void)
 {
-    ks_worker *w = ks_tls_worker;
-    return w ? w->cur : NULL;
+    return ks_tls_worker->cur;
 }
 
 ks_engine *ks_self_engine(void)
@@ -512,7 +517,7 @@ static void __attribute__((noinline)) pause_slow(ks_worker *w, ks_context *self,
 inline void ks_pause(uint64_t cycles)
 {
     ks_worker *w = ks_tls_worker;
-    ks_context *self = w ? w->cur : NULL;
+    ks_context *self = w->cur;
     if (__builtin_expect(!self, 0))
         ks_fail("ks_pause called outside a running context");
     ks_tick t;
@@ -524,10 +529,11 @@ inline void ks_pause(uint64_t cycles)
     }
     ks_context *next = self->next;
     row_append(w, self, t);
-    if (__builtin_expect(next && !next->defer, 1))
-        resume(w, self, next);
-    else
+    if (__builtin_expect(next && !next->unusual, 1)) {
+        resume(w, self, next, true);
+    } else {
         switch_to(w, self, next_runnable(w, next));
+    }
 }
 
 void ks_sub_clock_enter(void)

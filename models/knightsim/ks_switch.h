@@ -37,15 +37,25 @@
 
 void ks_fp_switch_slow(ks_context *self, ks_context *next);
 
-/* A context's fpcw is the default while it runs (its state is live) and
- * while it is switched out with the default state; otherwise it holds the
- * saved control word, with mxcsr. */
+/* A context's fp_saved is false while it runs (its state is live) and while
+ * it is switched out with the default state; otherwise fpcw and mxcsr hold
+ * its saved state. */
 static inline __attribute__((always_inline)) void ks_fp_switch(ks_context *self,
                                                                ks_context *next)
 {
     uint16_t cw;
     __asm__ volatile("fnstcw %0" : "=m"(cw));
-    if (__builtin_expect(cw != KS_FPCW_DEFAULT || next->fpcw != KS_FPCW_DEFAULT, 0))
+    if (__builtin_expect(cw != KS_FPCW_DEFAULT || next->fp_saved, 0))
+        ks_fp_switch_slow(self, next);
+}
+
+/* The same, when the caller knows next has no state of its own. */
+static inline __attribute__((always_inline)) void ks_fp_switch_out(ks_context *self,
+                                                                   ks_context *next)
+{
+    uint16_t cw;
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    if (__builtin_expect(cw != KS_FPCW_DEFAULT, 0))
         ks_fp_switch_slow(self, next);
 }
 

@@ -26,12 +26,22 @@
  *   CGM_KS_BENCH_WORK_EVENTS  events per point with work         (2000000)
  *   CGM_KS_BENCH_ONLY         2 or 3: run that experiment only (the BENCH
  *                             line then shows nan for the other's figures)
+ *   CGM_KS_BENCH_POINT        "ks N CYCLES" or "orig N CYCLES": run that one
+ *                             point only (what cachegrind counts)
+ *
+ * Timed ratios on a shared machine move with the other programs' load; host
+ * instructions do not. So Experiment 2 also counts, with cachegrind, the
+ * instructions per event of KnightSim and of the original's scheme at 16, 128
+ * and 1024 contexts: two runs of one point that differ only in their cycle
+ * count, so that creating and destroying the engine cancels out
+ * (ir_vs_original_N = the original's instructions per event / KnightSim's).
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -527,6 +537,81 @@ static double busy_cpus(double seconds)
     return total > 0 ? (total - idle) / total * (double)sysconf(_SC_NPROCESSORS_ONLN) : NAN;
 }
 
+/* ---- host instructions per event (cachegrind) ----------------------------- */
+
+/* Host instructions cachegrind counts in one run of this program that runs
+ * point "ENGINE N CYCLES" only; -1 if it could not be run. */
+static double point_instructions(const char *engine, int n, uint64_t cycles)
+{
+    char self[4096];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    char log[] = "/tmp/bench-knightsim-cachegrind-XXXXXX";
+    int fd = k > 0 ? mkstemp(log) : -1;
+    if (fd < 0)
+        return -1;
+    close(fd);
+    self[k] = 0;
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd,
+             "CGM_KS_BENCH_POINT='%s %d %llu' valgrind --tool=cachegrind --cache-sim=no "
+             "--cachegrind-out-file=/dev/null --log-file=%s '%s' >/dev/null 2>&1",
+             engine, n, (unsigned long long)cycles, log, self);
+    int rc = system(cmd);
+    double instr = -1;
+    FILE *f = fopen(log, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *at = strstr(line, "I   refs:");
+        if (!at)
+            continue;
+        double v = 0;
+        for (char *c = at + 9; *c && *c != '\n'; c++)
+            if (*c >= '0' && *c <= '9')
+                v = v * 10 + (*c - '0');
+        instr = v;
+    }
+    if (f)
+        fclose(f);
+    unlink(log);
+    return rc == 0 ? instr : -1;
+}
+
+/* Instructions per event of `engine` with n contexts: the difference of a
+ * run of c2 cycles and one of c1, over the events between them. NAN if
+ * cachegrind could not be run. */
+static double instructions_per_event(const char *engine, int n)
+{
+    uint64_t c1 = cycles_for(200000, n), c2 = cycles_for(1000000, n);
+    double i1 = point_instructions(engine, n, c1), i2 = point_instructions(engine, n, c2);
+    if (i1 < 0 || i2 < 0)
+        return NAN;
+    return (i2 - i1) / ((double)n * (double)(c2 - c1));
+}
+
+/* CGM_KS_BENCH_POINT: runs one point and returns true. */
+static bool run_point(void)
+{
+    const char *p = getenv("CGM_KS_BENCH_POINT");
+    if (!p)
+        return false;
+    char engine[16];
+    int n;
+    unsigned long long cycles;
+    if (sscanf(p, "%15s %d %llu", engine, &n, &cycles) != 3 || n <= 0 || !cycles) {
+        fprintf(stderr, "bench_knightsim: CGM_KS_BENCH_POINT=%s is not 'ks|orig N CYCLES'\n", p);
+        exit(2);
+    }
+    if (!strcmp(engine, "ks"))
+        ks_ns_per_event(n, cycles);
+    else if (!strcmp(engine, "orig"))
+        orig_ns_per_event(n, cycles);
+    else {
+        fprintf(stderr, "bench_knightsim: CGM_KS_BENCH_POINT: no engine '%s'\n", engine);
+        exit(2);
+    }
+    return true;
+}
+
 /* ---- report ------------------------------------------------------------------ */
 
 static double geomean(const double *v, int n)
@@ -571,6 +656,8 @@ int main(void)
     uint64_t budget = env_u64("CGM_KS_BENCH_EVENTS", 8000000);
     uint64_t uc_budget = env_u64("CGM_KS_BENCH_UC_EVENTS", 4000000);
     uint64_t work_budget = env_u64("CGM_KS_BENCH_WORK_EVENTS", 2000000);
+    if (run_point())
+        return 0;
     uint64_t only = env_u64("CGM_KS_BENCH_ONLY", 23);
     bool exp2 = only != 3, exp3 = only != 2;
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
@@ -585,7 +672,7 @@ int main(void)
     for (int i = 0; i < NSWEEP; i++)
         ks[i] = heap[i] = sc[i] = ucx[i] = r_heap[i] = r_sc[i] = r_uc[i] = NAN;
     double ks_mean = NAN;
-    double vs_orig[NORIG] = { NAN, NAN, NAN };
+    double vs_orig[NORIG] = { NAN, NAN, NAN }, ir_vs_orig[NORIG] = { NAN, NAN, NAN };
     if (exp2) {
         printf("Experiment 2, against the original KnightSim's scheme: one pause(1) per context "
                "per cycle, %llu cycles, ns per event, runs alternated (KS orig orig KS ...)\n",
@@ -609,6 +696,15 @@ int main(void)
             vs_orig[i] = ob / kb;
             printf("%6d %14.2f %14.2f %14.2f %14.2f | %9.2f %11.2f\n", n, kb, km, ob, om, ob / kb,
                    om / km);
+            fflush(stdout);
+        }
+        printf("\nhost instructions per event (cachegrind), against the original's scheme:\n");
+        printf("%6s %9s %9s | %9s\n", "N", "KS", "orig", "orig/KS");
+        for (int i = 0; i < NORIG; i++) {
+            double k = instructions_per_event("ks", orig_sizes[i]);
+            double o = instructions_per_event("orig", orig_sizes[i]);
+            ir_vs_orig[i] = o / k;
+            printf("%6d %9.2f %9.2f | %9.2f\n", orig_sizes[i], k, o, ir_vs_orig[i]);
             fflush(stdout);
         }
         printf("\n");
@@ -703,10 +799,12 @@ int main(void)
     getloadavg(load, 1);
     printf("\nload average (1 min) at end: %.2f\n", load[0]);
     printf("BENCH knightsim ns_per_event=%.2f vs_original_16=%.2f vs_original_128=%.2f "
-           "vs_original_1024=%.2f vs_heap=%.2f vs_systemc=%.2f vs_ucontext=%.2f "
+           "vs_original_1024=%.2f ir_vs_original_16=%.2f ir_vs_original_128=%.2f "
+           "ir_vs_original_1024=%.2f vs_heap=%.2f vs_systemc=%.2f vs_ucontext=%.2f "
            "pks2_speedup=%.2f pks2_busy_cpus=%.2f pks2_load=%.2f%s min_vs_heap=%.2f "
            "min_vs_systemc=%.2f\n",
-           ks_mean, vs_orig[0], vs_orig[1], vs_orig[2], geomean(r_heap, NSWEEP),
+           ks_mean, vs_orig[0], vs_orig[1], vs_orig[2], ir_vs_orig[0], ir_vs_orig[1],
+           ir_vs_orig[2], geomean(r_heap, NSWEEP),
            geomean(r_sc, NSWEEP), geomean(r_uc, NSWEEP), speedup_1024_work, pks_busy, pks_load,
            pks_skipped ? " pks2=skipped_other_core_busy" : "", minimum(r_heap, NSWEEP),
            minimum(r_sc, NSWEEP));

@@ -303,6 +303,43 @@ static void test_destroy_before_run(void **state)
     ks_engine_destroy(e);
 }
 
+/* Between runs: five contexts share one row of the table (all pause 5 each
+ * cycle they run); destroying the first, a middle and the last leaves the
+ * other two running in their order, and nothing of the destroyed. */
+static void every_five(void *arg)
+{
+    int who = (int)(intptr_t)arg;
+    for (;;) {
+        note(who, ks_self_engine());
+        ks_pause(5);
+    }
+}
+
+static void test_destroy_in_a_row_between_runs(void **state)
+{
+    (void)state;
+    ks_engine *e = ks_engine_create(NULL);
+    ks_context *c[5];
+    for (int i = 0; i < 5; i++)
+        c[i] = ks_context_create(e, every_five, (void *)(intptr_t)i, 0);
+    nlog = 0;
+    assert_int_equal(ks_run_until(e, 3), KS_STOP_LIMIT);
+    assert_int_equal(nlog, 5);
+    ks_context_destroy(c[0]);
+    ks_context_destroy(c[2]);
+    ks_context_destroy(c[4]);
+    assert_int_equal(ks_engine_contexts(e), 2);
+    nlog = 0;
+    assert_int_equal(ks_run_until(e, 16), KS_STOP_LIMIT);
+    /* ticks 5, 10 and 15: contexts 1 then 3 */
+    assert_int_equal(nlog, 6);
+    for (size_t i = 0; i < nlog; i++) {
+        assert_int_equal(log_[i].who, i % 2 ? 3 : 1);
+        assert_int_equal(log_[i].tick, 5 * (i / 2 + 1));
+    }
+    ks_engine_destroy(e);
+}
+
 /* ---- ks_exit from a nested call ------------------------------------------- */
 
 static int after_exit;
@@ -387,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_contexts_created_during_a_run),
         cmocka_unit_test(test_contexts_destroyed_during_a_run),
         cmocka_unit_test(test_destroy_before_run),
+        cmocka_unit_test(test_destroy_in_a_row_between_runs),
         cmocka_unit_test(test_exit_from_nested_call),
         cmocka_unit_test(test_stack_overflow_names_the_context),
     };
