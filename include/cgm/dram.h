@@ -32,6 +32,18 @@ struct cgm_dram_timing {
 
 enum cgm_dram_page_policy { CGM_DRAM_OPEN_PAGE, CGM_DRAM_CLOSED_PAGE };
 
+/* How a write queue drains (see write_queue_size). */
+enum cgm_dram_write_drain {
+    /* Also whenever no read is queued and a write waits; a drain stops at
+     * write_low writes when reads wait (Ramulator's and USIMM's rule). */
+    CGM_DRAM_DRAIN_IDLE,
+    /* With no read queued, only once more than write_low writes wait (fewer
+     * stay queued); a drain writes every write queued at its start, reads
+     * waiting or not (DRAMsim3's rule, with write_high = write_queue_size
+     * and write_low = 8). */
+    CGM_DRAM_DRAIN_WATERMARK
+};
+
 /* Address fields, named in mapping strings as "row", "rank", "bank", "bg",
  * "chan" and "col". */
 enum cgm_dram_field {
@@ -53,9 +65,11 @@ struct cgm_dram_config {
                             when there is a write queue) */
     /* Write queue per channel; 0: reads and writes share the transaction
      * queue. With one, writes are acknowledged when queued and written in
-     * drains: a drain starts when write_high writes are queued (or when no
-     * read is queued) and stops when write_low are left while reads wait. */
+     * drains: a drain starts when write_high writes are queued, or when no
+     * read is queued and writes wait; write_drain says how many must wait
+     * then and when a drain stops. */
     unsigned write_queue_size, write_high, write_low;
+    enum cgm_dram_write_drain write_drain;
     unsigned hit_cap;    /* row hits served ahead of an older conflicting request */
     /* Fields from the most to the least significant address bit, separated
      * by ':'; the burst offset lies below them. Every field appears once. */
@@ -184,8 +198,12 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r);
  * command per channel. */
 void cgm_dram_tick(struct cgm_dram *d);
 uint64_t cgm_dram_now(const struct cgm_dram *d);
-/* Requests queued or with data still in flight. */
+/* Requests queued or with data still in flight, but not the writes that the
+ * watermark drain policy holds while no read is queued (they issue nothing
+ * until more requests come). */
 unsigned cgm_dram_pending(const struct cgm_dram *d);
+/* Writes in the write queues (acknowledged, not yet written). */
+unsigned cgm_dram_writes_queued(const struct cgm_dram *d);
 /* Jumps an idle controller (nothing pending) forward to cycle `to`,
  * issuing the refreshes that fall in between. */
 void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to);

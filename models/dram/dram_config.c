@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum key_kind { K_UINT, K_NS, K_POLICY, K_MAPPING };
+enum key_kind { K_UINT, K_NS, K_ENUM, K_MAPPING };
 
 struct key {
     const char *name;
@@ -16,52 +16,64 @@ struct key {
     size_t off;
     unsigned min, max;   /* K_UINT */
     const char *doc;
+    const char *const *names; /* K_ENUM: the enum's values in order, NULL-ended */
 };
+
+/* K_ENUM fields are enums of non-negative values, stored as unsigned. */
+_Static_assert(sizeof(enum cgm_dram_page_policy) == sizeof(unsigned) &&
+                   sizeof(enum cgm_dram_write_drain) == sizeof(unsigned),
+               "enum fields are set through unsigned");
+static const char *const page_policies[] = { "open", "closed", NULL };
+static const char *const write_drains[] = { "idle", "watermark", NULL };
 
 #define T(f) offsetof(struct cgm_dram_config, t.f)
 #define C(f) offsetof(struct cgm_dram_config, f)
 static const struct key keys[] = {
-    { "tCK_ns", K_NS, T(tck_ns), 0, 0, "command clock period, ns" },
-    { "BL", K_UINT, T(bl), 2, 64, "burst length, beats (even)" },
-    { "CL", K_UINT, T(cl), 1, 1000, "read latency, nCK" },
-    { "CWL", K_UINT, T(cwl), 1, 1000, "write latency, nCK (at most CL)" },
-    { "AL", K_UINT, T(al), 0, 1000, "additive latency, nCK" },
-    { "tRCD", K_UINT, T(rcd), 1, 1000, "activate to column command, nCK" },
-    { "tRP", K_UINT, T(rp), 1, 1000, "precharge to activate, nCK" },
-    { "tRAS", K_UINT, T(ras), 1, 1000, "activate to precharge, nCK" },
-    { "tRC", K_UINT, T(rc), 1, 2000, "activate to activate in a bank, nCK (at least tRAS)" },
-    { "tWR", K_UINT, T(wr), 0, 1000, "write recovery, nCK" },
-    { "tRTP", K_UINT, T(rtp), 0, 1000, "read to precharge, nCK" },
-    { "tWTR_L", K_UINT, T(wtr_l), 0, 1000, "write to read, same bank group, nCK" },
-    { "tWTR_S", K_UINT, T(wtr_s), 0, 1000, "write to read, other bank group, nCK" },
-    { "tRRD_L", K_UINT, T(rrd_l), 1, 1000, "activate to activate, same bank group, nCK" },
-    { "tRRD_S", K_UINT, T(rrd_s), 1, 1000, "activate to activate, other bank group, nCK" },
-    { "tCCD_L", K_UINT, T(ccd_l), 1, 1000, "column to column, same bank group, nCK" },
-    { "tCCD_S", K_UINT, T(ccd_s), 1, 1000, "column to column, other bank group, nCK" },
-    { "tFAW", K_UINT, T(faw), 0, 10000, "window holding at most four activates per rank, nCK" },
-    { "tRTRS", K_UINT, T(rtrs), 0, 1000, "data-bus turnaround between ranks, nCK" },
-    { "tRFC", K_UINT, T(rfc), 0, 100000, "refresh cycle time, nCK" },
-    { "tREFI", K_UINT, T(refi), 0, 10000000, "refresh interval, nCK (0: no refresh)" },
-    { "channels", K_UINT, C(channels), 1, 64, "channels (power of two)" },
-    { "ranks", K_UINT, C(ranks), 1, 16, "ranks per channel (power of two)" },
-    { "bank_groups", K_UINT, C(bank_groups), 1, 64, "bank groups per rank (power of two)" },
-    { "banks_per_group", K_UINT, C(banks_per_group), 1, 64, "banks per group (power of two)" },
-    { "rows", K_UINT, C(rows), 1, 1u << 24, "rows per bank (power of two)" },
-    { "columns", K_UINT, C(columns), 2, 1u << 16, "columns per row, bus-width units" },
-    { "bus_bits", K_UINT, C(bus_bits), 8, 1024, "data bus width of a channel, bits" },
-    { "page_policy", K_POLICY, C(page_policy), 0, 0, "row buffer policy: open or closed" },
+    { "tCK_ns", K_NS, T(tck_ns), 0, 0, "command clock period, ns", NULL },
+    { "BL", K_UINT, T(bl), 2, 64, "burst length, beats (even)", NULL },
+    { "CL", K_UINT, T(cl), 1, 1000, "read latency, nCK", NULL },
+    { "CWL", K_UINT, T(cwl), 1, 1000, "write latency, nCK (at most CL)", NULL },
+    { "AL", K_UINT, T(al), 0, 1000, "additive latency, nCK", NULL },
+    { "tRCD", K_UINT, T(rcd), 1, 1000, "activate to column command, nCK", NULL },
+    { "tRP", K_UINT, T(rp), 1, 1000, "precharge to activate, nCK", NULL },
+    { "tRAS", K_UINT, T(ras), 1, 1000, "activate to precharge, nCK", NULL },
+    { "tRC", K_UINT, T(rc), 1, 2000, "activate to activate in a bank, nCK (at least tRAS)", NULL },
+    { "tWR", K_UINT, T(wr), 0, 1000, "write recovery, nCK", NULL },
+    { "tRTP", K_UINT, T(rtp), 0, 1000, "read to precharge, nCK", NULL },
+    { "tWTR_L", K_UINT, T(wtr_l), 0, 1000, "write to read, same bank group, nCK", NULL },
+    { "tWTR_S", K_UINT, T(wtr_s), 0, 1000, "write to read, other bank group, nCK", NULL },
+    { "tRRD_L", K_UINT, T(rrd_l), 1, 1000, "activate to activate, same bank group, nCK", NULL },
+    { "tRRD_S", K_UINT, T(rrd_s), 1, 1000, "activate to activate, other bank group, nCK", NULL },
+    { "tCCD_L", K_UINT, T(ccd_l), 1, 1000, "column to column, same bank group, nCK", NULL },
+    { "tCCD_S", K_UINT, T(ccd_s), 1, 1000, "column to column, other bank group, nCK", NULL },
+    { "tFAW", K_UINT, T(faw), 0, 10000, "window holding at most four activates per rank, nCK", NULL },
+    { "tRTRS", K_UINT, T(rtrs), 0, 1000, "data-bus turnaround between ranks, nCK", NULL },
+    { "tRFC", K_UINT, T(rfc), 0, 100000, "refresh cycle time, nCK", NULL },
+    { "tREFI", K_UINT, T(refi), 0, 10000000, "refresh interval, nCK (0: no refresh)", NULL },
+    { "channels", K_UINT, C(channels), 1, 64, "channels (power of two)", NULL },
+    { "ranks", K_UINT, C(ranks), 1, 16, "ranks per channel (power of two)", NULL },
+    { "bank_groups", K_UINT, C(bank_groups), 1, 64, "bank groups per rank (power of two)", NULL },
+    { "banks_per_group", K_UINT, C(banks_per_group), 1, 64, "banks per group (power of two)", NULL },
+    { "rows", K_UINT, C(rows), 1, 1u << 24, "rows per bank (power of two)", NULL },
+    { "columns", K_UINT, C(columns), 2, 1u << 16, "columns per row, bus-width units", NULL },
+    { "bus_bits", K_UINT, C(bus_bits), 8, 1024, "data bus width of a channel, bits", NULL },
+    { "page_policy", K_ENUM, C(page_policy), 0, 0, "row buffer policy: open or closed", page_policies },
     { "queue_size", K_UINT, C(queue_size), 1, 4096,
-      "transaction queue per channel (reads only when there is a write queue)" },
+      "transaction queue per channel (reads only when there is a write queue)", NULL },
     { "write_queue_size", K_UINT, C(write_queue_size), 0, 4096,
-      "write queue per channel (0: one queue for reads and writes)" },
+      "write queue per channel (0: one queue for reads and writes)", NULL },
     { "write_high", K_UINT, C(write_high), 0, 4096,
-      "writes queued that start a drain (reads wait meanwhile)" },
+      "writes queued that start a drain (reads wait meanwhile)", NULL },
     { "write_low", K_UINT, C(write_low), 0, 4095,
-      "writes queued at which a drain stops while reads wait" },
+      "writes queued at which a drain stops while reads wait", NULL },
+    { "write_drain", K_ENUM, C(write_drain), 0, 0,
+      "idle: drain also when no read is queued, stop at write_low while reads wait; watermark: "
+      "with no read queued only above write_low, write every write queued at the start",
+      write_drains },
     { "hit_cap", K_UINT, C(hit_cap), 1, 1u << 20,
-      "row hits served ahead of an older request for another row" },
+      "row hits served ahead of an older request for another row", NULL },
     { "mapping", K_MAPPING, C(mapping), 0, 0,
-      "address fields from the most significant bit: row, rank, bank, bg, chan, col" },
+      "address fields from the most significant bit: row, rank, bank, bg, chan, col", NULL },
 };
 #undef T
 #undef C
@@ -78,7 +90,6 @@ static bool same(const struct cgm_dram_config *a, const struct cgm_dram_config *
     const char *x = (const char *)a + k->off, *y = (const char *)b + k->off;
     switch (k->kind) {
     case K_NS: return *(const double *)x == *(const double *)y;
-    case K_POLICY: return *(const enum cgm_dram_page_policy *)x == *(const enum cgm_dram_page_policy *)y;
     case K_MAPPING: return !strcmp(x, y);
     default: return *(const unsigned *)x == *(const unsigned *)y;
     }
@@ -88,7 +99,6 @@ static void copy(struct cgm_dram_config *to, const struct cgm_dram_config *from,
 {
     switch (k->kind) {
     case K_NS: *(double *)((char *)to + k->off) = *(const double *)((const char *)from + k->off); break;
-    case K_POLICY: to->page_policy = from->page_policy; break;
     case K_MAPPING: memcpy(to->mapping, from->mapping, sizeof to->mapping); break;
     default: *uint_at(to, k) = *(const unsigned *)((const char *)from + k->off); break;
     }
@@ -147,16 +157,15 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
         c->t.tck_ns = x;
         return 0;
     }
-    case K_POLICY:
-        if (!strcasecmp(value, "open"))
-            c->page_policy = CGM_DRAM_OPEN_PAGE;
-        else if (!strcasecmp(value, "closed"))
-            c->page_policy = CGM_DRAM_CLOSED_PAGE;
-        else {
-            snprintf(err, errlen, "dram.%s: \"%s\" is not open or closed", k->name, value);
-            return -1;
-        }
-        return 0;
+    case K_ENUM:
+        for (unsigned v = 0; k->names[v]; v++)
+            if (!strcasecmp(value, k->names[v])) {
+                *uint_at(c, k) = v;
+                return 0;
+            }
+        snprintf(err, errlen, "dram.%s: \"%s\" is not %s or %s", k->name, value, k->names[0],
+                 k->names[1]);
+        return -1;
     case K_MAPPING:
         if (strlen(value) >= sizeof c->mapping) {
             snprintf(err, errlen, "dram.%s: longer than %zu characters", k->name, sizeof c->mapping - 1);
@@ -209,7 +218,7 @@ void cgm_dram_config_print(const struct cgm_dram_config *c, FILE *out)
         fprintf(out, "\n%s = ", k->name);
         switch (k->kind) {
         case K_NS: fprintf(out, "%.17g\n", *(const double *)field); break;
-        case K_POLICY: fputs(c->page_policy == CGM_DRAM_CLOSED_PAGE ? "closed\n" : "open\n", out); break;
+        case K_ENUM: fprintf(out, "%s\n", k->names[*(const unsigned *)field]); break;
         case K_MAPPING: fprintf(out, "%s\n", c->mapping); break;
         default: fprintf(out, "%u\n", *(const unsigned *)field); break;
         }

@@ -55,6 +55,7 @@ struct channel {
     unsigned wn;
     unsigned wblocked;        /* writes whose reads_before is not 0 */
     bool writing;             /* draining the write queue */
+    unsigned drain_left;      /* watermark policy: writes this drain still owes */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
 };
@@ -162,11 +163,28 @@ const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d) { return &d
 uint64_t cgm_dram_now(const struct cgm_dram *d) { return d->now; }
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d) { return &d->st; }
 
+/* Writes that start a drain on a channel where no read is queued. */
+static unsigned idle_drain_writes(const struct cgm_dram *d)
+{
+    return d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK ? d->cfg.write_low + 1 : 1;
+}
+
 unsigned cgm_dram_pending(const struct cgm_dram *d)
 {
     unsigned n = d->nfly;
+    for (unsigned c = 0; c < d->cfg.channels; c++) {
+        const struct channel *ch = &d->ch[c];
+        bool held = !ch->writing && !ch->n && ch->wn < idle_drain_writes(d);
+        n += ch->n + (held ? 0 : ch->wn);
+    }
+    return n;
+}
+
+unsigned cgm_dram_writes_queued(const struct cgm_dram *d)
+{
+    unsigned n = 0;
     for (unsigned c = 0; c < d->cfg.channels; c++)
-        n += d->ch[c].n + d->ch[c].wn;
+        n += d->ch[c].wn;
     return n;
 }
 
@@ -438,8 +456,10 @@ static void remove_entry(struct queue q, unsigned i)
 }
 
 /* The queue this cycle serves: without a write queue the one queue; with
- * one, the writes from the cycle their count reaches write_high (or no read
- * is queued) to the cycle it falls to write_low while reads wait, the reads
+ * one, the writes from the cycle their count reaches write_high (or, no read
+ * being queued, idle_drain_writes) until the queue is empty or, by the idle
+ * policy, write_low are left while reads wait, by the watermark policy, the
+ * writes queued at the start are written (reads wait meanwhile); the reads
  * otherwise, and also while every queued write waits for an older read of
  * its block. */
 static struct queue serving(struct cgm_dram *d, struct channel *ch)
@@ -447,11 +467,16 @@ static struct queue serving(struct cgm_dram *d, struct channel *ch)
     struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
     if (!ch->wq)
         return reads;
-    if (!ch->writing && (ch->wn >= d->cfg.write_high || (!ch->n && ch->wn))) {
+    bool watermark = d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK;
+    if (!ch->writing &&
+        (ch->wn >= d->cfg.write_high || (!ch->n && ch->wn >= idle_drain_writes(d)))) {
         ch->writing = true;
+        ch->drain_left = watermark ? ch->wn : 0;
         d->st.write_drains++;
-    } else if (ch->writing && (!ch->wn || (ch->wn <= d->cfg.write_low && ch->n))) {
+    } else if (ch->writing &&
+               (!ch->wn || (watermark ? !ch->drain_left : ch->wn <= d->cfg.write_low && ch->n))) {
         ch->writing = false;
+        ch->drain_left = 0;
     }
     return ch->writing && ch->wn > ch->wblocked ? writes : reads;
 }
@@ -504,6 +529,8 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
         if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(q, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
+        if (e->r.write && ch->drain_left)
+            ch->drain_left--;
         if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, e->bank, e->a.row))
             bk->close_asap = true;
         remove_entry(q, i);
@@ -677,6 +704,8 @@ void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to)
         if (busy) {
             cgm_dram_tick(d);
         } else {
+            /* writes the watermark policy holds stay queued meanwhile */
+            d->st.queue_occupancy_sum += (next - d->now) * cgm_dram_writes_queued(d);
             d->now = next;
             d->st.cycles = d->now;
         }

@@ -318,8 +318,14 @@ static struct cgm_dram_stats random_run(struct cgm_dram_config *c, unsigned n, u
     assert_int_equal(run.done_count, n);
     struct cgm_dram_stats st = *cgm_dram_stats(run.d);
     assert_int_equal(st.reads + st.writes, n);
-    /* every request not served from the write queue took a column command */
-    assert_int_equal(st.row_hits + st.row_misses, n - st.reads_forwarded - st.writes_merged);
+    /* every request not served from the write queue took a column command,
+     * but the writes the watermark policy holds at the end */
+    unsigned held = cgm_dram_writes_queued(run.d);
+    if (c->write_drain == CGM_DRAM_DRAIN_IDLE)
+        assert_int_equal(held, 0);
+    else
+        assert_true(held <= c->channels * c->write_low);
+    assert_int_equal(st.row_hits + st.row_misses, n - st.reads_forwarded - st.writes_merged - held);
     *commands = cgm_dram_checker_commands(run.k);
     run_close(&run);
     return st;
@@ -329,7 +335,7 @@ static void test_checker_random_traffic(void **state)
 {
     (void)state;
     for (int p = 0; cgm_dram_preset_names[p]; p++)
-        for (int variant = 0; variant < 5; variant++) {
+        for (int variant = 0; variant < 6; variant++) {
             struct cgm_dram_config c;
             cgm_dram_preset(cgm_dram_preset_names[p], &c);
             if (variant == 1) {
@@ -347,6 +353,10 @@ static void test_checker_random_traffic(void **state)
             } else if (variant == 4) { /* one queue for reads and writes */
                 c.write_queue_size = 0;
                 c.ranks = 2;
+            } else if (variant == 5) { /* DRAMsim3's drain: when full, or idle and > 8 */
+                c.write_drain = CGM_DRAM_DRAIN_WATERMARK;
+                c.write_high = c.write_queue_size;
+                c.write_low = 8;
             }
             uint64_t cmds = 0;
             struct cgm_dram_stats st = random_run(&c, 30000, 77 + p, &cmds);
@@ -596,33 +606,94 @@ static void test_read_of_a_queued_write(void **state)
     run_close(&run);
 }
 
-/* With reads waiting, `write_high` queued writes start a drain at once; it
- * writes until `write_low` are left, then the reads go, then (no read
- * waiting) the last writes. */
+/* With reads waiting, `write_high` queued writes start a drain at once. By
+ * the idle policy it writes until `write_low` are left, then the reads go,
+ * then (no read waiting) the last writes. By the watermark policy it writes
+ * all of them, the reads waiting meanwhile. */
 static void test_drain_between_the_watermarks(void **state)
 {
     (void)state;
+    for (int policy = CGM_DRAM_DRAIN_IDLE; policy <= CGM_DRAM_DRAIN_WATERMARK; policy++) {
+        struct cgm_dram_config c = wq_config(16, 12, 4);
+        c.write_drain = (enum cgm_dram_write_drain)policy;
+        bool idle = policy == CGM_DRAM_DRAIN_IDLE;
+        struct run run;
+        struct cmd_log log;
+        run_wq(&run, &log, &c);
+        for (uint32_t i = 0; i < c.write_high; i++) {
+            struct cgm_dram_request w = { .addr = block_addr(run.d, i % 4, 3, i), .write = true };
+            assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+        }
+        for (uint32_t i = 0; i < c.queue_size; i++) {
+            struct cgm_dram_request r = { .addr = block_addr(run.d, 4 + i % 4, 7, i) };
+            assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+        }
+        drain_all(&run);
+        unsigned first = idle ? c.write_high - c.write_low : c.write_high;
+        assert_int_equal(log.n, c.write_high + c.queue_size);
+        for (unsigned i = 0; i < log.n; i++) {
+            char want = i < first || i >= first + c.queue_size ? 'W' : 'R';
+            if (log.kind[i] != want)
+                fail_msg("policy %d: column command %u is %c, want %c (%s)", policy, i,
+                         log.kind[i], want, log.kind);
+        }
+        assert_int_equal(cgm_dram_stats(run.d)->write_drains, idle ? 2 : 1);
+        assert_int_equal(cgm_dram_writes_queued(run.d), 0);
+        assert_int_equal(cgm_dram_pending(run.d), 0);
+        run_close(&run);
+    }
+}
+
+/* The watermark policy with no read queued: write_low writes wait without a
+ * command (not even after a long idle stretch, which the controller skips);
+ * one more starts a drain that writes them all (no read waits, so it stops
+ * at 0). A read queued behind held writes goes first; they follow only
+ * once they exceed write_low. The idle policy writes the first write at
+ * once. */
+static void test_watermark_drain_holds_a_few_writes(void **state)
+{
+    (void)state;
     struct cgm_dram_config c = wq_config(16, 12, 4);
+    c.write_drain = CGM_DRAM_DRAIN_WATERMARK;
     struct run run;
     struct cmd_log log;
     run_wq(&run, &log, &c);
-    for (uint32_t i = 0; i < c.write_high; i++) {
+    for (uint32_t i = 0; i < c.write_low; i++) {
         struct cgm_dram_request w = { .addr = block_addr(run.d, i % 4, 3, i), .write = true };
         assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
     }
-    for (uint32_t i = 0; i < c.queue_size; i++) {
-        struct cgm_dram_request r = { .addr = block_addr(run.d, 4 + i % 4, 7, i) };
-        assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
-    }
+    cgm_dram_skip_idle(run.d, 100000);
+    assert_int_equal(log.n, 0);
+    assert_int_equal(cgm_dram_pending(run.d), 0);
+    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 0);
+    /* every write was acknowledged a cycle after it was queued */
+    assert_int_equal(run.done_count, c.write_low);
+    /* a read passes them */
+    struct cgm_dram_request r = { .addr = block_addr(run.d, 5, 9, 0), .arrival = cgm_dram_now(run.d) };
+    assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
     drain_all(&run);
-    unsigned first = c.write_high - c.write_low;
-    assert_int_equal(log.n, c.write_high + c.queue_size);
-    for (unsigned i = 0; i < log.n; i++) {
-        char want = i < first || i >= first + c.queue_size ? 'W' : 'R';
-        if (log.kind[i] != want)
-            fail_msg("column command %u is %c, want %c (%s)", i, log.kind[i], want, log.kind);
-    }
-    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 2);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.kind[0], 'R');
+    /* one more write than write_low: all of them go, in one drain */
+    struct cgm_dram_request w = { .addr = block_addr(run.d, 6, 3, 0), .write = true,
+                                  .arrival = cgm_dram_now(run.d) };
+    assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+    drain_all(&run);
+    assert_int_equal(log.n, 1 + c.write_low + 1);
+    for (unsigned i = 1; i < log.n; i++)
+        assert_int_equal(log.kind[i], 'W');
+    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 1);
+    assert_int_equal(cgm_dram_writes_queued(run.d), 0);
+    run_close(&run);
+
+    c.write_drain = CGM_DRAM_DRAIN_IDLE;
+    run_wq(&run, &log, &c);
+    struct cgm_dram_request one_write = { .addr = block_addr(run.d, 0, 3, 0), .write = true };
+    assert_int_equal(cgm_dram_enqueue(run.d, &one_write), 0);
+    assert_true(cgm_dram_pending(run.d) > 0);
+    drain_all(&run);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.kind[0], 'W');
     run_close(&run);
 }
 
@@ -816,6 +887,12 @@ static void test_config_keys(void **state)
     assert_int_equal(cgm_dram_config_set(&c, "preset", "DDR9", err, sizeof err), -1);
     assert_non_null(strstr(err, "DDR9"));
     assert_int_equal(cgm_dram_config_set(&c, "page_policy", "ajar", err, sizeof err), -1);
+    assert_int_equal(c.write_drain, CGM_DRAM_DRAIN_IDLE);
+    assert_int_equal(cgm_dram_config_set(&c, "write_drain", "watermark", err, sizeof err), 0);
+    assert_int_equal(c.write_drain, CGM_DRAM_DRAIN_WATERMARK);
+    assert_int_equal(cgm_dram_config_set(&c, "write_drain", "full", err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram.write_drain"));
+    assert_non_null(strstr(err, "idle or watermark"));
     assert_int_equal(cgm_dram_config_set(&c, "tCK_ns", "0", err, sizeof err), -1);
     /* Cross-key checks: geometry and watermarks. */
     cgm_dram_preset("DDR3-1600", &c);
@@ -844,6 +921,7 @@ static void test_config_print_reads_back(void **state)
         char err[300];
         cgm_dram_preset(cgm_dram_preset_names[p], &a);
         assert_int_equal(cgm_dram_config_set(&a, "hit_cap", "5", err, sizeof err), 0);
+        assert_int_equal(cgm_dram_config_set(&a, "write_drain", "watermark", err, sizeof err), 0);
         assert_int_equal(cgm_dram_config_set(&a, "mapping", "chan:row:bank:rank:col:bg", err, sizeof err), 0);
         char *text = NULL;
         size_t len = 0;
@@ -882,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_reads_pass_queued_writes),
         cmocka_unit_test(test_read_of_a_queued_write),
         cmocka_unit_test(test_drain_between_the_watermarks),
+        cmocka_unit_test(test_watermark_drain_holds_a_few_writes),
         cmocka_unit_test(test_closed_page),
         cmocka_unit_test(test_refresh_rate),
         cmocka_unit_test(test_trace_driver),
