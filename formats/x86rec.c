@@ -10,6 +10,7 @@ const char *cgm_x86_class_name(unsigned cls)
     static const char *const names[CGM_X86_CLASS_COUNT] = {
         "int", "mul", "div", "fp", "simd", "branch", "jump", "jump-indirect", "call",
         "call-indirect", "ret", "syscall", "fence", "atomic", "string", "nop", "other",
+        "gather",
     };
     return cls < CGM_X86_CLASS_COUNT ? names[cls] : "?";
 }

@@ -436,7 +436,7 @@ static unsigned dispatch(struct rp_core *c, uint64_t now)
 struct fetch_state {
     unsigned acc_pos;
     bool alu_emitted, started;
-    uint64_t last_load, alu; /* seq + 1 */
+    uint64_t first_load, last_load, alu; /* seq + 1 */
 };
 
 static unsigned latency_of(const struct rp_config *cfg, unsigned cls)
@@ -446,7 +446,7 @@ static unsigned latency_of(const struct rp_config *cfg, unsigned cls)
     case CGM_X86_MUL: return (unsigned)cfg->lat_mul;
     case CGM_X86_DIV: return (unsigned)cfg->lat_div;
     case CGM_X86_FP: return (unsigned)cfg->lat_fp;
-    case CGM_X86_SIMD: return (unsigned)cfg->lat_simd;
+    case CGM_X86_SIMD: case CGM_X86_GATHER: return (unsigned)cfg->lat_simd;
     case CGM_X86_SYSCALL: return (unsigned)cfg->syscall_latency;
     default: return (unsigned)cfg->lat_other;
     }
@@ -487,11 +487,21 @@ static void reg_sources(struct rp_core *c, struct rp_uop *u, const struct rp_sin
         add_src(u, c->writer[si->src[i]]);
 }
 
+/* The compute micro-op waits for the instruction's source registers and
+ * its last load; a gather's for every lane's load (its lanes are loads of
+ * their own, issued as they can; each waits for the registers). Sources
+ * hold RP_SRC_MAX + 1 entries: eight lanes fit, and a gather with more
+ * loads (lanes straddling two blocks) waits for its first nine. */
 static void emit_alu(struct rp_core *c, struct fetch_state *fs, const struct rp_sinsn *si)
 {
     struct rp_uop *u = new_uop(c, UOP_ALU, si);
-    reg_sources(c, u, si);
-    add_src(u, fs->last_load);
+    if (si->cls == CGM_X86_GATHER && fs->first_load) {
+        for (uint64_t l = fs->first_load; l <= fs->last_load; l++)
+            add_src(u, l);
+    } else {
+        reg_sources(c, u, si);
+        add_src(u, fs->last_load);
+    }
     u->lat = (uint8_t)(latency_of(&c->sim->cfg, si->cls) > 255 ? 255 : latency_of(&c->sim->cfg, si->cls));
     fs->alu = u->seq + 1;
     fs->alu_emitted = true;
@@ -535,6 +545,8 @@ static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct 
         } else {
             reg_sources(c, u, si);
             fs->last_load = u->seq + 1;
+            if (!fs->first_load)
+                fs->first_load = fs->last_load;
             c->st.loads++;
         }
     }

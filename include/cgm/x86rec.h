@@ -7,7 +7,9 @@
  * operand count, the instruction bytes (so a consumer can disassemble it),
  * then its micro-op breakdown (total, loads, stores), the largest memory
  * operand size, and the registers it reads and writes (enum cgm_x86_reg,
- * flags included), each list as a count and register bytes.
+ * flags included), each list as a count and register bytes. Class numbers
+ * never change; new ones are appended (a reader refuses a class it does not
+ * know, naming the entry).
  *
  * Dynamic records (in a thread's stream, between event records):
  *   0x40 BLOCK    a basic block ran: start (zigzag delta from the previous
@@ -74,6 +76,7 @@ enum cgm_x86_class {
     CGM_X86_STRING,        /* movs/stos/cmps/scas/lods, rep or not */
     CGM_X86_NOP,
     CGM_X86_OTHER,
+    CGM_X86_GATHER,        /* AVX2 gathers: a load per element the mask selects */
     CGM_X86_CLASS_COUNT
 };
 

@@ -9,6 +9,7 @@
 #include "cgm/x86rec.h"
 #include "tracegen/x86/ops.h"
 #include "tracegen/x86/rec_static.h"
+#include "tracegen/x86/static_info.h"
 
 #define PROGRAM_SECTION_ID 0x7fff0000u
 
@@ -236,7 +237,7 @@ unsigned x86_insn_class(const struct x86_dinsn *in)
     case XOP_MUL: case XOP_IMUL1: case XOP_IMUL: return CGM_X86_MUL;
     case XOP_DIV: case XOP_IDIV: return CGM_X86_DIV;
     case XOP_X87: return CGM_X86_FP;
-    case XOP_SSE: return CGM_X86_SIMD;
+    case XOP_SSE: return x86_is_gather(in->csid) ? CGM_X86_GATHER : CGM_X86_SIMD;
     case XOP_JCC: case XOP_JRCXZ: case XOP_LOOP: return CGM_X86_BRANCH_COND;
     case XOP_JMP: return in->o[0].kind == OPK_IMM ? CGM_X86_JUMP : CGM_X86_JUMP_INDIRECT;
     case XOP_CALL: return in->o[0].kind == OPK_IMM ? CGM_X86_CALL : CGM_X86_CALL_INDIRECT;

@@ -67,14 +67,23 @@ static int pure_move(unsigned op, unsigned id)
     }
 }
 
+int x86_is_gather(unsigned csid)
+{
+    switch (csid) {
+    case X86_INS_VGATHERDPS: case X86_INS_VGATHERDPD: case X86_INS_VGATHERQPS:
+    case X86_INS_VGATHERQPD: case X86_INS_VPGATHERDD: case X86_INS_VPGATHERDQ:
+    case X86_INS_VPGATHERQD: case X86_INS_VPGATHERQQ:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Registers capstone 4 leaves out of an instruction's accesses. */
 static void add_missing_regs(const cs_insn *ci, struct cgm_x86_static *s)
 {
     const cs_x86 *x = &ci->detail->x86;
-    switch (ci->id) {
-    case X86_INS_VGATHERDPS: case X86_INS_VGATHERDPD: case X86_INS_VGATHERQPS:
-    case X86_INS_VGATHERQPD: case X86_INS_VPGATHERDD: case X86_INS_VPGATHERDQ:
-    case X86_INS_VPGATHERQD: case X86_INS_VPGATHERQQ:
+    if (x86_is_gather(ci->id)) {
         /* elements the mask leaves out keep the destination's value, and
          * the gather clears the mask as it goes */
         if (x->op_count == 3 && x->operands[0].type == X86_OP_REG &&
@@ -82,7 +91,9 @@ static void add_missing_regs(const cs_insn *ci, struct cgm_x86_static *s)
             add_reg(s->src, &s->nsrc, arch_reg(x->operands[0].reg));
             add_reg(s->dst, &s->ndst, arch_reg(x->operands[2].reg));
         }
-        break;
+        return;
+    }
+    switch (ci->id) {
     case X86_INS_LDMXCSR: case X86_INS_VLDMXCSR:
         add_reg(s->dst, &s->ndst, CGM_X86_REG_MXCSR);
         break;
