@@ -332,6 +332,12 @@ static int any_runnable(const struct x86_process *p)
  * Returns 0, or -1 when none can run (deadlock; p->message says why). */
 static int schedule(struct x86_process *p)
 {
+    size_t next = p->run_next;
+    p->run_next = 0;
+    if (next && next <= p->nthreads && p->threads[next - 1]->state == THREAD_RUNNABLE) {
+        p->cur = next - 1;
+        return 0;
+    }
     for (size_t k = 1; k <= p->nthreads; k++) {
         size_t i = (p->cur + k) % p->nthreads;
         if (p->threads[i]->state == THREAD_RUNNABLE) {

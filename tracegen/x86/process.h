@@ -127,6 +127,7 @@ struct x86_process {
     struct x86_thread **threads;  /* by creation order; main thread first */
     size_t nthreads, threads_cap;
     size_t cur;                   /* index of the running thread */
+    size_t run_next;              /* index + 1 of the thread to run next (0: round robin) */
     uint64_t next_tid;
     uint64_t wait_counter;
     uint64_t seq;                 /* last number given to a synchronizing event */

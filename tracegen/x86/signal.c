@@ -103,17 +103,18 @@ static int takes(const struct x86_thread *t, unsigned sig)
     return t->state != THREAD_EXITED && !(t->sigmask & x86_sig_bit(sig));
 }
 
-void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig, int code,
-                     uint64_t value)
+struct x86_thread *x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
+                                   int code, uint64_t value)
 {
     if (to) {
         to->sigpending |= x86_sig_bit(sig);
         to->siginfo[sig].code = code;
         to->siginfo[sig].value = value;
-        if (takes(to, sig))
-            interrupt_wait(to);
         x86_signalfds_sync(p);
-        return;
+        if (!takes(to, sig))
+            return NULL;
+        interrupt_wait(to);
+        return to;
     }
     p->sigpending |= x86_sig_bit(sig);
     p->siginfo[sig].code = code;
@@ -123,12 +124,13 @@ void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
      * none, a waiting one is interrupted for it */
     for (size_t i = 0; i < p->nthreads; i++)
         if (p->threads[i]->state == THREAD_RUNNABLE && takes(p->threads[i], sig))
-            return;
+            return p->threads[i];
     for (size_t i = 0; i < p->nthreads; i++)
         if (takes(p->threads[i], sig)) {
             interrupt_wait(p->threads[i]);
-            return;
+            return p->threads[i];
         }
+    return NULL;
 }
 
 void x86_siginfo_fill(int32_t info[32], unsigned sig, const struct x86_siginfo *si)

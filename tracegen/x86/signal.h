@@ -12,9 +12,11 @@ uint64_t x86_sig_bit(unsigned sig);
 
 /* Makes SIG pending for thread TO, or for the process when TO is NULL,
  * with siginfo's CODE and VALUE (the sender, or an address). A thread in a
- * futex wait that can take it is interrupted (EINTR). */
-void x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig, int code,
-                     uint64_t value);
+ * futex wait that can take it is interrupted (EINTR). Returns the thread
+ * that will take it (one that does not block it), or NULL when none can
+ * now. */
+struct x86_thread *x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
+                                   int code, uint64_t value);
 
 /* Takes the lowest-numbered signal of SET pending for T (its own before
  * the process's) with its siginfo. Returns it, or 0 when none is. */

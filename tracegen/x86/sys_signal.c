@@ -124,6 +124,21 @@ static uint64_t sender(void)
     return (uint64_t)X86_GUEST_PID | (uint64_t)getuid() << 32;
 }
 
+/* A signal that thread TAKER, not the sender, will take: the sender's
+ * slice ends and TAKER runs next, so its handler starts at the virtual time
+ * the signal was sent (natively it interrupts the receiver at once), not a
+ * slice or more later when the receiver's turn would have come. */
+static void run_next(struct x86_sys *s, const struct x86_thread *taker)
+{
+    if (!taker || taker == s->t || taker->state != THREAD_RUNNABLE)
+        return;
+    for (size_t i = 0; i < s->p->nthreads; i++)
+        if (s->p->threads[i] == taker) {
+            s->p->run_next = i + 1;
+            s->outcome = SC_SWITCH;
+        }
+}
+
 /* kill: the guest itself only (0 and its own pid name it; -1 would be
  * every other process, refused like any other). */
 long sys_kill(struct x86_sys *s)
@@ -134,8 +149,11 @@ long sys_kill(struct x86_sys *s)
         return -EPERM;
     if (sig > 64)
         return -EINVAL;
-    if (sig)
-        x86_signal_post(s->p, NULL, (unsigned)sig, SI_USER_, sender());
+    if (!sig)
+        return 0;
+    struct x86_thread *taker = x86_signal_post(s->p, NULL, (unsigned)sig, SI_USER_, sender());
+    if (s->t->sigmask & x86_sig_bit((unsigned)sig)) /* else the sender takes it as the call returns */
+        run_next(s, taker);
     return 0;
 }
 
@@ -147,7 +165,7 @@ static long thread_kill(struct x86_sys *s, uint64_t tid, uint64_t sig)
     if (!to)
         return -ESRCH;
     if (sig)
-        x86_signal_post(s->p, to, (unsigned)sig, SI_TKILL_, sender());
+        run_next(s, x86_signal_post(s->p, to, (unsigned)sig, SI_TKILL_, sender()));
     return 0;
 }
 
