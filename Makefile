@@ -21,15 +21,17 @@ SAN     ?=
 
 # Debian packages the project builds, tests and benchmarks with (g++: the C++
 # guest workloads traces/x86/*.cc; busybox-static: a static program nobody here
-# wrote, whose applets test_x86_busybox runs under tracegen).
+# wrote, whose applets test_x86_busybox runs under tracegen; sqlite3: the
+# dynamically linked SQLite shell make validate runs on a file database).
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
-                g++ busybox-static
+                g++ busybox-static sqlite3
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 # Programs the tests run that pkg-config cannot see (sweep plot draws with
-# gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox).
-DEP_COMMANDS := gnuplot g++ busybox
+# gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox;
+# make validate runs sqlite3).
+DEP_COMMANDS := gnuplot g++ busybox sqlite3
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
