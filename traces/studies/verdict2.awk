@@ -60,8 +60,9 @@ END {
     }
     print ""
     print "Per workload: one CPU thread's time for the whole work is estimated from its CPU work at one thread and"
-    printf "the %d%% and %d%% shares; split perfectly, T threads and a GPU k times faster than one thread give at most\n", smin, smax
-    print "1 + T/k, at a CPU share of T/(T+k)."
+    printf "the nominal %d%% and %d%% shares (a workload rounds its share to the GPU's granularity, so this is an\n", smin, smax
+    print "estimate); split perfectly, T threads and a GPU k times faster than one thread give at most 1 + T/k, at a"
+    print "CPU share of T/(T+k)."
     print ""
     for (i = 1; i <= nw; i++) {
         w = ws[i]
