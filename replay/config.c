@@ -136,6 +136,9 @@ static const struct key keys[] = {
       "hierarchy: GPU L2 misses go to the L3 or the memory controller (mc)" },
     { "gpu", "link_bytes", T_BYTES, OFF(gpu_link_bytes), "32", 1, 4096, NULL,
       "hierarchy: the hub's link between the GPU L2 banks and the ring, bytes per GPU cycle each way" },
+    { "gpu", "xbar_bytes", T_BYTES, OFF(gpu_xbar_bytes), "32", 1, 4096, NULL,
+      "hierarchy: each crossbar port between the vector L1s and the L2 banks, bytes per GPU cycle each way "
+      "(seed 000: 32)" },
     { "gpu", "hub_latency", T_CYCLES, OFF(gpu_hub_latency), "1", 0, 100000, NULL,
       "hierarchy: GPU cycles a packet spends crossing the hub (seed 000 Table 4.1: 1)" },
     { "gpu", "launch_latency", T_CYCLES, OFF(gpu_launch_latency), "0", 0, 100000000, NULL,

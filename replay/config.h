@@ -40,7 +40,7 @@ struct rp_config {
     /* [gpu] */
     uint64_t gpu_cus, gpu_frequency;
     uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;
-    uint64_t gpu_coherence, gpu_connection, gpu_link_bytes, gpu_hub_latency;
+    uint64_t gpu_coherence, gpu_connection, gpu_link_bytes, gpu_hub_latency, gpu_xbar_bytes;
     /* [gpu.scalar_cache], [gpu.tlb], [gpu.iommu]: the hierarchy's scalar caches and translation */
     uint64_t gpu_scalar_latency, gpu_scalar_share;
     uint64_t gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;

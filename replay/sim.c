@@ -40,6 +40,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_l2_latency = (unsigned)c->gpu_l2.latency;
     m->gpu_link_bytes = (unsigned)c->gpu_link_bytes;
     m->hub_latency = (unsigned)c->gpu_hub_latency;
+    m->gpu_xbar_bytes = (unsigned)c->gpu_xbar_bytes;
     m->gpu_scalar_latency = (unsigned)c->gpu_scalar_latency;
     m->gpu_scalar_share = (unsigned)c->gpu_scalar_share;
     m->gpu_tlb_sets = (unsigned)c->gpu_tlb_sets;

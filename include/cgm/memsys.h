@@ -65,6 +65,8 @@ struct cgm_memsys_config {
     unsigned gpu_l1_latency, gpu_l2_latency;
     unsigned gpu_ports;               /* requests or messages a GPU cache takes per cycle */
     unsigned gpu_queue;               /* a CU's request queue into its vector L1 */
+    unsigned gpu_xbar_bytes;          /* each crossbar port between the vector L1s and the L2
+                                         banks: bytes per GPU cycle each way */
     /* The hub's link between the L2 banks and the ring: each way gpu_link_bytes
      * per GPU cycle (32 at 1 GHz is seed 000's 32 GB/s), and hub_latency
      * GPU cycles more for every packet crossing it. */

@@ -61,6 +61,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_ports = 1;
     c->gpu_queue = 64;
     c->gpu_link_bytes = 32;
+    c->gpu_xbar_bytes = 32; /* seed 000's GPU L1 and L2 buses: 32 bytes per GPU cycle */
     c->hub_latency = 1;
     c->gpu_scalar_latency = 2;
     c->gpu_scalar_share = 1;
@@ -209,15 +210,30 @@ static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg
 static unsigned data_bytes(const struct cgm_memsys *m) { return m->cfg.header_bytes + m->cfg.block_bytes; }
 
 /* The crossbar: into the destination's input queue at once, first come,
- * first served; the destination takes it once the sender's latency has
- * passed. Its queues are bounded by what the protocol lets be in flight
- * (MSHRs, write-back entries), not by rx_queue (as in seed 000, whose
- * 512-entry queues never fill): a sender turned away by a full queue could
- * be turned away for ever by others that always come first, and a
- * CU's acknowledgement stuck behind it would stall its bank. */
-static bool xbar_send(struct cgm_memsys *m, struct node *d, struct pkt *p)
+ * first served; the destination takes it once it has crossed. Its queues
+ * are bounded by what the protocol lets be in flight (MSHRs, write-back
+ * entries), not by rx_queue (as in seed 000, whose 512-entry queues never
+ * fill): a sender turned away by a full queue could be turned away for
+ * ever by others that always come first, and a CU's acknowledgement stuck
+ * behind it would stall its bank.
+ *
+ * Each crossbar port (a vector L1's, a bank's) carries gpu_xbar_bytes per
+ * GPU cycle each way, as seed 000's L1 and L2 buses (a transfer takes size
+ * / bus width GPU cycles, one sender at a time into a bank). A packet
+ * starts once its sender's latency has passed and both its sender's output
+ * and its destination's input are free, and arrives when its last byte
+ * has crossed. The links are counted in bytes, as the hub's, so a small
+ * packet may follow another in the same cycle and a link never carries
+ * more than its width (the seed truncates: 72 bytes at 32 per cycle in 2
+ * cycles). */
+static bool xbar_send(struct cgm_memsys *m, struct node *s, struct node *d, struct pkt *p)
 {
-    (void)m;
+    uint64_t w = m->cfg.gpu_xbar_bytes, ready = (ks_domain_cycle(m->gpu) + s->latency) * w;
+    uint64_t start = ready > s->xbar_out ? ready : s->xbar_out;
+    if (d->xbar_in > start)
+        start = d->xbar_in;
+    s->xbar_out = d->xbar_in = start + p->p.bytes;
+    p->due = ks_domain_cycle_tick(m->gpu, (start + p->p.bytes + w - 1) / w);
     memsys_push(&d->rx[p->p.lane], p);
     d->rx_n++;
     ks_advance(&d->ec);
@@ -243,7 +259,7 @@ bool memsys_node_receive(struct cgm_memsys *m, struct node *d, struct pkt *p)
 static bool forward(struct cgm_memsys *m, struct pkt *p)
 {
     if (p->xbar)
-        return xbar_send(m, &m->nodes[p->m.dst], p);
+        return xbar_send(m, &m->nodes[p->m.src], &m->nodes[p->m.dst], p);
     if (p->p.src == m->topo.hub_ep)
         return memsys_hub_down(m, p);
     return cgm_net_inject_at(m->net, &p->p, p->due);
@@ -694,9 +710,9 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         return NULL;
     }
     if (cfg->coh.gpu.cus && (!cfg->gpu_l1_latency || !cfg->gpu_l2_latency || !cfg->gpu_ports || !cfg->gpu_queue ||
-                             !cfg->gpu_link_bytes)) {
-        snprintf(err, errlen, "memsys: the GPU's cache latencies, ports, request queue and hub link width must be "
-                 "non-zero");
+                             !cfg->gpu_link_bytes || !cfg->gpu_xbar_bytes)) {
+        snprintf(err, errlen, "memsys: the GPU's cache latencies, ports, request queue, hub link and crossbar "
+                 "widths must be non-zero");
         return NULL;
     }
     if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {

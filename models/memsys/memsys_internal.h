@@ -92,6 +92,7 @@ struct node {
     ks_eventcount ec;
     struct fifo rx[CGM_NLANES], tx[CGM_NLANES];
     unsigned rx_n, tx_n;       /* packets in all rx lanes, in all tx lanes */
+    uint64_t xbar_out, xbar_in;/* GPU caches: their crossbar port busy until, in bytes (cycle x gpu_xbar_bytes) */
     struct timer *timers;
     unsigned ntimers, captimers;
     /* cores and GPU L1s: requests from the CPU or the CU, and their records */

@@ -1,6 +1,7 @@
 /* The timed memory system with compute units: a vector L1 hit takes the
  * configured L1 latency and a first touch more than the L1 and L2 bank
- * latencies together; the hub's latency counts once each way of a miss and
+ * latencies together; a crossing of the crossbar takes its bytes over the
+ * port width; the hub's latency counts once each way of a miss and
  * its link bounds a streaming load at its configured bandwidth; in each of the four CPU-GPU organisations random GPU
  * traffic beside CPU traffic completes every request, reads only values
  * stored to the same block, keeps DRAM free of timing violations, counts
@@ -301,6 +302,28 @@ static void test_hub_latency(void **state)
         c.hub_latency = 11;
         uint64_t far = first_touch_latency(&c);
         assert_int_equal(far - near, 2 * 10);
+    }
+}
+
+/* A first touch crosses the crossbar twice: its request (a header) down to
+ * the bank, the block with its header up to the L1. A packet on idle ports
+ * takes its bytes over the port width, rounded up, in GPU cycles: with
+ * ports at least a header wide the request takes one cycle either way (so
+ * the rest of the system sees the same times), and the answer
+ * ceil((header + block) / width) cycles. */
+static void test_crossbar_width(void **state)
+{
+    (void)state;
+    for (int llc = 0; llc < 2; llc++) {
+        struct cgm_memsys_config c = gpu_cfg(llc, llc);
+        unsigned packet = c.header_bytes + c.block_bytes;
+        c.gpu_xbar_bytes = packet;
+        uint64_t wide = first_touch_latency(&c);
+        c.gpu_xbar_bytes = c.header_bytes;
+        uint64_t narrow = first_touch_latency(&c);
+        assert_int_equal(narrow - wide, (packet + c.header_bytes - 1) / c.header_bytes - 1);
+        c.gpu_xbar_bytes = 32; /* the default: a block crosses in 3 cycles, 2 more than on the widest */
+        assert_int_equal(first_touch_latency(&c) - wide, (packet + 31) / 32 - 1);
     }
 }
 
@@ -651,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_hit_and_miss_latency),
         cmocka_unit_test(test_pages_of_each_organisation),
         cmocka_unit_test(test_hub_latency),
+        cmocka_unit_test(test_crossbar_width),
         cmocka_unit_test(test_hub_bandwidth_bounds_a_stream),
         cmocka_unit_test(test_crossbar_serves_every_cu),
         cmocka_unit_test(test_flushed_handover),
