@@ -5,7 +5,8 @@
  * its link bounds a streaming load at its configured bandwidth; in each of the four CPU-GPU organisations random GPU
  * traffic beside CPU traffic completes every request, reads only values
  * stored to the same block, keeps DRAM free of timing violations, counts
- * every request at a vector L1, and repeats exactly. */
+ * every request at a vector L1, and repeats exactly; and does so (NC-MC,
+ * C-L3) when the CUs saturate the GPU's caches, with one bank and two. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +29,29 @@ struct agent {
     uint64_t rng;
 };
 
+/* How the compute units load the system: requests in flight per CU, the
+ * most cycles between two issues, blocks spanned, and whether half the
+ * requests walk the same blocks in the same order on every CU. The cores
+ * always load it lightly (8 in flight, 1 to 3 cycles apart, the first SPAN
+ * blocks). */
+struct load {
+    unsigned window, max_gap, span;
+    bool walk;
+};
+static const struct load light = { 8, 3, SPAN, false };
+/* As a kernel that streams and shares drives them: each CU keeps its vector
+ * L1's request queue full (gpu_queue, 64), one request a cycle, over more
+ * blocks than the GPU's caches hold, a quarter stores; half the requests
+ * walk blocks the other CUs walk too (lud's rows), so blocks a CU holds are
+ * recalled while it is busy. The banks' write-back entries and lines wait
+ * for the CUs' flush and recall answers, which share the crossbar with the
+ * CUs' requests: the load under which lud (4 CUs, one bank) and hotspot
+ * (8 CUs) stopped progressing when a full bank's input queue turned
+ * senders away and a CU's answer waited behind its own refused request. */
+static const struct load saturating = { 64, 1, 1024, true };
+
 struct world {
+    const struct load *gpu_load;
     struct cgm_memsys *ms;
     struct cgm_gpu_mem_port port;
     struct agent a[CORES + CUS];
@@ -79,10 +102,14 @@ static void agent_main(void *arg)
 {
     struct agent *a = arg;
     struct world *w = a->w;
+    const struct load *load = a->gpu ? w->gpu_load : &light;
     while (a->issued < PER_AGENT) {
-        if (a->outstanding < 8) {
+        if (a->outstanding < load->window) {
             uint64_t r = rnd(&a->rng);
-            uint64_t addr = (r >> 16) % SPAN * 64 + (r >> 8) % 8 * 8;
+            uint64_t block = (r >> 16) % load->span;
+            if (load->walk && (r >> 40) % 2)
+                block = (uint64_t)a->issued * 3 / 2 % load->span;
+            uint64_t addr = block * 64 + (r >> 8) % 8 * 8;
             bool store = r % 4 == 0;
             uint64_t value = ((addr / 64) << 32) | (a->issued + 1);
             bool taken;
@@ -105,11 +132,11 @@ static void agent_main(void *arg)
             if (taken)
                 a->issued++;
         }
-        ks_pause(1 + rnd(&a->rng) % 3);
+        ks_pause(1 + rnd(&a->rng) % load->max_gap);
     }
 }
 
-static struct cgm_memsys_config gpu_cfg(bool coherent, bool shared_llc)
+static struct cgm_memsys_config gpu_cfg_of(bool coherent, bool shared_llc, unsigned cus)
 {
     struct cgm_memsys_config c;
     cgm_memsys_default_config(&c);
@@ -118,16 +145,21 @@ static struct cgm_memsys_config gpu_cfg(bool coherent, bool shared_llc)
     c.coh.l1_sets = 2;
     c.coh.l2_sets = 4;
     c.coh.l3_sets = 16;
-    c.mem_bytes = 1 << 20;
+    c.mem_bytes = 1 << 20; /* 16384 blocks */
     c.check_dram = true;
-    cgm_memsys_default_gpu(&c, CUS, coherent, shared_llc);
+    cgm_memsys_default_gpu(&c, cus, coherent, shared_llc);
     c.coh.gpu.l1_sets = 2; /* small caches: evictions, recalls, write-backs */
     c.coh.gpu.l2_sets = 4;
     return c;
 }
 
+static struct cgm_memsys_config gpu_cfg(bool coherent, bool shared_llc)
+{
+    return gpu_cfg_of(coherent, shared_llc, CUS);
+}
+
 struct run {
-    uint64_t cycles, gpu_l1_accesses, gpu_l1_misses, gpu_l2_accesses;
+    uint64_t cycles, gpu_l1_accesses, gpu_l1_misses, gpu_l2_accesses, gpu_l2_full_stalls;
     unsigned bad_values, completed;
 };
 
@@ -143,20 +175,24 @@ static uint64_t sum_kind(struct cgm_stats *reg, const uint64_t *values, const ch
     return sum;
 }
 
-static struct run run_mixed(bool coherent, bool shared_llc)
+/* Cores and cus compute units (at most CUS) load the system; a run that
+ * has not ended after 100 GPU cycles per request (far beyond any that
+ * progresses) fails. */
+static struct run run_mixed(bool coherent, bool shared_llc, const struct load *gpu_load, unsigned cus)
 {
     ks_engine *eng = ks_engine_create(NULL);
     assert_non_null(eng);
-    struct cgm_memsys_config c = gpu_cfg(coherent, shared_llc);
+    struct cgm_memsys_config c = gpu_cfg_of(coherent, shared_llc, cus);
     struct cgm_memsys_domains d;
     char err[256] = "";
     assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
     struct world *w = calloc(1, sizeof *w);
+    w->gpu_load = gpu_load;
     w->ms = cgm_memsys_create(eng, &d, &c, cpu_done, w, err, sizeof err);
     if (!w->ms)
         fail_msg("%s", err);
     w->port = cgm_memsys_gpu_port(w->ms, NULL, gpu_done, w);
-    for (int i = 0; i < CORES + CUS; i++) {
+    for (int i = 0; i < CORES + (int)cus; i++) {
         struct agent *a = &w->a[i];
         a->w = w;
         a->gpu = i >= CORES;
@@ -167,10 +203,14 @@ static struct run run_mixed(bool coherent, bool shared_llc)
         ks_context_opts o = { .name = name, .domain = a->gpu ? d.gpu : d.cpu };
         assert_non_null(ks_context_create_opts(eng, agent_main, a, &o));
     }
-    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    ks_stop stop = ks_run_cycles(eng, d.gpu, (uint64_t)(CORES + cus) * PER_AGENT * 100);
     struct run r = { .cycles = ks_domain_cycle(d.gpu), .bad_values = w->bad_values };
-    for (int i = 0; i < CORES + CUS; i++)
+    for (int i = 0; i < CORES + (int)cus; i++)
         r.completed += w->a[i].done;
+    if (stop != KS_STOP_IDLE)
+        fail_msg("%u CUs, %s: %u of %u requests done in %llu GPU cycles", cus,
+                 coherent ? shared_llc ? "C-L3" : "C-MC" : shared_llc ? "NC-L3" : "NC-MC", r.completed,
+                 (CORES + cus) * PER_AGENT, (unsigned long long)r.cycles);
     struct cgm_stats *reg = cgm_stats_create();
     assert_int_equal(cgm_memsys_stats_register(w->ms, reg, CGM_STATS_ROOT), 0);
     uint64_t *values = calloc(cgm_stats_slots(reg), sizeof *values);
@@ -178,6 +218,7 @@ static struct run run_mixed(bool coherent, bool shared_llc)
     r.gpu_l1_accesses = sum_kind(reg, values, "gpu_l1v", "accesses");
     r.gpu_l1_misses = sum_kind(reg, values, "gpu_l1v", "misses");
     r.gpu_l2_accesses = sum_kind(reg, values, "gpu_l2", "accesses");
+    r.gpu_l2_full_stalls = sum_kind(reg, values, "gpu_l2", "full_stalls");
     assert_string_equal(cgm_memsys_dram_check_error(w->ms), "");
     assert_string_equal(cgm_memsys_gpu_error(w->ms), "");
     free(values);
@@ -196,7 +237,7 @@ static void test_four_organisations(void **state)
         { "NC-MC", false, false }, { "NC-L3", false, true }, { "C-MC", true, false }, { "C-L3", true, true },
     };
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        struct run r = run_mixed(modes[i].coherent, modes[i].shared_llc);
+        struct run r = run_mixed(modes[i].coherent, modes[i].shared_llc, &light, CUS);
         printf("%s: %u requests in %llu GPU cycles, GPU L1 accesses %llu, L2 %llu\n", modes[i].name, r.completed,
                (unsigned long long)r.cycles, (unsigned long long)r.gpu_l1_accesses,
                (unsigned long long)r.gpu_l2_accesses);
@@ -206,10 +247,32 @@ static void test_four_organisations(void **state)
          * there asks an L2 bank (which also takes write-backs and retries) */
         assert_int_equal(r.gpu_l1_accesses, (uint64_t)CUS * PER_AGENT);
         assert_true(r.gpu_l1_misses > 0 && r.gpu_l2_accesses >= r.gpu_l1_misses);
-        struct run again = run_mixed(modes[i].coherent, modes[i].shared_llc);
+        struct run again = run_mixed(modes[i].coherent, modes[i].shared_llc, &light, CUS);
         assert_int_equal(again.cycles, r.cycles);
         assert_int_equal(again.gpu_l2_accesses, r.gpu_l2_accesses);
     }
+}
+
+/* The same checks under a saturating GPU load, with one bank (4 CUs) and
+ * two (8 CUs), the bank's parent memory or the L3 directory. */
+static void test_saturating_load(void **state)
+{
+    (void)state;
+    static const unsigned cus[] = { 4, CUS };
+    uint64_t full_stalls = 0;
+    for (int k = 0; k < 2; k++) {
+        for (int llc = 0; llc < 2; llc++) {
+            struct run r = run_mixed(llc, llc, &saturating, cus[k]);
+            printf("%u CUs, %s, saturating: %u requests in %llu GPU cycles, %llu times a bank was full\n", cus[k],
+                   llc ? "C-L3" : "NC-MC", r.completed, (unsigned long long)r.cycles,
+                   (unsigned long long)r.gpu_l2_full_stalls);
+            assert_int_equal(r.completed, (CORES + cus[k]) * PER_AGENT);
+            assert_int_equal(r.bad_values, 0);
+            assert_int_equal(r.gpu_l1_accesses, (uint64_t)cus[k] * PER_AGENT);
+            full_stalls += r.gpu_l2_full_stalls;
+        }
+    }
+    assert_true(full_stalls > 0); /* requests waited for the banks' entries: the case this load is for */
 }
 
 /* CU 0 alone: a first touch, then the same block again. */
@@ -679,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_crossbar_serves_every_cu),
         cmocka_unit_test(test_flushed_handover),
         cmocka_unit_test(test_four_organisations),
+        cmocka_unit_test(test_saturating_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
