@@ -88,6 +88,8 @@ int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id)
         free(reqs);
         return -1;
     }
+    cu->free_mask[1] = cu->nvslots == 64 ? ~0ull : (1ull << cu->nvslots) - 1;
+    cu->free_mask[0] = (1ull << SCALAR_SLOTS) - 1;
     for (unsigned i = 0; i < cu->nslots; i++) {
         cu->slots[i].vector = i < cu->nvslots;
         cu->slots[i].req = i < cu->nvslots ? reqs + (size_t)i * RP_MREQ_MAX
@@ -118,9 +120,15 @@ void rp_cu_free(struct rp_cu *cu)
 
 /* ---- wavefront states ---------------------------------------------------- */
 
-static uint64_t *wake_of(struct rp_cu *cu, const struct rp_wave *w)
+/* W (READY: waiting to fetch) needs looking at from cycle AT on (RP_NEVER:
+ * when something pokes it). */
+static void set_wake(struct rp_cu *cu, const struct rp_wave *w, uint64_t at, bool ready)
 {
-    return &cu->pools[w->pool].wake[w->slot];
+    struct rp_pool *pool = &cu->pools[w->pool];
+    uint64_t bit = 1ull << w->slot;
+    pool->wake[w->slot] = at;
+    pool->timed_bits = at != RP_NEVER ? pool->timed_bits | bit : pool->timed_bits & ~bit;
+    pool->ready_bits = ready ? pool->ready_bits | bit : pool->ready_bits & ~bit;
 }
 
 /* W enters STATE; READY_AT: for W_READY and W_BUSY, the cycle it may fetch
@@ -132,7 +140,7 @@ static void set_state(struct rp_cu *cu, struct rp_wave *w, enum rp_wave_state st
     cu->nstate[state]++;
     w->state = state;
     w->ready_at = ready_at;
-    *wake_of(cu, w) = state == W_READY || state == W_BUSY ? ready_at : RP_NEVER;
+    set_wake(cu, w, state == W_READY || state == W_BUSY ? ready_at : RP_NEVER, state == W_READY);
 }
 
 void rp_cu_wave_start(struct rp_cu *cu, struct rp_wave *w, uint64_t at)
@@ -142,20 +150,23 @@ void rp_cu_wave_start(struct rp_cu *cu, struct rp_wave *w, uint64_t at)
     w->state = W_READY;
     w->ready_at = at;
     cu->nstate[W_READY]++;
-    *wake_of(cu, w) = at;
+    set_wake(cu, w, at, true);
 }
 
 static uint64_t vm_out(const struct rp_wave *w) { return w->vm_issued - w->vm_retired; }
 
 /* ---- memory instructions ------------------------------------------------- */
 
-static struct rp_mslot *free_slot(struct rp_cu *cu, bool vector)
+/* The free slot of the kind with the lowest number, NULL if none is free
+ * (it takes it). */
+static struct rp_mslot *take_slot(struct rp_cu *cu, bool vector)
 {
-    unsigned lo = vector ? 0 : cu->nvslots, hi = vector ? cu->nvslots : cu->nslots;
-    for (unsigned i = lo; i < hi; i++)
-        if (!cu->slots[i].busy)
-            return &cu->slots[i];
-    return NULL;
+    uint64_t *mask = &cu->free_mask[vector];
+    if (!*mask)
+        return NULL;
+    unsigned i = (unsigned)__builtin_ctzll(*mask);
+    *mask &= *mask - 1;
+    return &cu->slots[vector ? i : cu->nvslots + i];
 }
 
 /* Slot M's requests have all been sent: if all are answered, it retires at
@@ -199,8 +210,10 @@ static unsigned retire(struct rp_cu *cu, uint64_t now)
             w->lgkm--;
         }
         if (w->state == W_WAITCNT || w->state == W_ENDING)
-            *wake_of(cu, w) = now; /* its counters moved */
+            set_wake(cu, w, now, false); /* its counters moved */
         m->busy = false;
+        unsigned i_slot = (unsigned)(m - cu->slots);
+        cu->free_mask[m->vector] |= 1ull << (m->vector ? i_slot : i_slot - cu->nvslots);
         n++;
     }
     return n;
@@ -212,10 +225,12 @@ static unsigned send(struct rp_cu *cu)
 {
     struct rp_gpu *g = cu->gpu;
     unsigned budget[2] = { 1, (unsigned)g->cfg->cu.vmem_requests_per_cycle }, sent = 0;
+    unsigned ahead[2] = { cu->send_kind[0], cu->send_kind[1] }; /* from position i on, by kind */
     for (unsigned i = 0; i < cu->send_n;) {
         unsigned idx = (unsigned)cu->send[(cu->send_head + i) % cu->nslots];
         struct rp_mslot *m = &cu->slots[idx];
         unsigned *left = &budget[m->vector];
+        ahead[m->vector]--;
         while (*left && m->sent < m->nreq) {
             const struct rp_mreq *q = &m->req[m->sent];
             struct cgm_gpu_request r = { .vaddr = q->vaddr, .tag = idx, .cu = (uint16_t)cu->id,
@@ -256,10 +271,12 @@ static unsigned send(struct rp_cu *cu)
             for (unsigned j = i; j + 1 < cu->send_n; j++)
                 cu->send[(cu->send_head + j) % cu->nslots] = cu->send[(cu->send_head + j + 1) % cu->nslots];
             cu->send_n--;
+            cu->send_kind[m->vector]--;
         } else {
             i++;
         }
-        if (!budget[0] && !budget[1])
+        /* nothing further can go: each kind is out of budget or of slots */
+        if ((!budget[0] || !ahead[0]) && (!budget[1] || !ahead[1]))
             break;
     }
     return sent;
@@ -270,7 +287,7 @@ static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint6
 {
     if (vector && vm_out(w) >= 63)
         return false; /* the wavefront's vmcnt would wrap */
-    struct rp_mslot *m = free_slot(cu, vector);
+    struct rp_mslot *m = take_slot(cu, vector);
     if (!m)
         return false;
     const struct rp_winst *in = &w->inst;
@@ -289,9 +306,10 @@ static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint6
     } else {
         w->lgkm++;
     }
-    if (m->nreq)
+    if (m->nreq) {
         cu->send[(cu->send_head + cu->send_n++) % cu->nslots] = (uint64_t)(m - cu->slots);
-    else
+        cu->send_kind[vector]++;
+    } else
         maybe_finished(cu, m);
     return true;
 }
@@ -418,6 +436,8 @@ static void wg_end(struct rp_cu *cu, struct rp_wg *wg)
         struct rp_pool *pool = &cu->pools[w->pool];
         pool->slot[w->slot] = NULL;
         pool->wake[w->slot] = RP_NEVER;
+        pool->timed_bits &= ~(1ull << w->slot);
+        pool->ready_bits &= ~(1ull << w->slot);
         pool->waves--;
         pool->vgprs -= wg->k->vgprs;
         pool->sgprs -= wg->k->sgprs;
@@ -468,7 +488,7 @@ static bool settle(struct rp_cu *cu, struct rp_wave *w, uint64_t now)
 static bool advance(struct rp_cu *cu, struct rp_wave *w, uint64_t now)
 {
     if (w->state == W_WAITCNT || w->state == W_ENDING) {
-        *wake_of(cu, w) = RP_NEVER; /* until its counters move again */
+        set_wake(cu, w, RP_NEVER, false); /* until its counters move again */
         return settle(cu, w, now);
     }
     if (w->state != W_BUSY || w->ready_at > now)
@@ -553,7 +573,12 @@ static unsigned fetch(struct rp_cu *cu, uint64_t now)
     for (unsigned p = 0; p < c->simds; p++) {
         struct rp_pool *pool = &cu->pools[p];
         unsigned fetched = 0;
-        for (unsigned s = 0; s < c->wavefronts_per_simd; s++) {
+        /* In slot order, the slots whose wake has come (none is brought
+         * forward to this cycle by another's move); a full buffer takes
+         * nothing, so the wavefronts ready to fetch wait. */
+        uint64_t look = pool->timed_bits & ~(pool->fb_n >= c->fetch_buffer ? pool->ready_bits : 0);
+        for (; look; look &= look - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(look);
             if (pool->wake[s] > now)
                 continue;
             struct rp_wave *w = pool->slot[s];
@@ -615,8 +640,10 @@ static uint64_t next_event(const struct rp_cu *cu, uint64_t now)
                 at = pool->simd_free;
             earliest(&next, turn(at, p, simds), now);
         }
-        for (unsigned s = 0; s < c->wavefronts_per_simd; s++)
-            earliest(&next, pool->wake[s] > now ? pool->wake[s] : now + 1, now);
+        for (uint64_t m = pool->timed_bits; m; m &= m - 1) {
+            uint64_t t = pool->wake[__builtin_ctzll(m)];
+            earliest(&next, t > now ? t : now + 1, now);
+        }
     }
     for (unsigned i = 0; i < cu->fin_n; i++)
         earliest(&next, cu->slots[cu->fin[i]].done_at, now);

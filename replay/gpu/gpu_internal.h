@@ -121,6 +121,10 @@ struct rp_pool {
     struct rp_wave **slot;         /* wavefronts_per_simd entries, NULL when free */
     uint64_t *wake;                /* per slot: the cycle its wavefront needs looking at (RP_NEVER: until
                                       something else pokes it) */
+    /* A bit per slot: its wake is not RP_NEVER (timed), its wavefront is
+     * ready to fetch (ready). Fetch looks at timed slots only, and not at
+     * the ready ones while the fetch buffer is full. */
+    uint64_t timed_bits, ready_bits;
     unsigned waves;
     uint64_t vgprs, sgprs;         /* in use */
     struct rp_wave **fb;           /* fetch buffer, oldest first */
@@ -155,11 +159,13 @@ struct rp_cu {
     /* memory instructions in flight: vector (vmem_buffer) then scalar */
     struct rp_mslot *slots;
     unsigned nslots, nvslots;
+    uint64_t free_mask[2];         /* free slots, a bit each: [0] scalar (from nvslots on), [1] vector */
     uint64_t *fin;                 /* slots whose requests have all been answered */
     unsigned fin_n;
     unsigned nstate[W_DONE + 1];   /* resident wavefronts by state */
     uint64_t *send;                /* slot numbers with requests to send, in issue order */
     unsigned send_head, send_n;
+    unsigned send_kind[2];         /* of them: [0] scalar, [1] vector */
     unsigned mem_unknown;          /* requests whose completion is not known yet */
     ks_eventcount ec;              /* a completion came, or a work-group was mapped */
     enum rp_cu_stall why;          /* last stall cause */
