@@ -204,8 +204,9 @@ static const struct key keys[] = {
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
                    "vector L1 of each compute unit", "per compute unit"),
     GPU_CACHE_KEYS("gpu.l2", gpu_l2, "64KiB", "16", "3", "32", "64",
-                   "L2 bank (one per four compute units, at least one, a power of two; striped by block)",
-                   "per bank"),
+                   "L2 bank (striped by block)", "per bank"),
+    { "gpu.l2", "banks", T_COUNT, OFF(gpu_l2_banks), "0", 0, 64, NULL,
+      "L2 banks, a power of two; 0: one per four compute units, at least one (seed 000 Sec. 4.4.1)" },
     { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
       "GPU cycles from a vector request's transfer to its completion" },
     { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
@@ -604,6 +605,10 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         check_geometry("gpu.l1", c->gpu_l1.size, c->gpu_l1.ways, 64, err, errlen) ||
         check_geometry("gpu.l2", c->gpu_l2.size, c->gpu_l2.ways, 64, err, errlen))
         return -1;
+    if (c->gpu_l2_banks && !pow2(c->gpu_l2_banks)) {
+        snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
+        return -1;
+    }
     if (!pow2(c->gpu_tlb_sets)) {
         snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
         return -1;

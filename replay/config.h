@@ -49,6 +49,7 @@ struct rp_config {
     struct rp_gpu_cache_cfg {
         uint64_t size, ways, latency, mshr, coalescer;
     } gpu_l1, gpu_l2;
+    uint64_t gpu_l2_banks;         /* 0: one per four compute units (at least one, a power of two) */
     /* [gpu.cu]: one Southern Islands compute unit */
     struct rp_cu_cfg {
         uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;

@@ -28,6 +28,8 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
                            c->gpu_connection == RP_GPU_TO_L3);
     struct cgm_coh_gpu_config *g = &m->coh.gpu;
+    if (c->gpu_l2_banks)
+        g->banks = (unsigned)c->gpu_l2_banks;
     g->l1_ways = (unsigned)c->gpu_l1.ways;
     g->l1_sets = (unsigned)(c->gpu_l1.size / (c->gpu_l1.ways * 64));
     g->l1_mshr = (unsigned)c->gpu_l1.mshr;

@@ -129,6 +129,10 @@ static void test_set_and_checks(void **state)
     assert_int_equal(rp_config_set(&c, "cache.l3.slices=3", err, sizeof err), 0);
     assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "slices"));
+    assert_int_equal(rp_config_set(&c, "cache.l3.slices=4", err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.l2.banks=3", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.l2.banks"));
 }
 
 /* The GPU memory keys the seed's studies set (traces/studies), by these

@@ -78,6 +78,12 @@ static void test_gpu_caches_in_statistics(void **state)
         assert_int_equal(accesses, sent);
         assert_int_equal(scalar_accesses, scalar_sent);
         cJSON_Delete(j);
+        /* gpu.l2.banks sets the count whatever the compute units */
+        cfg.gpu_l2_banks = 4;
+        j = gpu_replay_stats(gpu_traces[1], &cfg);
+        caches_sum(j, "gpu_l2", "accesses", &l2s);
+        assert_int_equal(l2s, 4);
+        cJSON_Delete(j);
     }
 }
 
