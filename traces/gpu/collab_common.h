@@ -1,6 +1,8 @@
 /* The collaborative CPU-GPU workloads (seed 000 Sec. 3.3.2): CPU threads and
  * the GPU split one computation.  Command line: THREADS CPU_PERCENT MODE
- *   THREADS      CPU worker threads (1..16)
+ *   THREADS      CPU worker threads (1..16); 0 with CPU_PERCENT 0 is the
+ *                GPU-only version (the seed's non-collaborative twin: the
+ *                same kernels on the same data, no worker thread created)
  *   CPU_PERCENT  share of the work the CPU threads take (0..100), rounded to
  *                the GPU's granularity; the GPU takes the rest
  *   MODE         copy:  inputs live in host memory and are copied to GPU
@@ -29,13 +31,17 @@ static inline struct collab collab_args(int argc, char **argv)
     if (argc > 1) c.threads = atoi(argv[1]);
     if (argc > 2) c.cpu_percent = atoi(argv[2]);
     if (argc > 3) c.share = strcmp(argv[3], "copy") != 0;
-    if (c.threads < 1 || c.threads > 16 || c.cpu_percent < 0 || c.cpu_percent > 100 ||
-        (argc > 3 && strcmp(argv[3], "copy") && strcmp(argv[3], "share"))) {
-        fprintf(stderr, "usage: %s [THREADS 1..16] [CPU_PERCENT 0..100] [copy|share]\n", argv[0]);
+    if (c.threads < 0 || c.threads > 16 || c.cpu_percent < 0 || c.cpu_percent > 100 ||
+        (!c.threads && c.cpu_percent) || (argc > 3 && strcmp(argv[3], "copy") && strcmp(argv[3], "share"))) {
+        fprintf(stderr, "usage: %s [THREADS 1..16, or 0: GPU only] [CPU_PERCENT 0..100, 0 with no threads] "
+                "[copy|share]\n", argv[0]);
         exit(2);
     }
-    printf("%d CPU threads, %d%% on the CPU, %s\n", c.threads, c.cpu_percent,
-           c.share ? "pointer sharing" : "copies");
+    if (c.threads)
+        printf("%d CPU threads, %d%% on the CPU, %s\n", c.threads, c.cpu_percent,
+               c.share ? "pointer sharing" : "copies");
+    else
+        printf("GPU only, %s\n", c.share ? "pointer sharing" : "copies");
     return c;
 }
 
@@ -64,7 +70,8 @@ static inline void *collab_thread(void *arg)
     return NULL;
 }
 
-/* Runs FN over [0, UNITS) split evenly over the CPU threads. */
+/* Runs FN over [0, UNITS) split evenly over the CPU threads (none in the
+ * GPU-only version, whose UNITS is 0). */
 static inline void collab_cpu(const struct collab *c, int units, collab_fn fn, void *ctx)
 {
     pthread_t tid[16];
