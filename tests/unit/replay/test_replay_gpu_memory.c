@@ -3,7 +3,9 @@
  * compute unit and the L2 banks the seed builds (one per four compute
  * units, a power of two), and every request the compute units send reaches
  * a vector L1; every GPU workload completes in each of the four
- * organisations; the [gpu.l1] keys reach the L1s. */
+ * organisations; the [gpu.l1] keys reach the L1s; a GPU address the memory
+ * system cannot place fails the replay, naming it; a collaborative
+ * workload's GPU-only version holds its work. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgm/events.h"
@@ -168,7 +171,7 @@ static bool in_buffer(const struct copies *c, uint64_t a)
     return false;
 }
 
-static uint64_t recorded_copy_bytes(const char *path)
+static struct copies recorded_copies(const char *path)
 {
     char err[256];
     struct cgm_reader *r = cgm_reader_open(path, err, sizeof err);
@@ -193,8 +196,10 @@ static uint64_t recorded_copy_bytes(const char *path)
         cgm_riter_close(it);
     }
     cgm_reader_close(r);
-    return c.moved;
+    return c;
 }
+
+static uint64_t recorded_copy_bytes(const char *path) { return recorded_copies(path).moved; }
 
 static cJSON *run_in(const char *trace, int coherent, int l3)
 {
@@ -294,6 +299,84 @@ static void test_study1_breakdown(void **state)
     rp_sim_destroy(s);
 }
 
+/* A GPU access the memory system cannot place fails the replay with the
+ * memory system's message naming the address. gpu_micro's stream_copy
+ * stores 512 KiB the CPU never touched (its output buffer) in a 1 MiB
+ * memory that the guest and the input nearly fill: in C-L3 the GPU shares
+ * the CPU's pages, so its stores take the frames and the first one with
+ * none left is named; the command line exits 1 with the message. */
+static void test_address_error(void **state)
+{
+    (void)state;
+    char trace[64];
+    gpu_record(trace, "kernels/test", "gpu_micro stream_copy 131072 64");
+    struct copies allocs = recorded_copies(trace);
+    assert_int_equal(allocs.n, 2); /* in, then out */
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cfg.mem_size = 1u << 20;
+    char err[600];
+    struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(rp_sim_run(s, false), -1);
+    const char *at = strstr(s->error, "the GPU's memory: GPU address 0x");
+    if (!at)
+        print_error("%s\n", s->error);
+    assert_non_null(at);
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", at);
+    rp_sim_destroy(s);
+    uint64_t addr = strtoull(strchr(msg, 'x') + 1, NULL, 16);
+    assert_true(addr >= allocs.addr[1] && addr - allocs.addr[1] < allocs.bytes[1]);
+
+    const char *bin = getenv("CGM_BIN");
+    char cmd[512], out[4096];
+    snprintf(cmd, sizeof cmd, "%s/replay -q --set memory.size=1MiB %s 2>&1", bin, trace);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    at = strstr(out, "the GPU's memory: GPU address 0x");
+    if (!at)
+        print_error("%s\n", out);
+    assert_non_null(at);
+    addr = strtoull(strchr(at, 'x') + 1, NULL, 16);
+    assert_true(addr >= allocs.addr[1] && addr - allocs.addr[1] < allocs.bytes[1]);
+    unlink(trace);
+}
+
+/* THREADS 0 is a collaborative workload's GPU-only version (seed 000 Sec.
+ * 4.4.1 checks the collaborative one at 0% CPU share against it): the same
+ * kernels, work-groups and wavefront instructions as at 0% CPU share with
+ * threads, and no thread but the main one. */
+static void test_gpu_only_version(void **state)
+{
+    (void)state;
+    char gpu_only[64], collab[64];
+    gpu_record(gpu_only, "kernels", "collab_matmul 0 0 share");
+    gpu_record(collab, "kernels", "collab_matmul 2 0 share");
+    assert_int_equal(gpu_recorded_instructions(gpu_only), gpu_recorded_instructions(collab));
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    cJSON *a = gpu_replay_stats(gpu_only, &cfg), *b = gpu_replay_stats(collab, &cfg);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "threads")), 1);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b, "threads")), 3);
+    size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(a, "gpu"), "kernels"));
+    assert_true(n > 0);
+    for (size_t k = 0; k < n; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "gpu.kernels.%zu.work_groups", k);
+        assert_int_equal(gpu_stat(a, key), gpu_stat(b, key));
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    unlink(gpu_only);
+    unlink(collab);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +385,8 @@ int main(void)
         cmocka_unit_test(test_l1_keys_reach_the_caches),
         cmocka_unit_test(test_copies_per_organisation),
         cmocka_unit_test(test_study1_breakdown),
+        cmocka_unit_test(test_address_error),
+        cmocka_unit_test(test_gpu_only_version),
     };
     return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }
