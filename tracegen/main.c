@@ -70,8 +70,10 @@ static void usage(FILE *out)
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
           "      --cpu LEVEL       the processor CPUID describes: baseline (SSE2, the\n"
           "                        default), x86-64-v2 (to SSE4.2, POPCNT) or x86-64-v3\n"
-          "                        (AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE); instructions\n"
-          "                        up to x86-64-v3 run whatever CPUID says\n"
+          "                        (AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE) or haswell\n"
+          "                        (x86-64-v3 with ERMS, caches and topology as valgrind's\n"
+          "                        virtual CPU reports them: for comparisons with valgrind);\n"
+          "                        instructions up to x86-64-v3 run whatever CPUID says\n"
           "      --time-start S    the guest's clock starts at S seconds since 1970-01-01\n"
           "                        UTC (default 1767225600, 2026-01-01)\n"
           "      --quiet           no warnings, no progress line\n"
@@ -242,7 +244,9 @@ static char *program_info(int gargc, char **gargv, char **envp, const struct x86
     fprintf(f, "threads=%zu\nquantum=%llu\nseed=%llu\nroi_only=%d\n",
             (size_t)(p->next_tid - p->main_thread->tid), (unsigned long long)opt->quantum, (unsigned long long)opt->seed, roi_only);
     if (opt->cpu_level != X86_CPU_BASELINE)
-        fprintf(f, "cpu=%s\n", opt->cpu_level == X86_CPU_V2 ? "x86-64-v2" : "x86-64-v3");
+        fprintf(f, "cpu=%s\n", opt->cpu_level == X86_CPU_V2   ? "x86-64-v2"
+                                : opt->cpu_level == X86_CPU_V3 ? "x86-64-v3"
+                                                               : "haswell");
     fputs("recorder=tracegen x86-64\n", f);
     if (fclose(f)) {
         free(text);
@@ -382,9 +386,11 @@ int main(int argc, char **argv)
                 opt.cpu_level = X86_CPU_V2;
             } else if (!strcmp(optarg, "x86-64-v3")) {
                 opt.cpu_level = X86_CPU_V3;
+            } else if (!strcmp(optarg, "haswell")) {
+                opt.cpu_level = X86_CPU_HASWELL;
             } else {
-                fprintf(stderr, "tracegen: --cpu: '%s' is not baseline, x86-64-v2 or "
-                        "x86-64-v3\n", optarg);
+                fprintf(stderr, "tracegen: --cpu: '%s' is not baseline, x86-64-v2, "
+                        "x86-64-v3 or haswell\n", optarg);
                 goto out;
             }
             break;

@@ -104,10 +104,11 @@ typedef union {
 } ymm_t;
 
 /* The processor CPUID describes (tracegen --cpu): the x86-64 levels of
- * the psABI. Instructions of every level run whatever the choice; it
- * decides what a program's feature checks find (glibc's string functions,
- * for one). */
-enum x86_cpu_level { X86_CPU_BASELINE, X86_CPU_V2, X86_CPU_V3 };
+ * the psABI, and a Haswell (x86-64-v3 with ERMS, its caches and topology,
+ * as valgrind's virtual CPU describes it). Instructions of every level run
+ * whatever the choice; it decides what a program's feature checks find
+ * (glibc's string functions, for one). */
+enum x86_cpu_level { X86_CPU_BASELINE, X86_CPU_V2, X86_CPU_V3, X86_CPU_HASWELL };
 
 #define TLB_SIZE 256
 
