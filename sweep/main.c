@@ -51,9 +51,10 @@ static void usage(FILE *out)
           "  --wait           wait for the job to end (sbatch --wait), then write the table\n"
           "  -h, --help       this text\n"
           "\n"
-          "Results are keyed by a hash of the trace's bytes and the effective\n"
-          "configuration: a rerun skips the points already done, so an interrupted\n"
-          "sweep resumes. A point that fails is reported with its configuration and\n"
+          "Results are keyed by a hash of the trace's bytes, the effective\n"
+          "configuration and the replay program's bytes: a rerun skips the points\n"
+          "already done, so an interrupted sweep resumes, and a rebuilt replay runs\n"
+          "them again. A point that fails is reported with its configuration and\n"
           "replay's message (DIR/points/KEY.err) and does not stop the others.\n"
           "`sweep collect` writes the table from whatever results DIR holds (after a\n"
           "Slurm job, or with other metrics). A progress line goes to standard error\n"
@@ -64,7 +65,7 @@ static void usage(FILE *out)
 
 static void collect_usage(FILE *out)
 {
-    fputs("usage: sweep collect SPEC.ini [-o DIR] [--metric PATH]...\n"
+    fputs("usage: sweep collect SPEC.ini [-o DIR] [--metric PATH]... [--replay PATH]\n"
           "\n"
           "Writes DIR/table.csv from the results in DIR (from a local run or a Slurm job)\n"
           "and reports the points that failed (with their configuration and replay's\n"
@@ -72,6 +73,8 @@ static void collect_usage(FILE *out)
           "\n"
           "  -o DIR         results folder (default: SPEC's name + .sweep, here)\n"
           "  --metric PATH  a table column (see sweep --help); replaces the spec's\n"
+          "  --replay PATH  the replay program the sweep ran (default: the one beside\n"
+          "                 sweep): results are keyed by its bytes\n"
           "  -h, --help     this text\n"
           "\n"
           "Exit status: 0 every point done, 1 some point failed or missing or bad\n"
@@ -150,7 +153,8 @@ static int parse_args(int argc, char **argv, bool collect, struct options *o)
         bool arg = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--metric") || !strcmp(a, "--replay") ||
                    !strcmp(a, "--partition") || !strcmp(a, "--time") || !strcmp(a, "--mem") ||
                    !strcmp(a, "--max-running") || !strcmp(a, "--sbatch-arg") || !strcmp(a, "--timeout");
-        bool run_only = strcmp(a, "-o") && strcmp(a, "--metric") && strcmp(a, "-h") && strcmp(a, "--help");
+        bool run_only = strcmp(a, "-o") && strcmp(a, "--metric") && strcmp(a, "--replay") && strcmp(a, "-h") &&
+                        strcmp(a, "--help");
         if (collect && a[0] == '-' && run_only) {
             fprintf(stderr, "sweep collect: unknown option %s (see sweep collect --help)\n", a);
             return 2;
@@ -259,6 +263,28 @@ static void dry_run(const struct sweep_plan *p, const char *dir)
     free(width);
 }
 
+/* Hashes the bytes of the replay program NAME (a path, or a name looked up
+ * in PATH as posix_spawnp does): results belong to the simulator that made
+ * them, so a rebuilt replay runs every point again. */
+static int hash_program(const char *name, char out[SWEEP_KEY_LEN + 1], char *err, size_t errlen)
+{
+    if (strchr(name, '/'))
+        return sweep_hash_file(name, out, err, errlen);
+    const char *path = getenv("PATH");
+    for (const char *dir = path ? path : ""; *dir;) {
+        size_t n = strcspn(dir, ":");
+        char *full = xasprintf("%.*s/%s", (int)n, n ? dir : ".", name);
+        int found = !access(full, X_OK);
+        int rc = found ? sweep_hash_file(full, out, err, errlen) : 0;
+        free(full);
+        if (found)
+            return rc;
+        dir += n + (dir[n] == ':');
+    }
+    snprintf(err, errlen, "%s: not found in PATH", name);
+    return -1;
+}
+
 static int run_main(int argc, char **argv, bool collect)
 {
     struct options o = { .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .so = { .sbatch = "sbatch" } };
@@ -282,7 +308,14 @@ static int run_main(int argc, char **argv, bool collect)
         rc = 1;
         goto out;
     }
-    if (sweep_plan_build(&plan, &spec, o.dry_run, err, sizeof err)) {
+    char program_hash[SWEEP_KEY_LEN + 1];
+    if (hash_program(replay, program_hash, err, sizeof err)) {
+        fprintf(stderr, "sweep: the replay program: %s\n", err);
+        sweep_spec_free(&spec);
+        rc = 1;
+        goto out;
+    }
+    if (sweep_plan_build(&plan, &spec, program_hash, o.dry_run, err, sizeof err)) {
         fprintf(stderr, "sweep: %s\n", err);
         sweep_spec_free(&spec);
         rc = 1;

@@ -13,7 +13,7 @@
 
 /* Changing what the key covers changes this line, so old results are not
  * taken for new ones. */
-static const char KEY_DOMAIN[] = "cgmtrace sweep point 1\n";
+static const char KEY_DOMAIN[] = "cgmtrace sweep point 2\n";
 
 static void hex128(XXH128_hash_t h, char out[SWEEP_KEY_LEN + 1])
 {
@@ -82,7 +82,8 @@ char *sweep_config_canonical(const struct rp_config *cfg)
     return out;
 }
 
-void sweep_point_key(const char *trace_hash, const struct rp_config *cfg, char out[SWEEP_KEY_LEN + 1])
+void sweep_point_key(const char *program_hash, const char *trace_hash, const struct rp_config *cfg,
+                     char out[SWEEP_KEY_LEN + 1])
 {
     char *canon = sweep_config_canonical(cfg);
     XXH3_state_t *st = XXH3_createState();
@@ -92,6 +93,8 @@ void sweep_point_key(const char *trace_hash, const struct rp_config *cfg, char o
     }
     XXH3_128bits_reset(st);
     XXH3_128bits_update(st, KEY_DOMAIN, sizeof KEY_DOMAIN - 1);
+    XXH3_128bits_update(st, program_hash, strlen(program_hash));
+    XXH3_128bits_update(st, "\n", 1);
     XXH3_128bits_update(st, trace_hash, strlen(trace_hash));
     XXH3_128bits_update(st, "\n", 1);
     XXH3_128bits_update(st, canon, strlen(canon));
@@ -202,11 +205,12 @@ static size_t find_trace(struct sweep_plan *p, char *path, int line, bool allow_
     return p->ntraces++;
 }
 
-int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, bool allow_missing, char *err,
-                     size_t errlen)
+int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, const char *program_hash,
+                     bool allow_missing, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->spec = spec;
+    snprintf(p->program_hash, sizeof p->program_hash, "%s", program_hash);
     rp_config_defaults(&p->base);
     int rc = 0;
     if (spec->config) {
@@ -238,7 +242,7 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, bool a
             continue;
         }
         if (!rc && p->traces[pt->trace].hash[0])
-            sweep_point_key(p->traces[pt->trace].hash, &cfg, pt->key);
+            sweep_point_key(p->program_hash, p->traces[pt->trace].hash, &cfg, pt->key);
     }
     if (!rc && bad > 1) {
         size_t n = strlen(err);

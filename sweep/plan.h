@@ -29,6 +29,7 @@ struct sweep_point {
 
 struct sweep_plan {
     const struct sweep_spec *spec;
+    char program_hash[SWEEP_KEY_LEN + 1]; /* of the replay program's bytes */
     struct rp_config base;            /* defaults, config file, [base] */
     struct sweep_trace_file *traces;  /* distinct trace files */
     size_t ntraces;
@@ -36,11 +37,12 @@ struct sweep_plan {
     size_t npoints;
 };
 
-/* Builds every point of SPEC. A configuration that replay would refuse is
- * an error naming the point and its settings. A trace that cannot be read
- * is an error unless ALLOW_MISSING (then its points have no key). */
-int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, bool allow_missing, char *err,
-                     size_t errlen);
+/* Builds every point of SPEC for the replay program whose bytes hash to
+ * PROGRAM_HASH. A configuration that replay would refuse is an error naming
+ * the point and its settings. A trace that cannot be read is an error unless
+ * ALLOW_MISSING (then its points have no key). */
+int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, const char *program_hash,
+                     bool allow_missing, char *err, size_t errlen);
 
 void sweep_plan_free(struct sweep_plan *p);
 
@@ -61,7 +63,8 @@ char *sweep_config_canonical(const struct rp_config *cfg);
 /* Hashes the bytes of PATH (XXH3-128, hex). Returns 0 or -1 with a message. */
 int sweep_hash_file(const char *path, char out[SWEEP_KEY_LEN + 1], char *err, size_t errlen);
 
-/* The key of a trace hash and a configuration. */
-void sweep_point_key(const char *trace_hash, const struct rp_config *cfg, char out[SWEEP_KEY_LEN + 1]);
+/* The key of a replay program's hash, a trace hash and a configuration. */
+void sweep_point_key(const char *program_hash, const char *trace_hash, const struct rp_config *cfg,
+                     char out[SWEEP_KEY_LEN + 1]);
 
 #endif

@@ -108,10 +108,15 @@ static char *table(const char *outdir)
     return t;
 }
 
-/* The key of the point whose cpu.cores is CORES, from --dry-run. */
-static void key_of(const char *specpath, int cores, char key[33])
+/* The key of the point whose cpu.cores is CORES, from --dry-run with the
+ * replay program PROGRAM (NULL: the default one). */
+static void key_with(const char *specpath, const char *program, int cores, char key[33])
 {
-    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x", sweep, specpath, dir), 0);
+    if (program)
+        assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x --replay %s", sweep, specpath, dir,
+                                    program), 0);
+    else
+        assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/x", sweep, specpath, dir), 0);
     char row[64];
     snprintf(row, sizeof row, "  %d  ", cores);
     const char *line = strstr(out, row);
@@ -121,6 +126,11 @@ static void key_of(const char *specpath, int cores, char key[33])
     assert_true(eol - line > 32);
     memcpy(key, eol - 32, 32);
     key[32] = 0;
+}
+
+static void key_of(const char *specpath, int cores, char key[33])
+{
+    key_with(specpath, NULL, cores, key);
 }
 
 static void test_failure_isolated_and_rerun_skips(void **state)
@@ -152,7 +162,7 @@ static void test_failure_isolated_and_rerun_skips(void **state)
 
     /* Interrupted: one result missing, a partial file left behind. */
     char key[33];
-    key_of(s, 2, key);
+    key_with(s, replay, 2, key);
     assert_int_equal(harness_sh(out, sizeof out, "rm %s/out/points/%s.json && echo '{\"cyc' > %s/out/points/%s.json.tmp.999999999",
                                 dir, key, dir, key),
                      0);
@@ -197,6 +207,19 @@ static void test_keys(void **state)
     assert_string_not_equal(k_a, k_d);
     assert_string_not_equal(k_a, k_e);
     assert_string_not_equal(k_a, k_a1);
+    /* Results belong to the replay program that made them: another
+     * program's bytes give another key, the same bytes elsewhere the same. */
+    char k_r[33], k_same[33], k_other[33];
+    char *same = harness_write(dir, "replay-copy", FAKE_REPLAY, 1);
+    char *other = harness_write(dir, "replay-rebuilt", "#!/bin/sh\n# another build\nexit 0\n", 1);
+    key_with(a, replay, 2, k_r);
+    key_with(a, same, 2, k_same);
+    key_with(a, other, 2, k_other);
+    assert_string_equal(k_r, k_same);
+    assert_string_not_equal(k_r, k_other);
+    assert_string_not_equal(k_r, k_a); /* the default program, bin/replay */
+    free(same);
+    free(other);
     /* The trace's hash is XXH3-128 of its bytes. */
     static const char bytes[] = "the bytes of a trace\n";
     XXH128_hash_t h = XXH3_128bits(bytes, sizeof bytes - 1);
@@ -305,7 +328,7 @@ static void test_slurm_array_matches_local(void **state)
     assert_non_null(strstr(out, "#SBATCH --partition=short\n"));
     assert_non_null(strstr(out, "#SBATCH --time=10\n"));
     assert_non_null(strstr(out, "#SBATCH --mem=1G\n"));
-    assert_int_equal(harness_sh(out, sizeof out, "%s collect %s -o %s/slurm", sweep, s, dir), 1);
+    assert_int_equal(harness_sh(out, sizeof out, "%s collect %s -o %s/slurm --replay %s", sweep, s, dir, replay), 1);
     assert_non_null(strstr(out, "cpu.cores=3, cache.l2.size=256KiB"));
     assert_non_null(strstr(out, "stand-in failure for three cores"));
     char *local = table("local"), *slurm = table("slurm");
