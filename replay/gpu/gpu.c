@@ -311,6 +311,15 @@ static bool gpu_map(struct rp_gpu *g, const struct cgm_event *ev)
     return true;
 }
 
+/* Whether a kernel thread T launched is not done yet. */
+static bool host_kernels_in_flight(const struct rp_gpu *g, const struct rp_thread *t)
+{
+    for (const struct rp_kernel *k = g->queue_head; k; k = k->next)
+        if (k->host == t)
+            return true;
+    return false;
+}
+
 bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const struct cgm_event *ev)
 {
     switch (ev->type) {
@@ -330,6 +339,9 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
         if (!rp_sync_before_launch(&g->sync, t, core))
             return false;
         launch(g, ev);
+        struct rp_kernel *lk = find_kernel(g, (uint32_t)ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]);
+        if (lk && lk->launched)
+            lk->host = t;
         struct rp_kernel *k = g->pending_map_bytes ? find_kernel(g, g->pending_map_launch) : NULL;
         if (k && k->launched && k->launch == ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]) {
             k->map_addr = g->pending_map_addr;
@@ -343,8 +355,12 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
         struct rp_kernel *k = find_kernel(g, id);
         if (!k || !k->launched)
             return fail_event(g, "%s: gpu_done %u: %s", id, "no such launch before it");
-        if (k->done) /* buffers shared by pointer come back first */
-            return rp_sync_after_done(&g->sync, t, core);
+        /* Buffers shared by pointer come back once the thread's last kernel
+         * in flight is done, as a program for the non-coherent system copies
+         * its results after waiting for its kernels: not while a later
+         * kernel still writes them. */
+        if (k->done)
+            return host_kernels_in_flight(g, t) || rp_sync_after_done(&g->sync, t, core);
         if (k->waiter)
             return fail_event(g, "%s: gpu_done %u: %s", id, "two threads wait for it");
         k->waiter = t;

@@ -47,6 +47,7 @@ struct rp_kernel {
     bool launched, started, done;
     uint64_t shown_start, shown_end, shown_cycles; /* at the last snapshot (gpu_stats.c) */
     struct rp_thread *waiter;      /* a host thread in gpu_done for it */
+    struct rp_thread *host;        /* the thread that launched it */
     uint64_t map_addr, map_bytes;  /* the driver's region for it (gpu_map), given back at its end */
     struct rp_kernel *next;        /* the queue of kernels not done, by launch id */
 };

@@ -24,8 +24,9 @@
  *   pointer, as one written for a coherent system does), every buffer as
  *   if the program copied it the way one for the non-coherent system
  *   must: to the GPU at a launch when the CPU stored into it since the
- *   last launch, back after gpu_done when the GPU stored into it since
- *   the last copy back. A program that copies (a gpu_copy seen) is taken
+ *   last launch, back at a gpu_done that leaves the thread no kernel in
+ *   flight when the GPU stored into it since the last copy back (a wait
+ *   for several kernels copies once, after the last). A program that copies (a gpu_copy seen) is taken
  *   to manage its buffers itself from then on. */
 #ifndef REPLAY_GPU_SYNC_H
 #define REPLAY_GPU_SYNC_H
