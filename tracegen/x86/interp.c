@@ -540,6 +540,7 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_ADDSS: x86_sse_addss(c, in); break;
         case RUN_SUBSS: x86_sse_subss(c, in); break;
         case RUN_MULSS: x86_sse_mulss(c, in); break;
+        case RUN_SSE_VEC: x86_exec_sse_vec(c, in); break;
         /* one case per condition code: x86_cond's switch on it folds away */
         case RUN_JCC_FIRST + 0: jcc(c, in, 0); break;
         case RUN_JCC_FIRST + 1: jcc(c, in, 1); break;

@@ -18,6 +18,12 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b);
 uint64_t x86_operand_address(const struct x86_cpu *c, const struct x86_opnd *o);
 
 void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in);
+/* 1 when legacy SSE instruction IN only computes an XMM register from its
+ * sources (no flags, general register or memory result): its run form
+ * RUN_SSE_VEC then runs x86_exec_sse_vec, x86_exec_sse without the
+ * per-execution search for the VEX-only and non-vector instructions. */
+int x86_sse_computes_vector(const struct x86_dinsn *in);
+void x86_exec_sse_vec(struct x86_cpu *c, const struct x86_dinsn *in);
 /* CRC32, LZCNT, TZCNT, MOVBE, BMI1, BMI2, XGETBV (bitops.c). */
 void x86_exec_bitop(struct x86_cpu *c, const struct x86_dinsn *in);
 /* The run form (ops.h) of an SSE instruction: a scalar move or add/sub/mul

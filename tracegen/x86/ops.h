@@ -55,6 +55,7 @@ enum x86_run_form {
     RUN_MOVX_RR, RUN_MOVX_LOAD, RUN_MOVX_STORE, /* 16-byte SSE moves */
     RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
     RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
+    RUN_SSE_VEC,                      /* other legacy SSE with an XMM result (sse.c) */
     RUN_TZCNT, RUN_LZCNT,             /* F3 0F BC/BD: recorded as BSF/BSR (bitops.c) */
     RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */
     RUN_JCC_LAST = RUN_JCC_FIRST + 15,

@@ -269,14 +269,10 @@ static void check_alignment(struct x86_cpu *c, const struct x86_dinsn *in)
             x86_vec_check_align(c, in, op_ea(c, &in->o[i]));
 }
 
-void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
+/* The general path's vector result: the sources read, the operation
+ * computed (x86_simd_compute) and the destination register written. */
+static void compute_vector(struct x86_cpu *c, const struct x86_dinsn *in)
 {
-    if (in->align)
-        check_alignment(c, in);
-    if (x86_avx_exec(c, in) || exec_other(c, in))
-        return;
-    if (in->o[0].kind != OPK_XMM)
-        x86_fault(c, XF_UNIMPL, in->next - in->len);
     ymm_t a, b, m, r;
     const ymm_t *mask = NULL;
     x86_vec_read(c, &in->o[in->nds], &a);
@@ -295,6 +291,38 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
     if (!x86_simd_compute(c, in, &r, &a, &b, mask))
         x86_fault(c, XF_UNIMPL, in->next - in->len);
     x86_vec_write(c, in, &r);
+}
+
+void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    if (in->align)
+        check_alignment(c, in);
+    if (x86_avx_exec(c, in) || exec_other(c, in))
+        return;
+    if (in->o[0].kind != OPK_XMM)
+        x86_fault(c, XF_UNIMPL, in->next - in->len);
+    compute_vector(c, in);
+}
+
+int x86_sse_computes_vector(const struct x86_dinsn *in)
+{
+    if (in->vl || in->o[0].kind != OPK_XMM)
+        return 0; /* x86_avx_exec takes only VEX; exec_other XMM destinations: */
+    switch (in->csid) {
+    case X86_INS_COMISD: case X86_INS_UCOMISD: case X86_INS_COMISS: case X86_INS_UCOMISS:
+    case X86_INS_PTEST: case X86_INS_PCMPISTRI: case X86_INS_PCMPISTRM: case X86_INS_PCMPESTRI:
+    case X86_INS_PCMPESTRM: case X86_INS_MASKMOVDQU:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+void x86_exec_sse_vec(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    if (in->align)
+        check_alignment(c, in);
+    compute_vector(c, in);
 }
 
 void x86_fpu_reset(struct x86_cpu *c)

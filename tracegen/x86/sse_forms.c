@@ -42,7 +42,7 @@ unsigned x86_sse_run_form(const struct x86_dinsn *in)
     case X86_INS_ADDSS: return o0->kind == OPK_XMM && src_ok ? RUN_ADDSS : XOP_SSE;
     case X86_INS_SUBSS: return o0->kind == OPK_XMM && src_ok ? RUN_SUBSS : XOP_SSE;
     case X86_INS_MULSS: return o0->kind == OPK_XMM && src_ok ? RUN_MULSS : XOP_SSE;
-    default: return XOP_SSE;
+    default: return x86_sse_computes_vector(in) ? RUN_SSE_VEC : XOP_SSE;
     }
 }
 
