@@ -269,15 +269,30 @@ static void check_alignment(struct x86_cpu *c, const struct x86_dinsn *in)
             x86_vec_check_align(c, in, op_ea(c, &in->o[i]));
 }
 
+/* x86_vec_read with its most frequent case, a register, inline: the call
+ * and its frame cost more than the copy. */
+static inline void read_source(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v)
+{
+    if (o->kind != OPK_XMM) {
+        x86_vec_read(c, o, v);
+        return;
+    }
+    v->x[0] = c->xmm[o->reg];
+    if (o->size == 32)
+        v->x[1] = c->yhi[o->reg];
+    else
+        memset(&v->x[1], 0, sizeof v->x[1]);
+}
+
 /* The general path's vector result: the sources read, the operation
  * computed (x86_simd_compute) and the destination register written. */
 static void compute_vector(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     ymm_t a, b, m, r;
     const ymm_t *mask = NULL;
-    x86_vec_read(c, &in->o[in->nds], &a);
+    read_source(c, &in->o[in->nds], &a);
     if (in->nds + 1 < in->nops)
-        x86_vec_read(c, &in->o[in->nds + 1], &b);
+        read_source(c, &in->o[in->nds + 1], &b);
     else
         memset(&b, 0, sizeof b);
     if (is_blendv(in->csid)) {
