@@ -141,12 +141,17 @@ struct cgm_mshr_entry {
 struct cgm_mshr {
     unsigned entries, coalesce;
     unsigned used;
-    unsigned hi;         /* entries at or above hi are free */
     uint64_t peak_used;
     struct cgm_mshr_entry *e;
-    uint64_t *blocks;    /* e[i].block, or CGM_MSHR_FREE: a lookup scans 8 bytes per entry */
+    uint64_t *blocks;    /* e[i].block, or CGM_MSHR_FREE */
+    /* Index by block: open addressing with linear probing, twice the entries
+     * (rounded up to a power of two) so probe runs stay short; a slot holds
+     * an entry's number + 1, 0 when empty. Kept in step by alloc/release. */
+    uint16_t *slot;
+    unsigned mask, shift;
 };
 #define CGM_MSHR_FREE UINT64_MAX /* never a block number (addresses / block size) */
+#define CGM_MSHR_MAX 65535u      /* entries: the index's slots hold an entry's number + 1 in 16 bits */
 
 int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce);
 void cgm_mshr_free(struct cgm_mshr *m);

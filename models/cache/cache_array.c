@@ -133,14 +133,20 @@ void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l)
 int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce)
 {
     memset(m, 0, sizeof *m);
-    if (!entries || !coalesce)
+    if (!entries || !coalesce || entries > CGM_MSHR_MAX)
         return -1;
+    unsigned bits = 1;
+    while ((1u << bits) < 2 * entries)
+        bits++;
     m->e = calloc(entries, sizeof *m->e);
     m->blocks = malloc(entries * sizeof *m->blocks);
-    if (!m->e || !m->blocks) {
+    m->slot = calloc(1u << bits, sizeof *m->slot);
+    if (!m->e || !m->blocks || !m->slot) {
         cgm_mshr_free(m);
         return -1;
     }
+    m->mask = (1u << bits) - 1;
+    m->shift = 64 - bits;
     for (unsigned i = 0; i < entries; i++)
         m->blocks[i] = CGM_MSHR_FREE;
     m->entries = entries;
@@ -161,16 +167,32 @@ void cgm_mshr_free(struct cgm_mshr *m)
         free(m->e[i].w);
     free(m->e);
     free(m->blocks);
+    free(m->slot);
     m->e = NULL;
     m->blocks = NULL;
+    m->slot = NULL;
 }
 
+/* Fibonacci hashing: the high bits of block * 2^64/phi spread consecutive
+ * blocks (the common miss pattern) over the table. */
+static inline unsigned mshr_home(const struct cgm_mshr *m, uint64_t block)
+{
+    return (unsigned)((block * 0x9E3779B97F4A7C15ull) >> m->shift);
+}
+
+/* The lowest-numbered entry of block and kind, as a scan of the entries in
+ * order would find it: the whole probe run is visited, so entries of the
+ * same block with other kinds (or, if a caller allowed it, twins) cannot
+ * change which one is returned. */
 struct cgm_mshr_entry *cgm_mshr_find(struct cgm_mshr *m, uint64_t block, uint8_t kind)
 {
-    for (unsigned i = 0; i < m->hi; i++)
-        if (m->blocks[i] == block && m->e[i].kind == kind)
-            return &m->e[i];
-    return NULL;
+    struct cgm_mshr_entry *best = NULL;
+    for (unsigned p = mshr_home(m, block); m->slot[p]; p = (p + 1) & m->mask) {
+        struct cgm_mshr_entry *e = &m->e[m->slot[p] - 1];
+        if (m->blocks[m->slot[p] - 1] == block && e->kind == kind && (!best || e < best))
+            best = e;
+    }
+    return best;
 }
 
 struct cgm_mshr_entry *cgm_mshr_alloc(struct cgm_mshr *m, uint64_t block, uint8_t kind)
@@ -183,11 +205,13 @@ struct cgm_mshr_entry *cgm_mshr_alloc(struct cgm_mshr *m, uint64_t block, uint8_
             e->kind = kind;
             e->n = 0;
             m->blocks[i] = block;
-            if (i >= m->hi)
-                m->hi = i + 1;
             m->used++;
             if (m->used > m->peak_used)
                 m->peak_used = m->used;
+            unsigned p = mshr_home(m, block);
+            while (m->slot[p])
+                p = (p + 1) & m->mask;
+            m->slot[p] = (uint16_t)(i + 1);
             return e;
         }
     }
@@ -202,12 +226,31 @@ bool cgm_mshr_push(struct cgm_mshr_entry *e, unsigned coalesce, const struct cgm
     return true;
 }
 
+/* Removes entry number i + 1 from the index; the entries after it in its
+ * probe run move back into the hole when their home allows (deletion
+ * without tombstones, so lookups never slow down as the run ages). */
+static void mshr_unindex(struct cgm_mshr *m, unsigned i)
+{
+    unsigned p = mshr_home(m, m->blocks[i]);
+    while (m->slot[p] != i + 1)
+        p = (p + 1) & m->mask;
+    for (unsigned q = (p + 1) & m->mask; m->slot[q]; q = (q + 1) & m->mask) {
+        unsigned home = mshr_home(m, m->blocks[m->slot[q] - 1]);
+        /* q's entry may fill the hole at p unless its home lies in (p, q] */
+        if (((q - home) & m->mask) >= ((q - p) & m->mask)) {
+            m->slot[p] = m->slot[q];
+            p = q;
+        }
+    }
+    m->slot[p] = 0;
+}
+
 void cgm_mshr_release(struct cgm_mshr *m, struct cgm_mshr_entry *e)
 {
+    unsigned i = (unsigned)(e - m->e);
+    mshr_unindex(m, i);
     e->used = false;
     e->n = 0;
     m->used--;
-    m->blocks[e - m->e] = CGM_MSHR_FREE;
-    while (m->hi && m->blocks[m->hi - 1] == CGM_MSHR_FREE)
-        m->hi--;
+    m->blocks[i] = CGM_MSHR_FREE;
 }

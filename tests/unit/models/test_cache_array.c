@@ -173,38 +173,26 @@ static void test_folded_tags_never_confuse_blocks(void **state)
     cgm_cache_array_free(&a);
 }
 
-/* Random allocations and releases against a plain list of (block, kind)
- * pairs in use: every lookup finds exactly the entry the list holds, also
- * after the highest entries in use are released. */
-static void test_mshr_find_matches_reference(void **state)
+/* Random allocations and releases, in any order, against a plain list of
+ * (block, kind) pairs in use: after every step each pair of the list and
+ * each pair not in it is looked up, and the lookup must return exactly the
+ * lowest-numbered entry holding it (what a scan in order finds), so an index
+ * that lost, kept or misplaced an entry fails. Blocks are drawn from a few
+ * values spread far apart (multiples of 2^20 collide in any hash that uses
+ * the low bits) and from a run of neighbours, to make probe runs long. */
+static void check_mshr_against_list(unsigned n, uint64_t stride, unsigned steps)
 {
-    (void)state;
-    enum { N = 12 };
     struct cgm_mshr m;
-    assert_int_equal(cgm_mshr_init(&m, N, 2), 0);
-    struct cgm_mshr_entry *held[N] = { 0 };
-    uint64_t rng = 99;
+    assert_int_equal(cgm_mshr_init(&m, n, 2), 0);
+    struct cgm_mshr_entry **held = calloc(n, sizeof *held);
+    assert_non_null(held);
+    uint64_t rng = 99 + n;
     unsigned finds = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (unsigned i = 0; i < steps; i++) {
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t block = (rng >> 40) % 20;
+        uint64_t block = ((rng >> 40) % (2 * n + 3)) * stride;
         uint8_t kind = (uint8_t)((rng >> 20) % 2);
-        unsigned slot = (unsigned)((rng >> 50) % N);
-        struct cgm_mshr_entry *ref = NULL;
-        for (unsigned k = 0; k < N; k++)
-            if (held[k] && held[k]->block == block && held[k]->kind == kind && !ref)
-                ref = held[k];
-        struct cgm_mshr_entry *got = cgm_mshr_find(&m, block, kind);
-        if (ref) {
-            /* Several entries may hold the pair: the lowest comes first. */
-            assert_non_null(got);
-            assert_int_equal(got->block, block);
-            assert_int_equal(got->kind, kind);
-            assert_true(got->used);
-            finds++;
-        } else {
-            assert_null(got);
-        }
+        unsigned slot = (unsigned)((rng >> 50) % n);
         if (held[slot]) {
             cgm_mshr_release(&m, held[slot]);
             held[slot] = NULL;
@@ -212,10 +200,35 @@ static void test_mshr_find_matches_reference(void **state)
             held[slot] = cgm_mshr_alloc(&m, block, kind);
             assert_non_null(held[slot]);
         }
-        assert_true(m.hi <= N);
+        for (uint64_t k = 0; k < 2 * n + 3; k++) {
+            for (uint8_t kd = 0; kd < 2; kd++) {
+                struct cgm_mshr_entry *ref = NULL;
+                for (unsigned h = 0; h < n; h++)
+                    if (held[h] && held[h]->block == k * stride && held[h]->kind == kd && (!ref || held[h] < ref))
+                        ref = held[h];
+                struct cgm_mshr_entry *got = cgm_mshr_find(&m, k * stride, kd);
+                assert_ptr_equal(got, ref);
+                finds += ref != NULL;
+            }
+        }
     }
-    assert_true(finds > 10000);
+    unsigned used = 0;
+    for (unsigned h = 0; h < n; h++)
+        used += held[h] != NULL;
+    assert_int_equal(m.used, used);
+    assert_true(finds > steps / 4); /* the lookups did meet entries in use */
+    free(held);
     cgm_mshr_free(&m);
+}
+
+static void test_mshr_find_matches_reference(void **state)
+{
+    (void)state;
+    const unsigned sizes[] = { 1, 2, 12, 16, 32, 64 };
+    for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        check_mshr_against_list(sizes[s], 1, 20000);
+        check_mshr_against_list(sizes[s], 1ull << 20, 20000);
+    }
 }
 
 int main(void)
