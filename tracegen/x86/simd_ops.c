@@ -437,12 +437,18 @@ static __m128 sqrt_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_sqrt_ss(b)
 static __m128 rcp_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_rcp_ss(b)); }
 static __m128 rsqrt_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_rsqrt_ss(b)); }
 
+/* The count of psll/psrl/psra: the imm8, or the second source's low
+ * quadword (read only by the shifts: every other operation would pay for it). */
+static inline uint64_t shift_count(const struct x86_dinsn *in, const ymm_t *b)
+{
+    return in->o[in->nds + 1].kind == OPK_IMM ? in->imm : b->q[0];
+}
+
 int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, const ymm_t *a,
                      const ymm_t *b, const ymm_t *m)
 {
     unsigned vl = x86_vec_len(in), imm = in->imm;
     const struct x86_opnd *src = &in->o[in->nds + 1];
-    uint64_t cnt = src->kind == OPK_IMM ? imm : b->q[0];
     if (in->csid == X86_SSE_CMP_ID) {
         exec_cmp(c, in, vl, r, a, b);
         return 1;
@@ -620,14 +626,14 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         return 1;
     }
     /* ---- shifts ---- */
-    case X86_INS_PSLLW: shift_elements(r, a, vl, 2, cnt, 0, 0); return 1;
-    case X86_INS_PSLLD: shift_elements(r, a, vl, 4, cnt, 0, 0); return 1;
-    case X86_INS_PSLLQ: shift_elements(r, a, vl, 8, cnt, 0, 0); return 1;
-    case X86_INS_PSRLW: shift_elements(r, a, vl, 2, cnt, 1, 0); return 1;
-    case X86_INS_PSRLD: shift_elements(r, a, vl, 4, cnt, 1, 0); return 1;
-    case X86_INS_PSRLQ: shift_elements(r, a, vl, 8, cnt, 1, 0); return 1;
-    case X86_INS_PSRAW: shift_elements(r, a, vl, 2, cnt, 1, 1); return 1;
-    case X86_INS_PSRAD: shift_elements(r, a, vl, 4, cnt, 1, 1); return 1;
+    case X86_INS_PSLLW: shift_elements(r, a, vl, 2, shift_count(in, b), 0, 0); return 1;
+    case X86_INS_PSLLD: shift_elements(r, a, vl, 4, shift_count(in, b), 0, 0); return 1;
+    case X86_INS_PSLLQ: shift_elements(r, a, vl, 8, shift_count(in, b), 0, 0); return 1;
+    case X86_INS_PSRLW: shift_elements(r, a, vl, 2, shift_count(in, b), 1, 0); return 1;
+    case X86_INS_PSRLD: shift_elements(r, a, vl, 4, shift_count(in, b), 1, 0); return 1;
+    case X86_INS_PSRLQ: shift_elements(r, a, vl, 8, shift_count(in, b), 1, 0); return 1;
+    case X86_INS_PSRAW: shift_elements(r, a, vl, 2, shift_count(in, b), 1, 1); return 1;
+    case X86_INS_PSRAD: shift_elements(r, a, vl, 4, shift_count(in, b), 1, 1); return 1;
     case X86_INS_PSLLDQ: case X86_INS_PSRLDQ:
         LANES {
             unsigned n = imm;
