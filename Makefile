@@ -250,7 +250,7 @@ endef
 $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
 bench-sweep: x86-guests
 
-# ---- KnightSim (issue 3): the SystemC baseline of bench-knightsim is a C++
+# ---- KnightSim: the SystemC baseline of bench-knightsim is a C++
 # helper program (SystemC elaborates once per process; the sweep needs many).
 KS_SYSTEMC_HELPER := $(BUILD)/bench/bench_knightsim_systemc
 $(KS_SYSTEMC_HELPER): tests/bench/bench_knightsim_systemc.cpp
