@@ -287,9 +287,10 @@ static char *stats_text(struct rp_sim *s)
     return text;
 }
 
-static void test_repeatable_and_roi(void **state)
+/* One thread of 3000 random loads; the region of interest holds the 1000
+ * between its markers. */
+static const char *roi_trace(void)
 {
-    (void)state;
     const char *path = temp_path();
     char err[256];
     struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
@@ -305,6 +306,13 @@ static void test_repeatable_and_roi(void **state)
     }
     free(codec);
     finish(w);
+    return path;
+}
+
+static void test_repeatable_and_roi(void **state)
+{
+    (void)state;
+    const char *path = roi_trace();
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     struct rp_sim *a = replay_run_checked(path, &cfg), *b = replay_run_checked(path, &cfg);
@@ -342,21 +350,7 @@ static void test_repeatable_and_roi(void **state)
 static void test_roi_accounts_every_cycle(void **state)
 {
     (void)state;
-    const char *path = temp_path();
-    char err[256];
-    struct cgm_writer *w = cgm_writer_create(path, NULL, err, sizeof err);
-    add_static(w);
-    struct cgm_wstream *st = open_thread(w, 1, 100);
-    struct cgm_x86_codec *codec = calloc(1, sizeof *codec);
-    for (int i = 0; i < 3000; i++) {
-        if (i == 1000)
-            add_event(st, CGM_EV_ROI_BEGIN, 1, 0, 0);
-        if (i == 2000)
-            add_event(st, CGM_EV_ROI_END, 2, 0, 0);
-        add_load(st, codec, 0x20000000ull + (next_rand() % 4096) * 64);
-    }
-    free(codec);
-    finish(w);
+    const char *path = roi_trace();
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     cfg.cores = 2;
