@@ -339,13 +339,14 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
         if (!rp_sync_before_launch(&g->sync, t, core))
             return false;
         launch(g, ev);
-        struct rp_kernel *lk = find_kernel(g, (uint32_t)ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]);
-        if (lk && lk->launched)
-            lk->host = t;
-        struct rp_kernel *k = g->pending_map_bytes ? find_kernel(g, g->pending_map_launch) : NULL;
-        if (k && k->launched && k->launch == ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH]) {
-            k->map_addr = g->pending_map_addr;
-            k->map_bytes = g->pending_map_bytes;
+        uint32_t id = (uint32_t)ev->f[CGM_EVF_GPU_LAUNCH_LAUNCH];
+        struct rp_kernel *k = find_kernel(g, id);
+        if (k && k->launched) {
+            k->host = t;
+            if (g->pending_map_bytes && g->pending_map_launch == id) {
+                k->map_addr = g->pending_map_addr;
+                k->map_bytes = g->pending_map_bytes;
+            }
         }
         g->pending_map_bytes = 0;
         return true;
