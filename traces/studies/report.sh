@@ -50,11 +50,11 @@ provenance() {
     } >> "$R"
 }
 
-# verdict N DIR: study N's verdicts (verdictN.awk) from DIR/table.csv, the
+# verdict N TABLE DIR: study N's verdicts (verdictN.awk) from TABLE, the
 # thesis' figures and, for the configuration of a point, DIR/points.
 verdict() {
-    awk -F, -v dir="$2" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict$1.awk" \
-        "$SPECS/study$1_thesis.csv" "$2/table.csv"
+    awk -F, -v dir="$3" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict$1.awk" \
+        "$SPECS/study$1_thesis.csv" "$2"
 }
 
 {
@@ -87,7 +87,7 @@ if ran study1_coherence; then
         echo
         echo "![study 1](study1_speedup.svg)"
         echo
-        verdict 1 "$OUT/$s"
+        verdict 1 "$OUT/$s/table.csv" "$OUT/$s"
     } >> "$R"
     provenance $s
 fi
@@ -98,11 +98,12 @@ fi
     echo "## Study 2: collaborative execution (Sec. 4.4)"
     echo
 } >> "$R"
-if ran study2_collaborative; then
+if ran study2_gpu_only && ran study2_collaborative; then
     s=study2_collaborative
     {
-        echo "$(status $s). Speedup in region-of-interest cycles over the GPU-only run (1 thread,"
-        echo "CPU share 0); the mean is over the collaborative points (shares 20-80%, 1-8 threads)."
+        echo "GPU-only: $(status study2_gpu_only); collaborative: $(status $s). Speedup in"
+        echo "region-of-interest cycles over the GPU-only run (the workload's twin without CPU worker"
+        echo "threads: threads 0); the mean is over the collaborative points (shares 20-80%, 1-8 threads)."
         echo
         echo "| workload | best threads | best CPU share | best speedup | mean speedup | thesis threads | thesis share | thesis best | thesis mean |"
         echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -114,7 +115,7 @@ if ran study2_collaborative; then
                 if ($col[FILENAME, "status"] != "done") next
                 v = $col[FILENAME, "roi.cycles"]
                 if (!(w in seen)) { seen[w] = 1; ws[++nw] = w }
-                if (th == 1 && sh == 0) base[w] = v
+                if (th == 0 && sh == 0) base[w] = v
                 if (sh > 0) { cyc[w, th, sh] = v; keys[w] = keys[w] " " th ":" sh }
             }
             END {
@@ -134,14 +135,15 @@ if ran study2_collaborative; then
                     }
                     printf "| %s | %d | %d%% | %.3f | %.3f | %s | %s%% | %s | %s |\n", w, bt, bs, best, sum / k, r[1], r[2], r[3], r[4]
                 }
-            }' thesis="$SPECS/study2_thesis.csv" "$SPECS/study2_thesis.csv" "$OUT/$s/table.csv"
+            }' thesis="$SPECS/study2_thesis.csv" "$SPECS/study2_thesis.csv" "$OUT/study2.csv"
         echo
         for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
             [ -s "$OUT/study2_$w.svg" ] && printf '![%s](study2_%s.svg)\n' "$w" "$w"
         done
         echo
-        verdict 2 "$OUT/$s"
+        verdict 2 "$OUT/study2.csv" "$OUT/$s"
     } >> "$R"
+    provenance study2_gpu_only
     provenance $s
 fi
 
@@ -193,7 +195,7 @@ if ran study3_future; then
             [ -s "$OUT/study3_fig$n.svg" ] && printf '![Fig. %s](study3_fig%s.svg)\n' "$n" "$n"
         done
         echo
-        verdict 3 "$OUT/$s"
+        verdict 3 "$OUT/$s/table.csv" "$OUT/$s"
     } >> "$R"
     provenance $s
 fi

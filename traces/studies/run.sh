@@ -44,7 +44,9 @@ done
 record "$OUT/gpu/hotspot.cgt" "$GUESTS/hotspot" 64 4 0 || recorded=1
 # The collaborative workloads, as study 2's trace template names them:
 # THREADS CPU threads taking SHARE% of the work, on memory both sides share.
+# Threads 0 with share 0 is the GPU-only twin, study 2's baseline.
 for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
+    record "$OUT/collab/${w}_t0_c0.cgt" "$GUESTS/$w" 0 0 share || recorded=1
     for t in 1 2 3 4 5 6 7 8; do
         for c in 0 20 30 40 50 60 70 80; do
             record "$OUT/collab/${w}_t${t}_c${c}.cgt" "$GUESTS/$w" "$t" "$c" share || recorded=1
@@ -78,10 +80,15 @@ else
 fi
 
 echo "== study 2: collaborative execution"
-if sweep study2_collaborative; then
+# Its table (study2.csv) starts with the GPU-only points as threads 0, share 0:
+# every speedup is over them.
+if sweep study2_gpu_only && sweep study2_collaborative; then
+    awk -F, -f "$SPECS/join_gpu_only.awk" "$OUT/study2_collaborative/table.csv" \
+        "$OUT/study2_gpu_only/table.csv" > "$OUT/study2.csv"
     for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
-        plot "$OUT/study2_collaborative/table.csv" --metric roi.cycles --x share --lines threads \
-            --where "workload=$w" --speedup share=0,threads=1 -o "$OUT/study2_$w"
+        plot "$OUT/study2.csv" --metric roi.cycles --x share --lines threads \
+            --where "workload=$w" --speedup share=0,threads=0 \
+            --title "$w: speedup over the GPU alone (threads 0)" -o "$OUT/study2_$w"
     done
 else
     skipped=1

@@ -1,6 +1,7 @@
-# Study 2's verdicts, from the sweep's table (the region, the kernels' time,
-# the CPU's busy and stalled time):
-#   awk -F, -f verdict_lib.awk -f verdict2.awk study2_thesis.csv DIR/table.csv
+# Study 2's verdicts, from the sweep's table with the GPU-only points as
+# threads 0, share 0 (join_gpu_only.awk; the region, the kernels' time, the
+# CPU's busy and stalled time):
+#   awk -F, -f verdict_lib.awk -f verdict2.awk study2_thesis.csv study2.csv
 # Whether the thesis' trends hold (more threads help; a CPU share past the
 # optimum hurts; collaboration mostly beats the GPU alone; the workloads'
 # order), and per workload what bounds the speedup: how much slower one CPU
@@ -30,8 +31,8 @@ END {
     more = 0; nmore = 0; falls = 0; nfalls = 0; won = 0; ncollab = 0; n = 0; list = ""
     for (i = 1; i <= nw; i++) {
         w = ws[i]
-        if (!has(w, 1, 0)) continue
-        r0 = R[w, 1, 0]; best[w] = 0
+        if (!has(w, 0, 0)) continue
+        r0 = R[w, 0, 0]; best[w] = 0
         for (a = 1; a <= nt; a++)
             for (b = 1; b <= ns; b++) {
                 t = thr[a]; s = shr[b]
@@ -66,13 +67,15 @@ END {
     print ""
     for (i = 1; i <= nw; i++) {
         w = ws[i]
-        if (!has(w, 1, 0)) { printf "- **%s**: no GPU-only result (1 thread, share 0): no speedups.\n", w; continue }
-        r0 = R[w, 1, 0]; g0 = G[w, 1, 0]
+        if (!has(w, 0, 0)) { printf "- **%s**: no GPU-only result (threads 0): no speedups.\n", w; continue }
+        r0 = R[w, 0, 0]; g0 = G[w, 0, 0]
         printf "- **%s**: best %s at %d threads and %d%% (thesis %s at %s and %s%%)", w, x2(best[w]), bt[w], bs[w],
             (w in tb) ? x2(tb[w]) : "none", tt[w], ts[w]
         if ((w in tb) && agree(best[w], tb[w])) printf ", within a quarter of the thesis'"
         printf ". GPU-only region %s us, kernels %s us", us(r0), us(g0)
-        if (has(w, tmax, 0)) printf "; with %d idle threads (share 0) it takes %s of that", tmax, pct(R[w, tmax, 0], r0)
+        if (has(w, 1, 0) && has(w, tmax, 0))
+            printf "; with 1 and %d idle threads (share 0) it takes %s and %s of that", tmax, pct(R[w, 1, 0], r0),
+                pct(R[w, tmax, 0], r0)
         printf "."
         if (has(w, 1, smin) && has(w, 1, smax) && g0 > 0) {
             whole = (C[w, 1, smax] - C[w, 1, smin]) / ((smax - smin) / 100)

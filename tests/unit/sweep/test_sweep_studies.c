@@ -57,8 +57,24 @@ static void test_study_specs(void **state)
     (void)state;
     dry_run("traces/studies/study1_coherence.ini", 6 * 4);         /* workloads x organisations */
     dry_run("traces/studies/study2_collaborative.ini", 5 * 8 * 8); /* x threads 1-8 x share 0, 20-80% */
+    dry_run("traces/studies/study2_gpu_only.ini", 5);              /* its baseline: the GPU-only twins */
     /* x GPU clock x link bytes x coalescer x fabric, two values each */
     dry_run("traces/studies/study3_future.ini", 5 * 2 * 2 * 2 * 2);
+}
+
+/* Study 2's GPU-only points join its table by column name: both specs ask
+ * for the same metrics. */
+static void test_study2_baseline_has_its_metrics(void **state)
+{
+    (void)state;
+    char *a = harness_root("traces/studies/study2_collaborative.ini");
+    char *b = harness_root("traces/studies/study2_gpu_only.ini");
+    int rc = harness_sh(out, sizeof out, "grep '^metric' %s > %s/a && grep '^metric' %s > %s/b && cmp %s/a %s/b", a,
+                        dir, b, dir, dir, dir);
+    free(a);
+    free(b);
+    if (rc != 0)
+        fail_msg("the two specs' metric lines differ:\n%s", out);
 }
 
 int main(void)
@@ -66,6 +82,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_sweep),
         cmocka_unit_test(test_study_specs),
+        cmocka_unit_test(test_study2_baseline_has_its_metrics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
