@@ -10,10 +10,12 @@
 #include "replay/config.h"
 #include "replay/dram_trace.h"
 #include "replay/sim.h"
+#include "replay/windows.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] TRACE.cgt\n"
+    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q]\n"
+          "              [--windows N --windows-out FILE] TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
           "              [--check]\n"
@@ -42,6 +44,11 @@ static void usage(FILE *out)
           "                   arrival in DRAM cycles, non-decreasing; - for standard input)\n"
           "                   and write its statistics as JSON\n"
           "  --check          with --dram-trace: run the timing checker on every command\n"
+          "  --windows N      also write the statistics of every N CPU cycles (each\n"
+          "                   counter's change over the window, the last window to the\n"
+          "                   end of the run) to the file --windows-out names, one JSON\n"
+          "                   object per line, as the run goes\n"
+          "  --windows-out F  where --windows writes"
           "  -h, --help       this text\n"
           "\n"
           "A progress line (instructions, cycles, rate, time left) goes to standard error\n"
@@ -54,7 +61,8 @@ static void usage(FILE *out)
  * input): "--dram-trace --help" asks for help. */
 static bool takes_argument(const char *a)
 {
-    return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace");
+    return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace") ||
+           !strcmp(a, "--windows") || !strcmp(a, "--windows-out");
 }
 
 static bool looks_like_option(const char *a)
@@ -68,6 +76,7 @@ int main(int argc, char **argv)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
+    const char *window = NULL, *windows_out = NULL;
     bool print = false, quiet = false, partial = false, roi_only = false, check = false;
     char err[1024];
     for (int i = 1; i < argc; i++) {
@@ -92,6 +101,10 @@ int main(int argc, char **argv)
                 out = argv[i + 1];
             else if (!strcmp(a, "--dram-trace"))
                 dram_trace = argv[i + 1];
+            else if (!strcmp(a, "--windows"))
+                window = argv[i + 1];
+            else if (!strcmp(a, "--windows-out"))
+                windows_out = argv[i + 1];
             i++;
         } else if (!strcmp(a, "--check")) {
             check = true;
@@ -111,6 +124,21 @@ int main(int argc, char **argv)
             return 2;
         } else {
             trace = a;
+        }
+    }
+    uint64_t window_cycles = 0;
+    if (window || windows_out) {
+        char *end = NULL;
+        errno = 0;
+        if (window)
+            window_cycles = strtoull(window, &end, 10);
+        if (!window || !windows_out || dram_trace) {
+            fprintf(stderr, "replay: --windows N and --windows-out FILE go together, with a trace\n");
+            return 2;
+        }
+        if (errno || *end || !window_cycles || window[0] == '-') {
+            fprintf(stderr, "replay: --windows %s: not a number of cycles (a whole number above 0)\n", window);
+            return 2;
         }
     }
     if (config && rp_config_load(&cfg, config, err, sizeof err)) {
@@ -171,9 +199,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "replay: %s\n", err);
         return 1;
     }
+    if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, err, sizeof err))) {
+        fprintf(stderr, "replay: --windows-out %s\n", err);
+        rp_sim_destroy(s);
+        return 1;
+    }
     int rc = rp_sim_run(s, isatty(STDERR_FILENO));
+    if (!rc && s->windows) {
+        rc = rp_windows_finish(s->windows, s);
+        s->windows = NULL;
+        if (rc)
+            snprintf(s->error, sizeof s->error, "%s: writing the window statistics failed", windows_out);
+    }
     if (rc) {
         fprintf(stderr, "replay: %s\n", s->error);
+        rp_windows_free(s->windows);
         rp_sim_destroy(s);
         return 1;
     }

@@ -1,6 +1,7 @@
 /* Building the system, the guest's address space, events, and running. */
 #include "replay/sim.h"
 #include "replay/gpu/gpu.h"
+#include "replay/windows.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -444,8 +445,16 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     uint64_t cycle = 0;
     ks_stop stop;
     do {
-        cycle += 1000000;
-        stop = ks_run_cycles(s->eng, cpu, cycle);
+        /* in steps of a million cycles, stopping at each window's end */
+        uint64_t to = rp_windows_stop_at(s->windows, cycle + 1000000);
+        stop = ks_run_cycles(s->eng, cpu, to);
+        if (stop == KS_STOP_LIMIT && rp_windows_reached(s->windows, s, to)) {
+            snprintf(s->error, sizeof s->error, "%s: writing the window statistics failed", s->trace_name);
+            return -1;
+        }
+        if (to < cycle + 1000000)
+            continue;
+        cycle = to;
         if (stop == KS_STOP_LIMIT && s->gpu && rp_gpu_stuck(s->gpu, s->error, sizeof s->error)) {
             s->failed = true;
             break;

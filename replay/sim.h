@@ -47,6 +47,7 @@ struct rp_sim;
 struct rp_core;
 
 struct rp_gpu;
+struct rp_windows;
 
 struct rp_sim {
     struct rp_config cfg;
@@ -73,6 +74,7 @@ struct rp_sim {
     bool roi_open, roi_seen;
     uint64_t roi_begin_cycle, roi_end_cycle;
     uint64_t *roi_begin, *roi_end; /* snapshots (cgm_stats_read) */
+    struct rp_windows *windows;    /* statistics per window (replay/windows.c), or NULL */
 };
 
 /* Builds the system for TRACE under CFG. Returns NULL with ERR set. */

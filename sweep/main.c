@@ -24,6 +24,7 @@ static void usage(FILE *out)
           "                      [--sbatch-arg ARG]... [--wait] [-o DIR] [--metric PATH]...\n"
           "       sweep collect SPEC.ini [-o DIR] [--metric PATH]...\n"
           "       sweep plot TABLE.csv --metric COLUMN --x AXIS [--lines AXIS] ... (sweep plot --help)\n"
+          "       sweep windows WINDOWS.jsonl --metric PATH... [-o TABLE.csv] (replay --windows)\n"
           "\n"
           "Replays every point of SPEC (traces x base configuration x axes, see\n"
           "sweep/README.md) with bin/replay, one process per point, and writes one\n"
@@ -367,6 +368,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "plot"))
         return sweep_plot_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "windows"))
+        return sweep_windows_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "collect"))
         return run_main(argc, argv, true);
     if (argc > 1 && !strcmp(argv[1], "--help")) {

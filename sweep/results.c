@@ -135,8 +135,7 @@ char *sweep_failure_message(const char *dir, const char *key)
     return out;
 }
 
-/* The shortest text that reads back to V: integers as integers. */
-static void format_value(double v, char *buf, size_t len)
+void sweep_format_value(double v, char *buf, size_t len)
 {
     if (v == floor(v) && fabs(v) < 9007199254740992.0) {
         snprintf(buf, len, "%.0f", v);
@@ -203,7 +202,7 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
             char cell[64] = "";
             double v = 0;
             if (stats && !sweep_metric_eval(cols[m].m, stats, &v, msg, sizeof msg))
-                format_value(v, cell, sizeof cell);
+                sweep_format_value(v, cell, sizeof cell);
             else if (stats && !cols[m].failed++)
                 snprintf(cols[m].first, sizeof cols[m].first, "%s", msg);
             csv_field(out, cell, false);

@@ -36,4 +36,11 @@ char *sweep_failure_message(const char *dir, const char *key);
 int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *metrics, size_t nmetrics,
                       FILE *report, char *err, size_t errlen);
 
+/* The shortest text that reads back to V (integers as integers): how the
+ * table writes numbers. */
+void sweep_format_value(double v, char *buf, size_t len);
+
+/* `sweep windows` (windows_cli.c): replay's window statistics as a table. */
+int sweep_windows_main(int argc, char **argv);
+
 #endif
