@@ -338,7 +338,7 @@ static uint8_t extend_form(const struct x86_dinsn *in)
 }
 
 /* The form the interpreter runs IN as (enum x86_run_form), or its op. */
-static uint8_t run_form(const struct x86_dinsn *in)
+static uint8_t run_form(struct x86_dinsn *in)
 {
     const struct x86_opnd *d = &in->o[0], *s = &in->o[1];
     if (in->op == XOP_SSE)

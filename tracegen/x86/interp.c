@@ -541,6 +541,9 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_SUBSS: x86_sse_subss(c, in); break;
         case RUN_MULSS: x86_sse_mulss(c, in); break;
         case RUN_SSE_VEC: x86_exec_sse_vec(c, in); break;
+        case RUN_SSE_LANE: x86_sse_lane(c, in); break;
+        case RUN_SSE_COMIS: x86_sse_comis(c, in); break;
+        case RUN_SSE_CVT2SI: x86_sse_cvt2si(c, in); break;
         /* one case per condition code: x86_cond's switch on it folds away */
         case RUN_JCC_FIRST + 0: jcc(c, in, 0); break;
         case RUN_JCC_FIRST + 1: jcc(c, in, 1); break;

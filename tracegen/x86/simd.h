@@ -16,6 +16,7 @@
 
 #include "tracegen/x86/cpu.h"
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/operand.h"
 
 /* Reads a vector source: an XMM or YMM register (by the operand's size),
  * memory (the operand's size, one access, zero-extended), a general
@@ -43,6 +44,43 @@ static inline void x86_vec_check_align(struct x86_cpu *c, const struct x86_dinsn
 {
     if (__builtin_expect((addr & in->align) != 0, 0))
         x86_fault(c, XF_PROTECTION, 0);
+}
+
+/* A 16-byte source of legacy SSE instruction IN, inline: an XMM register,
+ * 4, 8 or 16 bytes of memory (checked against IN's alignment, one access,
+ * zero-extended) or a 32/64-bit general register (zero-extended). The
+ * decoder gives the forms that call it no other shape. */
+__attribute__((always_inline)) static inline void x86_sse_source(struct x86_cpu *c,
+                                                                 const struct x86_dinsn *in,
+                                                                 const struct x86_opnd *o,
+                                                                 xmm_t *v)
+{
+    if (o->kind == OPK_XMM) {
+        *v = c->xmm[o->reg];
+    } else if (o->kind == OPK_MEM) {
+        uint64_t a = op_ea(c, o);
+        x86_vec_check_align(c, in, a);
+        if (o->size == 16) {
+            x86_read_bytes(c, a, v->b, 16);
+        } else {
+            v->q[0] = x86_read(c, a, o->size);
+            v->q[1] = 0;
+        }
+    } else {
+        v->q[0] = reg_get(c, o->reg, o->size);
+        v->q[1] = 0;
+    }
+}
+
+/* The shapes x86_sse_source reads. */
+static inline int x86_sse_source_ok(const struct x86_opnd *o)
+{
+    switch (o->kind) {
+    case OPK_XMM: return o->size != 32;
+    case OPK_MEM: return o->size == 4 || o->size == 8 || o->size == 16;
+    case OPK_REG: return o->size == 4 || o->size == 8;
+    default: return 0;
+    }
 }
 
 /* The operations whose result is a vector register computed from the

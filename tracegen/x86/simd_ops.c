@@ -9,7 +9,7 @@
 
 #include "tracegen/x86/decode.h"
 #include "tracegen/x86/fpenv.h"
-#include "tracegen/x86/simd.h"
+#include "tracegen/x86/simd_lane.h"
 
 #define FL_IE 0x01u
 #define FL_PE 0x20u
@@ -296,86 +296,43 @@ static int exec_extend(unsigned id, unsigned vl, ymm_t *r, const ymm_t *b)
     return 1;
 }
 
-/* Conversions between vector registers; N elements on the wider side
- * (so cvtpd2ps of a YMM register gives an XMM one). */
+/* The conversions whose VEX form is not lane by lane (simd_lane.h):
+ * N elements on the wider side (so cvtpd2ps of a YMM register gives an
+ * XMM one); cvtsi2sd/ss by the integer's size. */
 static int exec_convert(const struct x86_dinsn *in, unsigned vl, ymm_t *r, const ymm_t *a,
                         const ymm_t *b)
 {
-    const struct x86_opnd *src = &in->o[in->nds + 1];
+    int wide = in->o[in->nds + 1].size == 8;
     switch (in->csid) {
-    case X86_INS_CVTSI2SD: {
-        *r = *a;
-        __m128d v = x86_pd(&a->x[0]);
-        if (src->size == 8)
-            v = x86_cvtsi2sd64(v, b->sq[0]);
+    case X86_INS_CVTSI2SD:
+        if (wide)
+            x86_lane_CVTSI2SD64(&r->x[0], &a->x[0], &b->x[0], 0);
         else
-            v = x86_cvtsi2sd32(v, b->sd[0]);
-        x86_set_pd(&r->x[0], v);
+            x86_lane_CVTSI2SD32(&r->x[0], &a->x[0], &b->x[0], 0);
         return 1;
-    }
-    case X86_INS_CVTSI2SS: {
-        *r = *a;
-        __m128 v = x86_ps(&a->x[0]);
-        if (src->size == 8)
-            v = x86_cvtsi2ss64(v, b->sq[0]);
+    case X86_INS_CVTSI2SS:
+        if (wide)
+            x86_lane_CVTSI2SS64(&r->x[0], &a->x[0], &b->x[0], 0);
         else
-            v = x86_cvtsi2ss32(v, b->sd[0]);
-        x86_set_ps(&r->x[0], v);
-        return 1;
-    }
-    case X86_INS_CVTSD2SS:
-        *r = *a;
-        x86_set_ps(&r->x[0], _mm_cvtsd_ss(x86_ps(&a->x[0]), x86_pd(&b->x[0])));
-        return 1;
-    case X86_INS_CVTSS2SD:
-        *r = *a;
-        x86_set_pd(&r->x[0], _mm_cvtss_sd(x86_pd(&a->x[0]), x86_ps(&b->x[0])));
-        return 1;
-    case X86_INS_CVTDQ2PS:
-        for (unsigned l = 0; l < vl / 16; l++)
-            x86_set_ps(&r->x[l], _mm_cvtepi32_ps(x86_pi(&b->x[l])));
-        return 1;
-    case X86_INS_CVTPS2DQ:
-        for (unsigned l = 0; l < vl / 16; l++)
-            x86_set_pi(&r->x[l], _mm_cvtps_epi32(x86_ps(&b->x[l])));
-        return 1;
-    case X86_INS_CVTTPS2DQ:
-        for (unsigned l = 0; l < vl / 16; l++)
-            x86_set_pi(&r->x[l], _mm_cvttps_epi32(x86_ps(&b->x[l])));
+            x86_lane_CVTSI2SS32(&r->x[0], &a->x[0], &b->x[0], 0);
         return 1;
     default:
         break;
     }
     /* two elements per step: one 16-byte half of the wider side */
     for (unsigned h = 0; h < vl / 16; h++) {
-        xmm_t s, t;
-        memset(&s, 0, sizeof s);
+        xmm_t s = { .q = { b->q[h], 0 } }, t;
         switch (in->csid) {
-        case X86_INS_CVTDQ2PD:
-            s.q[0] = b->q[h];
-            x86_set_pd(&t, _mm_cvtepi32_pd(x86_pi(&s)));
-            r->x[h] = t;
-            break;
-        case X86_INS_CVTPS2PD:
-            s.q[0] = b->q[h];
-            x86_set_pd(&t, _mm_cvtps_pd(x86_ps(&s)));
-            r->x[h] = t;
-            break;
-        case X86_INS_CVTPD2PS:
-            x86_set_ps(&t, _mm_cvtpd_ps(x86_pd(&b->x[h])));
-            r->q[h] = t.q[0];
-            break;
-        case X86_INS_CVTPD2DQ:
-            x86_set_pi(&t, _mm_cvtpd_epi32(x86_pd(&b->x[h])));
-            r->q[h] = t.q[0];
-            break;
-        case X86_INS_CVTTPD2DQ:
-            x86_set_pi(&t, _mm_cvttpd_epi32(x86_pd(&b->x[h])));
-            r->q[h] = t.q[0];
-            break;
-        default:
-            return 0;
+        case X86_INS_CVTDQ2PD: x86_lane_CVTDQ2PD(&r->x[h], &s, &s, 0); break;
+        case X86_INS_CVTPS2PD: x86_lane_CVTPS2PD(&r->x[h], &s, &s, 0); break;
+        case X86_INS_CVTPD2PS: x86_lane_CVTPD2PS(&t, &b->x[h], &b->x[h], 0); break;
+        case X86_INS_CVTPD2DQ: x86_lane_CVTPD2DQ(&t, &b->x[h], &b->x[h], 0); break;
+        case X86_INS_CVTTPD2DQ: x86_lane_CVTTPD2DQ(&t, &b->x[h], &b->x[h], 0); break;
+        default: return 0;
         }
+        if (in->csid == X86_INS_CVTPD2PS || in->csid == X86_INS_CVTPD2DQ ||
+            in->csid == X86_INS_CVTTPD2DQ)
+            r->q[h] = t.q[0];
     }
     return 1;
 }
@@ -423,19 +380,14 @@ static void blend(ymm_t *r, const ymm_t *a, const ymm_t *b, unsigned vl, unsigne
         } \
         return 1;
 
-/* Floating-point operation as a host instruction, lane by lane (packed) or
- * on the low element with the rest of A (scalar). */
-#define FP_PACKED(ID, FN, CONV, SET) \
-    case ID: LANES SET(&r->x[l], FN(CONV(&a->x[l]), CONV(&b->x[l]))); return 1;
-#define FP_UNARY(ID, FN, CONV, SET) \
-    case ID: LANES SET(&r->x[l], FN(CONV(&b->x[l]))); return 1;
+/* Scalar floating-point operation as a host instruction on the low
+ * element, with the rest of A. */
 #define FP_SCALAR(ID, FN, CONV, SET) \
     case ID: *r = *a; SET(&r->x[0], FN(CONV(&a->x[0]), CONV(&b->x[0]))); return 1;
 
-static __m128d sqrt_sd(__m128d a, __m128d b) { return _mm_sqrt_sd(a, b); }
-static __m128 sqrt_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_sqrt_ss(b)); }
-static __m128 rcp_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_rcp_ss(b)); }
-static __m128 rsqrt_ss(__m128 a, __m128 b) { return _mm_move_ss(a, _mm_rsqrt_ss(b)); }
+/* The operations of simd_lane.h, lane by lane. */
+#define LANE_CASE(NAME) \
+    case X86_INS_##NAME: LANES x86_lane_##NAME(&r->x[l], &a->x[l], &b->x[l], imm); return 1;
 
 /* The count of psll/psrl/psra: the imm8, or the second source's low
  * quadword (read only by the shifts: every other operation would pay for it). */
@@ -460,12 +412,10 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         *r = *b;
         return 1;
     case X86_INS_MOVD:
-        r->d[0] = b->d[0];
+        x86_lane_MOVD(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
-    case X86_INS_MOVQ:
-        r->q[0] = b->q[0];
-        if (src->kind != OPK_XMM && src->size == 4)
-            r->q[0] = b->d[0];
+    case X86_INS_MOVQ: /* a 4-byte source was zero-extended when read */
+        x86_lane_MOVQ(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVSS: case X86_INS_MOVSD:
         if (src->kind == OPK_MEM) {
@@ -476,16 +426,13 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         }
         return 1;
     case X86_INS_MOVHPS: case X86_INS_MOVHPD: case X86_INS_MOVLHPS:
-        r->q[0] = a->q[0];
-        r->q[1] = b->q[0];
+        x86_lane_MOVHPS(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVLPS: case X86_INS_MOVLPD:
-        r->q[0] = b->q[0];
-        r->q[1] = a->q[1];
+        x86_lane_MOVLPS(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVHLPS:
-        r->q[0] = b->q[1];
-        r->q[1] = a->q[1];
+        x86_lane_MOVHLPS(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVDDUP:
         LANES r->q[2 * l] = r->q[2 * l + 1] = b->q[2 * l];
@@ -496,39 +443,14 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
             r->d[2 * i] = r->d[2 * i + 1] = b->d[2 * i + odd];
         return 1;
     }
+    X86_LANE_OPS(LANE_CASE)
     /* ---- floating-point arithmetic ---- */
     FP_SCALAR(X86_INS_ADDSD, x86_addsd, x86_pd, x86_set_pd)
     FP_SCALAR(X86_INS_SUBSD, _mm_sub_sd, x86_pd, x86_set_pd)
     FP_SCALAR(X86_INS_MULSD, x86_mulsd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_DIVSD, _mm_div_sd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_MINSD, _mm_min_sd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_MAXSD, _mm_max_sd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_SQRTSD, sqrt_sd, x86_pd, x86_set_pd)
     FP_SCALAR(X86_INS_ADDSS, x86_addss, x86_ps, x86_set_ps)
     FP_SCALAR(X86_INS_SUBSS, _mm_sub_ss, x86_ps, x86_set_ps)
     FP_SCALAR(X86_INS_MULSS, x86_mulss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_DIVSS, _mm_div_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_MINSS, _mm_min_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_MAXSS, _mm_max_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_SQRTSS, sqrt_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_RCPSS, rcp_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_RSQRTSS, rsqrt_ss, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_ADDPD, x86_addpd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_SUBPD, _mm_sub_pd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_MULPD, x86_mulpd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_DIVPD, _mm_div_pd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_MINPD, _mm_min_pd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_MAXPD, _mm_max_pd, x86_pd, x86_set_pd)
-    FP_UNARY(X86_INS_SQRTPD, _mm_sqrt_pd, x86_pd, x86_set_pd)
-    FP_PACKED(X86_INS_ADDPS, x86_addps, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_SUBPS, _mm_sub_ps, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_MULPS, x86_mulps, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_DIVPS, _mm_div_ps, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_MINPS, _mm_min_ps, x86_ps, x86_set_ps)
-    FP_PACKED(X86_INS_MAXPS, _mm_max_ps, x86_ps, x86_set_ps)
-    FP_UNARY(X86_INS_SQRTPS, _mm_sqrt_ps, x86_ps, x86_set_ps)
-    FP_UNARY(X86_INS_RCPPS, _mm_rcp_ps, x86_ps, x86_set_ps)
-    FP_UNARY(X86_INS_RSQRTPS, _mm_rsqrt_ps, x86_ps, x86_set_ps)
     case X86_INS_ADDSUBPS: case X86_INS_ADDSUBPD: case X86_INS_HADDPS: case X86_INS_HADDPD:
     case X86_INS_HSUBPS: case X86_INS_HSUBPD:
         LANES hops_lane(&r->x[l], &a->x[l], &b->x[l], in->csid);
@@ -542,35 +464,16 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
     case X86_INS_ROUNDSS: case X86_INS_ROUNDSD: case X86_INS_ROUNDPS: case X86_INS_ROUNDPD:
         exec_round(c, in, vl, r, a, b);
         return 1;
-    /* ---- logic ---- */
-    ELEM(X86_INS_ANDPS, uint64_t, q, x & y) ELEM(X86_INS_ANDPD, uint64_t, q, x & y)
-    ELEM(X86_INS_PAND, uint64_t, q, x & y)
-    ELEM(X86_INS_ANDNPS, uint64_t, q, ~x & y) ELEM(X86_INS_ANDNPD, uint64_t, q, ~x & y)
-    ELEM(X86_INS_PANDN, uint64_t, q, ~x & y)
-    ELEM(X86_INS_ORPS, uint64_t, q, x | y) ELEM(X86_INS_ORPD, uint64_t, q, x | y)
-    ELEM(X86_INS_POR, uint64_t, q, x | y)
-    ELEM(X86_INS_XORPS, uint64_t, q, x ^ y) ELEM(X86_INS_XORPD, uint64_t, q, x ^ y)
-    ELEM(X86_INS_PXOR, uint64_t, q, x ^ y)
     /* ---- integer arithmetic ---- */
-    ELEM(X86_INS_PADDB, uint8_t, b, x + y) ELEM(X86_INS_PADDW, uint16_t, w, x + y)
-    ELEM(X86_INS_PADDD, uint32_t, d, x + y) ELEM(X86_INS_PADDQ, uint64_t, q, x + y)
-    ELEM(X86_INS_PSUBB, uint8_t, b, x - y) ELEM(X86_INS_PSUBW, uint16_t, w, x - y)
-    ELEM(X86_INS_PSUBD, uint32_t, d, x - y) ELEM(X86_INS_PSUBQ, uint64_t, q, x - y)
     ELEM(X86_INS_PADDUSB, uint8_t, b, sat_u8(x + y)) ELEM(X86_INS_PADDUSW, uint16_t, w, sat_u16(x + y))
     ELEM(X86_INS_PSUBUSB, uint8_t, b, sat_u8(x - y)) ELEM(X86_INS_PSUBUSW, uint16_t, w, sat_u16(x - y))
     ELEM(X86_INS_PADDSB, int8_t, sb, sat_s8(x + y)) ELEM(X86_INS_PADDSW, int16_t, sw, sat_s16(x + y))
     ELEM(X86_INS_PSUBSB, int8_t, sb, sat_s8(x - y)) ELEM(X86_INS_PSUBSW, int16_t, sw, sat_s16(x - y))
-    ELEM(X86_INS_PCMPEQB, uint8_t, b, x == y ? 0xff : 0)
-    ELEM(X86_INS_PCMPEQW, uint16_t, w, x == y ? 0xffff : 0)
-    ELEM(X86_INS_PCMPEQD, uint32_t, d, x == y ? ~0u : 0)
     ELEM(X86_INS_PCMPEQQ, uint64_t, q, x == y ? ~0ull : 0)
-    ELEM(X86_INS_PCMPGTB, int8_t, sb, x > y ? -1 : 0) ELEM(X86_INS_PCMPGTW, int16_t, sw, x > y ? -1 : 0)
-    ELEM(X86_INS_PCMPGTD, int32_t, sd, x > y ? -1 : 0) ELEM(X86_INS_PCMPGTQ, int64_t, sq, x > y ? -1 : 0)
-    ELEM(X86_INS_PMINUB, uint8_t, b, x < y ? x : y) ELEM(X86_INS_PMAXUB, uint8_t, b, x > y ? x : y)
+    ELEM(X86_INS_PCMPGTQ, int64_t, sq, x > y ? -1 : 0)
     ELEM(X86_INS_PMINUW, uint16_t, w, x < y ? x : y) ELEM(X86_INS_PMAXUW, uint16_t, w, x > y ? x : y)
     ELEM(X86_INS_PMINUD, uint32_t, d, x < y ? x : y) ELEM(X86_INS_PMAXUD, uint32_t, d, x > y ? x : y)
     ELEM(X86_INS_PMINSB, int8_t, sb, x < y ? x : y) ELEM(X86_INS_PMAXSB, int8_t, sb, x > y ? x : y)
-    ELEM(X86_INS_PMINSW, int16_t, sw, x < y ? x : y) ELEM(X86_INS_PMAXSW, int16_t, sw, x > y ? x : y)
     ELEM(X86_INS_PMINSD, int32_t, sd, x < y ? x : y) ELEM(X86_INS_PMAXSD, int32_t, sd, x > y ? x : y)
     ELEM(X86_INS_PAVGB, uint8_t, b, (x + y + 1) >> 1) ELEM(X86_INS_PAVGW, uint16_t, w, (x + y + 1) >> 1)
     ELEM(X86_INS_PMULLW, uint16_t, w, (uint32_t)x * y)
@@ -583,10 +486,6 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
     ELEM(X86_INS_PSIGNB, int8_t, sb, y < 0 ? -x : y ? x : 0)
     ELEM(X86_INS_PSIGNW, int16_t, sw, y < 0 ? -x : y ? x : 0)
     ELEM(X86_INS_PSIGND, uint32_t, d, (int32_t)y < 0 ? 0u - x : y ? x : 0)
-    case X86_INS_PMULUDQ:
-        for (unsigned i = 0; i < vl / 8; i++)
-            r->q[i] = (uint64_t)a->d[2 * i] * b->d[2 * i];
-        return 1;
     case X86_INS_PMULDQ:
         for (unsigned i = 0; i < vl / 8; i++)
             r->sq[i] = (int64_t)a->sd[2 * i] * b->sd[2 * i];
@@ -646,47 +545,10 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         }
         return 1;
     /* ---- conversions ---- */
-    case X86_INS_CVTSI2SD: case X86_INS_CVTSI2SS: case X86_INS_CVTSD2SS: case X86_INS_CVTSS2SD:
-    case X86_INS_CVTDQ2PS: case X86_INS_CVTPS2DQ: case X86_INS_CVTTPS2DQ: case X86_INS_CVTDQ2PD:
-    case X86_INS_CVTPS2PD: case X86_INS_CVTPD2PS: case X86_INS_CVTPD2DQ: case X86_INS_CVTTPD2DQ:
+    case X86_INS_CVTSI2SD: case X86_INS_CVTSI2SS: case X86_INS_CVTDQ2PD: case X86_INS_CVTPS2PD:
+    case X86_INS_CVTPD2PS: case X86_INS_CVTPD2DQ: case X86_INS_CVTTPD2DQ:
         return exec_convert(in, vl, r, a, b);
     /* ---- shuffles, unpacks, packs, inserts, blends ---- */
-    case X86_INS_UNPCKLPS: case X86_INS_PUNPCKLDQ:
-        LANES {
-            const xmm_t *x = &a->x[l], *y = &b->x[l];
-            uint32_t v[4] = { x->d[0], y->d[0], x->d[1], y->d[1] };
-            memcpy(r->x[l].d, v, 16);
-        }
-        return 1;
-    case X86_INS_UNPCKHPS: case X86_INS_PUNPCKHDQ:
-        LANES {
-            const xmm_t *x = &a->x[l], *y = &b->x[l];
-            uint32_t v[4] = { x->d[2], y->d[2], x->d[3], y->d[3] };
-            memcpy(r->x[l].d, v, 16);
-        }
-        return 1;
-    case X86_INS_UNPCKLPD: case X86_INS_PUNPCKLQDQ:
-        LANES { r->x[l].q[0] = a->x[l].q[0]; r->x[l].q[1] = b->x[l].q[0]; }
-        return 1;
-    case X86_INS_UNPCKHPD: case X86_INS_PUNPCKHQDQ:
-        LANES { r->x[l].q[0] = a->x[l].q[1]; r->x[l].q[1] = b->x[l].q[1]; }
-        return 1;
-    case X86_INS_PUNPCKLBW: case X86_INS_PUNPCKHBW: {
-        unsigned hi = in->csid == X86_INS_PUNPCKHBW ? 8 : 0;
-        LANES for (unsigned i = 0; i < 8; i++) {
-            r->x[l].b[2 * i] = a->x[l].b[hi + i];
-            r->x[l].b[2 * i + 1] = b->x[l].b[hi + i];
-        }
-        return 1;
-    }
-    case X86_INS_PUNPCKLWD: case X86_INS_PUNPCKHWD: {
-        unsigned hi = in->csid == X86_INS_PUNPCKHWD ? 4 : 0;
-        LANES for (unsigned i = 0; i < 4; i++) {
-            r->x[l].w[2 * i] = a->x[l].w[hi + i];
-            r->x[l].w[2 * i + 1] = b->x[l].w[hi + i];
-        }
-        return 1;
-    }
     case X86_INS_PACKUSWB: case X86_INS_PACKSSWB:
         LANES for (unsigned i = 0; i < 16; i++) {
             int v = i < 8 ? a->x[l].sw[i] : b->x[l].sw[i - 8];
@@ -704,24 +566,12 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
             r->x[l].w[i] = (uint16_t)(v < lo ? lo : v > hi ? hi : v);
         }
         return 1;
-    case X86_INS_SHUFPS:
-        LANES {
-            const xmm_t *x = &a->x[l], *y = &b->x[l];
-            uint32_t v[4] = { x->d[imm & 3], x->d[(imm >> 2) & 3], y->d[(imm >> 4) & 3],
-                              y->d[(imm >> 6) & 3] };
-            memcpy(r->x[l].d, v, 16);
-        }
-        return 1;
     case X86_INS_SHUFPD:
         LANES {
             unsigned k = imm >> (2 * l);
             r->x[l].q[0] = a->x[l].q[k & 1];
             r->x[l].q[1] = b->x[l].q[(k >> 1) & 1];
         }
-        return 1;
-    case X86_INS_PSHUFD:
-        LANES for (unsigned i = 0; i < 4; i++)
-            r->x[l].d[i] = b->x[l].d[(imm >> (2 * i)) & 3];
         return 1;
     case X86_INS_PSHUFLW: case X86_INS_PSHUFHW: {
         unsigned base = in->csid == X86_INS_PSHUFHW ? 4 : 0;

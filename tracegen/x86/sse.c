@@ -119,15 +119,13 @@ static int exec_store(struct x86_cpu *c, const struct x86_dinsn *in)
     }
 }
 
-/* comisd, ucomisd, comiss, ucomiss: the host instruction's ZF, PF, CF. */
-static void exec_comis(struct x86_cpu *c, const struct x86_dinsn *in)
+/* comisd, ucomisd, comiss, ucomiss of A and B: the host instruction's
+ * ZF, PF, CF. */
+static void comis(struct x86_cpu *c, unsigned id, const xmm_t *a, const xmm_t *b)
 {
-    ymm_t a, b;
     uint8_t zf, pf, cf;
-    x86_vec_read(c, &in->o[0], &a);
-    x86_vec_read(c, &in->o[1], &b);
-    __m128d x = x86_pd(&a.x[0]), y = x86_pd(&b.x[0]);
-    switch (in->csid) {
+    __m128d x = x86_pd(a), y = x86_pd(b);
+    switch (id) {
     case X86_INS_COMISD:
         __asm__("comisd %3, %4" : "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf) : "x"(y), "x"(x));
         break;
@@ -146,6 +144,13 @@ static void exec_comis(struct x86_cpu *c, const struct x86_dinsn *in)
                 (cf ? FL_CF : 0);
 }
 
+void x86_sse_comis(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t a = c->xmm[in->o[0].reg], b;
+    x86_sse_source(c, in, &in->o[1], &b);
+    comis(c, in->csid, &a, &b);
+}
+
 void x86_vec_test(struct x86_cpu *c, const struct x86_dinsn *in, uint64_t bits)
 {
     ymm_t a, b;
@@ -162,11 +167,11 @@ void x86_vec_test(struct x86_cpu *c, const struct x86_dinsn *in, uint64_t bits)
 
 /* Conversions of a scalar to a general register (the host instruction:
  * MXCSR rounding, the integer indefinite value, the flags). */
-static uint64_t convert_to_int(const struct x86_dinsn *in, const ymm_t *s)
+static uint64_t convert_to_int(const struct x86_dinsn *in, const xmm_t *s)
 {
     int wide = in->o[0].size == 8;
-    __m128d d = x86_pd(&s->x[0]);
-    __m128 f = x86_ps(&s->x[0]);
+    __m128d d = x86_pd(s);
+    __m128 f = x86_ps(s);
     if (wide) {
         switch (in->csid) {
         case X86_INS_CVTSD2SI: return (uint64_t)x86_cvtsd2si64(d);
@@ -181,6 +186,13 @@ static uint64_t convert_to_int(const struct x86_dinsn *in, const ymm_t *s)
     case X86_INS_CVTSS2SI: return (uint32_t)x86_cvtss2si32(f);
     default: return (uint32_t)x86_cvttss2si32(f);
     }
+}
+
+void x86_sse_cvt2si(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t s;
+    x86_sse_source(c, in, &in->o[1], &s);
+    reg_set(c, in->o[0].reg, in->o[0].size, convert_to_int(in, &s));
 }
 
 /* movmskps/pd and pmovmskb: the sign bit of every element of the source. */
@@ -202,14 +214,16 @@ static int exec_other(struct x86_cpu *c, const struct x86_dinsn *in)
     ymm_t s, a;
     switch (in->csid) {
     case X86_INS_COMISD: case X86_INS_UCOMISD: case X86_INS_COMISS: case X86_INS_UCOMISS:
-        exec_comis(c, in);
+        x86_vec_read(c, o0, &a);
+        x86_vec_read(c, o1, &s);
+        comis(c, in->csid, &a.x[0], &s.x[0]);
         return 1;
     case X86_INS_PTEST:
         x86_vec_test(c, in, ~0ull);
         return 1;
     case X86_INS_CVTSD2SI: case X86_INS_CVTTSD2SI: case X86_INS_CVTSS2SI: case X86_INS_CVTTSS2SI:
         x86_vec_read(c, o1, &s);
-        reg_set(c, o0->reg, o0->size, convert_to_int(in, &s));
+        reg_set(c, o0->reg, o0->size, convert_to_int(in, &s.x[0]));
         return 1;
     case X86_INS_MOVMSKPS: case X86_INS_MOVMSKPD: case X86_INS_PMOVMSKB:
         x86_vec_read(c, o1, &s);

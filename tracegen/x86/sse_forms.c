@@ -1,22 +1,78 @@
 /* The SSE run forms (ops.h) the decoder picks for the most frequent
- * shapes: scalar moves, 16-byte moves and scalar add/sub/mul with an XMM
- * destination. Each is the general path's work (sse.c, simd_ops.c) for
- * that shape, called directly by the interpreter's dispatch. */
+ * shapes: scalar moves, 16-byte moves, scalar add/sub/mul and the one-lane
+ * operations (simd_lane.h) with an XMM destination. Each is the general
+ * path's work (sse.c, simd_ops.c) for that shape, called directly by the
+ * interpreter's dispatch. */
 #include <capstone/capstone.h>
 
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/operand.h"
 #include "tracegen/x86/ops.h"
-#include "tracegen/x86/simd.h"
+#include "tracegen/x86/simd_lane.h"
 
-unsigned x86_sse_run_form(const struct x86_dinsn *in)
+/* The one-lane operations, numbered for x86_dinsn.cond (0: none). */
+enum lane_op {
+    LANE_NONE,
+#define LANE_ENUM(NAME) LANE_##NAME,
+    X86_LANE_OPS(LANE_ENUM) X86_LANE_LEGACY_OPS(LANE_ENUM)
+#undef LANE_ENUM
+};
+
+/* The one-lane operation legacy SSE instruction IN is, or LANE_NONE. */
+static unsigned lane_op(const struct x86_dinsn *in)
+{
+    int wide = in->o[1].size == 8;
+    switch (in->csid) {
+#define LANE_ID(NAME) case X86_INS_##NAME: return LANE_##NAME;
+    X86_LANE_OPS(LANE_ID)
+#undef LANE_ID
+    case X86_INS_CVTPS2PD: return LANE_CVTPS2PD;
+    case X86_INS_CVTDQ2PD: return LANE_CVTDQ2PD;
+    case X86_INS_CVTPD2PS: return LANE_CVTPD2PS;
+    case X86_INS_CVTPD2DQ: return LANE_CVTPD2DQ;
+    case X86_INS_CVTTPD2DQ: return LANE_CVTTPD2DQ;
+    case X86_INS_CVTSI2SD: return wide ? LANE_CVTSI2SD64 : LANE_CVTSI2SD32;
+    case X86_INS_CVTSI2SS: return wide ? LANE_CVTSI2SS64 : LANE_CVTSI2SS32;
+    case X86_INS_MOVD: return LANE_MOVD;
+    case X86_INS_MOVQ: return LANE_MOVQ;
+    case X86_INS_MOVLPS: case X86_INS_MOVLPD: return LANE_MOVLPS;
+    case X86_INS_MOVHPS: case X86_INS_MOVHPD: case X86_INS_MOVLHPS: return LANE_MOVHPS;
+    case X86_INS_MOVHLPS: return LANE_MOVHLPS;
+    default: return LANE_NONE;
+    }
+}
+
+/* RUN_SSE_LANE's shape: XMM destination, one source x86_sse_source reads,
+ * maybe an imm8. */
+static int lane_shape(const struct x86_dinsn *in)
+{
+    return in->o[0].kind == OPK_XMM && x86_sse_source_ok(&in->o[1]) &&
+           (in->nops == 2 || (in->nops == 3 && in->o[2].kind == OPK_IMM));
+}
+
+unsigned x86_sse_run_form(struct x86_dinsn *in)
 {
     const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
     int sd = in->csid == X86_INS_MOVSD || in->csid == X86_INS_ADDSD ||
              in->csid == X86_INS_SUBSD || in->csid == X86_INS_MULSD;
     int src_ok = o1->kind == OPK_XMM || o1->kind == OPK_MEM;
+    switch (in->csid) {
+    case X86_INS_COMISD: case X86_INS_UCOMISD: case X86_INS_COMISS: case X86_INS_UCOMISS:
+        return o0->kind == OPK_XMM && o0->size != 32 && x86_sse_source_ok(o1) &&
+               o1->kind != OPK_REG ? RUN_SSE_COMIS : XOP_SSE;
+    case X86_INS_CVTSD2SI: case X86_INS_CVTTSD2SI: case X86_INS_CVTSS2SI: case X86_INS_CVTTSS2SI:
+        return o0->kind == OPK_REG && (o0->size == 4 || o0->size == 8) &&
+               x86_sse_source_ok(o1) && o1->kind != OPK_REG ? RUN_SSE_CVT2SI : XOP_SSE;
+    default:
+        break;
+    }
     if (in->vl)
         return XOP_SSE; /* VEX forms take the general path */
+    unsigned lane = lane_op(in);
+    if (lane != LANE_NONE && lane_shape(in)) {
+        in->cond = (uint8_t)lane;
+        return RUN_SSE_LANE;
+    }
     switch (in->csid) {
     case X86_INS_MOVSD: case X86_INS_MOVSS:
         if (o0->kind == OPK_XMM && o1->kind == OPK_XMM)
@@ -139,3 +195,16 @@ SCALAR_FORM(x86_sse_addss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_add
 SCALAR_FORM(x86_sse_subss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, _mm_sub_ss)
 SCALAR_FORM(x86_sse_mulss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_mulss)
 #undef SCALAR_FORM
+
+void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t s, *d = &c->xmm[in->o[0].reg];
+    x86_sse_source(c, in, &in->o[1], &s);
+    switch (in->cond) {
+#define LANE_RUN(NAME) case LANE_##NAME: x86_lane_##NAME(d, d, &s, in->imm); return;
+    X86_LANE_OPS(LANE_RUN) X86_LANE_LEGACY_OPS(LANE_RUN)
+#undef LANE_RUN
+    default:
+        x86_fault(c, XF_UNIMPL, in->next - in->len);
+    }
+}

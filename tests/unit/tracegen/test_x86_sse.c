@@ -3,7 +3,8 @@
  * same xmm0, xmm1, rax, flags and MXCSR; float operands mix ordinary
  * values with signed zeros, infinities, NaNs and denormals, under every
  * rounding mode with and without FTZ and DAZ, and the exception flags
- * each instruction raises must be the host's. */
+ * each instruction raises must be the host's. The memory-source forms
+ * read xmm1's or rax's bytes from the frame in memory (rdi). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,8 @@
 #include "tracegen/x86/interp.h"
 
 struct state {
-    uint8_t x0[16], x1[16];
+    _Alignas(16) uint8_t x0[16];
+    uint8_t x1[16];
     uint64_t rax, flags;
     uint32_t mxcsr, pad;
 };
@@ -187,59 +189,157 @@ static const struct sse_case cases[] = {
     S("pinsrw", 0, 0, 0, 0x66, 0x0f, 0xc4, 0xc0, 3), S("pextrw", 0, 1, 0, 0x66, 0x0f, 0xc5, 0xc1, 5),
 };
 
+/* Memory sources: [rdi+16] is xmm1's bytes (modrm 0x47, disp8 0x10),
+ * [rdi+32] rax's (disp8 0x20); 16-byte ones are aligned. */
+static const struct sse_case mem_cases[] = {
+    S("addps m", 2, 0, 0, 0x0f, 0x58, 0x47, 0x10), S("subps m", 2, 0, 0, 0x0f, 0x5c, 0x47, 0x10),
+    S("mulps m", 2, 0, 0, 0x0f, 0x59, 0x47, 0x10), S("divps m", 2, 0, 0, 0x0f, 0x5e, 0x47, 0x10),
+    S("minps m", 2, 0, 0, 0x0f, 0x5d, 0x47, 0x10), S("maxps m", 2, 0, 0, 0x0f, 0x5f, 0x47, 0x10),
+    S("sqrtps m", 2, 0, 0, 0x0f, 0x51, 0x47, 0x10),
+    S("addpd m", 1, 0, 0, 0x66, 0x0f, 0x58, 0x47, 0x10),
+    S("mulpd m", 1, 0, 0, 0x66, 0x0f, 0x59, 0x47, 0x10),
+    S("divpd m", 1, 0, 0, 0x66, 0x0f, 0x5e, 0x47, 0x10),
+    S("addss m32", 2, 0, 0, 0xf3, 0x0f, 0x58, 0x47, 0x10),
+    S("minss m32", 2, 0, 0, 0xf3, 0x0f, 0x5d, 0x47, 0x10),
+    S("divss m32", 2, 0, 0, 0xf3, 0x0f, 0x5e, 0x47, 0x10),
+    S("mulsd m64", 1, 0, 0, 0xf2, 0x0f, 0x59, 0x47, 0x10),
+    S("maxsd m64", 1, 0, 0, 0xf2, 0x0f, 0x5f, 0x47, 0x10),
+    S("divsd m64", 1, 0, 0, 0xf2, 0x0f, 0x5e, 0x47, 0x10),
+    S("sqrtsd m64", 1, 0, 0, 0xf2, 0x0f, 0x51, 0x47, 0x10),
+    S("comiss m32", 2, 0, 1, 0x0f, 0x2f, 0x47, 0x10),
+    S("ucomisd m64", 1, 0, 1, 0x66, 0x0f, 0x2e, 0x47, 0x10),
+    S("cvttsd2si rax,m64", 1, 1, 0, 0xf2, 0x48, 0x0f, 0x2c, 0x47, 0x10),
+    S("cvtss2si eax,m32", 2, 1, 0, 0xf3, 0x0f, 0x2d, 0x47, 0x10),
+    S("cvtsi2sd m64", 1, 0, 0, 0xf2, 0x48, 0x0f, 0x2a, 0x47, 0x20),
+    S("cvtsi2ss m32", 2, 0, 0, 0xf3, 0x0f, 0x2a, 0x47, 0x20),
+    S("cvtps2pd m64", 2, 0, 0, 0x0f, 0x5a, 0x47, 0x10),
+    S("cvtpd2ps m", 1, 0, 0, 0x66, 0x0f, 0x5a, 0x47, 0x10),
+    S("cvtsd2ss m64", 1, 0, 0, 0xf2, 0x0f, 0x5a, 0x47, 0x10),
+    S("cvtss2sd m32", 2, 0, 0, 0xf3, 0x0f, 0x5a, 0x47, 0x10),
+    S("cvtdq2ps m", 0, 0, 0, 0x0f, 0x5b, 0x47, 0x10),
+    S("cvttps2dq m", 2, 0, 0, 0xf3, 0x0f, 0x5b, 0x47, 0x10),
+    S("cvtdq2pd m64", 0, 0, 0, 0xf3, 0x0f, 0xe6, 0x47, 0x10),
+    S("pxor m", 0, 0, 0, 0x66, 0x0f, 0xef, 0x47, 0x10),
+    S("pand m", 0, 0, 0, 0x66, 0x0f, 0xdb, 0x47, 0x10),
+    S("andnps m", 2, 0, 0, 0x0f, 0x55, 0x47, 0x10),
+    S("orpd m", 1, 0, 0, 0x66, 0x0f, 0x56, 0x47, 0x10),
+    S("paddd m", 0, 0, 0, 0x66, 0x0f, 0xfe, 0x47, 0x10),
+    S("psubq m", 0, 0, 0, 0x66, 0x0f, 0xfb, 0x47, 0x10),
+    S("pcmpeqb m", 0, 0, 0, 0x66, 0x0f, 0x74, 0x47, 0x10),
+    S("pcmpgtd m", 0, 0, 0, 0x66, 0x0f, 0x66, 0x47, 0x10),
+    S("pminub m", 0, 0, 0, 0x66, 0x0f, 0xda, 0x47, 0x10),
+    S("pmuludq m", 0, 0, 0, 0x66, 0x0f, 0xf4, 0x47, 0x10),
+    S("unpcklps m", 2, 0, 0, 0x0f, 0x14, 0x47, 0x10), S("unpckhps m", 2, 0, 0, 0x0f, 0x15, 0x47, 0x10),
+    S("unpcklpd m", 1, 0, 0, 0x66, 0x0f, 0x14, 0x47, 0x10),
+    S("punpcklbw m", 0, 0, 0, 0x66, 0x0f, 0x60, 0x47, 0x10),
+    S("punpckhqdq m", 0, 0, 0, 0x66, 0x0f, 0x6d, 0x47, 0x10),
+    S("shufps m", 2, 0, 0, 0x0f, 0xc6, 0x47, 0x10, 0x1b),
+    S("pshufd m", 0, 0, 0, 0x66, 0x0f, 0x70, 0x47, 0x10, 0x9c),
+    S("movlps m64", 2, 0, 0, 0x0f, 0x12, 0x47, 0x10), S("movhps m64", 2, 0, 0, 0x0f, 0x16, 0x47, 0x10),
+    S("movlpd m64", 1, 0, 0, 0x66, 0x0f, 0x12, 0x47, 0x10),
+    S("movhpd m64", 1, 0, 0, 0x66, 0x0f, 0x16, 0x47, 0x10),
+    S("movd xmm,m32", 0, 0, 0, 0x66, 0x0f, 0x6e, 0x47, 0x10),
+    S("movq xmm,m64", 0, 0, 0, 0xf3, 0x0f, 0x7e, 0x47, 0x10),
+    S("movq xmm,rax", 0, 0, 0, 0x66, 0x48, 0x0f, 0x6e, 0xc0),
+};
+
+/* Random operands for case K: xmm0, xmm1, rax (sometimes a small signed
+ * integer), flags and MXCSR (any rounding mode, sometimes FTZ and DAZ and
+ * raised flags, all exceptions masked). */
+static void random_state(const struct sse_case *k, int n, struct state *in)
+{
+    fill(in->x0, k->kind);
+    fill(in->x1, k->kind);
+    in->rax = next_rand();
+    if (n % 3 == 0)
+        in->rax = (uint64_t)(int64_t)(int32_t)(next_rand() % 2000001) - 1000000;
+    in->flags = 0x202 | (next_rand() & 0x8d5);
+    uint64_t m = next_rand();
+    in->mxcsr = 0x1f80 | (uint32_t)((m & 3) << 13) | ((m & 4) ? 0x8000 : 0) | ((m & 8) ? 0x40 : 0) |
+                ((m & 16) ? (uint32_t)(m >> 8) & 0x3f : 0);
+    in->pad = 0;
+}
+
+/* 1 (and a message) when the emulated run E differs from the host's H. */
+static int differs(const struct sse_case *k, const struct state *in, const struct state *h,
+                   const struct state *e)
+{
+    int bad = memcmp(h->x0, e->x0, 16) != 0 || memcmp(h->x1, e->x1, 16) != 0;
+    if (k->rax && h->rax != e->rax)
+        bad = 1;
+    if (k->flags && ((h->flags ^ e->flags) & 0x8d5))
+        bad = 1;
+    if (h->mxcsr != e->mxcsr)
+        bad = 1;
+    if (bad)
+        print_error("%s: x0 %016llx%016llx x1 %016llx%016llx rax %llx -> host x0 "
+                    "%016llx%016llx rax %llx fl %llx mxcsr %x, emulated x0 %016llx%016llx rax %llx fl %llx "
+                    "mxcsr %x (mxcsr in %x)\n",
+                    k->name, *(const unsigned long long *)(in->x0 + 8),
+                    *(const unsigned long long *)in->x0, *(const unsigned long long *)(in->x1 + 8),
+                    *(const unsigned long long *)in->x1, (unsigned long long)in->rax,
+                    *(const unsigned long long *)(h->x0 + 8), *(const unsigned long long *)h->x0,
+                    (unsigned long long)h->rax, (unsigned long long)h->flags, h->mxcsr,
+                    *(const unsigned long long *)(e->x0 + 8), *(const unsigned long long *)e->x0,
+                    (unsigned long long)e->rax, (unsigned long long)e->flags, e->mxcsr, in->mxcsr);
+    return bad;
+}
+
+/* Runs every case of CS RUNS times on random operands, natively from
+ * PAGE and under the interpreter by EMULATE (CTX its harness); returns the
+ * number of differing runs (at most about ten). */
+typedef void emulate_fn(void *ctx, const uint8_t *code, size_t n, struct state *s);
+
+static int compare_cases(uint8_t *page, const struct sse_case *cs, size_t ncases, int runs,
+                         emulate_fn *emulate, void *ctx)
+{
+    int failures = 0;
+    for (size_t i = 0; i < ncases; i++) {
+        const struct sse_case *k = &cs[i];
+        for (int n = 0; n < runs && failures < 10; n++) {
+            struct state in, h, e;
+            random_state(k, n, &in);
+            h = in;
+            e = in;
+            x86_host_run(page, &wrap, k->code, k->len, &h);
+            emulate(ctx, k->code, k->len, &e);
+            failures += differs(k, &in, &h, &e);
+        }
+    }
+    return failures;
+}
+
+static void emulate_block(void *ctx, const uint8_t *code, size_t n, struct state *s)
+{
+    run_emulated(ctx, code, n, s);
+}
+
+static void emulate_in_memory(void *ctx, const uint8_t *code, size_t n, struct state *s)
+{
+    struct x86_guest_pair *both = ctx;
+    free(x86_guest_run(&both->guest, &wrap, code, n, s, sizeof *s));
+}
+
 static void test_sse_matches_host(void **state)
 {
     struct x86_harness *harness = *state;
-    int failures = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const struct sse_case *k = &cases[i];
-        for (int n = 0; n < 2000 && failures < 10; n++) {
-            struct state in, h, e;
-            fill(in.x0, k->kind);
-            fill(in.x1, k->kind);
-            in.rax = next_rand();
-            if (n % 3 == 0)
-                in.rax = (uint64_t)(int64_t)(int32_t)(next_rand() % 2000001) - 1000000;
-            in.flags = 0x202 | (next_rand() & 0x8d5);
-            /* any rounding mode, sometimes FTZ and DAZ, flags, all masked */
-            uint64_t m = next_rand();
-            in.mxcsr = 0x1f80 | (uint32_t)((m & 3) << 13) | ((m & 4) ? 0x8000 : 0) |
-                       ((m & 8) ? 0x40 : 0) | ((m & 16) ? (uint32_t)(m >> 8) & 0x3f : 0);
-            in.pad = 0;
-            h = in;
-            e = in;
-            x86_host_run(harness->page, &wrap, k->code, k->len, &h);
-            run_emulated(harness, k->code, k->len, &e);
-            int bad = memcmp(h.x0, e.x0, 16) != 0 || memcmp(h.x1, e.x1, 16) != 0;
-            if (k->rax && h.rax != e.rax)
-                bad = 1;
-            if (k->flags && ((h.flags ^ e.flags) & 0x8d5))
-                bad = 1;
-            if (h.mxcsr != e.mxcsr)
-                bad = 1;
-            if (bad) {
-                failures++;
-                print_error("%s: x0 %016llx%016llx x1 %016llx%016llx rax %llx -> host x0 "
-                            "%016llx%016llx rax %llx fl %llx mxcsr %x, emulated x0 %016llx%016llx rax %llx fl %llx "
-                            "mxcsr %x (mxcsr in %x)\n",
-                            k->name, *(unsigned long long *)(in.x0 + 8),
-                            *(unsigned long long *)in.x0, *(unsigned long long *)(in.x1 + 8),
-                            *(unsigned long long *)in.x1, (unsigned long long)in.rax,
-                            *(unsigned long long *)(h.x0 + 8), *(unsigned long long *)h.x0,
-                            (unsigned long long)h.rax, (unsigned long long)h.flags, h.mxcsr,
-                            *(unsigned long long *)(e.x0 + 8), *(unsigned long long *)e.x0,
-                            (unsigned long long)e.rax, (unsigned long long)e.flags, e.mxcsr,
-                            in.mxcsr);
-            }
-        }
-    }
-    assert_int_equal(failures, 0);
+    assert_int_equal(compare_cases(harness->page, cases, sizeof cases / sizeof cases[0], 2000,
+                                   emulate_block, harness), 0);
+}
+
+static void test_sse_memory_sources_match_host(void **state)
+{
+    struct x86_guest_pair *both = *state;
+    assert_int_equal(compare_cases(both->page, mem_cases, sizeof mem_cases / sizeof mem_cases[0],
+                                   300, emulate_in_memory, both), 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sse_matches_host),
+        cmocka_unit_test_setup_teardown(test_sse_memory_sources_match_host,
+                                        x86_guest_pair_setup, x86_guest_pair_teardown),
     };
     return cmocka_run_group_tests(tests, x86_harness_setup, x86_harness_teardown);
 }
