@@ -447,21 +447,54 @@ static void bound_reps(struct x86_process *p, struct x86_cpu *c)
     c->rep_room = n < p->opt.max_insts ? p->opt.max_insts - n : 0;
 }
 
+/* The instruction count at which the running slice ends: after QUANTUM
+ * more instructions, or sooner when a timer is due sooner (virtual time
+ * counts one nanosecond per instruction), so that its signal is handled at
+ * its due time, not at the next slice (at least one block runs). */
+static uint64_t slice_stop(const struct x86_process *p, uint64_t quantum_end)
+{
+    if (!p->timer_next)
+        return quantum_end;
+    uint64_t now = x86_virtual_now_ns(p);
+    uint64_t due = p->timer_next > now ? p->icount + (p->timer_next - now) : p->icount + 1;
+    return due < quantum_end ? due : quantum_end;
+}
+
+/* Fires the timers that are due while T runs. Returns the thread that
+ * takes the first signal they sent (T when it can), or NULL. */
+static struct x86_thread *fire_timers(struct x86_process *p, struct x86_thread *t)
+{
+    struct x86_thread *taker = x86_timers_fire(p);
+    return taker && x86_signals_pending(p, t) ? t : taker;
+}
+
+/* THREAD runs next, whatever the round robin says. */
+static void run_next(struct x86_process *p, const struct x86_thread *thread)
+{
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i] == thread)
+            p->run_next = i + 1;
+}
+
 /* After thread T's system call: timers that are due fire, and what T may
  * take of the pending signals is delivered before its next instruction
  * (a handler's frame holds the call's result). Returns -1 when a signal
- * ended the process. */
+ * ended the process, 1 when T's slice ends for another thread's signal. */
 static int after_syscall(struct x86_process *p, struct x86_thread *t)
 {
-    if (x86_timers_due(p, x86_virtual_now_ns(p)))
-        x86_timers_fire(p);
+    /* a signal for another thread (T blocks it): that thread runs next,
+     * so that its handler starts at the timer's due time */
+    struct x86_thread *taker = NULL;
+    if (x86_timers_due(p, x86_virtual_now_ns(p)) && (taker = fire_timers(p, t)) && taker != t)
+        run_next(p, taker);
+    int yield = taker && taker != t;
     if (x86_signals_pending(p, t) && x86_signals_check(p, t) < 0)
         return -1;
     if (t->suspended) { /* sigsuspend returned without a handler to end it */
         t->sigmask = t->suspend_saved;
         t->suspended = 0;
     }
-    return 0;
+    return yield;
 }
 
 /* Runs threads until exit or a stop; faults leave through longjmp. */
@@ -487,7 +520,8 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
         if (!t->suspended && x86_signals_pending(p, t) && x86_signals_check(p, t) < 0)
             return;
         uint64_t slice_end = p->icount + p->opt.quantum;
-        while (p->icount < slice_end) {
+        uint64_t stop = slice_stop(p, slice_end);
+        while (p->icount < stop) {
             c->cur = NULL;
             const struct x86_block *b = x86_block_get(c, c->rip);
             /* after decoding, which marks code pages: a write through the
@@ -512,10 +546,13 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
                     stop_interrupted(p);
                     return;
                 }
-                if (out != SC_RETRY && t->state == THREAD_RUNNABLE && after_syscall(p, t) < 0)
+                int after = 0;
+                if (out != SC_RETRY && t->state == THREAD_RUNNABLE &&
+                    (after = after_syscall(p, t)) < 0)
                     return;
-                if (out == SC_SWITCH || out == SC_RETRY || t->state != THREAD_RUNNABLE)
+                if (out == SC_SWITCH || out == SC_RETRY || after || t->state != THREAD_RUNNABLE)
                     break;
+                stop = slice_stop(p, slice_end); /* the call may have set a timer */
             }
             uint64_t counted = p->icount + p->rep_extra + c->rep_extra;
             if (p->opt.max_insts && counted >= p->opt.max_insts) {
@@ -530,6 +567,12 @@ static void run_loop(struct x86_process *p, const struct x86_block *volatile *cu
         }
         p->rep_extra += c->rep_extra;
         c->rep_extra = 0;
+        /* a timer due now (the slice ended for it) fires, and the thread
+         * that takes its signal runs next: this one when it can */
+        struct x86_thread *taker;
+        if (t->state == THREAD_RUNNABLE && x86_timers_due(p, x86_virtual_now_ns(p)) &&
+            (taker = fire_timers(p, t)))
+            run_next(p, taker);
         if (limits_reached(p))
             return;
         if (p->icount >= next_check) {

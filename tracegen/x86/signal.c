@@ -378,18 +378,27 @@ void x86_timers_changed(struct x86_process *p)
             earliest(&p->timer_next, p->timerfds[i].deadline);
 }
 
-void x86_timers_fire(struct x86_process *p)
+struct x86_thread *x86_timers_fire(struct x86_process *p)
 {
     uint64_t now = x86_virtual_now_ns(p);
+    struct x86_thread *taker = NULL;
     for (int i = 0; i < 3; i++) {
         struct x86_itimer *it = &p->itimer[i];
         if (!it->deadline || it->deadline > now)
             continue;
-        it->deadline = it->interval ? now + it->interval : 0;
-        x86_signal_post(p, NULL, timer_signal[i], SI_KERNEL_, 0);
+        /* a periodic timer keeps its phase, as the kernel forwards it:
+         * the next expiry is the first one after now */
+        if (it->interval)
+            it->deadline += ((now - it->deadline) / it->interval + 1) * it->interval;
+        else
+            it->deadline = 0;
+        struct x86_thread *to = x86_signal_post(p, NULL, timer_signal[i], SI_KERNEL_, 0);
+        if (!taker)
+            taker = to;
     }
     x86_timerfds_fire(p, now);
     x86_timers_changed(p);
+    return taker;
 }
 
 int x86_timers_skip(struct x86_process *p)

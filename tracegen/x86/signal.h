@@ -55,8 +55,9 @@ int x86_signal_return(struct x86_process *p, struct x86_thread *t);
 uint64_t x86_altstack_flags(const struct x86_thread *t);
 
 /* Interval timers (ITIMER_REAL, _VIRTUAL, _PROF: all on virtual time). */
-/* Sends the signals of the timers that are due; rearms periodic ones. */
-void x86_timers_fire(struct x86_process *p);
+/* Sends the signals of the timers that are due; rearms periodic ones.
+ * Returns the thread that will take the first signal sent, or NULL. */
+struct x86_thread *x86_timers_fire(struct x86_process *p);
 /* 1 when a timer is due now. */
 static inline int x86_timers_due(const struct x86_process *p, uint64_t now)
 {

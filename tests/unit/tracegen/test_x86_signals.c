@@ -3,7 +3,8 @@
  * threads, masks, the alternate stack, sigsuspend, and timers on virtual
  * time. The native run is the reference. The trace records each handler's
  * start as a signal event and replays. A signal sent to another thread is
- * handled at the virtual time it was sent. */
+ * handled at the virtual time it was sent, and a timer's signal at the
+ * virtual time the timer expires. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,6 +138,54 @@ static void test_another_thread_handles_at_once(void **state)
     run_result_free(e);
 }
 
+/* A timer fires at its due virtual time, not at the next scheduling
+ * slice: `timer_latency KIND` arms a timer 50 us (50000 instructions of
+ * virtual time) ahead and spins without system calls until its handler
+ * (or, for a timerfd, a thread reading it) notes the time. Natively the
+ * figure is never negative (the timer cannot be noticed before it
+ * expires). Under tracegen it is the instructions of the block that
+ * crosses the expiry (at most X86_BLOCK_MAX_INSNS, 64) and of the
+ * handler's entry and clock read: well under a thousand, at a quantum of
+ * 10^5 and of 10^6 alike. Noticed at the next slice instead, it would be
+ * most of a quantum (the spin starts early in the first slice). */
+#define TIMER_BOUND_NS 1000
+static void timer_fires_on_time(const char *kind)
+{
+    static const char *const quanta[] = { "100000", "1000000" };
+    static const char *const libcs[] = { "musl", "glibc" };
+    for (int l = 0; l < 2; l++) {
+        char guest[4096];
+        snprintf(guest, sizeof guest, "%s/traces/x86/%s/timer_latency", getenv("CGM_BUILD"),
+                 libcs[l]);
+        char *nat[] = { guest, (char *)kind, NULL };
+        struct run_result *n = run_program(nat, &within_a_minute);
+        assert_int_equal(n->status, 0);
+        assert_true(strlen(n->out) > 0 && atoll(n->out) >= 0);
+        run_result_free(n);
+        for (int q = 0; q < 2; q++) {
+            char *emu[] = { tracegen, "--no-trace", "--quiet", "--quantum", (char *)quanta[q],
+                            "--", guest, (char *)kind, NULL };
+            struct run_result *e = run_program(emu, &within_a_minute);
+            assert_int_equal(e->status, 0);
+            long long late = atoll(e->out);
+            if (strlen(e->out) == 0 || late < 0 || late >= TIMER_BOUND_NS)
+                print_error("%s %s, quantum %s: noticed %lld ns after its expiry\n", libcs[l],
+                            kind, quanta[q], late);
+            assert_true(strlen(e->out) > 0 && late >= 0 && late < TIMER_BOUND_NS);
+            run_result_free(e);
+        }
+    }
+}
+
+static void test_itimer_real_on_time(void **state) { (void)state; timer_fires_on_time("real"); }
+static void test_itimer_virtual_on_time(void **state)
+{
+    (void)state;
+    timer_fires_on_time("virtual");
+}
+static void test_itimer_prof_on_time(void **state) { (void)state; timer_fires_on_time("prof"); }
+static void test_timerfd_on_time(void **state) { (void)state; timer_fires_on_time("timerfd"); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +193,10 @@ int main(void)
         cmocka_unit_test(test_signals_glibc),
         cmocka_unit_test(test_alarm_default_action),
         cmocka_unit_test(test_another_thread_handles_at_once),
+        cmocka_unit_test(test_itimer_real_on_time),
+        cmocka_unit_test(test_itimer_virtual_on_time),
+        cmocka_unit_test(test_itimer_prof_on_time),
+        cmocka_unit_test(test_timerfd_on_time),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
