@@ -186,6 +186,7 @@ static const struct simple_map simple[] = {
     { X86_INS_SCASQ, XOP_SCAS },
     { X86_INS_SYSCALL, XOP_SYSCALL }, { X86_INS_CPUID, XOP_CPUID }, { X86_INS_RDTSC, XOP_RDTSC },
     { X86_INS_UD2, XOP_UD2 }, { X86_INS_HLT, XOP_HLT }, { X86_INS_INT3, XOP_INT3 },
+    { X86_INS_INT1, XOP_INT3 }, { X86_INS_INT, XOP_INT3 }, /* signal.c tells them apart */
     { X86_INS_MFENCE, XOP_FENCE }, { X86_INS_LFENCE, XOP_FENCE }, { X86_INS_SFENCE, XOP_FENCE },
 };
 

@@ -17,10 +17,12 @@ enum x86_fault {
     XF_INTERRUPTED, /* tracegen itself was sent SIGINT, SIGTERM or SIGHUP */
     XF_PROTECTION, /* general protection (#GP): a privileged instruction in user
                       mode, a misaligned operand that must be aligned */
+    XF_TRAP,      /* int3, int1 or int N: what it raises depends on its vector */
 };
 
 const char *x86_fault_name(int kind);
-/* The signal a native run would die of (SIGSEGV, SIGFPE, SIGILL), or 0. */
+/* The signal a native run would die of (SIGSEGV, SIGFPE, SIGILL, SIGTRAP),
+ * or 0. */
 int x86_fault_signal(int kind);
 
 #endif

@@ -838,7 +838,9 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
             break;
         case XOP_HLT: case XOP_PRIV:
             x86_fault(c, XF_PROTECTION, 0);
-        case XOP_UD2: case XOP_INT3:
+        case XOP_INT3:
+            x86_fault(c, XF_TRAP, in->next - in->len);
+        case XOP_UD2:
             x86_fault(c, XF_ILLEGAL, in->next - in->len);
         default:
             x86_fault(c, XF_UNIMPL, in->next - in->len);

@@ -120,6 +120,7 @@ const char *x86_fault_name(int kind)
     case XF_KILLED: return "killed by a signal";
     case XF_INTERRUPTED: return "interrupted";
     case XF_PROTECTION: return "general protection fault";
+    case XF_TRAP: return "breakpoint trap";
     default: return "none";
     }
 }
@@ -130,6 +131,7 @@ int x86_fault_signal(int kind)
     case XF_READ: case XF_WRITE: case XF_EXEC: case XF_PROTECTION: return SIGSEGV;
     case XF_DIVIDE: return SIGFPE;
     case XF_ILLEGAL: return SIGILL;
+    case XF_TRAP: return SIGTRAP;
     /* XF_UNIMPL is the emulator's limit, not the guest's fault: no signal */
     default: return 0;
     }

@@ -610,11 +610,16 @@ int x86_process_run(struct x86_process *p)
         }
         struct x86_thread *t = p->threads[p->cur];
         struct x86_cpu *c = &t->cpu;
-        /* instructions of the block before the faulting one retired */
+        /* instructions of the block before the faulting one retired, and
+         * a trapping one (int3) too */
         if (cur_block && c->cur) {
-            p->icount += (uint64_t)(c->cur - cur_block->insn);
+            int trap_retires = 0;
+            if (c->fault_kind == XF_TRAP)
+                x86_int_vector(p, c->cur->next - c->cur->len, c->cur->len, &trap_retires);
+            uint32_t retired = (uint32_t)(c->cur - cur_block->insn) + (uint32_t)trap_retires;
+            p->icount += retired;
             if (t->rec)
-                x86_rec_block_end(t->rec, (uint32_t)(c->cur - cur_block->insn));
+                x86_rec_block_end(t->rec, retired);
         }
         if (c->restart_at && c->cur == c->restart_at) {
             /* a store changed the code of the running block: run on from
@@ -623,7 +628,15 @@ int x86_process_run(struct x86_process *p)
             c->restart_at = NULL;
             continue;
         }
-        if (x86_fault_signal(c->fault_kind)) {
+        if (c->fault_kind == XF_TRAP && c->cur) {
+            /* int3, int1, int N: Linux's signal for the vector */
+            int kind, r = x86_signal_int(p, t, c->cur->next - c->cur->len, c->cur->len, &kind);
+            if (r == 0)
+                continue;
+            if (r < 0)
+                break;
+            c->fault_kind = kind;
+        } else if (x86_fault_signal(c->fault_kind)) {
             /* the guest's handler runs on the faulting instruction */
             uint64_t pc = c->cur ? c->cur->next - c->cur->len : c->rip;
             int r = x86_signal_fault(p, t, c->fault_kind, c->fault_addr, pc);

@@ -316,6 +316,66 @@ int x86_signal_fault(struct x86_process *p, struct x86_thread *t, int kind, uint
     return x86_signal_deliver(p, t, (unsigned)sig, &si) < 0 ? -1 : 0;
 }
 
+/* The byte at ADDR of guest memory, or -1 when it is not mapped. */
+static int guest_byte(const struct x86_process *p, uint64_t addr)
+{
+    int prot;
+    const uint8_t *pg = gmem_page(p->mem, addr, &prot);
+    return pg ? pg[addr & GPAGE_MASK] : -1;
+}
+
+unsigned x86_int_vector(const struct x86_process *p, uint64_t pc, unsigned len, int *retires)
+{
+    int last = guest_byte(p, pc + len - 1), before = len >= 2 ? guest_byte(p, pc + len - 2) : -1;
+    unsigned vector;
+    if (before == 0xcd) /* int N: the gates Linux opens to user mode are #BP, #OF and
+                           the 32-bit system call; any other is a protection fault */
+        vector = last == 3 || last == 4 || last == 0x80 ? (unsigned)last : 13;
+    else /* int3 (0xcc), or int1 (icebp, 0xf1): the processor's own #DB */
+        vector = last == 0xf1 ? 1 : 3;
+    *retires = vector != 13;
+    return vector;
+}
+
+int x86_signal_int(struct x86_process *p, struct x86_thread *t, uint64_t pc, unsigned len,
+                   int *kind)
+{
+    int retires;
+    unsigned vector = x86_int_vector(p, pc, len, &retires);
+    struct x86_siginfo si = { .code = SI_KERNEL_, .trapno = vector };
+    uint64_t rip = pc + len;
+    unsigned sig = SIGSEGV;
+    *kind = XF_PROTECTION;
+    switch (vector) {
+    case 3:                       /* #BP: SIGTRAP from the kernel, no address */
+        sig = SIGTRAP;
+        *kind = XF_TRAP;
+        break;
+    case 1:                       /* #DB from icebp: a breakpoint at the next instruction */
+        sig = SIGTRAP;
+        *kind = XF_TRAP;
+        si.code = 1;              /* TRAP_BRKPT */
+        si.value = rip;
+        break;
+    case 4:                       /* #OF: SIGSEGV, after the instruction */
+        break;
+    case 0x80:                    /* a 32-bit system call: not emulated */
+        *kind = XF_UNIMPL;
+        return 1;
+    default: {                    /* #GP, the error code naming the IDT entry */
+        int n = guest_byte(p, pc + len - 1);
+        si.err = (uint64_t)(n < 0 ? 0 : n) * 8 + 2;
+        rip = pc;
+        break;
+    }
+    }
+    /* ignored, blocked or without a handler: the kernel forces the default */
+    if (p->sigactions[sig][0] <= 1 || (t->sigmask & x86_sig_bit(sig)))
+        return 1;
+    t->cpu.rip = rip;
+    return x86_signal_deliver(p, t, sig, &si) < 0 ? -1 : 0;
+}
+
 int x86_signal_return(struct x86_process *p, struct x86_thread *t)
 {
     struct x86_cpu *c = &t->cpu;

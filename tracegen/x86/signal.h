@@ -47,6 +47,22 @@ int x86_signals_check(struct x86_process *p, struct x86_thread *t);
 int x86_signal_fault(struct x86_process *p, struct x86_thread *t, int kind, uint64_t addr,
                      uint64_t pc);
 
+/* The vector an interrupt instruction of LEN bytes at PC raises: 3 for
+ * int3 (#BP), 1 for int1 (icebp, #DB), N for `int N` when Linux opens
+ * that gate to user mode (3, 4 and 0x80), else 13 (#GP). *RETIRES is 1
+ * when the instruction completes (a trap: the saved RIP is the next one),
+ * 0 when it faults. */
+unsigned x86_int_vector(const struct x86_process *p, uint64_t pc, unsigned len, int *retires);
+
+/* T ran the interrupt instruction of LEN bytes at PC (XF_TRAP). When the
+ * guest handles what it raises (SIGTRAP for #BP and #DB, SIGSEGV for #OF
+ * and #GP) and T does not block it, the handler runs with siginfo and
+ * ucontext as Linux fills them (returns 0). Returns 1 when the run stops,
+ * *KIND saying why (XF_TRAP, XF_PROTECTION, or XF_UNIMPL for the 32-bit
+ * system call `int 0x80`), -1 when the process was ended. */
+int x86_signal_int(struct x86_process *p, struct x86_thread *t, uint64_t pc, unsigned len,
+                   int *kind);
+
 /* rt_sigreturn: restores T from the frame at its stack pointer. Returns 0,
  * or -1 when the frame cannot be read. */
 int x86_signal_return(struct x86_process *p, struct x86_thread *t);

@@ -1,12 +1,17 @@
 /* General protection faults a user program meets: vector instructions
  * whose memory operand must be aligned, run on an aligned and on a
- * misaligned address, and privileged instructions. Each runs under a
- * SIGSEGV handler that prints what it was told (signal, si_code, si_addr,
+ * misaligned address, privileged instructions, and the interrupt
+ * instructions. Each runs under a SIGSEGV (SIGILL, SIGTRAP) handler that prints what it was told (signal, si_code, si_addr,
  * trap number, error code, whether the saved RIP is the instruction) and
  * jumps out. Prints the same natively and under tracegen.
  *   protection [align|vex|privileged]   one list (align and privileged when
  *                                       no mode is given; vex needs AVX2)
- *   protection hlt | movaps         one fault without a handler: dies of SIGSEGV */
+ *   protection traps                the interrupt instructions: int3, int 3,
+ *                                   int1 (icebp), int 4, into, ud2, and int N of
+ *                                   a gate closed to user mode; SIGTRAP, SIGILL
+ *                                   or SIGSEGV, the saved RIP after a trap
+ *   protection hlt | movaps         one fault without a handler: dies of SIGSEGV
+ *   protection int3                 a breakpoint without a handler: dies of SIGTRAP */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -17,7 +22,7 @@
 
 static sigjmp_buf escape;
 static volatile int got_sig, got_code, got_trapno, got_err, rip_ok;
-static volatile uintptr_t got_addr;
+static volatile uintptr_t got_addr, got_rip;
 static uintptr_t expected_pc; /* written by each probe just before its instruction */
 
 static void on_fault(int sig, siginfo_t *si, void *ctx)
@@ -28,7 +33,8 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
     got_addr = (uintptr_t)si->si_addr;
     got_trapno = (int)uc->uc_mcontext.gregs[REG_TRAPNO];
     got_err = (int)uc->uc_mcontext.gregs[REG_ERR];
-    rip_ok = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] == expected_pc;
+    got_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    rip_ok = got_rip == expected_pc;
     siglongjmp(escape, 1);
 }
 
@@ -292,6 +298,50 @@ static const struct probe privileged_probes[] = {
 /* 64-byte aligned, large enough for xsave's image at any misalignment */
 static char area[4096] __attribute__((aligned(64)));
 
+/* ---- interrupt instructions ---- */
+
+PROBE(p_int3, "int3")
+PROBE(p_int_3, ".byte 0xcd, 0x03")      /* the two-byte form (gas writes int3 for int $3) */
+PROBE(p_icebp, ".byte 0xf1")
+PROBE(p_int_4, ".byte 0xcd, 0x04")
+PROBE(p_into, ".byte 0xce")             /* invalid in 64-bit mode */
+PROBE(p_ud2, "ud2")
+PROBE(p_int_1, ".byte 0xcd, 0x01")      /* the #DB gate is closed to user mode */
+PROBE(p_int_0x41, "int $0x41")
+
+static const struct probe trap_probes[] = {
+    Q(int3), Q(int_3), Q(icebp), Q(int_4), Q(into), Q(ud2), Q(int_1), Q(int_0x41),
+};
+
+/* An address as an offset from the probed instruction, or 0. */
+static void print_near(const char *what, uintptr_t a)
+{
+    if (a)
+        printf(" %s insn%+ld", what, (long)(a - expected_pc));
+    else
+        printf(" %s 0", what);
+}
+
+static void traps(void)
+{
+    for (size_t i = 0; i < sizeof trap_probes / sizeof trap_probes[0]; i++) {
+        got_sig = 0;
+        if (!sigsetjmp(escape, 1))
+            trap_probes[i].fn(area);
+        printf("%s:", trap_probes[i].name);
+        if (!got_sig) {
+            printf(" ran\n");
+            continue;
+        }
+        printf(" signal %d code %#x", got_sig, (unsigned)got_code);
+        print_near("addr", got_addr);
+        printf(" trapno %d err %d", got_trapno, got_err);
+        print_near("rip", got_rip);
+        printf("\n");
+    }
+}
+
+
 static void vectors(const struct probe *probes, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -323,6 +373,10 @@ int main(int argc, char **argv)
         p_movaps_ld(area + 8);
         return 0;
     }
+    if (!strcmp(mode, "int3")) {
+        p_int3(area);
+        return 0;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
@@ -331,11 +385,14 @@ int main(int argc, char **argv)
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGILL, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGTRAP, &sa, NULL);
     if (!*mode || !strcmp(mode, "align"))
         vectors(vector_probes, sizeof vector_probes / sizeof vector_probes[0]);
     if (!strcmp(mode, "vex"))
         vectors(vex_probes, sizeof vex_probes / sizeof vex_probes[0]);
     if (!*mode || !strcmp(mode, "privileged"))
         privileged();
+    if (!strcmp(mode, "traps"))
+        traps();
     return 0;
 }

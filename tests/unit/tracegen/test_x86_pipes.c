@@ -11,24 +11,9 @@
 #include <unistd.h>
 
 #include "tests/unit/run_program.h"
-
-static char tracegen[4096];
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!getenv("CGM_BUILD") || !getenv("CGM_BIN"))
-        return -1;
-    snprintf(tracegen, sizeof tracegen, "%s/tracegen", getenv("CGM_BIN"));
-    return 0;
-}
+#include "tests/unit/x86_guests.h"
 
 static const struct run_options within_a_minute = { .timeout = 60 };
-
-static void guest_path(char *path, size_t n, const char *libc)
-{
-    snprintf(path, n, "%s/traces/x86/%s/pipes", getenv("CGM_BUILD"), libc);
-}
 
 /* MODE (NULL: every part) prints the same and exits the same natively and
  * under tracegen, recording a trace with a short quantum (threads switch
@@ -36,10 +21,10 @@ static void guest_path(char *path, size_t n, const char *libc)
 static void like_native(const char *libc, const char *mode, int status)
 {
     char guest[4096], trace[64];
-    guest_path(guest, sizeof guest, libc);
+    x86_guest_build_path(guest, sizeof guest, libc, "pipes");
     snprintf(trace, sizeof trace, "/tmp/cgm-pipes-%d.cgt", (int)getpid());
     char *nat[] = { guest, (char *)mode, NULL };
-    char *emu[] = { tracegen, "--quiet", "--quantum", "50", "-o", trace, "--", guest,
+    char *emu[] = { x86_tracegen_path(), "--quiet", "--quantum", "50", "-o", trace, "--", guest,
                     (char *)mode, NULL };
     struct run_result *n = run_program(nat, &within_a_minute);
     struct run_result *e = run_program(emu, &within_a_minute);
@@ -68,11 +53,11 @@ static void test_one_process_of_a_pipeline(void **state)
 {
     (void)state;
     char guest[4096], nat_cmd[8192], emu_cmd[16384];
-    guest_path(guest, sizeof guest, "musl");
+    x86_guest_build_path(guest, sizeof guest, "musl", "pipes");
     const char *head = "seq 1 20000 | sed 's/^/item /' | ";
     const char *tail = " | tail -n 3";
     snprintf(nat_cmd, sizeof nat_cmd, "%s%s filter%s", head, guest, tail);
-    snprintf(emu_cmd, sizeof emu_cmd, "%s%s --no-trace --quiet -- %s filter%s", head, tracegen,
+    snprintf(emu_cmd, sizeof emu_cmd, "%s%s --no-trace --quiet -- %s filter%s", head, x86_tracegen_path(),
              guest, tail);
     char *nat[] = { "/bin/sh", "-c", nat_cmd, NULL };
     char *emu[] = { "/bin/sh", "-c", emu_cmd, NULL };
@@ -93,8 +78,8 @@ static void test_read_only_the_guest_could_satisfy(void **state)
 {
     (void)state;
     char guest[4096];
-    guest_path(guest, sizeof guest, "musl");
-    char *emu[] = { tracegen, "--no-trace", "--", guest, "selfread", NULL };
+    x86_guest_build_path(guest, sizeof guest, "musl", "pipes");
+    char *emu[] = { x86_tracegen_path(), "--no-trace", "--", guest, "selfread", NULL };
     const struct run_options quick = { .timeout = 20 };
     struct run_result *e = run_program(emu, &quick);
     assert_false(e->timed_out);
@@ -114,5 +99,5 @@ int main(void)
         cmocka_unit_test(test_one_process_of_a_pipeline),
         cmocka_unit_test(test_read_only_the_guest_could_satisfy),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, x86_guests_setup, NULL);
 }

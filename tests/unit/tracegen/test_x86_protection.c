@@ -3,7 +3,9 @@
  * operand must be aligned faults on a misaligned one and no other does,
  * privileged instructions fault in user mode, and each is SIGSEGV with
  * si_code SI_KERNEL, no address, trap 13 and the saved RIP on the
- * instruction. The native run is the reference. */
+ * instruction; the interrupt instructions (int3, int1, int N, into, ud2)
+ * raise what Linux makes of their vectors. The native run is the
+ * reference. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,40 +17,31 @@
 #include <unistd.h>
 
 #include "tests/unit/run_program.h"
+#include "tests/unit/x86_guests.h"
 #include "tests/unit/x86_isa.h"
-
-static char tracegen[4096];
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!getenv("CGM_BUILD") || !getenv("CGM_BIN"))
-        return -1;
-    snprintf(tracegen, sizeof tracegen, "%s/tracegen", getenv("CGM_BIN"));
-    return 0;
-}
 
 static const struct run_options within_a_minute = { .timeout = 60 };
 
-static void guest_path(char *path, size_t n, const char *build)
-{
-    snprintf(path, n, "%s/traces/x86/%s/protection", getenv("CGM_BUILD"), build);
-}
+/* What the kernel reports for #GP: SIGSEGV, SI_KERNEL, no address, trap
+ * 13, the error code 0 of a fault that names no descriptor, and the saved
+ * RIP on the instruction. */
+static const char gp_fault[] = "signal 11 code 0x80 addr 0 trapno 13 err 0 rip at the";
 
 /* MODE of the guest built as BUILD prints the same natively and recorded
- * by tracegen, and both exit 0. The native output must show both outcomes
- * (a fault and a run), or the comparison would prove little. */
-static void like_native(const char *build, const char *mode)
+ * by tracegen, and both exit 0. The native output must show EXPECT (a
+ * fault, among instructions that run), or the comparison would prove
+ * little. */
+static void like_native(const char *build, const char *mode, const char *expect)
 {
     char guest[4096], trace[64];
-    guest_path(guest, sizeof guest, build);
+    x86_guest_build_path(guest, sizeof guest, build, "protection");
     snprintf(trace, sizeof trace, "/tmp/cgm-protection-%d.cgt", (int)getpid());
     char *nat[] = { guest, (char *)mode, NULL };
-    char *emu[] = { tracegen, "--quiet", "-o", trace, "--", guest, (char *)mode, NULL };
+    char *emu[] = { x86_tracegen_path(), "--quiet", "-o", trace, "--", guest, (char *)mode, NULL };
     struct run_result *n = run_program(nat, &within_a_minute);
     struct run_result *e = run_program(emu, &within_a_minute);
     assert_int_equal(n->status, 0);
-    assert_non_null(strstr(n->out, "signal 11 code 0x80 addr 0 trapno 13 err 0 rip at the"));
+    assert_non_null(strstr(n->out, expect));
     assert_int_equal(e->status, 0);
     assert_string_equal(n->out, e->out);
     run_result_free(n);
@@ -59,13 +52,13 @@ static void like_native(const char *build, const char *mode)
 static void test_legacy_sse_alignment_musl(void **state)
 {
     (void)state;
-    like_native("musl", "align");
+    like_native("musl", "align", gp_fault);
 }
 
 static void test_legacy_sse_alignment_glibc(void **state)
 {
     (void)state;
-    like_native("glibc", "align");
+    like_native("glibc", "align", gp_fault);
 }
 
 /* VEX: only the aligned moves check, at 16 or 32 bytes. The native run
@@ -77,35 +70,55 @@ static void test_vex_alignment(void **state)
         print_message("skipped: the host processor has no AVX2\n");
         skip();
     }
-    like_native("musl", "vex");
+    like_native("musl", "vex", gp_fault);
 }
 
 static void test_privileged_musl(void **state)
 {
     (void)state;
-    like_native("musl", "privileged");
+    like_native("musl", "privileged", gp_fault);
 }
 
 static void test_privileged_glibc_dynamic(void **state)
 {
     (void)state;
-    like_native("glibc-dyn", "privileged");
+    like_native("glibc-dyn", "privileged", gp_fault);
 }
 
-/* Without a handler the guest dies of SIGSEGV, natively and under
- * tracegen (whose exit status is then 128 + SIGSEGV, as a shell reports
- * the native death). */
-static void dies_of_sigsegv(const char *mode)
+/* The interrupt instructions: int3 and `int 3` raise #BP (SIGTRAP,
+ * SI_KERNEL, no address, trap 3, RIP after the instruction: a trap), int1
+ * #DB (SIGTRAP, TRAP_BRKPT at the next instruction), `int 4` #OF (SIGSEGV,
+ * a trap), `int N` of a gate closed to user mode #GP with the error code
+ * N * 8 + 2 (the IDT entry), into and ud2 #UD (SIGILL, ILL_ILLOPN at the
+ * instruction). The native output must show int3's SIGTRAP. */
+static const char int3_trap[] = "int3: signal 5 code 0x80 addr 0 trapno 3 err 0 rip insn+1";
+
+static void test_traps_musl(void **state)
+{
+    (void)state;
+    like_native("musl", "traps", int3_trap);
+}
+
+static void test_traps_glibc(void **state)
+{
+    (void)state;
+    like_native("glibc", "traps", int3_trap);
+}
+
+/* Without a handler the guest dies of SIG, natively and under tracegen
+ * (whose exit status is then 128 + SIG, as a shell reports the native
+ * death), and tracegen says why: WHY. */
+static void dies_of(const char *mode, int sig, const char *why)
 {
     char guest[4096];
-    guest_path(guest, sizeof guest, "musl");
+    x86_guest_build_path(guest, sizeof guest, "musl", "protection");
     char *nat[] = { guest, (char *)mode, NULL };
-    char *emu[] = { tracegen, "--no-trace", "--", guest, (char *)mode, NULL };
+    char *emu[] = { x86_tracegen_path(), "--no-trace", "--", guest, (char *)mode, NULL };
     struct run_result *n = run_program(nat, &within_a_minute);
     struct run_result *e = run_program(emu, &within_a_minute);
-    assert_int_equal(n->status, 128 + SIGSEGV);
-    assert_int_equal(e->status, 128 + SIGSEGV);
-    assert_non_null(strstr(e->err, "general protection"));
+    assert_int_equal(n->status, 128 + sig);
+    assert_int_equal(e->status, 128 + sig);
+    assert_non_null(strstr(e->err, why));
     run_result_free(n);
     run_result_free(e);
 }
@@ -113,13 +126,19 @@ static void dies_of_sigsegv(const char *mode)
 static void test_hlt_without_handler(void **state)
 {
     (void)state;
-    dies_of_sigsegv("hlt");
+    dies_of("hlt", SIGSEGV, "general protection");
 }
 
 static void test_misaligned_movaps_without_handler(void **state)
 {
     (void)state;
-    dies_of_sigsegv("movaps");
+    dies_of("movaps", SIGSEGV, "general protection");
+}
+
+static void test_int3_without_handler(void **state)
+{
+    (void)state;
+    dies_of("int3", SIGTRAP, "breakpoint trap");
 }
 
 int main(void)
@@ -132,6 +151,9 @@ int main(void)
         cmocka_unit_test(test_privileged_glibc_dynamic),
         cmocka_unit_test(test_hlt_without_handler),
         cmocka_unit_test(test_misaligned_movaps_without_handler),
+        cmocka_unit_test(test_traps_musl),
+        cmocka_unit_test(test_traps_glibc),
+        cmocka_unit_test(test_int3_without_handler),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, x86_guests_setup, NULL);
 }
