@@ -51,12 +51,16 @@ enum x86_fd_mode {
 
 /* What a pending signal's siginfo says: si_code, the sender (pid, and uid
  * in the upper half) or the faulting address, and for a fault the trap
- * number and error code the ucontext holds. */
+ * number and error code the ucontext holds. A siginfo a guest queued
+ * (rt_sigqueueinfo) also has its si_errno and the rest of what the kernel
+ * keeps of it (bytes 24 to 47: sigqueue's value, ...). */
 struct x86_siginfo {
     int32_t code;
     uint32_t trapno;
     uint64_t value;
     uint64_t err;
+    int32_t errno_;
+    uint64_t rest[3];
 };
 
 /* An interval timer on virtual time (ns); deadline 0: disarmed. */

@@ -106,10 +106,16 @@ static int takes(const struct x86_thread *t, unsigned sig)
 struct x86_thread *x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
                                    int code, uint64_t value)
 {
+    struct x86_siginfo si = { .code = code, .value = value };
+    return x86_signal_post_info(p, to, sig, &si);
+}
+
+struct x86_thread *x86_signal_post_info(struct x86_process *p, struct x86_thread *to,
+                                        unsigned sig, const struct x86_siginfo *si)
+{
     if (to) {
         to->sigpending |= x86_sig_bit(sig);
-        to->siginfo[sig].code = code;
-        to->siginfo[sig].value = value;
+        to->siginfo[sig] = *si;
         x86_signalfds_sync(p);
         if (!takes(to, sig))
             return NULL;
@@ -117,8 +123,7 @@ struct x86_thread *x86_signal_post(struct x86_process *p, struct x86_thread *to,
         return to;
     }
     p->sigpending |= x86_sig_bit(sig);
-    p->siginfo[sig].code = code;
-    p->siginfo[sig].value = value;
+    p->siginfo[sig] = *si;
     x86_signalfds_sync(p);
     /* a runnable thread that does not block it takes it at its turn; if
      * none, a waiting one is interrupted for it */
@@ -137,8 +142,10 @@ void x86_siginfo_fill(int32_t info[32], unsigned sig, const struct x86_siginfo *
 {
     memset(info, 0, INFO_BYTES);
     info[0] = (int32_t)sig;
+    info[1] = si->errno_;
     info[2] = si->code;
     memcpy(&info[4], &si->value, 8);
+    memcpy(&info[6], si->rest, sizeof si->rest);
 }
 
 unsigned x86_signal_take(struct x86_process *p, struct x86_thread *t, uint64_t set,

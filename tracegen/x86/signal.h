@@ -18,6 +18,10 @@ uint64_t x86_sig_bit(unsigned sig);
 struct x86_thread *x86_signal_post(struct x86_process *p, struct x86_thread *to, unsigned sig,
                                    int code, uint64_t value);
 
+/* The same with the whole siginfo SI (a queued one, rt_sigqueueinfo). */
+struct x86_thread *x86_signal_post_info(struct x86_process *p, struct x86_thread *to,
+                                        unsigned sig, const struct x86_siginfo *si);
+
 /* Takes the lowest-numbered signal of SET pending for T (its own before
  * the process's) with its siginfo. Returns it, or 0 when none is. */
 unsigned x86_signal_take(struct x86_process *p, struct x86_thread *t, uint64_t set,

@@ -178,6 +178,76 @@ long sys_tgkill(struct x86_sys *s)
     return thread_kill(s, s->a[1], s->a[2]);
 }
 
+/* ---- rt_sigqueueinfo, rt_tgsigqueueinfo: a siginfo the sender gives ---- */
+
+/* The siginfo at ADDR as the kernel keeps it for SIG: si_signo is SIG, and
+ * of the rest only bytes 4 to 47 count (si_errno, si_code, and the union's
+ * first 32 bytes). Returns 0 or -EFAULT. */
+static long queued_info(struct x86_process *p, uint64_t addr, struct x86_siginfo *si)
+{
+    int32_t w[12];
+    if (gmem_copy_in(p->mem, w, addr, sizeof w, NULL) < 0)
+        return -EFAULT;
+    memset(si, 0, sizeof *si);
+    si->errno_ = w[1];
+    si->code = w[2];
+    memcpy(&si->value, &w[4], 8);
+    memcpy(si->rest, &w[6], sizeof si->rest);
+    return 0;
+}
+
+/* Linux lets a sender name itself freely only to itself: a siginfo that
+ * claims to come from the kernel or from kill/tgkill (si_code >= 0, or
+ * SI_TKILL) is refused unless its target is the calling thread's own id. */
+static int impersonates(const struct x86_sys *s, const struct x86_siginfo *si, int64_t target)
+{
+    return (si->code >= 0 || si->code == SI_TKILL_) && (uint64_t)target != s->t->tid;
+}
+
+long sys_rt_sigqueueinfo(struct x86_sys *s)
+{
+    int64_t pid = (int64_t)(int32_t)s->a[0];
+    uint64_t sig = s->a[1];
+    struct x86_siginfo si;
+    long rc = queued_info(s->p, s->a[2], &si);
+    if (rc < 0)
+        return rc;
+    if (impersonates(s, &si, pid))
+        return -EPERM;
+    if (pid != X86_GUEST_PID) /* no such process, or one outside the guest */
+        return pid <= 0 ? -ESRCH : -EPERM;
+    if (sig > 64)
+        return -EINVAL;
+    if (!sig)
+        return 0;
+    struct x86_thread *taker = x86_signal_post_info(s->p, NULL, (unsigned)sig, &si);
+    if (s->t->sigmask & x86_sig_bit((unsigned)sig)) /* else the sender takes it as the call returns */
+        run_next(s, taker);
+    return 0;
+}
+
+long sys_rt_tgsigqueueinfo(struct x86_sys *s)
+{
+    int64_t tgid = (int64_t)(int32_t)s->a[0], tid = (int64_t)(int32_t)s->a[1];
+    uint64_t sig = s->a[2];
+    struct x86_siginfo si;
+    long rc = queued_info(s->p, s->a[3], &si);
+    if (rc < 0)
+        return rc;
+    if (tgid <= 0 || tid <= 0)
+        return -EINVAL;
+    if (impersonates(s, &si, tid))
+        return -EPERM;
+    struct x86_thread *to = tgid == X86_GUEST_PID ? own_thread(s->p, (uint64_t)tid) : NULL;
+    if (!to)
+        return -ESRCH;
+    if (sig > 64)
+        return -EINVAL;
+    if (sig)
+        run_next(s, x86_signal_post_info(s->p, to, (unsigned)sig, &si));
+    return 0;
+}
+
 void x86_broken_pipe(struct x86_sys *s)
 {
     x86_signal_post(s->p, s->t, SIGPIPE, SI_USER_, sender());

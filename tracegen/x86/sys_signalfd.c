@@ -133,17 +133,22 @@ long sys_signalfd(struct x86_sys *s)
     return sys_signalfd4(s);
 }
 
-/* struct signalfd_siginfo: signo, errno, code, pid, uid, ... addr at 72. */
+/* struct signalfd_siginfo: signo, errno, code, pid, uid, ..., trapno at 36,
+ * int at 44, ptr at 48, addr at 72. */
 static void fd_info(uint8_t out[SFD_INFO_BYTES], unsigned sig, const struct x86_siginfo *si)
 {
     memset(out, 0, SFD_INFO_BYTES);
-    uint32_t w[12] = { sig, 0, (uint32_t)si->code };
+    uint32_t w[12] = { sig, (uint32_t)si->errno_, (uint32_t)si->code };
     if (si->code <= 0) { /* sent by a process: pid and uid */
         w[3] = (uint32_t)si->value;
         w[4] = (uint32_t)(si->value >> 32);
     }
     w[9] = si->trapno;
+    if (si->code < 0) /* queued (sigqueue and the like): si_int and si_ptr */
+        w[11] = (uint32_t)si->rest[0];
     memcpy(out, w, sizeof w);
+    if (si->code < 0)
+        memcpy(out + 48, &si->rest[0], 8);
     if (si->code > 0 && si->code != 0x80 /* SI_KERNEL */)
         memcpy(out + 72, &si->value, 8);
 }

@@ -114,6 +114,7 @@ BOTH_LIBCS(waits, NULL)
 BOTH_LIBCS(startup, NULL)
 BOTH_LIBCS(timerfd, NULL)
 BOTH_LIBCS(sigwait, NULL)
+BOTH_LIBCS(sigqueue, NULL)
 
 /* C++ exceptions and threads: libstdc++ is glibc's only. */
 static void test_cxx_threads_glibc(void **state) { (void)state; compare("glibc", "cxx_threads", NULL); }
@@ -303,6 +304,8 @@ int main(void)
         cmocka_unit_test(test_timerfd_glibc),
         cmocka_unit_test(test_sigwait_musl),
         cmocka_unit_test(test_sigwait_glibc),
+        cmocka_unit_test(test_sigqueue_musl),
+        cmocka_unit_test(test_sigqueue_glibc),
         cmocka_unit_test(test_cxx_threads_glibc),
         cmocka_unit_test(test_refuses_non_programs),
     };
