@@ -66,6 +66,20 @@ long x86_refuse_write(struct x86_process *p, const char *why);
 /* Gives host descriptor HFD the lowest free guest descriptor from LOWEST
  * (0 <= LOWEST < X86_MAX_FDS), closing HFD when none is free (-EMFILE). */
 long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest);
+/* An internal eventfd-backed guest descriptor (eventfd, timerfd,
+ * signalfd): a non-blocking host eventfd counting from INITIAL (EFD_FLAGS:
+ * EFD_SEMAPHORE or 0), placed above the standard descriptors, given the
+ * lowest free guest descriptor and served with MODE, X86_FD_HOST_NB and
+ * X86_FD_INTERNAL, and X86_FD_WAITS unless NONBLOCK. With OWN, tracegen
+ * keeps a descriptor of its own to the eventfd in *OWN (the guest's is a
+ * dup it may close). Returns the guest descriptor, or -errno with nothing
+ * left open. */
+long x86_new_eventfd_fd(struct x86_process *p, unsigned initial, int efd_flags, uint8_t mode,
+                        int nonblock, int *own);
+/* The first of the N slots of the objects of KIND (X86_FD_TIMER,
+ * X86_FD_SIGNAL) that no guest descriptor names, or -1. An object whose
+ * descriptors were all closed is so freed when its slot is reused. */
+int x86_fd_object_slot(const struct x86_process *p, uint8_t kind, int n);
 /* Guest descriptor TO (a dup of FROM) is served as FROM is. */
 void x86_fd_copy_mode(struct x86_process *p, uint32_t from, uint32_t to);
 /* A read or write the guest expected to wait found the host descriptor

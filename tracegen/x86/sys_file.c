@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
@@ -37,6 +38,45 @@ long x86_new_guest_fd(struct x86_process *p, int hfd, uint32_t lowest)
         }
     close(hfd);
     return -EMFILE;
+}
+
+int x86_fd_object_slot(const struct x86_process *p, uint8_t kind, int n)
+{
+    uint8_t named[256] = { 0 };
+    for (int g = 0; g < X86_MAX_FDS; g++)
+        if (p->fds[g] >= 0 && (p->fd_mode[g] & kind))
+            named[p->fd_object[g]] = 1;
+    for (int i = 0; i < n; i++)
+        if (!named[i])
+            return i;
+    return -1;
+}
+
+long x86_new_eventfd_fd(struct x86_process *p, unsigned initial, int efd_flags, uint8_t mode,
+                        int nonblock, int *own)
+{
+    int efd = eventfd(initial, efd_flags | EFD_CLOEXEC | EFD_NONBLOCK);
+    if (efd < 0)
+        return -errno;
+    /* above the standard descriptors, which the guest's 0, 1 and 2 name
+     * even when tracegen was started without them */
+    int h = fcntl(efd, F_DUPFD_CLOEXEC, 3);
+    int err = errno;
+    if (!own || h < 0)
+        close(efd);
+    if (h < 0)
+        return -err;
+    long g = x86_new_guest_fd(p, h, 0);
+    if (g < 0) {
+        if (own)
+            close(efd);
+        return g;
+    }
+    p->fd_mode[g] = (uint8_t)(mode | X86_FD_HOST_NB | X86_FD_INTERNAL |
+                              (nonblock ? 0 : X86_FD_WAITS));
+    if (own)
+        *own = efd;
+    return g;
 }
 
 static long do_read(struct x86_process *p, uint64_t fd, uint64_t buf, uint64_t n, int pread_,

@@ -316,12 +316,8 @@ long sys_eventfd2(struct x86_sys *s)
     uint64_t flags = s->a[1];
     if (flags & ~(uint64_t)(EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE))
         return -EINVAL;
-    long g = new_fd(s->p, eventfd((unsigned)s->a[0],
-                                  (int)(flags & EFD_SEMAPHORE) | EFD_CLOEXEC | EFD_NONBLOCK));
-    if (g >= 0)
-        s->p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_COUNTER |
-                           (flags & EFD_NONBLOCK ? 0 : X86_FD_WAITS);
-    return g;
+    return x86_new_eventfd_fd(s->p, (unsigned)s->a[0], (int)(flags & EFD_SEMAPHORE),
+                              X86_FD_COUNTER, (flags & EFD_NONBLOCK) != 0, NULL);
 }
 
 long sys_eventfd(struct x86_sys *s)

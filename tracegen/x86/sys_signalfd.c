@@ -10,11 +10,9 @@
  * when the process or any of its threads has one pending; a read by a
  * thread for which none is pending returns EAGAIN, or waits. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "tracegen/x86/signal.h"
@@ -54,52 +52,21 @@ void x86_signalfds_sync(struct x86_process *p)
     }
 }
 
-/* A signalfd no guest descriptor names any more is freed. */
-static void collect(struct x86_process *p)
-{
-    uint8_t named[X86_MAX_SIGNALFDS] = { 0 };
-    for (int g = 0; g < X86_MAX_FDS; g++)
-        if (p->fds[g] >= 0 && (p->fd_mode[g] & X86_FD_SIGNAL))
-            named[p->fd_object[g]] = 1;
-    for (int i = 0; i < X86_MAX_SIGNALFDS; i++)
-        if (p->signalfds[i].used && !named[i]) {
-            close(p->signalfds[i].hfd);
-            memset(&p->signalfds[i], 0, sizeof p->signalfds[i]);
-        }
-}
-
 static long create(struct x86_process *p, uint64_t mask, uint64_t flags)
 {
-    int slot = -1;
-    for (int pass = 0; pass < 2 && slot < 0; pass++) {
-        if (pass)
-            collect(p);
-        for (int i = 0; i < X86_MAX_SIGNALFDS && slot < 0; i++)
-            if (!p->signalfds[i].used)
-                slot = i;
-    }
+    int slot = x86_fd_object_slot(p, X86_FD_SIGNAL, X86_MAX_SIGNALFDS), own;
     if (slot < 0)
         return -EMFILE;
-    int own = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (own < 0)
-        return -errno;
-    int h = fcntl(own, F_DUPFD_CLOEXEC, 3);
-    if (h < 0) {
-        close(own);
-        return -errno;
-    }
-    long g = x86_new_guest_fd(p, h, 0);
-    if (g < 0) {
-        close(own);
+    long g = x86_new_eventfd_fd(p, 0, 0, X86_FD_SIGNAL, (flags & SFD_NONBLOCK_) != 0, &own);
+    if (g < 0)
         return g;
-    }
     struct x86_signalfd *sf = &p->signalfds[slot];
+    if (sf->used) /* its descriptors were all closed */
+        close(sf->hfd);
     sf->used = 1;
     sf->hfd = own;
     sf->readable = 0;
     sf->mask = mask;
-    p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_SIGNAL |
-                    (flags & SFD_NONBLOCK_ ? 0 : X86_FD_WAITS);
     p->fd_object[g] = (uint8_t)slot;
     x86_signalfds_sync(p);
     return g;

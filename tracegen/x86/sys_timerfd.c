@@ -5,8 +5,6 @@
  * a read returns the expirations since the last one and resets them. The
  * guest's descriptors are dups of that eventfd; the timer keeps its own. */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,22 +25,6 @@ static void drain(int fd)
     (void)k;
 }
 
-/* A timer no guest descriptor names any more is freed. */
-static void collect(struct x86_process *p)
-{
-    uint8_t named[X86_MAX_TIMERFDS] = { 0 };
-    for (int g = 0; g < X86_MAX_FDS; g++)
-        if (p->fds[g] >= 0 && (p->fd_mode[g] & X86_FD_TIMER))
-            named[p->fd_object[g]] = 1;
-    for (int i = 0; i < X86_MAX_TIMERFDS; i++)
-        if (p->timerfds[i].used && !named[i]) {
-            close(p->timerfds[i].hfd);
-            p->timerfds[i].used = 0;
-            p->timerfds[i].deadline = 0;
-        }
-    x86_timers_changed(p);
-}
-
 long sys_timerfd_create(struct x86_sys *s)
 {
     struct x86_process *p = s->p;
@@ -52,36 +34,21 @@ long sys_timerfd_create(struct x86_sys *s)
         return -EINVAL;
     if (flags & ~(uint64_t)(TFD_CLOEXEC_ | TFD_NONBLOCK_))
         return -EINVAL;
-    int slot = -1;
-    for (int pass = 0; pass < 2 && slot < 0; pass++) {
-        if (pass)
-            collect(p);
-        for (int i = 0; i < X86_MAX_TIMERFDS && slot < 0; i++)
-            if (!p->timerfds[i].used)
-                slot = i;
-    }
+    int slot = x86_fd_object_slot(p, X86_FD_TIMER, X86_MAX_TIMERFDS), own;
     if (slot < 0)
         return -EMFILE;
-    int own = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (own < 0)
-        return -errno;
-    int h = fcntl(own, F_DUPFD_CLOEXEC, 3);
-    if (h < 0) {
-        close(own);
-        return -errno;
-    }
-    long g = x86_new_guest_fd(p, h, 0);
-    if (g < 0) {
-        close(own);
+    long g = x86_new_eventfd_fd(p, 0, 0, X86_FD_COUNTER | X86_FD_TIMER,
+                                (flags & TFD_NONBLOCK_) != 0, &own);
+    if (g < 0)
         return g;
-    }
     struct x86_timerfd *tf = &p->timerfds[slot];
+    if (tf->used) /* its descriptors were all closed */
+        close(tf->hfd);
     tf->used = 1;
     tf->hfd = own;
     tf->realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_ALARM;
     tf->deadline = tf->interval = 0;
-    p->fd_mode[g] = X86_FD_HOST_NB | X86_FD_INTERNAL | X86_FD_COUNTER | X86_FD_TIMER |
-                    (flags & TFD_NONBLOCK_ ? 0 : X86_FD_WAITS);
+    x86_timers_changed(p);
     p->fd_object[g] = (uint8_t)slot;
     return g;
 }
