@@ -1,5 +1,6 @@
 # Study 3's verdicts, from the sweep's table (the region, the kernels' time,
-# the hub's link, the ring's busiest links, DRAM, the GPU L1s' refusals):
+# the hub's link, the ring's busiest links, DRAM, the GPU L1s' refusals)
+# and the windows of the 4 GHz points (DIR/windows/TRACE.csv, run.sh):
 #   awk -F, -v dir=DIR -f verdict_lib.awk -f verdict3.awk study3_thesis.csv DIR/table.csv
 # Whether each setting moves the GPU's time and the region the way the
 # thesis' Figs. 4.13-4.16 do, the settings' order, and what limits the GPU
@@ -61,6 +62,44 @@ function load(name, lo, hi) {
     if (hi < 0.7) return name " is not saturated"
     return name " may be saturated while the kernels run (the region's totals cannot tell)"
 }
+# windows(TRACE): reads DIR/windows/TRACE.csv (sweep windows: a row per
+# window of the run) into the kernels' loads of the ring's busiest link and
+# DRAM: wring/wdram, their means weighted by the compute units' cycles
+# holding a work-group (the kernels' time in each window), and
+# sring/sdram, the share of those cycles in windows loaded 70% or more.
+# 0 when there are no windows or no kernel ran in them.
+function windows(tr,   file, line, f, c, i, held, w, secs, rl, dl, n) {
+    file = dir "/windows/" tr ".csv"
+    wring = wdram = sring = sdram = nwin = wlen = 0
+    n = 0
+    while ((getline line < file) > 0) {
+        split(line, f, ",")
+        if (!n++) { for (i = 1; i in f; i++) c[f[i]] = i; continue }
+        held = f[c["sum(gpu.compute_units[*].busy_cycles)"]] + f[c["sum(gpu.compute_units[*].stall_cycles_total)"]]
+        secs = f[c["seconds"]]
+        if (!wlen) wlen = f[c["cycles"]]
+        if (held <= 0 || secs <= 0) continue
+        rl = (f[c["max(network.switches[*].west_link_busy)"]] > f[c["max(network.switches[*].east_link_busy)"]] ? \
+              f[c["max(network.switches[*].west_link_busy)"]] : f[c["max(network.switches[*].east_link_busy)"]]) / (secs * ringhz)
+        dl = f[c["dram.bytes"]] / (secs * f[c["dram.peak_bandwidth_gbps"]] * 1e9)
+        w += held; nwin++
+        wring += rl * held; wdram += dl * held
+        if (rl >= 0.7) sring += held
+        if (dl >= 0.7) sdram += held
+    }
+    close(file)
+    if (w > 0) { wring /= w; wdram /= w; sring /= w; sdram /= w }
+    return w > 0
+}
+# " a b c" as "a, b, c" ("none" when empty)
+function listed(s) { s = substr(s, 2); gsub(/ /, ", ", s); return s == "" ? "none" : s }
+# what the windows say of a resource: its mean load while the kernels run
+# and the share of their time it is loaded 70% or more
+function wload(name, mean, share) {
+    if (share >= 0.5) return sprintf("%s is saturated while the kernels run (70%% or more of its capacity in %s of their time)", name, pct(share, 1))
+    if (share < 0.1) return sprintf("%s is not saturated while the kernels run (%s of their time at 70%% or more)", name, pct(share, 1))
+    return sprintf("%s is saturated in part of the kernels' time (%s of it at 70%% or more)", name, pct(share, 1))
+}
 END {
     b = "1GHz|32|32|built"
     print "### What agrees with the thesis, and why not (generated from the points' statistics)"
@@ -107,7 +146,18 @@ END {
             ((tr, c96) in G) ? pct(merged[tr, c96], 1) : "-", pct(merged[tr, b4], 1),
             pct(link[tr, b4], 1), pct(full[tr, b4], 1), pct(ring[tr, b4], 1), pct(ringk[tr, b4], 1),
             pct(dram[tr, b4], 1), pct(dramk[tr, b4], 1), pct(memwait[tr, b4], 1), peak[tr, b4]
-        printf "%s; %s; %s.\n", load("The link", link[tr, b4] > full[tr, b4] ? link[tr, b4] : full[tr, b4], link[tr, b4] > full[tr, b4] ? link[tr, b4] : full[tr, b4]),
-            load("the ring", ring[tr, b4], ringk[tr, b4]), load("DRAM", dram[tr, b4], dramk[tr, b4])
+        lk = link[tr, b4] > full[tr, b4] ? link[tr, b4] : full[tr, b4]
+        printf "%s; ", load("The link", lk, lk)
+        nl++; if (lk > 0.7) lsat++
+        if (windows(tr)) {
+            printf "in windows of %d CPU cycles, the %d in which the kernels ran: ring %s loaded on average, DRAM %s of peak; %s; %s.\n",
+                wlen, nwin, pct(wring, 1), pct(wdram, 1), wload("the ring", wring, sring), wload("DRAM", wdram, sdram)
+            nw++; if (sring >= 0.5) rsat = rsat " " tr; if (sdram >= 0.5) dsat = dsat " " tr
+        } else
+            printf "%s; %s.\n", load("the ring", ring[tr, b4], ringk[tr, b4]), load("DRAM", dram[tr, b4], dramk[tr, b4])
     }
+    if (nw)
+        printf "\nWhile the kernels run (%d workloads with windows), the ring is saturated for %d (%s) and DRAM for %d (%s); the hub link for %d of %d workloads%s.\n",
+            nw, split(rsat, x, " "), listed(rsat), split(dsat, y, " "), listed(dsat),
+            lsat, nl, lsat ? "" : ", so a wider one cannot help"
 }

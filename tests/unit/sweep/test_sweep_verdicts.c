@@ -193,7 +193,8 @@ static void test_study2(void **state)
 }
 
 /* Study 3: two workloads at the baseline and at 4 GHz; the ring's clock and
- * the L1's MSHR size come from a point's configuration. */
+ * the L1's MSHR size come from a point's configuration; one workload has
+ * windows, which decide its ring and DRAM verdicts. */
 static void test_study3_loads(void **state)
 {
     (void)state;
@@ -230,6 +231,20 @@ static void test_study3_loads(void **state)
              "quiet,4GHz,32,96,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,400,500,300,500,50,done,points/p.json\n",
              head);
     free(harness_write(dir, "table.csv", table, 0));
+    /* quiet's windows at 4 GHz (sweep windows of replay --windows): 1000
+     * CPU cycles, 250 ns, 500 ring cycles and 6400 bytes of DRAM's peak
+     * each. The first has no kernel (its full ring does not count); the
+     * second holds 800 compute-unit cycles with the ring 90% and DRAM 10%
+     * loaded, the third 200 with 20% and 50%. */
+    harness_sh(out, sizeof out, "mkdir -p %s/windows", dir);
+    free(harness_write(dir, "windows/quiet.csv",
+                       "window,begin_cycle,cycles,seconds,sum(gpu.compute_units[*].busy_cycles),"
+                       "sum(gpu.compute_units[*].stall_cycles_total),max(network.switches[*].west_link_busy),"
+                       "max(network.switches[*].east_link_busy),dram.bytes,dram.peak_bandwidth_gbps\n"
+                       "0,0,1000,2.5e-07,0,0,500,0,6400,25.6\n"
+                       "1,1000,1000,2.5e-07,500,300,450,10,640,25.6\n"
+                       "2,2000,1000,2.5e-07,100,100,0,100,3200,25.6\n",
+                       0));
     verdict(3);
     /* dramy: 72 bytes halve its GPU time; 204800 B / 10 us / 25.6 GB/s */
     char want[160];
@@ -241,7 +256,15 @@ static void test_study3_loads(void **state)
     expect(want);
     expect("coalescer 96 1.00x (merged 40% of requests, 25% at 32)");
     expect("waiting on memory 30%");
-    expect("the ring is not saturated; DRAM is not saturated.");
+    /* the kernels' time: 800 and 200 compute-unit cycles */
+    double ring = (0.9 * 800 + 0.2 * 200) / 1000, dram = (0.1 * 800 + 0.5 * 200) / 1000;
+    snprintf(want, sizeof want, "in windows of 1000 CPU cycles, the 2 in which the kernels ran: ring %.0f%% loaded on "
+             "average, DRAM %.0f%% of peak", 100 * ring, 100 * dram);
+    expect(want);
+    expect("the ring is saturated while the kernels run (70% or more of its capacity in 80% of their time); "
+           "DRAM is not saturated while the kernels run (0% of their time at 70% or more).");
+    expect("While the kernels run (1 workloads with windows), the ring is saturated for 1 (quiet) and DRAM for 0 (none); "
+           "the hub link for 0 of 2 workloads, so a wider one cannot help.");
     /* the 4 GHz GPU with the 72-byte link: dramy's 4/1 alone */
     expect("GPU time 4.00x");
 }
