@@ -300,20 +300,60 @@ static int config_error(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* FNV-1a of "SECTION.KEY" (KEY NULL: of SECTION alone). */
+static uint32_t name_hash(const char *section, const char *key)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = section; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    if (key) {
+        h = (h ^ '.') * 16777619u;
+        for (const char *p = key; *p; p++)
+            h = (h ^ (unsigned char)*p) * 16777619u;
+    }
+    return h;
+}
+
+/* The table's rows by name, open addressing (slot: row + 1, 0 empty): a
+ * configuration file's keys are found in constant time each, as a sweep
+ * starts replay with a file of every key once per point. Built on first
+ * use; the table never changes. */
+#define KEY_SLOTS 1024
+_Static_assert(KEY_SLOTS >= 2 * NKEYS && (KEY_SLOTS & (KEY_SLOTS - 1)) == 0, "a power of two, at most half full");
+static uint16_t key_slots[KEY_SLOTS];
+static bool key_slots_built;
+
+static const struct key *lookup_key(const char *section, const char *key)
+{
+    if (!key_slots_built) {
+        key_slots_built = true;
+        for (size_t i = 0; i < NKEYS; i++) {
+            uint32_t h = name_hash(keys[i].section, keys[i].name) & (KEY_SLOTS - 1);
+            while (key_slots[h])
+                h = (h + 1) & (KEY_SLOTS - 1);
+            key_slots[h] = (uint16_t)(i + 1);
+        }
+    }
+    for (uint32_t h = name_hash(section, key) & (KEY_SLOTS - 1); key_slots[h]; h = (h + 1) & (KEY_SLOTS - 1)) {
+        const struct key *k = &keys[key_slots[h] - 1];
+        if (!strcmp(k->section, section) && !strcmp(k->name, key))
+            return k;
+    }
+    return NULL;
+}
+
 /* The table's entry for SECTION.KEY, or NULL with an error naming AT
  * (SOURCE:LINE, written into AT for the caller's messages too). */
 static const struct key *find_key(const char *section, const char *key, const char *source, int line,
                                   char at[512], char *err, size_t errlen)
 {
     where(at, 512, source, line);
+    const struct key *k = lookup_key(section, key);
+    if (k)
+        return k;
     bool section_known = false;
-    for (size_t i = 0; i < NKEYS; i++) {
-        if (strcmp(keys[i].section, section))
-            continue;
-        section_known = true;
-        if (!strcmp(keys[i].name, key))
-            return &keys[i];
-    }
+    for (size_t i = 0; i < NKEYS && !section_known; i++)
+        section_known = !strcmp(keys[i].section, section);
     if (!section_known)
         config_error(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
     else
@@ -422,10 +462,11 @@ struct load_ctx {
     bool failed;
     int error_line;              /* of the first error */
     /* "section" and "section.key" given so far (NKEYS does not count the
-     * DRAM model's keys) */
+     * DRAM model's keys), found by name through seen_slots (as key_slots) */
     char seen[NKEYS + 128][2 * 64 + 2];
     int seen_line[NKEYS + 128];
     size_t nseen;
+    uint16_t seen_slots[2 * KEY_SLOTS];
     bool first_pass;             /* only [dram] preset is applied */
 };
 
@@ -451,14 +492,20 @@ static int load_error(struct load_ctx *l, const char *fmt, ...)
  * error when it was given before. */
 static void once(struct load_ctx *l, const char *what, const char *name)
 {
-    for (size_t i = 0; i < l->nseen; i++)
+    _Static_assert(sizeof l->seen / sizeof l->seen[0] <= KEY_SLOTS, "seen_slots at most half full");
+    const uint32_t mask = 2 * KEY_SLOTS - 1;
+    uint32_t h = name_hash(name, NULL) & mask;
+    for (; l->seen_slots[h]; h = (h + 1) & mask) {
+        size_t i = l->seen_slots[h] - 1u;
         if (!strcmp(l->seen[i], name)) {
             load_error(l, "%s %s is given twice (first at line %d)", what, name, l->seen_line[i]);
             return;
         }
+    }
     if (l->nseen < sizeof l->seen / sizeof l->seen[0]) {
         snprintf(l->seen[l->nseen], sizeof l->seen[0], "%s", name);
         l->seen_line[l->nseen++] = l->line;
+        l->seen_slots[h] = (uint16_t)l->nseen;
     }
 }
 
