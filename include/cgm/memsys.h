@@ -78,12 +78,14 @@ struct cgm_memsys_config {
      * long with each access. */
     unsigned gpu_scalar_latency, gpu_scalar_share;
     /* Translation, with a page table (cgm_memsys_gpu_port): a TLB per CU
-     * (gpu_tlb_latency GPU cycles on a hit); a miss waits for the IOMMU's
-     * page walker, which walks one page at a time: iommu_walk_latency GPU
+     * (gpu_tlb_latency GPU cycles on a hit), kept across kernels (only
+     * unmapping and mprotect take entries out); a miss waits for one of
+     * the IOMMU's iommu_walkers page walkers: iommu_walk_latency GPU
      * cycles, plus a fault latency when the page was mapped already (soft)
-     * or is mapped now (hard). */
+     * or is mapped now (hard). A miss on a page a walker is walking waits
+     * for that walk instead of starting another. */
     unsigned gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;
-    unsigned iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
+    unsigned iommu_walkers, iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
 };
@@ -184,9 +186,10 @@ unsigned cgm_memsys_scalar_caches(const struct cgm_memsys *m);
 const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_memsys *m, unsigned i);
 /* A CU's TLB (its counts stay 0 without a page table), NULL past the last. */
 const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu);
-/* The IOMMU's page walks, and the GPU cycles misses waited for its walker. */
+/* The IOMMU's page walks, the TLB misses that joined a walk of their page
+ * already under way, and the GPU cycles misses waited for a free walker. */
 struct cgm_memsys_iommu_stats {
-    uint64_t walks, wait_cycles;
+    uint64_t walks, joined, wait_cycles;
 };
 const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m);
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);

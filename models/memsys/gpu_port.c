@@ -13,15 +13,16 @@ int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen)
     const struct cgm_memsys_config *c = &m->cfg;
     unsigned cus = c->coh.gpu.cus;
     if (!c->gpu_scalar_latency || !c->gpu_scalar_share || !c->gpu_tlb_sets || (c->gpu_tlb_sets & (c->gpu_tlb_sets - 1)) ||
-        !c->gpu_tlb_ways) {
-        snprintf(err, errlen, "memsys: the scalar caches' latency and sharing and the GPU TLBs' ways must be "
-                 "non-zero, their sets a power of two");
+        !c->gpu_tlb_ways || !c->iommu_walkers) {
+        snprintf(err, errlen, "memsys: the scalar caches' latency and sharing, the GPU TLBs' ways and the IOMMU's "
+                 "walkers must be non-zero, the TLBs' sets a power of two");
         return -1;
     }
     m->nscalar = (cus + c->gpu_scalar_share - 1) / c->gpu_scalar_share;
     m->scalar = calloc(m->nscalar, sizeof *m->scalar);
     m->gpu_tlbs = calloc(cus, sizeof *m->gpu_tlbs);
-    if (!m->scalar || !m->gpu_tlbs) {
+    m->walkers = calloc(c->iommu_walkers, sizeof *m->walkers);
+    if (!m->scalar || !m->gpu_tlbs || !m->walkers) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -38,11 +39,35 @@ void memsys_gpu_side_free(struct cgm_memsys *m)
 {
     free_tlbs(m);
     free(m->gpu_tlbs);
+    free(m->walkers);
     free(m->scalar);
 }
 
-/* With a page table: the CU's TLB, then on a miss the IOMMU's walker,
- * which walks one page at a time (a miss waits for the walks before it).
+/* A TLB miss of address space ASID on page VPN, asked for at GPU cycle
+ * ASKED, whose walk takes WALK cycles: if a walker is walking that page, the
+ * miss waits for its walk; otherwise the walker free first (the lowest
+ * numbered among equals) walks it. Returns the cycle the translation is
+ * done. */
+static uint64_t iommu_walk(struct cgm_memsys *m, uint32_t asid, uint64_t vpn, uint64_t asked, uint64_t walk)
+{
+    struct iommu_walker *first = &m->walkers[0];
+    for (unsigned i = 0; i < m->cfg.iommu_walkers; i++) {
+        struct iommu_walker *w = &m->walkers[i];
+        if (w->free > asked && w->vpn == vpn && w->asid == asid) {
+            m->iommu.joined++;
+            return w->free;
+        }
+        if (w->free < first->free)
+            first = w;
+    }
+    uint64_t start = first->free > asked ? first->free : asked;
+    m->iommu.walks++;
+    m->iommu.wait_cycles += start - asked;
+    *first = (struct iommu_walker){ .free = start + walk, .vpn = vpn, .asid = asid };
+    return first->free;
+}
+
+/* With a page table: the CU's TLB, then on a miss the IOMMU (iommu_walk).
  * Writes the physical address and the GPU cycle the translation is done;
  * false when physical memory is exhausted or the address is beyond the
  * memory modelled. Without a page table the address is physical. */
@@ -54,16 +79,14 @@ static bool gpu_translate(struct cgm_memsys *m, unsigned cu, uint64_t vaddr, uin
     if (m->pt) {
         struct cgm_mmu *t = &m->gpu_tlbs[cu];
         uint64_t misses = t->st.misses;
-        long lat = cgm_mmu_translate(t, m->cfg.gpu_own_pages ? 1 : 0, vaddr, paddr);
+        uint32_t asid = m->cfg.gpu_own_pages ? 1 : 0;
+        long lat = cgm_mmu_translate(t, asid, vaddr, paddr);
         if (lat < 0)
             return false;
         *ready = now + (uint64_t)lat;
         if (t->st.misses != misses) {
-            uint64_t asked = now + m->cfg.gpu_tlb_latency, walk = *ready - asked;
-            uint64_t start = m->iommu_free > asked ? m->iommu_free : asked;
-            m->iommu.walks++;
-            m->iommu.wait_cycles += start - asked;
-            m->iommu_free = *ready = start + walk;
+            uint64_t asked = now + m->cfg.gpu_tlb_latency;
+            *ready = iommu_walk(m, asid, vaddr >> cgm_page_table_page_bits(m->pt), asked, *ready - asked);
         }
     }
     return *paddr >> m->block_shift < m->cfg.mem_bytes >> m->block_shift;

@@ -73,6 +73,9 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
      * four times as long at 1 GHz. Faults are not charged, as replay's CPU
      * does not by default. */
     c->iommu_walk_latency = 30;
+    /* Nor how many walks the IOMMU makes at once: Power et al. (HPCA 2014)
+     * serve per-CU TLBs with one shared, 32-way threaded walker. */
+    c->iommu_walkers = 32;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,

@@ -165,7 +165,11 @@ struct cgm_memsys {
     void *gpu_ctx;
     char gpu_error[160];
     struct cgm_mmu *gpu_tlbs;  /* per CU; set up by cgm_memsys_gpu_port with a page table */
-    uint64_t iommu_free;       /* GPU cycle the IOMMU's walker is free again */
+    struct iommu_walker {      /* the IOMMU's page walkers */
+        uint64_t free;         /* GPU cycle its walk ends */
+        uint64_t vpn;          /* the page it walks (or walked last) */
+        uint32_t asid;
+    } *walkers;
     struct cgm_memsys_iommu_stats iommu;
     struct scalar_cache *scalar;
     unsigned nscalar;

@@ -269,6 +269,7 @@ static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, c
     const struct cgm_memsys_iommu_stats *io = cgm_memsys_iommu_stats(m);
     cgm_stat x = cgm_stats_object(reg, group, "iommu");
     cgm_stat_counter(reg, x, "walks", &io->walks);
+    cgm_stat_counter(reg, x, "joined_walks", &io->joined);
     cgm_stat_counter(reg, x, "wait_cycles", &io->wait_cycles);
 }
 

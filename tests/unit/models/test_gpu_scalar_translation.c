@@ -1,10 +1,10 @@
 /* The compute units' scalar caches and address translation in the timed
  * memory system: a scalar load takes the scalar cache's latency and the
  * cache is busy that long with each access (CUs sharing one queue); a
- * vector request is translated by its CU's TLB, a miss by the IOMMU's
- * walker, whose walk and fault latencies add to the request's and which
- * walks one page at a time. Every expected cycle is derived from the
- * configuration. */
+ * vector request is translated by its CU's TLB, a miss by one of the
+ * IOMMU's walkers, whose walk and fault latencies add to the request's; a
+ * miss on a page being walked joins that walk. Every expected cycle is
+ * derived from the configuration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,26 +187,56 @@ static void test_translation_latency(void **state)
     }
 }
 
-/* Two CUs miss their TLBs in the same cycle for blocks their L1s hold:
- * the second walk starts when the first ends. */
-static void test_iommu_walks_one_page_at_a_time(void **state)
+/* Two CUs miss their TLBs in the same cycle on different pages, for blocks
+ * their L1s hold: with one walker the second walk starts when the first
+ * ends, with two they walk at once. */
+static void test_iommu_walkers(void **state)
+{
+    (void)state;
+    for (unsigned walkers = 1; walkers <= 2; walkers++) {
+        struct cgm_memsys_config c = config(true);
+        c.gpu_tlb_latency = 1;
+        c.iommu_soft_fault_latency = 7;
+        c.iommu_walkers = walkers;
+        struct rig g;
+        rig_up(&g, &c, true);
+        struct cgm_gpu_request r[2] = { load(0, 0x10000, CGM_GPU_LOAD), load(1, 0x20000, CGM_GPU_LOAD) };
+        rig_run(&g, r, 2); /* the pages mapped, the blocks in the CUs' L1s */
+        cgm_memsys_gpu_tlb_flush(g.ms);
+        uint64_t waited = cgm_memsys_iommu_stats(g.ms)->wait_cycles;
+        rig_run(&g, r, 2);
+        uint64_t walk = c.iommu_walk_latency + c.iommu_soft_fault_latency;
+        assert_int_equal(g.b.latency[0], c.gpu_tlb_latency + walk + c.gpu_l1_latency);
+        assert_int_equal(g.b.latency[1], c.gpu_tlb_latency + (walkers == 1 ? 2 : 1) * walk + c.gpu_l1_latency);
+        assert_int_equal(cgm_memsys_iommu_stats(g.ms)->wait_cycles - waited, walkers == 1 ? walk : 0);
+        assert_int_equal(cgm_memsys_iommu_stats(g.ms)->walks, 4);
+        rig_down(&g);
+    }
+}
+
+/* Two CUs miss their TLBs in the same cycle on the same page: one walk,
+ * which the second miss joins, so both take one walk's time. */
+static void test_iommu_joins_walks_of_a_page(void **state)
 {
     (void)state;
     struct cgm_memsys_config c = config(true);
     c.gpu_tlb_latency = 1;
     c.iommu_soft_fault_latency = 7;
+    c.iommu_walkers = 1;
     struct rig g;
     rig_up(&g, &c, true);
-    struct cgm_gpu_request r[2] = { load(0, 0x10000, CGM_GPU_LOAD), load(1, 0x20000, CGM_GPU_LOAD) };
-    rig_run(&g, r, 2); /* the pages mapped, the blocks in the CUs' L1s */
+    struct cgm_gpu_request r[2] = { load(0, 0x10000, CGM_GPU_LOAD), load(1, 0x10040, CGM_GPU_LOAD) };
+    rig_run(&g, r, 2);
     cgm_memsys_gpu_tlb_flush(g.ms);
-    uint64_t waited = cgm_memsys_iommu_stats(g.ms)->wait_cycles;
+    struct cgm_memsys_iommu_stats before = *cgm_memsys_iommu_stats(g.ms);
     rig_run(&g, r, 2);
     uint64_t walk = c.iommu_walk_latency + c.iommu_soft_fault_latency;
-    assert_int_equal(g.b.latency[0], c.gpu_tlb_latency + walk + c.gpu_l1_latency);
-    assert_int_equal(g.b.latency[1], c.gpu_tlb_latency + 2 * walk + c.gpu_l1_latency);
-    assert_int_equal(cgm_memsys_iommu_stats(g.ms)->wait_cycles - waited, walk);
-    assert_int_equal(cgm_memsys_iommu_stats(g.ms)->walks, 4);
+    for (unsigned i = 0; i < 2; i++)
+        assert_int_equal(g.b.latency[i], c.gpu_tlb_latency + walk + c.gpu_l1_latency);
+    const struct cgm_memsys_iommu_stats *after = cgm_memsys_iommu_stats(g.ms);
+    assert_int_equal(after->walks - before.walks, 1);
+    assert_int_equal(after->joined - before.joined, 1);
+    assert_int_equal(after->wait_cycles, before.wait_cycles);
     rig_down(&g);
 }
 
@@ -215,7 +245,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalar_cache),
         cmocka_unit_test(test_translation_latency),
-        cmocka_unit_test(test_iommu_walks_one_page_at_a_time),
+        cmocka_unit_test(test_iommu_walkers),
+        cmocka_unit_test(test_iommu_joins_walks_of_a_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
