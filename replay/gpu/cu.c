@@ -457,8 +457,7 @@ static void free_wgs(struct rp_wg *wg)
 {
     while (wg) {
         struct rp_wg *next = wg->next;
-        for (unsigned i = 0; i < wg->nwaves; i++)
-            rp_wave_reader_close(&wg->waves[i].rd);
+        rp_wg_stream_close(&wg->stream);
         free(wg->waves);
         free(wg);
         wg = next;
@@ -478,7 +477,7 @@ static bool settle(struct rp_cu *cu, struct rp_wave *w, uint64_t now)
     if (vm_out(w) || w->lgkm)
         return false;
     set_state(cu, w, W_DONE, RP_NEVER);
-    rp_wave_reader_close(&w->rd);
+    rp_wg_stream_close_wave(&w->wg->stream, w->index);
     if (--w->wg->waves_left == 0)
         wg_end(cu, w->wg);
     return true;
@@ -524,7 +523,7 @@ static bool fetch_one(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w,
     struct rp_gpu *g = cu->gpu;
     const struct rp_cu_cfg *c = &g->cfg->cu;
     char err[600];
-    long k = rp_wave_reader_next(&w->rd, &w->dyn, err, sizeof err);
+    long k = rp_wg_stream_next(&w->wg->stream, w->index, &w->dyn, err, sizeof err);
     if (k == -2) {
         rp_gpu_fail(g, err);
         return false;
@@ -536,7 +535,7 @@ static bool fetch_one(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w,
         in->s = &end;
         in->exec = 0;
     } else {
-        in->s = &w->rd.codec.table[k];
+        in->s = &w->wg->stream.prog->proto.table[k];
         in->exec = w->dyn.exec;
     }
     const struct cgm_si_static *s = in->s;

@@ -91,19 +91,18 @@ static bool map(struct rp_gpu *g, struct rp_cu *cu, struct rp_kernel *k, const u
     wg->nwaves = wg->waves_left = wg->live = k->waves;
     wg->lds = (k->lds_bytes + c->lds_alloc - 1) / c->lds_alloc * c->lds_alloc;
     wg->start = now;
+    if (rp_wg_stream_open(&wg->stream, g->trace.r, stream, prog, k->waves, RP_WAVE_QUEUE_WORDS, g->trace.name, err,
+                          sizeof err)) {
+        free(wg->waves);
+        free(wg);
+        rp_gpu_fail(g, err);
+        return false;
+    }
     for (unsigned i = 0; i < k->waves; i++) {
         struct rp_wave *w = &wg->waves[i];
         w->wg = wg;
         w->index = i;
         w->pool = pool_of[i];
-        if (rp_wave_reader_open(&w->rd, g->trace.r, stream, prog, i, g->trace.name, err, sizeof err)) {
-            for (unsigned j = 0; j < i; j++)
-                rp_wave_reader_close(&wg->waves[j].rd);
-            free(wg->waves);
-            free(wg);
-            rp_gpu_fail(g, err);
-            return false;
-        }
         struct rp_pool *pool = &cu->pools[w->pool];
         for (unsigned s = 0; s < c->wavefronts_per_simd; s++)
             if (!pool->slot[s]) {

@@ -80,8 +80,7 @@ struct rp_cu;
 struct rp_wave {
     struct rp_cu *cu;
     struct rp_wg *wg;
-    unsigned index, pool, slot;
-    struct rp_wave_reader rd;
+    unsigned index, pool, slot;     /* index: its number in the work-group's stream */
     enum rp_wave_state state;
     enum rp_wave_then then;
     uint64_t ready_at;
@@ -104,6 +103,7 @@ struct rp_wg {
     uint64_t lds;                  /* allocated */
     uint64_t start;                /* cycle it was mapped */
     struct rp_wave *waves;
+    struct rp_wg_stream stream;    /* its wavefronts' instructions */
     struct rp_wg *next;            /* the compute unit's list */
 };
 

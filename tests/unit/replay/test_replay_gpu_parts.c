@@ -160,8 +160,86 @@ static void test_kernel_description_codec(void **state)
     assert_int_equal(back.vgprs, 8);
 }
 
-/* Each wavefront's reader yields what decoding the stream record by record
- * and sorting the instructions by wavefront gives. */
+/* Wavefront WAVE's next instruction from S matches REF (decoded record by
+ * record from the stream). */
+static void check_next(struct rp_wg_stream *s, unsigned wave, const struct rp_si_program *p,
+                       const struct cgm_si_dyn *ref)
+{
+    static struct cgm_si_dyn got;
+    char err[600];
+    long idx = rp_wg_stream_next(s, wave, &got, err, sizeof err);
+    assert_true(idx >= 0);
+    assert_int_equal(p->table[idx].offset, ref->offset);
+    assert_int_equal(got.exec, ref->exec);
+    if (p->table[idx].access != CGM_SI_NONE)
+        for (uint64_t m = p->table[idx].unit == CGM_SI_SMEM ? 1 : got.exec; m; m &= m - 1)
+            assert_int_equal(got.addr[__builtin_ctzll(m)], ref->addr[__builtin_ctzll(m)]);
+}
+
+/* Calls FN on every instruction of stream I, record by record. */
+static void each_instruction(struct cgm_reader *r, size_t i, const struct rp_si_program *p,
+                             void (*fn)(void *ctx, unsigned wave, const struct cgm_si_dyn *d), void *ctx)
+{
+    static struct cgm_si_dyn run[CGM_SI_RUN_MAX];
+    struct cgm_si_codec c;
+    assert_int_equal(cgm_si_codec_init(&c, p->table, p->n), 0);
+    struct cgm_riter *it = cgm_riter_open(r, i);
+    const uint8_t *rec;
+    size_t len;
+    while (cgm_riter_next(it, &rec, &len) == 1) {
+        uint8_t type;
+        unsigned wave, n;
+        assert_int_equal(cgm_si_record_decode(&c, rec, len, &type, &wave, run, &n), 0);
+        for (unsigned k = 0; k < n; k++)
+            fn(ctx, wave, &run[k]);
+    }
+    cgm_riter_close(it);
+    cgm_si_codec_free(&c);
+}
+
+struct order_check {
+    struct rp_wg_stream *s;
+    const struct rp_si_program *p;
+    unsigned only;       /* the wavefront read, or CGM_SI_WAVES_MAX: each as its record comes */
+};
+
+static void take(void *ctx, unsigned wave, const struct cgm_si_dyn *d)
+{
+    struct order_check *o = ctx;
+    if (o->only == CGM_SI_WAVES_MAX || o->only == wave)
+        check_next(o->s, wave, o->p, d);
+}
+
+/* Reads stream I of R through a work-group stream whose queues hold LIMIT
+ * words: in the stream's order, or one wavefront after another from the
+ * last (each reading to its end while the others wait). */
+static void check_stream(struct cgm_reader *r, size_t i, const struct rp_si_program *p, const char *path,
+                         size_t limit, bool by_wave)
+{
+    char err[600];
+    static struct cgm_si_dyn got;
+    struct rp_wg_stream s;
+    assert_int_equal(rp_wg_stream_open(&s, r, i, p, CGM_SI_WAVES_MAX, limit, path, err, sizeof err), 0);
+    struct order_check o = { &s, p, CGM_SI_WAVES_MAX };
+    if (!by_wave)
+        each_instruction(r, i, p, take, &o);
+    for (unsigned x = CGM_SI_WAVES_MAX; by_wave && x-- > 0;) {
+        o.only = x;
+        each_instruction(r, i, p, take, &o);
+    }
+    for (unsigned x = 0; x < CGM_SI_WAVES_MAX; x++) {
+        assert_int_equal(rp_wg_stream_next(&s, x, &got, err, sizeof err), -1);
+        rp_wg_stream_close_wave(&s, x);
+    }
+    if (by_wave && limit < RP_WAVE_QUEUE_WORDS)
+        assert_true(s.detached != 0); /* the small queues overflowed */
+    rp_wg_stream_close(&s);
+}
+
+/* Each wavefront gets what decoding the stream record by record and
+ * sorting the instructions by wavefront gives, whatever order the
+ * wavefronts read in and whether their queues overflow (the wavefront then
+ * reads on alone). */
 static void test_wave_readers(void **state)
 {
     (void)state;
@@ -172,41 +250,15 @@ static void test_wave_readers(void **state)
     struct rp_gpu_trace t;
     assert_int_equal(rp_gpu_trace_init(&t, r, path, err, sizeof err), 0);
     size_t streams = 0;
-    static struct cgm_si_dyn run[CGM_SI_RUN_MAX], got;
     for (size_t i = 0; i < cgm_reader_stream_count(r); i++) {
         const struct cgm_reader_stream *rs = cgm_reader_stream(r, i);
         if (rs->info.kind != CGM_STREAM_GPU_WORKGROUP)
             continue;
         const struct rp_si_program *p = rp_gpu_trace_program(&t, rs->info.name, err, sizeof err);
         assert_non_null(p);
-        struct rp_wave_reader w[CGM_SI_WAVES_MAX];
-        for (unsigned x = 0; x < CGM_SI_WAVES_MAX; x++)
-            assert_int_equal(rp_wave_reader_open(&w[x], r, i, p, x, path, err, sizeof err), 0);
-        struct cgm_si_codec c;
-        assert_int_equal(cgm_si_codec_init(&c, p->table, p->n), 0);
-        struct cgm_riter *it = cgm_riter_open(r, i);
-        const uint8_t *rec;
-        size_t len;
-        while (cgm_riter_next(it, &rec, &len) == 1) {
-            uint8_t type;
-            unsigned wave, n;
-            assert_int_equal(cgm_si_record_decode(&c, rec, len, &type, &wave, run, &n), 0);
-            for (unsigned k = 0; k < n; k++) {
-                long idx = rp_wave_reader_next(&w[wave], &got, err, sizeof err);
-                assert_true(idx >= 0);
-                assert_int_equal(p->table[idx].offset, run[k].offset);
-                assert_int_equal(got.exec, run[k].exec);
-                if (p->table[idx].access != CGM_SI_NONE)
-                    for (uint64_t m = p->table[idx].unit == CGM_SI_SMEM ? 1 : got.exec; m; m &= m - 1)
-                        assert_int_equal(got.addr[__builtin_ctzll(m)], run[k].addr[__builtin_ctzll(m)]);
-            }
-        }
-        for (unsigned x = 0; x < CGM_SI_WAVES_MAX; x++) {
-            assert_int_equal(rp_wave_reader_next(&w[x], &got, err, sizeof err), -1);
-            rp_wave_reader_close(&w[x]);
-        }
-        cgm_riter_close(it);
-        cgm_si_codec_free(&c);
+        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, false);
+        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, true);
+        check_stream(r, i, p, path, 70, true);
         streams++;
     }
     assert_true(streams > 0);
