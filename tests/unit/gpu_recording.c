@@ -96,6 +96,30 @@ void *gpu_replay_stats(const char *trace, const struct rp_config *cfg)
     return json;
 }
 
+void *gpu_replay_json(const char *trace, const struct rp_config *cfg)
+{
+    struct rp_sim *s = replay_run_checked(trace, cfg);
+    char *txt = NULL;
+    FILE *f = open_memstream(&txt, &(size_t){ 0 });
+    assert_non_null(f);
+    assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
+    fclose(f);
+    cJSON *j = cJSON_Parse(txt);
+    free(txt);
+    assert_non_null(j);
+    rp_sim_destroy(s);
+    return j;
+}
+
+double gpu_kernel_cycles(const void *json)
+{
+    double sum = 0;
+    const cJSON *k;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "gpu"), "kernels"))
+        sum += gpu_stat(k, "cycles");
+    return sum;
+}
+
 double gpu_stat(const void *json, const char *path)
 {
     const cJSON *x = json;

@@ -32,6 +32,13 @@ uint64_t gpu_recorded_instructions(const char *path);
  * statistics snapshot at the end (a cJSON object, to free with cJSON_Delete). */
 void *gpu_replay_stats(const char *trace, const struct rp_config *cfg);
 
+/* Replays TRACE under CFG and returns the JSON replay writes (the region of
+ * interest's section included; cJSON_Delete it). */
+void *gpu_replay_json(const char *trace, const struct rp_config *cfg);
+
+/* GPU cycles of every kernel in a replay's statistics, summed. */
+double gpu_kernel_cycles(const void *json);
+
 /* Number at PATH in a cJSON tree: keys separated by dots, array entries by
  * index ("gpu.kernels.0.cycles"); the test fails if there is none. */
 double gpu_stat(const void *json, const char *path);

@@ -26,17 +26,6 @@ static size_t array_size(const cJSON *j, const char *key)
     return (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(gpu, key));
 }
 
-static double kernel_cycles(const cJSON *j)
-{
-    double sum = 0;
-    char k[64];
-    for (size_t i = 0; i < array_size(j, "kernels"); i++) {
-        snprintf(k, sizeof k, "gpu.kernels.%zu.cycles", i);
-        sum += gpu_stat(j, k);
-    }
-    return sum;
-}
-
 static void test_workloads_complete(void **state)
 {
     (void)state;
@@ -114,7 +103,7 @@ static void test_more_compute_units_never_slower(void **state)
             rp_config_defaults(&cfg);
             cfg.gpu_cus = cus;
             cJSON *j = gpu_replay_stats(gpu_traces[i], &cfg);
-            double t = kernel_cycles(j), misses = l1_misses(j);
+            double t = gpu_kernel_cycles(j), misses = l1_misses(j);
             double bound = prev_misses && misses / prev_misses > 1.02 ? misses / prev_misses : 1.02;
             if (prev && t > bound * prev)
                 print_error("%s: %u compute units take %.0f cycles (%.0f L1 misses), half as many %.0f (%.0f)\n",
@@ -156,7 +145,7 @@ static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
         cfg.cu.max_work_groups = 1;
         cfg.gpu_cus = 1;
         cJSON *hier = gpu_replay_stats(gpu_traces[i], &cfg);
-        double serial = kernel_cycles(hier), own = sum_over_cus(hier, 1, "work_group_cycles");
+        double serial = gpu_kernel_cycles(hier), own = sum_over_cus(hier, 1, "work_group_cycles");
         double slack = sum_over_cus(hier, 1, "work_groups") * (double)(cfg.cu.simds + 1);
         if (serial < own - slack || serial > own + slack)
             print_error("%s (hierarchy): one compute unit %.0f cycles, its work-groups %.0f\n", gpu_workloads[i],
@@ -171,7 +160,7 @@ static void test_one_compute_unit_is_the_sum_of_its_work_groups(void **state)
         cJSON *many = gpu_replay_stats(gpu_traces[i], &cfg);
         double alone = sum_over_cus(many, cfg.gpu_cus, "work_group_cycles");
         double groups = sum_over_cus(many, cfg.gpu_cus, "work_groups");
-        serial = kernel_cycles(one);
+        serial = gpu_kernel_cycles(one);
         slack = groups * (double)(cfg.cu.simds + 1);
         if (serial < alone - slack || serial > alone + slack)
             print_error("%s: one compute unit %.0f cycles, its %.0f work-groups alone %.0f\n", gpu_workloads[i], serial,

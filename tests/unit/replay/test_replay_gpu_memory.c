@@ -4,8 +4,7 @@
  * units, a power of two), and every request the compute units send reaches
  * a vector L1; every GPU workload completes in each of the four
  * organisations; the [gpu.l1] keys reach the L1s; a GPU address the memory
- * system cannot place fails the replay, naming it; a collaborative
- * workload at 0% CPU share takes its GPU-only version's time. */
+ * system cannot place fails the replay, naming it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,15 +36,6 @@ static double caches_sum(const cJSON *j, const char *kind, const char *field, un
     }
     if (count)
         *count = n;
-    return sum;
-}
-
-static double kernel_cycles(const cJSON *j)
-{
-    double sum = 0;
-    const cJSON *k;
-    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "gpu"), "kernels"))
-        sum += gpu_stat(k, "cycles");
     return sum;
 }
 
@@ -140,14 +130,14 @@ static void test_l1_keys_reach_the_caches(void **state)
     rp_config_defaults(&cfg);
     cfg.gpu_l1.latency = 20;
     cJSON *slow = gpu_replay_stats(gpu_traces[0], &cfg);
-    assert_true(kernel_cycles(slow) > kernel_cycles(base));
+    assert_true(gpu_kernel_cycles(slow) > gpu_kernel_cycles(base));
     rp_config_defaults(&cfg);
     cfg.cu.coalescer = RP_COALESCE_L1_MSHR;
     cJSON *wide = gpu_replay_stats(gpu_traces[0], &cfg);
     cfg.gpu_l1.coalescer = 1;
     cJSON *narrow = gpu_replay_stats(gpu_traces[0], &cfg);
     assert_true(caches_sum(narrow, "gpu_l1v", "coalesced", NULL) < caches_sum(wide, "gpu_l1v", "coalesced", NULL));
-    assert_true(kernel_cycles(narrow) > kernel_cycles(wide));
+    assert_true(gpu_kernel_cycles(narrow) > gpu_kernel_cycles(wide));
     cJSON_Delete(base);
     cJSON_Delete(small);
     cJSON_Delete(slow);
@@ -277,28 +267,13 @@ static void check_breakdown(const cJSON *j, const struct rp_config *cfg, bool wh
     assert_true(gpu_stat(j, "breakdown.gpu_busy") > 0);
 }
 
-/* The replay's JSON, the region of interest's section included. */
-static cJSON *replay_json(const char *trace, const struct rp_config *cfg)
-{
-    struct rp_sim *s = replay_run_checked(trace, cfg);
-    char *txt = NULL;
-    FILE *f = open_memstream(&txt, &(size_t){ 0 });
-    assert_int_equal(rp_stats_write(s, f, NULL, false), 0);
-    fclose(f);
-    cJSON *j = cJSON_Parse(txt);
-    free(txt);
-    assert_non_null(j);
-    rp_sim_destroy(s);
-    return j;
-}
-
 static void test_study1_breakdown(void **state)
 {
     (void)state;
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     cfg.gpu_coherence = RP_GPU_NONCOHERENT;
-    cJSON *j = replay_json(gpu_traces[0], &cfg); /* hotspot marks a region */
+    cJSON *j = gpu_replay_json(gpu_traces[0], &cfg); /* hotspot marks a region */
     check_breakdown(j, &cfg, true);
     const cJSON *roi = cJSON_GetObjectItemCaseSensitive(j, "roi");
     check_breakdown(roi, &cfg, false);
@@ -355,57 +330,6 @@ static void test_address_error(void **state)
     unlink(trace);
 }
 
-/* Seed 000 Sec. 4.4.1's equivalence check: a collaborative workload at 0%
- * CPU share takes the time of its GPU-only version (THREADS 0: the same
- * kernels on the same data) within 2%, in the thesis' setting (shared
- * buffers, the default coherent system), whatever the number of threads
- * asked for (the thesis varies one to eight). Both hold the same kernels,
- * work-groups and wavefront instructions, and no thread but the main one:
- * a worker with an empty slice is not created. */
-static void test_zero_share_is_gpu_only(void **state)
-{
-    (void)state;
-    static const char *const work[] = { "collab_backprop", "collab_matmul", "collab_edge", "collab_knn",
-                                        "collab_write" };
-    static const unsigned threads[] = { 1, 8 };
-    struct rp_config cfg;
-    rp_config_defaults(&cfg);
-    for (size_t w = 0; w < sizeof work / sizeof work[0]; w++) {
-        char gpu_only[64], cmd[96];
-        snprintf(cmd, sizeof cmd, "%s 0 0 share", work[w]);
-        gpu_record(gpu_only, "kernels", cmd);
-        cJSON *a = replay_json(gpu_only, &cfg);
-        size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(a, "gpu"), "kernels"));
-        assert_true(n > 0);
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "threads")), 1);
-        double ka = kernel_cycles(a), ra = gpu_stat(a, "roi.cycles");
-        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
-            char collab[64];
-            snprintf(cmd, sizeof cmd, "%s %u 0 share", work[w], threads[t]);
-            gpu_record(collab, "kernels", cmd);
-            assert_int_equal(gpu_recorded_instructions(gpu_only), gpu_recorded_instructions(collab));
-            cJSON *b = replay_json(collab, &cfg);
-            assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b, "threads")), 1);
-            for (size_t k = 0; k < n; k++) {
-                char key[64];
-                snprintf(key, sizeof key, "gpu.kernels.%zu.work_groups", k);
-                assert_int_equal(gpu_stat(a, key), gpu_stat(b, key));
-            }
-            double kb = kernel_cycles(b), rb = gpu_stat(b, "roi.cycles");
-            if (kb > ka * 1.02 || kb < ka * 0.98 || rb > ra * 1.02 || rb < ra * 0.98)
-                print_error("%s: kernels %.0f against %.0f GPU cycles, region %.0f against %.0f\n", cmd, kb, ka,
-                            rb, ra);
-            assert_true(kb <= ka * 1.02 && kb >= ka * 0.98);
-            assert_true(rb <= ra * 1.02 && rb >= ra * 0.98);
-            cJSON_Delete(b);
-            unlink(collab);
-        }
-        cJSON_Delete(a);
-        unlink(gpu_only);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,7 +339,6 @@ int main(void)
         cmocka_unit_test(test_copies_per_organisation),
         cmocka_unit_test(test_study1_breakdown),
         cmocka_unit_test(test_address_error),
-        cmocka_unit_test(test_zero_share_is_gpu_only),
     };
     return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }
