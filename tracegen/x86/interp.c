@@ -541,6 +541,7 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_SUBSS: x86_sse_subss(c, in); break;
         case RUN_MULSS: x86_sse_mulss(c, in); break;
         case RUN_SSE_VEC: x86_exec_sse_vec(c, in); break;
+        case RUN_SSE_LANE_RR: x86_sse_lane_rr(c, in); break;
         case RUN_SSE_LANE: x86_sse_lane(c, in); break;
         case RUN_SSE_COMIS: x86_sse_comis(c, in); break;
         case RUN_SSE_CVT2SI: x86_sse_cvt2si(c, in); break;

@@ -56,8 +56,8 @@ enum x86_run_form {
     RUN_ADDSD, RUN_SUBSD, RUN_MULSD,  /* scalar SSE arithmetic, XMM destination */
     RUN_ADDSS, RUN_SUBSS, RUN_MULSS,
     RUN_SSE_VEC,                      /* other legacy SSE with an XMM result (sse.c) */
-    RUN_SSE_LANE,                     /* legacy SSE one-lane operation (simd_lane.h),
-                                         x86_dinsn.cond says which */
+    RUN_SSE_LANE_RR, RUN_SSE_LANE,    /* legacy SSE one-lane operation (simd_lane.h),
+                                         x86_dinsn.cond says which; XMM source, other */
     RUN_SSE_COMIS,                    /* (u)comiss/sd with an XMM or memory source */
     RUN_SSE_CVT2SI,                   /* cvt(t)ss/sd2si from an XMM or memory source */
     RUN_TZCNT, RUN_LZCNT,             /* F3 0F BC/BD: recorded as BSF/BSR (bitops.c) */

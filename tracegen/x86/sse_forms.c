@@ -71,7 +71,7 @@ unsigned x86_sse_run_form(struct x86_dinsn *in)
     unsigned lane = lane_op(in);
     if (lane != LANE_NONE && lane_shape(in)) {
         in->cond = (uint8_t)lane;
-        return RUN_SSE_LANE;
+        return o1->kind == OPK_XMM ? RUN_SSE_LANE_RR : RUN_SSE_LANE;
     }
     switch (in->csid) {
     case X86_INS_MOVSD: case X86_INS_MOVSS:
@@ -103,8 +103,9 @@ unsigned x86_sse_run_form(struct x86_dinsn *in)
 }
 
 /* Scalar sources: only the low element is read (from a register or
- * 4/8 bytes of memory). */
-static inline double src_f64(struct x86_cpu *c, const struct x86_opnd *o)
+ * 4/8 bytes of memory). Inline: as calls, their frames cost more than the
+ * register case's copy. */
+__attribute__((always_inline)) static inline double src_f64(struct x86_cpu *c, const struct x86_opnd *o)
 {
     if (o->kind == OPK_XMM)
         return c->xmm[o->reg].fd[0];
@@ -114,7 +115,7 @@ static inline double src_f64(struct x86_cpu *c, const struct x86_opnd *o)
     return d;
 }
 
-static inline float src_f32(struct x86_cpu *c, const struct x86_opnd *o)
+__attribute__((always_inline)) static inline float src_f32(struct x86_cpu *c, const struct x86_opnd *o)
 {
     if (o->kind == OPK_XMM)
         return c->xmm[o->reg].f[0];
@@ -196,15 +197,30 @@ SCALAR_FORM(x86_sse_subss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, _mm_sub
 SCALAR_FORM(x86_sse_mulss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_mulss)
 #undef SCALAR_FORM
 
-void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in)
+/* D = IN's one-lane operation of D and S (S may be D). */
+__attribute__((always_inline)) static inline void lane_run(struct x86_cpu *c,
+                                                           const struct x86_dinsn *in, xmm_t *d,
+                                                           const xmm_t *s)
 {
-    xmm_t s, *d = &c->xmm[in->o[0].reg];
-    x86_sse_source(c, in, &in->o[1], &s);
     switch (in->cond) {
-#define LANE_RUN(NAME) case LANE_##NAME: x86_lane_##NAME(d, d, &s, in->imm); return;
+#define LANE_RUN(NAME) case LANE_##NAME: x86_lane_##NAME(d, d, s, in->imm); return;
     X86_LANE_OPS(LANE_RUN) X86_LANE_LEGACY_OPS(LANE_RUN)
 #undef LANE_RUN
     default:
         x86_fault(c, XF_UNIMPL, in->next - in->len);
     }
+}
+
+/* The register form is a function of its own: without the memory read's
+ * calls it needs no frame. */
+void x86_sse_lane_rr(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    lane_run(c, in, &c->xmm[in->o[0].reg], &c->xmm[in->o[1].reg]);
+}
+
+void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    xmm_t s;
+    x86_sse_source(c, in, &in->o[1], &s);
+    lane_run(c, in, &c->xmm[in->o[0].reg], &s);
 }
