@@ -122,31 +122,31 @@ static bool queue_push(struct rp_wave_queue *q, size_t limit, const struct cgm_s
         if (!w)
             return false;
         for (size_t i = 0; i < q->n; i++)
-            w[i] = q->w[(q->head + i) % q->cap];
+            w[i] = q->w[(q->head + i) & (q->cap - 1)];
         free(q->w);
         q->w = w;
         q->cap = cap;
         q->head = 0;
     }
-    size_t at = q->head + q->n;
-    q->w[at++ % q->cap] = (uint64_t)k;
-    q->w[at++ % q->cap] = d->exec;
+    size_t mask = q->cap - 1, at = q->head + q->n;
+    q->w[at++ & mask] = (uint64_t)k;
+    q->w[at++ & mask] = d->exec;
     for (uint64_t m = lanes; m; m &= m - 1)
-        q->w[at++ % q->cap] = d->addr[__builtin_ctzll(m)];
+        q->w[at++ & mask] = d->addr[__builtin_ctzll(m)];
     q->n += need;
     return true;
 }
 
 static long queue_pop(struct rp_wave_queue *q, const struct cgm_si_static *table, struct cgm_si_dyn *d)
 {
-    long k = (long)q->w[q->head];
-    d->exec = q->w[(q->head + 1) % q->cap];
+    size_t mask = q->cap - 1, at = q->head;
+    long k = (long)q->w[at++ & mask];
+    d->exec = q->w[at++ & mask];
     d->offset = table[k].offset;
-    size_t used = 2;
     for (uint64_t m = address_lanes(&table[k], d->exec); m; m &= m - 1)
-        d->addr[__builtin_ctzll(m)] = q->w[(q->head + used++) % q->cap];
-    q->head = (q->head + used) % q->cap;
-    q->n -= used;
+        d->addr[__builtin_ctzll(m)] = q->w[at++ & mask];
+    q->n -= at - q->head;
+    q->head = at & mask;
     return k;
 }
 

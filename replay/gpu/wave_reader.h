@@ -37,7 +37,7 @@ struct rp_stream_cursor {
 };
 
 struct rp_wave_queue {
-    uint64_t *w;                   /* ring of words */
+    uint64_t *w;                   /* ring of words, cap a power of two */
     size_t cap, head, n;
 };
 
