@@ -58,6 +58,16 @@ struct channel {
     unsigned drain_left;      /* watermark policy: writes this drain still owes */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
+    /* No command can issue before this cycle: the soonest time at which a
+     * constraint that blocked the last look at the queue lifts. Anything
+     * else that blocks a request (an open row, a refresh owed, a read of
+     * the block queued first, the hit cap) only changes by a command or a
+     * new request, and both make the next cycle look again. */
+    uint64_t wake;
+    /* Banks whose open row a queued request wants: bank_hit[b] == hit_scan
+     * while the scan numbered hit_scan runs (so marks need no clearing). */
+    uint32_t *bank_hit;
+    uint32_t hit_scan;
 };
 
 struct inflight {
@@ -76,6 +86,7 @@ struct cgm_dram {
     struct channel *ch;
     struct inflight *fly;
     unsigned nfly, capfly;
+    uint64_t next_done;       /* earliest done among fly (UINT64_MAX: none) */
     cgm_dram_done_fn done_fn;
     void *done_ctx;
     cgm_dram_observer_fn obs_fn;
@@ -105,6 +116,7 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
      * array grows if more arrive in one cycle). */
     d->capfly = cfg->channels * (d->rl + d->wl + 2 * d->burst + 2 + cfg->write_queue_size);
     d->fly = calloc(d->capfly, sizeof *d->fly);
+    d->next_done = UINT64_MAX;
     if (!d->ch || !d->fly)
         goto oom;
     for (unsigned c = 0; c < cfg->channels; c++) {
@@ -112,9 +124,10 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
         ch->q = calloc(cfg->queue_size, sizeof *ch->q);
         ch->banks = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->banks);
         ch->ranks = calloc(cfg->ranks, sizeof *ch->ranks);
+        ch->bank_hit = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->bank_hit);
         if (cfg->write_queue_size && !(ch->wq = calloc(cfg->write_queue_size, sizeof *ch->wq)))
             goto oom;
-        if (!ch->q || !ch->banks || !ch->ranks)
+        if (!ch->q || !ch->banks || !ch->ranks || !ch->bank_hit)
             goto oom;
         for (unsigned r = 0; r < cfg->ranks; r++) {
             /* Stagger the ranks' refreshes across the interval. */
@@ -139,6 +152,7 @@ void cgm_dram_destroy(struct cgm_dram *d)
             free(d->ch[c].wq);
             free(d->ch[c].banks);
             free(d->ch[c].ranks);
+            free(d->ch[c].bank_hit);
         }
     }
     free(d->ch);
@@ -226,6 +240,8 @@ static void fly_add(struct cgm_dram *d, const struct cgm_dram_request *r, uint64
         d->capfly *= 2;
     }
     d->fly[d->nfly++] = (struct inflight){ .r = *r, .done = done, .notify = notify };
+    if (done < d->next_done)
+        d->next_done = done;
 }
 
 static void add_entry(struct cgm_dram *d, struct entry *e, const struct cgm_dram_request *r,
@@ -254,6 +270,7 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
         return -1;
     }
     uint64_t block = r->addr >> d->map.offset_bits;
+    ch->wake = 0;
     if (!ch->wq) {
         add_entry(d, &ch->q[ch->n++], r, a);
     } else if (r->write) {
@@ -412,15 +429,23 @@ static void do_ref(struct cgm_dram *d, unsigned c, unsigned rank)
 
 /* ---- scheduling ------------------------------------------------------- */
 
-static bool act_allowed(struct cgm_dram *d, struct channel *ch, unsigned rank, struct bank *bk)
+/* Lowers *wake to t, a cycle at which a constraint lifts. */
+static void lift_at(uint64_t *wake, uint64_t t)
 {
-    struct rank *rk = &ch->ranks[rank];
-    if (bk->open || d->now < bk->next_act || rk->ref_pending)
-        return false;
+    if (t < *wake)
+        *wake = t;
+}
+
+/* The first cycle a closed bank of rank may be activated: tRC, tRRD and tRP
+ * (next_act), at most four activates in any tFAW window. */
+static uint64_t act_ready(const struct cgm_dram *d, const struct channel *ch, unsigned rank,
+                          const struct bank *bk)
+{
+    const struct rank *rk = &ch->ranks[rank];
     /* act_hist[act_pos] is the fourth most recent activate. */
-    if (rk->acts >= 4 && d->now < rk->act_hist[rk->act_pos] + d->cfg.t.faw)
-        return false;
-    return true;
+    if (rk->acts >= 4)
+        return max64(bk->next_act, rk->act_hist[rk->act_pos] + d->cfg.t.faw);
+    return bk->next_act;
 }
 
 /* Whether a request of q other than entry skip wants row of bank. */
@@ -481,15 +506,17 @@ static struct queue serving(struct cgm_dram *d, struct channel *ch)
     return ch->writing && ch->wn > ch->wblocked ? writes : reads;
 }
 
-static bool schedule_refresh(struct cgm_dram *d, unsigned c)
+static bool schedule_refresh(struct cgm_dram *d, unsigned c, uint64_t *wake)
 {
     struct channel *ch = &d->ch[c];
     for (unsigned r = 0; r < d->cfg.ranks; r++) {
         struct rank *rk = &ch->ranks[r];
         if (d->now >= rk->refresh_due)
             rk->ref_pending = true;
-        if (!rk->ref_pending)
+        if (!rk->ref_pending) {
+            lift_at(wake, rk->refresh_due);
             continue;
+        }
         bool all_closed = true;
         for (unsigned i = 0; i < d->nbanks; i++) {
             struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
@@ -500,32 +527,51 @@ static bool schedule_refresh(struct cgm_dram *d, unsigned c)
                 do_pre(d, c, r, i / d->cfg.banks_per_group, i % d->cfg.banks_per_group);
                 return true;
             }
+            lift_at(wake, bk->next_pre);
         }
-        if (all_closed && d->now >= rk->next_ref) {
-            do_ref(d, c, r);
-            return true;
+        if (all_closed) {
+            if (d->now >= rk->next_ref) {
+                do_ref(d, c, r);
+                return true;
+            }
+            lift_at(wake, rk->next_ref);
         }
     }
     return false;
 }
 
+/* At most one command for channel c this cycle. A look that finds none
+ * notes in ch->wake when one could first issue, and the cycles before it
+ * are not looked at. */
 static void schedule_channel(struct cgm_dram *d, unsigned c)
 {
     struct channel *ch = &d->ch[c];
+    if (d->now < ch->wake)
+        return;
+    bool was_writing = ch->writing;
     struct queue q = serving(d, ch);
-    if (schedule_refresh(d, c))
+    uint64_t wake = UINT64_MAX;
+    if (schedule_refresh(d, c, &wake))
         return;
 
     /* First ready: the oldest request whose row is open and whose column
      * command may issue now, unless its bank has served hit_cap hits while
-     * an older request waits for another row. */
+     * an older request waits for another row. The scan also marks the
+     * banks whose open row some request wants. */
+    uint32_t scan = ++ch->hit_scan;
     for (unsigned i = 0; i < *q.n; i++) {
         struct entry *e = &q.e[i];
         struct bank *bk = &ch->banks[e->bank];
-        if (!bk->open || bk->row != e->a.row || ch->ranks[e->a.rank].ref_pending || e->reads_before)
+        if (!bk->open || bk->row != e->a.row)
             continue;
-        if (d->now < (e->r.write ? bk->next_wr : bk->next_rd))
+        ch->bank_hit[e->bank] = scan;
+        if (ch->ranks[e->a.rank].ref_pending || e->reads_before)
             continue;
+        uint64_t ready = e->r.write ? bk->next_wr : bk->next_rd;
+        if (d->now < ready) {
+            lift_at(&wake, ready);
+            continue;
+        }
         if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(q, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
@@ -544,11 +590,13 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
                 struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
                                            .bank = i % d->cfg.banks_per_group };
-                if (bk->open && bk->close_asap && d->now >= bk->next_pre &&
-                    !row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row)) {
+                if (!bk->open || !bk->close_asap || row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row))
+                    continue;
+                if (d->now >= bk->next_pre) {
                     do_pre(d, c, r, a.bg, a.bank);
                     return;
                 }
+                lift_at(&wake, bk->next_pre);
             }
     }
 
@@ -559,13 +607,16 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
         if (ch->ranks[e->a.rank].ref_pending || e->reads_before)
             continue;
         if (!bk->open) {
-            if (act_allowed(d, ch, e->a.rank, bk)) {
+            uint64_t ready = act_ready(d, ch, e->a.rank, bk);
+            if (d->now >= ready) {
                 do_act(d, c, e->a.rank, e->a.bg, e->a.bank, e->a.row);
                 e->caused_act = true;
                 return;
             }
+            lift_at(&wake, ready);
         } else if (bk->row != e->a.row) {
-            bool hits_wait = queued_hit(q, i, e->bank, bk->row);
+            /* another request wants the open row (the scan above marked it) */
+            bool hits_wait = ch->bank_hit[e->bank] == scan;
             if (hits_wait && bk->hits_since_act < d->cfg.hit_cap)
                 continue;
             if (d->now >= bk->next_pre) {
@@ -573,8 +624,12 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
                 e->caused_pre = true;
                 return;
             }
+            lift_at(&wake, bk->next_pre);
         }
     }
+    /* A drain that started or stopped this cycle may stop or start the
+     * next (serving looks once per cycle): look again then. */
+    ch->wake = ch->writing != was_writing ? d->now + 1 : wake;
 }
 
 static unsigned hist_bucket(uint64_t v)
@@ -589,9 +644,14 @@ static unsigned hist_bucket(uint64_t v)
 
 static void complete_due(struct cgm_dram *d)
 {
+    if (d->now < d->next_done)
+        return;
+    d->next_done = UINT64_MAX;
     for (unsigned i = 0; i < d->nfly;) {
         struct inflight *f = &d->fly[i];
         if (f->done > d->now) {
+            if (f->done < d->next_done)
+                d->next_done = f->done;
             i++;
             continue;
         }
@@ -641,6 +701,7 @@ static void refresh_in_bulk(struct cgm_dram *d, uint64_t to)
     for (unsigned c = 0; c < d->cfg.channels; c++) {
         uint64_t first[16], times[16]; /* per rank; 0: none taken */
         CGM_CHECK(d->cfg.ranks <= 16);
+        d->ch[c].wake = 0; /* the refresh state below changes */
         for (unsigned r = 0; r < d->cfg.ranks; r++) {
             struct rank *rk = &d->ch[c].ranks[r];
             struct bank *banks = &d->ch[c].banks[(size_t)r * d->nbanks];
