@@ -48,6 +48,7 @@
 #include <x86intrin.h>
 
 #include "cgm/knightsim.h"
+#include "bench_cachegrind.h"
 
 static const int sweep[] = { 16, 32, 64, 128, 256, 512, 768, 1024 };
 /* The sizes compared with the original KnightSim, and the runs of each
@@ -543,37 +544,9 @@ static double busy_cpus(double seconds)
  * point "ENGINE N CYCLES" only; -1 if it could not be run. */
 static double point_instructions(const char *engine, int n, uint64_t cycles)
 {
-    char self[4096];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    char log[] = "/tmp/bench-knightsim-cachegrind-XXXXXX";
-    int fd = k > 0 ? mkstemp(log) : -1;
-    if (fd < 0)
-        return -1;
-    close(fd);
-    self[k] = 0;
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd,
-             "CGM_KS_BENCH_POINT='%s %d %llu' valgrind --tool=cachegrind --cache-sim=no "
-             "--cachegrind-out-file=/dev/null --log-file=%s '%s' >/dev/null 2>&1",
-             engine, n, (unsigned long long)cycles, log, self);
-    int rc = system(cmd);
-    double instr = -1;
-    FILE *f = fopen(log, "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        char *at = strstr(line, "I   refs:");
-        if (!at)
-            continue;
-        double v = 0;
-        for (char *c = at + 9; *c && *c != '\n'; c++)
-            if (*c >= '0' && *c <= '9')
-                v = v * 10 + (*c - '0');
-        instr = v;
-    }
-    if (f)
-        fclose(f);
-    unlink(log);
-    return rc == 0 ? instr : -1;
+    char env[128];
+    snprintf(env, sizeof env, "CGM_KS_BENCH_POINT='%s %d %llu'", engine, n, (unsigned long long)cycles);
+    return bench_cachegrind_self(env);
 }
 
 /* Instructions per event of `engine` with n contexts: the difference of a

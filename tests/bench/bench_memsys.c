@@ -45,10 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cgm/coh.h"
 #include "cgm/memsys.h"
+#include "bench_cachegrind.h"
 
 #define INFLIGHT 8
 #define CUS 8
@@ -485,36 +485,10 @@ static void print_simulated(const struct timed_result *r)
  * -1 if it could not be run. */
 static double cachegrind_instructions(const char *one, uint64_t per_core, uint64_t stream_len)
 {
-    char self[4096];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    char log[] = "/tmp/bench-memsys-cachegrind-XXXXXX";
-    int fd = k > 0 ? mkstemp(log) : -1;
-    if (fd < 0)
-        return -1;
-    close(fd);
-    self[k] = 0;
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd, "CGM_MEMSYS_BENCH_ONE=%s CGM_MEMSYS_BENCH_REQUESTS=%llu CGM_MEMSYS_BENCH_STREAM=%llu "
-             "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file=%s '%s' "
-             ">/dev/null 2>&1", one, (unsigned long long)per_core, (unsigned long long)stream_len, log, self);
-    int rc = system(cmd);
-    double instr = -1;
-    FILE *f = fopen(log, "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        char *at = strstr(line, "I   refs:");
-        if (!at)
-            continue;
-        double v = 0;
-        for (char *c = at + 9; *c && *c != '\n'; c++)
-            if (*c >= '0' && *c <= '9')
-                v = v * 10 + (*c - '0');
-        instr = v;
-    }
-    if (f)
-        fclose(f);
-    unlink(log);
-    return rc == 0 ? instr : -1;
+    char env[256];
+    snprintf(env, sizeof env, "CGM_MEMSYS_BENCH_ONE=%s CGM_MEMSYS_BENCH_REQUESTS=%llu CGM_MEMSYS_BENCH_STREAM=%llu",
+             one, (unsigned long long)per_core, (unsigned long long)stream_len);
+    return bench_cachegrind_self(env);
 }
 
 /* Host instructions per completed request: two runs that differ only in
