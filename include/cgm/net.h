@@ -77,6 +77,11 @@ bool cgm_net_inject(struct cgm_net *n, struct cgm_net_packet *p);
  * global tick not_before (its sender's latency, counted in the sender's
  * clock domain): the packet waits in the endpoint's output controller. */
 bool cgm_net_inject_at(struct cgm_net *n, struct cgm_net_packet *p, ks_tick not_before);
+/* From now on ec (NULL: none, the default) is advanced whenever one of
+ * endpoint ep's injection lanes stops being full, so the endpoint can await
+ * it instead of retrying every cycle. Only the endpoint injects there, so
+ * nothing else makes the room it waits for. */
+void cgm_net_watch_space(struct cgm_net *n, int ep, ks_eventcount *ec);
 /* Whether the endpoint's input lane has room. */
 bool cgm_net_can_inject(const struct cgm_net *n, int endpoint, unsigned lane);
 /* Ring hops on the shortest path between two switches. */

@@ -38,6 +38,7 @@ struct cgm_net {
      * runs for every packet and should not divide. */
     uint32_t *ep_sw;
     uint8_t *ep_queue;
+    ks_eventcount **space; /* per endpoint: advanced when an injection lane stops being full */
     bool stopping;
 };
 
@@ -107,6 +108,20 @@ static unsigned neighbour(const struct cgm_net *n, unsigned id, unsigned out)
     return id ? id - 1 : k - 1;
 }
 
+/* A packet left queue idx of switch s. An endpoint that watches its
+ * injection lanes learns when one stops being full (only then: a pop from
+ * a lane with room changes nothing for an endpoint that injects). */
+static void popped(struct cgm_net *n, struct sw *s, struct lane_q *q, unsigned idx)
+{
+    if (!q->n)
+        s->nonempty &= ~(1u << idx);
+    if (idx >= LOCAL0 * CGM_NLANES && q->n + 1 == n->cfg.queue_size) {
+        ks_eventcount *ec = n->space[s->id * n->cfg.local_ports + idx / CGM_NLANES - LOCAL0];
+        if (ec)
+            ks_advance(ec);
+    }
+}
+
 /* One cycle of switch s. Returns the cycle it next has something to do:
  * now + 1 if a packet was ready (moved or blocked), the earliest head's
  * ready cycle if none was, UINT64_MAX if every queue is empty. */
@@ -121,8 +136,7 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
         uint32_t upper = pending & ~((1u << s->rr) - 1);
         unsigned idx = (unsigned)__builtin_ctz(upper ? upper : pending);
         pending &= ~(1u << idx);
-        unsigned port = idx / CGM_NLANES, lane = idx % CGM_NLANES;
-        struct lane_q *q = q_of(s, port, lane);
+        struct lane_q *q = &s->in[idx];
         struct cgm_net_packet *p = q->buf[q->head];
         if (p->ready > now) {
             if (p->ready < next)
@@ -136,17 +150,17 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
             continue;
         }
         unsigned x = p->flits;
+        unsigned lane = p->lane; /* = idx % CGM_NLANES */
         if (out == WEST || out == EAST) {
             struct sw *nb = &n->sw[neighbour(n, s->id, out)];
             struct lane_q *nq = q_of(nb, out == EAST ? WEST : EAST, lane);
-            unsigned need = port >= LOCAL0 ? 2 : 1;
+            unsigned need = idx >= LOCAL0 * CGM_NLANES ? 2 : 1; /* from a local port */
             if (q_free(n, nq) < need) {
                 s->st.blocked++;
                 continue;
             }
             q_pop(n, q);
-            if (!q->n)
-                s->nonempty &= ~(1u << idx);
+            popped(n, s, q, idx);
             p->ready = now + x + n->cfg.latency;
             p->hops++;
             q_push(n, nq, p);
@@ -158,8 +172,7 @@ static uint64_t switch_cycle(struct cgm_net *n, struct sw *s, uint64_t now)
                 continue;
             }
             q_pop(n, q);
-            if (!q->n)
-                s->nonempty &= ~(1u << idx);
+            popped(n, s, q, idx);
             n->in_flight--;
         }
         used |= 1u << out;
@@ -221,7 +234,8 @@ struct cgm_net *cgm_net_create(ks_engine *eng, ks_domain *d, const struct cgm_ne
     unsigned eps = cfg->switches * cfg->local_ports;
     n->ep_sw = malloc(eps * sizeof *n->ep_sw);
     n->ep_queue = malloc(eps);
-    if (!n->sw || !n->ep_sw || !n->ep_queue)
+    n->space = calloc(eps, sizeof *n->space);
+    if (!n->sw || !n->ep_sw || !n->ep_queue || !n->space)
         goto fail;
     for (unsigned e = 0; e < eps; e++) {
         n->ep_sw[e] = e / cfg->local_ports;
@@ -278,6 +292,7 @@ void cgm_net_destroy(struct cgm_net *n)
     free(n->sw);
     free(n->ep_sw);
     free(n->ep_queue);
+    free(n->space);
     free(n);
 }
 
@@ -286,6 +301,11 @@ unsigned cgm_net_endpoints(const struct cgm_net *n) { return n->cfg.switches * n
 int cgm_net_endpoint(const struct cgm_net *n, unsigned sw, unsigned port)
 {
     return (int)(sw * n->cfg.local_ports + port);
+}
+
+void cgm_net_watch_space(struct cgm_net *n, int ep, ks_eventcount *ec)
+{
+    n->space[ep] = ec;
 }
 
 bool cgm_net_can_inject(const struct cgm_net *n, int ep, unsigned lane)
