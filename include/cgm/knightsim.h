@@ -6,6 +6,9 @@
  * stack and gives up the processor only by blocking:
  *   ks_pause(n)         resume n cycles of the context's clock domain later;
  *   ks_await(ec, v)     resume once eventcount ec has been advanced to >= v;
+ *   ks_await_until(ec, v, c)  resume at the first of its cycles in which ec
+ *                       has reached v or cycle c has begun, as a ks_pause(1)
+ *                       loop that tests those would (no resumption between);
  *   ks_sub_clock_enter  resume later in this same cycle, after every context
  *                       that runs this cycle in the regular phase has run.
  * ks_advance(ec) never blocks; the contexts it wakes run in the current cycle,
@@ -160,6 +163,16 @@ ks_context *ks_self(void);                        /* NULL outside contexts */
 ks_engine *ks_self_engine(void);                  /* (context) */
 void ks_pause(uint64_t cycles);                   /* (context); 0 returns at once */
 void ks_await(ks_eventcount *ec, uint64_t value); /* (context) */
+/* (context) Polling without the resumptions: resumes exactly when and where
+ *     do ks_pause(1); while (ks_ec_count(ec) < value && ks_cycle() < cycle);
+ * would leave the loop (at least one cycle later, in the place its last
+ * ks_pause(1) would give it in that tick), but the cycles in between cost
+ * the engine a test in its batch walk, not a switch to the context. So a
+ * model that polls each cycle for work that is either due at a known cycle
+ * or announced by an advance of ec can wait instead with the same timing,
+ * provided its polls in between would have done nothing. Returns whether
+ * ec has reached value. */
+bool ks_await_until(ks_eventcount *ec, uint64_t value, uint64_t cycle);
 /* ks_advance(ec): also between runs, not from a thread outside a running
  * engine. With nobody awaiting a plain eventcount only its count moves, here
  * inline: most advances find their context busy, not waiting. */

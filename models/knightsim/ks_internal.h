@@ -15,7 +15,8 @@ enum ks_where {
                      now: in the batch being run, the sub-clock list or the
                      parallel inbox of its worker */
     KS_IN_HEAP,   /* overflow heap (pause beyond the table) */
-    KS_IN_WAIT,   /* waiter list of ctx->awaiting */
+    KS_IN_WAIT,   /* waiter list of ctx->awaiting (in ks_await_until a
+                     context is KS_SCHEDULED, on no waiter list) */
     KS_IN_OUTBOX, /* parallel: woken by another worker, not yet delivered */
     KS_DEAD
 };
@@ -30,6 +31,15 @@ typedef struct ks_stack {
 
 struct ks_worker;
 
+/* Why the batch walk must look at a context before switching to it. */
+enum ks_skip {
+    KS_RUN,        /* nothing: run it */
+    KS_SKIP_DEFER, /* in the batch only to take its place in the next cycle
+                      (ks_advance_next) */
+    KS_SKIP_WATCH  /* in ks_await_until: runs only once its eventcount has
+                      reached the value or its last cycle has begun */
+};
+
 struct ks_context {
     /* first cache line: everything a pause and a resumption touch */
     void *sp;                    /* saved stack pointer while switched out */
@@ -42,8 +52,8 @@ struct ks_context {
     uint16_t fpcw;               /* saved x87 control word, if fp_saved */
     union {
         struct {
-            bool defer;          /* in the batch, but only to take its place
-                                    in the next cycle (ks_advance_next) */
+            uint8_t skip;        /* enum ks_skip: reached in the batch walk,
+                                    it may not be the one to run */
             bool fp_saved;       /* switched out with a floating-point
                                     control state of its own (ks_switch.h) */
         };
@@ -57,6 +67,7 @@ struct ks_context {
     ks_eventcount *awaiting;
     ks_engine *eng;
     uint64_t await_value;
+    ks_tick watch_until;         /* ks_await_until: the tick its last cycle begins */
     uint64_t seq;                /* scheduling order, for the overflow heap */
     size_t heap_index;
     ks_entry_fn entry;

@@ -202,7 +202,7 @@ static void place_ready(ks_worker *w, ks_context *c, const ks_eventcount *via, b
         }
         c->when = t;
         c->where = KS_SCHEDULED;
-        c->defer = next_cycle;
+        c->skip = next_cycle ? KS_SKIP_DEFER : KS_RUN;
         c->next = w->ins->next;
         w->ins->next = c;
         w->ins = c;
@@ -277,20 +277,35 @@ static ks_context *batch_done(ks_worker *w)
     return next_tick_batch(w);
 }
 
-/* A deferred context reached in the batch goes to the next cycle of its
- * domain, behind every context that blocked before this point. */
-static ks_context *pass_deferred(ks_worker *w, ks_context *c)
+/* A context the batch walk reaches with a reason to look first: a watcher
+ * whose eventcount has reached its value or whose last cycle has begun runs
+ * (it is returned); otherwise it goes to the next cycle of its domain,
+ * behind every context that blocked before this point, as a deferred
+ * context does and as the watcher's ks_pause(1) would have put it. */
+static ks_context *pass_skipped(ks_worker *w, ks_context *c)
 {
+    if (c->skip == KS_SKIP_WATCH &&
+        (ks_ec_count(c->awaiting) >= c->await_value || w->eng->now >= c->watch_until)) {
+        c->skip = KS_RUN;
+        return c;
+    }
     ks_context *after = c->next;
-    c->defer = false;
+    if (c->skip == KS_SKIP_DEFER)
+        c->skip = KS_RUN;
     schedule_at(w, c, w->eng->now + c->domain->period);
     return after;
 }
 
+/* The next context to run after `after` (a context of the batch or NULL):
+ * the batch walk, then the sub-clock list, then the next tick's batch, or
+ * the worker's home when the run or (parallel) the worker's round stops.
+ * The first context of a batch it starts may be a watcher: switch_to looks
+ * at it within the test of its floating-point state (`unusual` covers
+ * both), so watchers cost a tick no test more. */
 static inline ks_context *next_runnable(ks_worker *w, ks_context *after)
 {
-    while (__builtin_expect(after && after->defer, 0))
-        after = pass_deferred(w, after);
+    while (__builtin_expect(after && after->skip, 0))
+        after = pass_skipped(w, after);
     return __builtin_expect(after != NULL, 1) ? after : batch_done(w);
 }
 
@@ -333,11 +348,37 @@ static inline __attribute__((always_inline)) void resume(ks_worker *w, ks_contex
     jump(w, self, next, plain);
 }
 
+static void switch_unusual(ks_worker *w, ks_context *self, ks_context *next);
+
+/* Continues in next, a context (of the batch, or the first of a batch) or
+ * the worker's home. */
 static inline void switch_to(ks_worker *w, ks_context *self, ks_context *next)
 {
-    if (next == self) {
+    if (__builtin_expect(next->unusual, 0)) {
+        switch_unusual(w, self, next);
+    } else if (next == self) {
         w->cur = self;
         w->stats.resumes++;
+    } else if (next == &w->home) {
+        w->cur = NULL;
+        jump(w, self, next, false);
+    } else {
+        resume(w, self, next, true);
+    }
+}
+
+/* next is a watcher or has a floating-point state of its own to load. The
+ * watchers that stay are passed; what remains may be self, or the home
+ * when self is the home (a run or a parallel round starting with nothing
+ * but such watchers due). */
+static void __attribute__((noinline)) switch_unusual(ks_worker *w, ks_context *self, ks_context *next)
+{
+    while (next->skip)
+        next = next_runnable(w, pass_skipped(w, next));
+    if (next == self) {
+        w->cur = self == &w->home ? NULL : self;
+        if (self != &w->home)
+            w->stats.resumes++;
     } else if (next == &w->home) {
         w->cur = NULL;
         jump(w, self, next, false);
@@ -534,6 +575,26 @@ inline void ks_pause(uint64_t cycles)
     } else {
         switch_to(w, self, next_runnable(w, next));
     }
+}
+
+bool ks_await_until(ks_eventcount *ec, uint64_t value, uint64_t cycle)
+{
+    ks_worker *w = running_worker("ks_await_until");
+    ks_context *self = w->cur;
+    ks_tick period = self->domain->period, target, until;
+    if (__builtin_add_overflow(w->now, period, &target))
+        ks_fail("context '%s': a pause of 1 cycle runs past the end of time", self->name);
+    if (__builtin_mul_overflow(cycle, period, &until))
+        until = UINT64_MAX;
+    self->awaiting = ec;
+    self->await_value = value;
+    self->watch_until = until;
+    self->skip = KS_SKIP_WATCH;
+    ks_context *next = self->next;
+    schedule_at(w, self, target);
+    switch_to(w, self, next_runnable(w, next));
+    self->awaiting = NULL;
+    return ks_ec_count(ec) >= value;
 }
 
 void ks_sub_clock_enter(void)

@@ -1,8 +1,9 @@
 /* KnightSim semantics at the cycle level: who runs when, in which order, for
- * pause, await and advance, the sub-clock phase, the end of a run and its
- * limits, and per-context floating-point control state. Expected schedules
- * are worked out by hand from the rules in knightsim.h or by small models
- * written here (a tandem queue recurrence). */
+ * pause, await, await-until and advance, the sub-clock phase, the end of a
+ * run and its limits, and per-context floating-point control state.
+ * Expected schedules are worked out by hand from the rules in knightsim.h or
+ * by small models written here (a tandem queue recurrence, the ks_pause(1)
+ * loop ks_await_until stands for). */
 #include <fenv.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -286,6 +287,149 @@ static void test_waiters_wake_by_value_then_arrival(void **state)
     ks_run(e);
     static const struct entry want[] = { { 12, 1 }, { 13, 1 }, { 21, 2 }, { 24, 2 } };
     expect_log(want, 4);
+    ks_engine_destroy(e);
+}
+
+/* ---- await until ---------------------------------------------------------- */
+
+/* Whoever is watching: its id, the eventcount's value and the last cycle it
+ * waits for; what ks_await_until returned; whether it loops on ks_pause(1)
+ * (the definition) instead. */
+static struct { int id; uint64_t value, until; bool reached, by_loop; } watch;
+
+static bool loop_until(ks_eventcount *e, uint64_t value, uint64_t cycle)
+{
+    do
+        ks_pause(1);
+    while (ks_ec_count(e) < value && ks_cycle() < cycle);
+    return ks_ec_count(e) >= value;
+}
+
+static void watcher(void *arg)
+{
+    (void)arg;
+    note(watch.id);
+    watch.reached = watch.by_loop ? loop_until(&ec, watch.value, watch.until)
+                                  : ks_await_until(&ec, watch.value, watch.until);
+    note(watch.id);
+}
+
+/* Advances ec in cycle 5, pausing 5 cycles at once or 1 at a time: in cycle
+ * 5 it runs before the watcher (it paused in cycle 0, the watcher last in
+ * cycle 4) or after it (both step one cycle at a time, the watcher first). */
+static bool step_by_step;
+
+static void advancer(void *arg)
+{
+    (void)arg;
+    if (step_by_step)
+        for (int i = 0; i < 5; i++)
+            ks_pause(1);
+    else
+        ks_pause(5);
+    note(1);
+    ks_advance(&ec);
+}
+
+static void run_watch(uint64_t value, uint64_t until, bool with_advancer, uint64_t *resumes)
+{
+    nlog = 0;
+    ks_engine *e = engine();
+    ks_ec_init(&ec, "ec", 0);
+    watch.id = 2;
+    watch.value = value;
+    watch.until = until;
+    ks_context_create(e, watcher, NULL, 0);
+    if (with_advancer)
+        ks_context_create(e, advancer, NULL, 0);
+    assert_int_equal(ks_run(e), KS_STOP_IDLE);
+    ks_stats st;
+    ks_engine_stats(e, &st);
+    *resumes = st.resumes;
+    ks_engine_destroy(e);
+}
+
+static void test_await_until_wakes_at_its_turn_after_an_advance(void **state)
+{
+    (void)state;
+    uint64_t resumes;
+    /* cycle 5: the advancer (paused at 0) comes first, the watcher sees it then */
+    step_by_step = false;
+    watch.by_loop = false;
+    run_watch(1, 1000, true, &resumes);
+    static const struct entry first[] = { { 2, 0 }, { 1, 5 }, { 2, 5 } };
+    expect_log(first, 3);
+    assert_true(watch.reached);
+    /* 1 at a time, the watcher's turn in cycle 5 has passed: it sees it in 6 */
+    step_by_step = true;
+    run_watch(1, 1000, true, &resumes);
+    static const struct entry after[] = { { 2, 0 }, { 1, 5 }, { 2, 6 } };
+    expect_log(after, 3);
+    assert_true(watch.reached);
+}
+
+static void test_await_until_ends_at_its_cycle(void **state)
+{
+    (void)state;
+    uint64_t resumes;
+    watch.by_loop = false;
+    run_watch(1, 7, false, &resumes);
+    static const struct entry want[] = { { 2, 0 }, { 2, 7 } };
+    expect_log(want, 2);
+    assert_false(watch.reached);
+    /* a value already reached, or a cycle already begun: one cycle, as the
+     * do-while loop (no advance is missed: the count is looked at, not a
+     * wake-up) */
+    run_watch(0, 1000, false, &resumes);
+    static const struct entry once[] = { { 2, 0 }, { 2, 1 } };
+    expect_log(once, 2);
+    assert_true(watch.reached);
+    run_watch(1, 0, false, &resumes);
+    expect_log(once, 2);
+    assert_false(watch.reached);
+}
+
+/* The same schedule as the ks_pause(1) loop, without its resumptions: a
+ * 3000-cycle wait (past the batch table's 512 cycles) costs the loop 3000. */
+static void test_await_until_is_the_pause_loop_without_resumptions(void **state)
+{
+    (void)state;
+    uint64_t by_loop, by_wait;
+    static const struct entry want[] = { { 2, 0 }, { 2, 3000 } };
+    watch.by_loop = true;
+    run_watch(1, 3000, false, &by_loop);
+    expect_log(want, 2);
+    watch.by_loop = false;
+    run_watch(1, 3000, false, &by_wait);
+    expect_log(want, 2);
+    assert_int_equal(by_loop - by_wait, 2999);
+}
+
+static ks_context *doomed;
+
+static void destroyer(void *arg)
+{
+    (void)arg;
+    ks_pause(3);
+    ks_context_destroy(doomed);
+    note(1);
+}
+
+static void test_await_until_context_can_be_destroyed(void **state)
+{
+    (void)state;
+    ks_engine *e = engine();
+    ks_ec_init(&ec, "ec", 0);
+    watch.id = 2;
+    watch.value = 1;
+    watch.until = 100;
+    watch.by_loop = false;
+    doomed = ks_context_create(e, watcher, NULL, 0);
+    ks_context_create(e, destroyer, NULL, 0);
+    assert_int_equal(ks_run(e), KS_STOP_IDLE);
+    static const struct entry want[] = { { 2, 0 }, { 1, 3 } };
+    expect_log(want, 2);
+    assert_int_equal(ks_engine_contexts(e), 0);
     ks_engine_destroy(e);
 }
 
@@ -657,6 +801,10 @@ int main(void)
         cmocka_unit_test_setup(test_advance_next_is_advance_then_one_cycle_pause, setup),
         cmocka_unit_test_setup(test_await_of_reached_value_does_not_block, setup),
         cmocka_unit_test_setup(test_waiters_wake_by_value_then_arrival, setup),
+        cmocka_unit_test_setup(test_await_until_wakes_at_its_turn_after_an_advance, setup),
+        cmocka_unit_test_setup(test_await_until_ends_at_its_cycle, setup),
+        cmocka_unit_test_setup(test_await_until_is_the_pause_loop_without_resumptions, setup),
+        cmocka_unit_test_setup(test_await_until_context_can_be_destroyed, setup),
         cmocka_unit_test_setup(test_chain_matches_tandem_queue, setup),
         cmocka_unit_test_setup(test_sub_clock_sees_every_advancer, setup),
         cmocka_unit_test_setup(test_sub_clock_order, setup),

@@ -1,9 +1,11 @@
-/* Random programs of pause / advance / await / sub-clock operations run on
- * the engine and on a reference interpreter written here from the order rules
- * stated in knightsim.h (no stacks, no table: plain lists and a scan for the
- * least (tick, pause order)). Every operation each context performs, and the
- * tick it performs it in, must agree, for the sequential engine and for the
- * parallel engine with one worker. */
+/* Random programs of pause / advance / await / await-until / sub-clock
+ * operations run on the engine and on a reference interpreter written here
+ * from the order rules stated in knightsim.h (no stacks, no table: plain
+ * lists and a scan for the least (tick, pause order); ks_await_until as the
+ * ks_pause(1) loop the header says it equals). Every operation each context
+ * performs, the tick it performs it in and what ks_await_until returned must
+ * agree, for the sequential engine and for the parallel engine with one
+ * worker. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,8 +21,9 @@
 #define NOPS 40    /* operations per context */
 #define SEEDS 300
 
-enum op_kind { OP_PAUSE, OP_ADVANCE, OP_AWAIT, OP_ENTER, OP_EXIT };
-struct op { enum op_kind kind; int ec; uint64_t n; };
+enum op_kind { OP_PAUSE, OP_ADVANCE, OP_AWAIT, OP_ENTER, OP_EXIT, OP_UNTIL };
+/* OP_UNTIL: ks_await_until(ec, n, the present cycle + span) */
+struct op { enum op_kind kind; int ec; uint64_t n, span; };
 
 static struct op prog[NC][NOPS];
 static uint32_t rng_state;
@@ -45,8 +48,11 @@ static void generate(void)
             } else if (r < 60) {
                 o->kind = OP_ADVANCE;
                 advances[o->ec]++;
-            } else if (r < 80) {
+            } else if (r < 72) {
                 o->kind = OP_AWAIT;
+            } else if (r < 84) {
+                o->kind = OP_UNTIL; /* spans of a few cycles, some beyond the table */
+                o->span = rng() % 4 ? 1 + rng() % 6 : 1 + rng() % 700;
             } else if (r < 92) {
                 o->kind = OP_ENTER;
             } else {
@@ -57,13 +63,13 @@ static void generate(void)
      * it (never satisfied). */
     for (int c = 0; c < NC; c++)
         for (int k = 0; k < NOPS; k++)
-            if (prog[c][k].kind == OP_AWAIT)
+            if (prog[c][k].kind == OP_AWAIT || prog[c][k].kind == OP_UNTIL)
                 prog[c][k].n = 1 + rng() % (uint64_t)(advances[prog[c][k].ec] + 2);
 }
 
 /* (context, op index, tick) for every operation started */
 #define TRACE_MAX (NC * NOPS + NC)
-struct step { int c, k; uint64_t tick; };
+struct step { int c, k; uint64_t tick; int reached; /* OP_UNTIL's result */ };
 static struct step got[TRACE_MAX], want[TRACE_MAX];
 static size_t ngot, nwant;
 
@@ -77,16 +83,20 @@ static void runner(void *arg)
     int c = (int)(intptr_t)arg;
     for (int k = 0; k < NOPS; k++) {
         const struct op *o = &prog[c][k];
-        got[ngot++] = (struct step){ c, k, ks_now(eng) };
+        size_t at = ngot++;
+        got[at] = (struct step){ c, k, ks_now(eng), 0 };
         switch (o->kind) {
         case OP_PAUSE: ks_pause(o->n); break;
         case OP_ADVANCE: ks_advance(&ecs[o->ec]); break;
         case OP_AWAIT: ks_await(&ecs[o->ec], o->n); break;
         case OP_ENTER: ks_sub_clock_enter(); break;
         case OP_EXIT: ks_sub_clock_exit(); break;
+        case OP_UNTIL:
+            got[at].reached = ks_await_until(&ecs[o->ec], o->n, ks_cycle() + o->span) ? 1 : 2;
+            break;
         }
     }
-    got[ngot++] = (struct step){ c, NOPS, ks_now(eng) };
+    got[ngot++] = (struct step){ c, NOPS, ks_now(eng), 0 };
 }
 
 /* parallel: the pthread engine with one worker, which must agree too */
@@ -119,6 +129,11 @@ static struct ref {
     int batch[4 * NC], nbatch;
     int late[NC], nlate;
     bool in_late;
+    /* in OP_UNTIL: its eventcount, value and last tick; its step's index */
+    bool watching[NC];
+    int watch_ec[NC];
+    uint64_t watch_v[NC], watch_until[NC];
+    size_t watch_step[NC];
 } R;
 
 static void batch_insert(int pos, int c)
@@ -134,13 +149,23 @@ static void ref_pause(int c, uint64_t n)
     R.order[c] = R.next_order++;
 }
 
-/* Runs context c until it blocks or ends. */
+/* Runs context c until it blocks or ends. A context in OP_UNTIL does
+ * what `do ks_pause(1); while (count < v && cycle < until);` does. */
 static void ref_run(int c)
 {
     int ins = 0; /* wakes go right after c, in wake order */
+    if (R.watching[c]) {
+        bool reached = R.count[R.watch_ec[c]] >= R.watch_v[c];
+        if (!reached && R.now < R.watch_until[c]) {
+            ref_pause(c, 1);
+            return;
+        }
+        R.watching[c] = false;
+        want[R.watch_step[c]].reached = reached ? 1 : 2;
+    }
     for (;;) {
         int k = R.pc[c];
-        want[nwant++] = (struct step){ c, k, R.now };
+        want[nwant++] = (struct step){ c, k, R.now, 0 };
         if (k == NOPS) {
             R.done[c] = true;
             return;
@@ -191,6 +216,14 @@ static void ref_run(int c)
         case OP_EXIT:
             if (!R.in_late)
                 break;
+            ref_pause(c, 1);
+            return;
+        case OP_UNTIL:
+            R.watching[c] = true;
+            R.watch_ec[c] = o->ec;
+            R.watch_v[c] = o->n;
+            R.watch_until[c] = R.now + o->span;
+            R.watch_step[c] = nwant - 1;
             ref_pause(c, 1);
             return;
         }
@@ -256,11 +289,13 @@ static void test_random_programs_match_reference(void **state)
             run_engine(parallel);
             size_t n = ngot < nwant ? ngot : nwant;
             for (size_t i = 0; i < n; i++)
-                if (got[i].c != want[i].c || got[i].k != want[i].k || got[i].tick != want[i].tick)
-                    fail_msg("seed %u (%s) step %zu: engine ctx %d op %d tick %llu, reference "
-                             "ctx %d op %d tick %llu", seed, parallel ? "parallel" : "sequential",
-                             i, got[i].c, got[i].k, (unsigned long long)got[i].tick, want[i].c,
-                             want[i].k, (unsigned long long)want[i].tick);
+                if (got[i].c != want[i].c || got[i].k != want[i].k || got[i].tick != want[i].tick ||
+                    got[i].reached != want[i].reached)
+                    fail_msg("seed %u (%s) step %zu: engine ctx %d op %d tick %llu reached %d, "
+                             "reference ctx %d op %d tick %llu reached %d", seed,
+                             parallel ? "parallel" : "sequential", i, got[i].c, got[i].k,
+                             (unsigned long long)got[i].tick, got[i].reached, want[i].c, want[i].k,
+                             (unsigned long long)want[i].tick, want[i].reached);
             assert_int_equal(ngot, nwant);
         }
     }
