@@ -255,6 +255,10 @@ int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block);
  * to a full bank anyway is NACKed. The first refusal after the bank last
  * admitted one is counted (full_stalls). */
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank);
+/* Whether cgm_coh_gpu_bank_admits would now refuse and change nothing,
+ * its refusal being counted already: a scheduler that asks each cycle may
+ * stop asking until the bank has handled something. */
+bool cgm_coh_gpu_bank_refusal_counted(const struct cgm_coh_sys *s, int bank);
 /* The coherence node of a CU's vector L1, of a GPU L2 bank. */
 int cgm_coh_gpu_l1_node(const struct cgm_coh_sys *s, int cu);
 int cgm_coh_gpu_l2_node(const struct cgm_coh_sys *s, int bank);

@@ -277,10 +277,21 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
 
 /* ---- requests from the CUs -------------------------------------------------- */
 
+static bool has_room(const struct cgm_coh_sys *s, const struct gpu_l2 *b)
+{
+    return b->mshr.used < b->mshr.entries && dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+}
+
+bool cgm_coh_gpu_bank_refusal_counted(const struct cgm_coh_sys *s, int bank)
+{
+    const struct gpu_l2 *b = &s->gpu_l2[bank];
+    return b->full && !has_room(s, b);
+}
+
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
 {
     struct gpu_l2 *b = &s->gpu_l2[bank];
-    bool admits = b->mshr.used < b->mshr.entries && dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+    bool admits = has_room(s, b);
     if (!admits && !b->full)
         b->st.full_stalls++;
     b->full = !admits;

@@ -417,8 +417,11 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
     return cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value);
 }
 
-static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
+/* One cycle of a controller; true if it did something (took a request or
+ * a message, fired a timer, sent a packet on). */
+static bool node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
 {
+    unsigned done = 0;
     /* Timers (NACK retries, write-back drains, stalled replays). */
     for (unsigned i = 0; i < n->ntimers;) {
         if (n->timers[i].due > now) {
@@ -428,6 +431,7 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         struct timer t = n->timers[i];
         n->timers[i] = n->timers[--n->ntimers];
         cgm_coh_wake(m->coh, n->coh, t.block, t.what);
+        done++;
     }
     /* The scheduler: a new CPU request first, then one message from the
      * network (replies before coherence before requests). */
@@ -441,6 +445,7 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         if (node_issue(m, n, idx, now) < 0)
             break;
         fifo_pop(&n->cpu);
+        done++;
     }
     static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };
     unsigned taken = 0;
@@ -462,14 +467,63 @@ static void node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         pkt_free(m, p);
         taken++;
     }
+    done += taken;
     /* The output controller: each lane's head once it is due. */
     for (int l = 0; n->tx_n && l < CGM_NLANES; l++) {
         struct pkt *p = fifo_peek(&n->tx[l]);
         if (p && forward(m, p)) {
             fifo_pop(&n->tx[l]);
             n->tx_n--;
+            done++;
         }
     }
+    return done > 0;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* A wait (ks_await_until) costs about two polls of a controller that finds
+ * nothing to do, and each cycle waited a fifth of one (callgrind, the mixed
+ * load of bench-memsys): waits shorter than this many cycles are polled. */
+#define WAIT_MIN_CYCLES 3
+
+/* The first cycle after `now` in which the controller may have work that
+ * no advance of its eventcount announces (arrivals and new requests do
+ * advance it): a timer falling due, the crossbar's packet at the head of a
+ * lane arriving, a CU's request finishing its translation. now + 1 when
+ * it has work that may be possible any cycle: a packet it can take, a
+ * request its cache refused (each refusal is counted), a packet the ring
+ * or the hub turned away, a bank's first refusal of a request to count.
+ * Polls before that cycle would change nothing, not even a statistic, so
+ * waiting for it (ks_await_until) keeps the timing of polling. */
+static uint64_t node_next_work(struct cgm_memsys *m, const struct node *n, uint64_t now)
+{
+    if (n->tx_n)
+        return now + 1;
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < n->ntimers; i++)
+        next = min_u64(next, n->timers[i].due);
+    if (n->cpu.n) {
+        if (n->kind != CGM_NODE_GPU_L1)
+            return now + 1;
+        const struct gpu_req *g = &n->greqs[(uintptr_t)fifo_peek(&n->cpu)];
+        if (g->ready <= now)
+            return now + 1;
+        next = min_u64(next, g->ready);
+    }
+    ks_tick period = ks_domain_period(n->domain);
+    for (int l = 0; n->rx_n && l < CGM_NLANES; l++) {
+        const struct pkt *p = fifo_peek(&n->rx[l]);
+        if (!p)
+            continue;
+        if (p->xbar && ks_now(m->eng) < p->due)
+            next = min_u64(next, (p->due + period - 1) / period);
+        else if (!(n->kind == CGM_NODE_GPU_L2 && l == CGM_LANE_REQUEST &&
+                   cgm_coh_gpu_bank_refusal_counted(m->coh, n->index)))
+            return now + 1; /* a request waiting for a bank entry (once its stall is
+                               counted) waits for the bank's own work */
+    }
+    return next > now ? next : now + 1;
 }
 
 static void node_main(void *arg)
@@ -478,9 +532,17 @@ static void node_main(void *arg)
     struct cgm_memsys *m = n->ms;
     while (!m->stopping) {
         uint64_t seen = ks_ec_count(&n->ec);
-        node_cycle(m, n, ks_cycle());
-        if (node_sleeps(m, n))
+        uint64_t now = ks_cycle();
+        bool busy = node_cycle(m, n, now);
+        if (node_sleeps(m, n)) {
             ks_await(&n->ec, seen + 1);
+            continue;
+        }
+        /* After a cycle with work, the next one most likely has some too:
+         * only a cycle that found nothing asks how long nothing will come. */
+        uint64_t next = busy ? now + 1 : node_next_work(m, n, now);
+        if (next > now + WAIT_MIN_CYCLES) /* the timing of polling each cycle, without the polls */
+            ks_await_until(&n->ec, seen + 1, next);
         else
             ks_pause(1);
     }
@@ -553,6 +615,21 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
     ks_advance(&m->sa_ec);
 }
 
+/* The first cycle after `now` in which the system agent may have work
+ * that no advance of its eventcount announces (packets arriving, the
+ * memory controller finishing a request do): the request at the head of
+ * its queue passing its latency. now + 1 while a reply waits for the ring
+ * or a request for room in the DRAM's queue, which nothing announces. */
+static uint64_t sa_next_work(const struct cgm_memsys *m, uint64_t now)
+{
+    const struct pkt *p = fifo_peek(&m->sa_rx);
+    if (m->sa_tx.n || !p)
+        return now + 1;
+    if (p->due > now)
+        return p->due;
+    return m->mc_inflight >= m->cfg.mc_queue ? UINT64_MAX : now + 1;
+}
+
 static void sa_main(void *arg)
 {
     struct cgm_memsys *m = arg;
@@ -581,8 +658,13 @@ static void sa_main(void *arg)
         struct pkt *o = fifo_peek(&m->sa_tx);
         if (o && cgm_net_inject(m->net, &o->p))
             fifo_pop(&m->sa_tx);
-        if (!m->sa_rx.n && !m->sa_tx.n)
+        if (!m->sa_rx.n && !m->sa_tx.n) {
             ks_await(&m->sa_ec, seen + 1);
+            continue;
+        }
+        uint64_t next = sa_next_work(m, now);
+        if (next > now + WAIT_MIN_CYCLES) /* the timing of polling each cycle, without the polls */
+            ks_await_until(&m->sa_ec, seen + 1, next);
         else
             ks_pause(1);
     }
