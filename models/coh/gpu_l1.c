@@ -66,10 +66,10 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_lin
         return true;
     if (v->dirty) {
         if (!slot)
-            slot = wbq_free(l1->wb, s->cfg.gpu.l1_wb_entries);
+            slot = wbq_free(&l1->wb);
         if (!slot)
             return false;
-        *slot = (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true };
+        wbq_take(&l1->wb, slot, (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true });
         l1->st.writebacks++;
         s->env.later(s->env.ctx, l1->node, v->block, COH_WAKE_WB_DRAIN);
     }
@@ -126,9 +126,9 @@ static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *
     uint64_t block = w->block;
     struct cgm_cache_line *v = cgm_cache_victim(&l1->a, block, settled, NULL);
     struct core_wb saved = *w;
-    w->used = false;
+    wbq_release(&l1->wb, w);
     if (!v || !evict(s, l1, v, w)) {
-        *w = saved;
+        wbq_take(&l1->wb, w, saved);
         return -1;
     }
     l1->st.wb_hits++;
@@ -162,7 +162,7 @@ int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t
         return 0;
     }
     struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
-    struct core_wb *w = l ? NULL : wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+    struct core_wb *w = l ? NULL : wbq_find(&l1->wb, block);
     enum l1_sub sub = l1_classify(l, w, w && has_settled_way(l1, block));
     int r;
     switch (sub) {
@@ -264,12 +264,12 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
         to_bank(s, l1, ack);
         return;
     }
-    struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, m->block);
+    struct core_wb *w = wbq_find(&l1->wb, m->block);
     if (w) {
         /* Written and on its way out: the data goes with the ack instead. */
         ack.data = w->data;
         ack.has_data = ack.dirty = true;
-        w->used = false;
+        wbq_release(&l1->wb, w);
         to_bank(s, l1, ack);
         return;
     }
@@ -291,11 +291,11 @@ static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cg
         l->dirty = false;
         l1->st.invalidations++;
     }
-    struct core_wb *w = m->type == COH_FLUSH ? wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, m->block) : NULL;
+    struct core_wb *w = m->type == COH_FLUSH ? wbq_find(&l1->wb, m->block) : NULL;
     if (w) {
         ack.data = w->data;
         ack.has_data = ack.dirty = true;
-        w->used = false;
+        wbq_release(&l1->wb, w);
     }
     to_bank(s, l1, ack);
 }
@@ -335,11 +335,11 @@ void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int w
         l1->st.retries++;
         to_bank(s, l1, (struct cgm_coh_msg){ .type = l->req, .block = block });
     } else if (what == COH_WAKE_WB_DRAIN) {
-        struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+        struct core_wb *w = wbq_find(&l1->wb, block);
         if (w) {
             to_bank(s, l1, (struct cgm_coh_msg){ .type = COH_WB, .block = block, .data = w->data,
                                                  .has_data = true, .dirty = true });
-            w->used = false;
+            wbq_release(&l1->wb, w);
         }
     } else if (what == COH_WAKE_STALLED) {
         coh_replay_stalled(s, access_fn, l1, &l1->stall, l1->node, &l1->replaying);

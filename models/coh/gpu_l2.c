@@ -140,9 +140,9 @@ static unsigned to_holders(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_c
     return n;
 }
 
-static struct dir_wb *wb_find(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block)
+static struct dir_wb *wb_find(struct gpu_l2 *b, uint64_t block)
 {
-    return dwbq_find(b->wb, s->cfg.gpu.l2_wb_entries, block);
+    return dwbq_find(&b->wb, block);
 }
 
 static void defer(struct gpu_l2 *b, const struct cgm_coh_msg *m)
@@ -192,7 +192,7 @@ static void rerun(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint
 /* A victim has left: the requests that joined it run again. */
 static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
 {
-    dwb_release(wb, rerun, s, b);
+    dwb_release(&b->wb, wb, rerun, s, b);
 }
 
 /* The victim goes to the parent: its data, or (the L3 tracks the GPU) a
@@ -248,25 +248,23 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
     bool held = v->owner >= 0 || !cgm_holders_empty(&b->a, v);
     if (held || v->dirty || notify) {
         if (!slot)
-            slot = dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+            slot = dwbq_free(&b->wb);
         if (!slot && (held || v->dirty))
             return false;
     } else {
         slot = NULL;
     }
     if (slot) {
-        slot->block = v->block;
+        dwbq_take(&b->wb, slot, v->block, held ? DWB_FLUSHING : DWB_WRITABLE);
         slot->data = v->data;
         slot->dirty = v->dirty;
         slot->notify = notify;
         slot->njoin = 0;
         if (held) {
-            slot->state = DWB_FLUSHING;
             gather_holders(b, v);
             slot->acks = to_holders(s, b, v, COH_FLUSH);
             b->st.back_invalidations++;
         } else {
-            slot->state = DWB_WRITABLE;
             s->env.later(s->env.ctx, b->node, v->block, COH_WAKE_WB_DRAIN);
         }
     }
@@ -277,21 +275,21 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
 
 /* ---- requests from the CUs -------------------------------------------------- */
 
-static bool has_room(const struct cgm_coh_sys *s, const struct gpu_l2 *b)
+static bool has_room(const struct gpu_l2 *b)
 {
-    return b->mshr.used < b->mshr.entries && dwbq_free(b->wb, s->cfg.gpu.l2_wb_entries);
+    return b->mshr.used < b->mshr.entries && dwbq_free(&b->wb);
 }
 
 bool cgm_coh_gpu_bank_refusal_counted(const struct cgm_coh_sys *s, int bank)
 {
     const struct gpu_l2 *b = &s->gpu_l2[bank];
-    return b->full && !has_room(s, b);
+    return b->full && !has_room(b);
 }
 
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
 {
     struct gpu_l2 *b = &s->gpu_l2[bank];
-    bool admits = has_room(s, b);
+    bool admits = has_room(b);
     if (!admits && !b->full)
         b->st.full_stalls++;
     b->full = !admits;
@@ -417,7 +415,7 @@ static void merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *w
 {
     uint64_t block = wb->block, data = wb->data;
     bool dirty = wb->dirty;
-    wb->state = 0; /* nothing joins a writable entry */
+    dwbq_release(&b->wb, wb); /* nothing joins a writable entry */
     evict(s, b, v, wb);
     b->st.wb_hits++;
     cgm_cache_set_block(&b->a, v, block);
@@ -430,8 +428,8 @@ static void merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *w
     grant_exclusive(s, b, v, cu, store);
 }
 
-static enum dir_sub classify(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_cache_line *l, int cu,
-                             uint64_t block, struct dir_wb **wbp, struct cgm_cache_line **victim)
+static enum dir_sub classify(struct gpu_l2 *b, const struct cgm_cache_line *l, int cu, uint64_t block,
+                             struct dir_wb **wbp, struct cgm_cache_line **victim)
 {
     if (l) {
         bool m = l->state == MESI_M;
@@ -450,7 +448,7 @@ static enum dir_sub classify(struct cgm_coh_sys *s, struct gpu_l2 *b, const stru
             return DIR_S_DIRTY_IN_NODE;
         return m ? DIR_M : DIR_E;
     }
-    struct dir_wb *wb = *wbp = wb_find(s, b, block);
+    struct dir_wb *wb = *wbp = wb_find(b, block);
     return dir_absent_sub(&b->a, wb, block, victim);
 }
 
@@ -470,7 +468,7 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t typ
     }
     struct cgm_cache_line *l = cgm_cache_find(&b->a, block), *victim = NULL;
     struct dir_wb *wb = NULL;
-    enum dir_sub sub = classify(s, b, l, cu, block, &wb, &victim);
+    enum dir_sub sub = classify(b, l, cu, block, &wb, &victim);
     bool performed = true;
     if (!l)
         b->st.misses++;
@@ -612,7 +610,7 @@ static void cu_ack(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct
             settle(s, b, l);
         return;
     }
-    struct dir_wb *wb = l ? NULL : wb_find(s, b, m->block);
+    struct dir_wb *wb = l ? NULL : wb_find(b, m->block);
     if (!wb || wb->state != DWB_FLUSHING || m->type != COH_INV_ACK)
         protocol_error(s, b, "an acknowledgement nobody waits for", m);
     if (m->has_data && m->dirty) {
@@ -639,7 +637,7 @@ static void cu_writeback(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const 
             l->owner = -1;
         return;
     }
-    struct dir_wb *wb = l ? NULL : wb_find(s, b, m->block);
+    struct dir_wb *wb = l ? NULL : wb_find(b, m->block);
     if (wb && wb->state == DWB_FLUSHING) {
         wb->data = m->data;
         wb->dirty = true;
@@ -735,7 +733,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
         }
         return;
     }
-    struct dir_wb *wb = wb_find(s, b, m->block);
+    struct dir_wb *wb = wb_find(b, m->block);
     if (wb && wb->state == DWB_FLUSHING) {
         defer(b, m);
         return;
@@ -782,7 +780,7 @@ static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_
 static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block)
 {
     struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
-    struct dir_wb *wb = l ? NULL : wb_find(s, b, block);
+    struct dir_wb *wb = l ? NULL : wb_find(b, block);
     if (cgm_mshr_find(&b->mshr, block, 0) || (l && (l->pending || !settled(l))) ||
         (wb && wb->njoin == s->gpu_l2_joins) || (l && !evict(s, b, l, NULL))) {
         b->st.nacks_sent++;
@@ -791,7 +789,7 @@ static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_
     }
     if (l) {
         b->st.flushes++;
-        wb = wb_find(s, b, block);
+        wb = wb_find(b, block);
     }
     if (wb) {
         /* On its way out: hurry it (no merging back), answer once it has
@@ -856,7 +854,7 @@ void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_co
         s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
         return;
     case COH_WB_ACK: {
-        struct dir_wb *wb = wb_find(s, b, m->block);
+        struct dir_wb *wb = wb_find(b, m->block);
         if (!wb || wb->state != DWB_WRITING)
             protocol_error(s, b, "a write-back acknowledgement nobody waits for", m);
         wb_free(s, b, wb);
@@ -869,7 +867,7 @@ void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_co
 
 void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what)
 {
-    struct dir_wb *wb = wb_find(s, b, block);
+    struct dir_wb *wb = wb_find(b, block);
     switch (what) {
     case COH_WAKE_RETRY: {
         /* Resend what the parent refused: the bank's request, or (the L3

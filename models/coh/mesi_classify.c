@@ -3,6 +3,8 @@
  * tables name, and the write-back queues both keep. */
 #include "mesi_internal.h"
 
+#include <stdlib.h>
+
 enum l1_sub l1_classify(const struct cgm_cache_line *l, const struct core_wb *wb, bool wb_writable)
 {
     if (l) {
@@ -19,20 +21,51 @@ enum l1_sub l1_classify(const struct cgm_cache_line *l, const struct core_wb *wb
     return L1_I;
 }
 
-struct core_wb *wbq_find(struct core_wb *q, unsigned n, uint64_t block)
+bool wbq_init(struct core_wbq *q, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (q[i].used && q[i].block == block)
-            return &q[i];
+    *q = (struct core_wbq){ .e = calloc(n, sizeof *q->e), .n = n };
+    return q->e != NULL;
+}
+
+static struct core_wb *wbq_scan(const struct core_wbq *q, uint64_t block)
+{
+    for (unsigned i = 0; i < q->n; i++)
+        if (q->e[i].used && q->e[i].block == block)
+            return &q->e[i];
     return NULL;
 }
 
-struct core_wb *wbq_free(struct core_wb *q, unsigned n)
+struct core_wb *wbq_find(const struct core_wbq *q, uint64_t block)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (!q[i].used)
-            return &q[i];
+    if (!(q->filter & wbq_bit(block))) {
+        CGM_CHECK(!wbq_scan(q, block));
+        return NULL;
+    }
+    return wbq_scan(q, block);
+}
+
+struct core_wb *wbq_free(const struct core_wbq *q)
+{
+    for (unsigned i = 0; i < q->n; i++)
+        if (!q->e[i].used)
+            return &q->e[i];
     return NULL;
+}
+
+void wbq_take(struct core_wbq *q, struct core_wb *slot, struct core_wb w)
+{
+    CGM_CHECK(!slot->used && w.used);
+    *slot = w;
+    q->filter |= wbq_bit(w.block);
+}
+
+void wbq_release(struct core_wbq *q, struct core_wb *w)
+{
+    w->used = false;
+    q->filter = 0;
+    for (unsigned i = 0; i < q->n; i++)
+        if (q->e[i].used)
+            q->filter |= wbq_bit(q->e[i].block);
 }
 
 enum dir_req dir_req_of(uint8_t msg_type)
@@ -63,20 +96,52 @@ enum dir_sub dir_pending_sub(uint8_t st, bool owned)
     return owned ? DIR_S_PENDING_OWNED : DIR_S_PENDING;
 }
 
-struct dir_wb *dwbq_find(struct dir_wb *q, unsigned n, uint64_t block)
+bool dwbq_init(struct dir_wbq *q, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (q[i].state && q[i].block == block)
-            return &q[i];
+    *q = (struct dir_wbq){ .e = calloc(n, sizeof *q->e), .n = n };
+    return q->e != NULL;
+}
+
+static struct dir_wb *dwbq_scan(const struct dir_wbq *q, uint64_t block)
+{
+    for (unsigned i = 0; i < q->n; i++)
+        if (q->e[i].state && q->e[i].block == block)
+            return &q->e[i];
     return NULL;
 }
 
-struct dir_wb *dwbq_free(struct dir_wb *q, unsigned n)
+struct dir_wb *dwbq_find(const struct dir_wbq *q, uint64_t block)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (!q[i].state)
-            return &q[i];
+    if (!(q->filter & wbq_bit(block))) {
+        CGM_CHECK(!dwbq_scan(q, block));
+        return NULL;
+    }
+    return dwbq_scan(q, block);
+}
+
+struct dir_wb *dwbq_free(const struct dir_wbq *q)
+{
+    for (unsigned i = 0; i < q->n; i++)
+        if (!q->e[i].state)
+            return &q->e[i];
     return NULL;
+}
+
+void dwbq_take(struct dir_wbq *q, struct dir_wb *slot, uint64_t block, uint8_t state)
+{
+    CGM_CHECK(!slot->state && state);
+    slot->block = block;
+    slot->state = state;
+    q->filter |= wbq_bit(block);
+}
+
+void dwbq_release(struct dir_wbq *q, struct dir_wb *wb)
+{
+    wb->state = 0;
+    q->filter = 0;
+    for (unsigned i = 0; i < q->n; i++)
+        if (q->e[i].state)
+            q->filter |= wbq_bit(q->e[i].block);
 }
 
 /* A line that may leave without a flush: settled, nothing pending, no holder. */

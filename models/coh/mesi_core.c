@@ -45,14 +45,14 @@ static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb,
                                  .dirty = wb->dirty };
 }
 
-static struct core_wb *l2wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
+static struct core_wb *l2wb_find(struct core *c, uint64_t b)
 {
-    return wbq_find(c->wb, s->cfg.wb_entries, b);
+    return wbq_find(&c->wb, b);
 }
 
-static struct core_wb *l1wb_find(struct cgm_coh_sys *s, struct core *c, uint64_t b)
+static struct core_wb *l1wb_find(struct core *c, uint64_t b)
 {
-    return wbq_find(c->l1wb, s->cfg.l1_wb_entries, b);
+    return wbq_find(&c->l1wb, b);
 }
 
 static bool stable(const struct cgm_cache_line *l, void *ctx)
@@ -121,12 +121,12 @@ static void pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line
         l2->state = MESI_M;
         l1->dirty = false;
     }
-    struct core_wb *w = l1wb_find(s, c, l2->block);
+    struct core_wb *w = l1wb_find(c, l2->block);
     if (w) {
         l2->data = w->data;
         l2->dirty = true;
         l2->state = MESI_M;
-        w->used = false;
+        wbq_release(&c->l1wb, w);
         struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, l2->block, KIND_L1WBWAIT);
         if (e)
             park(s, c, e);
@@ -161,27 +161,23 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
     if (!v->state)
         return true;
     const struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, v->block);
-    bool l1_held = (l1 && l1->state) || l1wb_find(s, c, v->block);
+    bool l1_held = (l1 && l1->state) || l1wb_find(c, v->block);
     pull_l1(s, c, v);
     bool exclusive = v->state == MESI_E || v->state == MESI_M;
     if (exclusive && !v->dirty && !slot)
-        slot = wbq_free(c->wb, s->cfg.wb_entries); /* clean: tell the directory if there is room */
+        slot = wbq_free(&c->wb); /* clean: tell the directory if there is room */
     if (v->dirty || (exclusive && slot)) {
         if (!slot)
-            slot = wbq_free(c->wb, s->cfg.wb_entries);
+            slot = wbq_free(&c->wb);
         if (!slot)
             return false;
-        slot->used = true;
-        slot->sent = false;
-        slot->dirty = v->dirty;
-        slot->block = v->block;
-        slot->data = v->data;
         /* An exclusive block the data cache held leaves once the data
          * cache acknowledges its flush (the data came back above). */
-        slot->flushing = l1_held;
+        wbq_take(&c->wb, slot, (struct core_wb){ .block = v->block, .data = v->data, .used = true,
+                                                 .dirty = v->dirty, .flushing = l1_held });
         unsigned inuse = 0;
-        for (unsigned i = 0; i < s->cfg.wb_entries; i++)
-            inuse += c->wb[i].used;
+        for (unsigned i = 0; i < c->wb.n; i++)
+            inuse += c->wb.e[i].used;
         if (inuse > c->st.wb_queue_peak)
             c->st.wb_queue_peak = inuse;
         if (v->dirty)
@@ -206,10 +202,10 @@ static bool l1_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
         return true;
     if (v->dirty) {
         if (!slot)
-            slot = wbq_free(c->l1wb, s->cfg.l1_wb_entries);
+            slot = wbq_free(&c->l1wb);
         if (!slot)
             return false;
-        *slot = (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true };
+        wbq_take(&c->l1wb, slot, (struct core_wb){ .block = v->block, .data = v->data, .used = true, .dirty = true });
         c->st.l1_writebacks++;
         s->env.later(s->env.ctx, c->id, v->block, COH_WAKE_L1WB_DRAIN);
     }
@@ -309,8 +305,8 @@ static const uint8_t l1d_rows[L1_NSUBS][2] = {
 };
 #undef R
 
-static enum l2_sub l2_classify(struct cgm_coh_sys *s, struct core *c, uint64_t block, struct cgm_mshr_entry **e,
-                               struct cgm_cache_line **l2, struct core_wb **wb)
+static enum l2_sub l2_classify(struct core *c, uint64_t block, struct cgm_mshr_entry **e, struct cgm_cache_line **l2,
+                               struct core_wb **wb)
 {
     if ((*e = cgm_mshr_find(&c->mshr, block, KIND_DATA)))
         return L2_SECONDARY;
@@ -324,7 +320,7 @@ static enum l2_sub l2_classify(struct cgm_coh_sys *s, struct core *c, uint64_t b
         default: return L2_TRANSIENT;
         }
     }
-    if (!(*wb = l2wb_find(s, c, block)))
+    if (!(*wb = l2wb_find(c, block)))
         return L2_I;
     if ((*wb)->flushing)
         return L2_WB_FLUSH_CONFLICT;
@@ -390,9 +386,9 @@ static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     if (!v)
         return -1;
     struct core_wb saved = *wb;
-    wb->used = false;
+    wbq_release(&c->wb, wb);
     if (!l2_evict(s, c, v, wb)) {
-        *wb = saved;
+        wbq_take(&c->wb, wb, saved);
         return -1;
     }
     c->st.wb_hits++;
@@ -439,7 +435,7 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
     struct cgm_mshr_entry *e = NULL;
     struct cgm_cache_line *l2 = NULL;
     struct core_wb *wb = NULL;
-    enum l2_sub sub = l2_classify(s, c, block, &e, &l2, &wb);
+    enum l2_sub sub = l2_classify(c, block, &e, &l2, &wb);
     int r;
     switch (sub) {
     case L2_SECONDARY:
@@ -522,9 +518,9 @@ static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     if (!v)
         return -1;
     struct core_wb saved = *w;
-    w->used = false;
+    wbq_release(&c->l1wb, w);
     if (!l1_evict(s, c, v, w)) {
-        *w = saved;
+        wbq_take(&c->l1wb, w, saved);
         return -1;
     }
     c->st.l1_wb_hits++;
@@ -590,7 +586,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         return flush(s, c, op, block, tag);
     bool st = op == CGM_OP_STORE;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
-    struct core_wb *w = l ? NULL : l1wb_find(s, c, block);
+    struct core_wb *w = l ? NULL : l1wb_find(c, block);
     enum l1_sub sub = l1_classify(l, w, w && !w->sent);
     struct cgm_mshr_entry *e;
     int r;
@@ -645,7 +641,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         /* A data-cache miss: a way for the block first (written victims
          * need room in the write-back queue), then the L2. */
         struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
-        if (!v || (v->state && v->dirty && !wbq_free(c->l1wb, s->cfg.l1_wb_entries)))
+        if (!v || (v->state && v->dirty && !wbq_free(&c->l1wb)))
             return -1;
         r = l2_access(s, c, op, block, tag, value, v, false);
         if (r >= 0 && !c->replaying)
@@ -748,12 +744,12 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
         }
         drop_l1(c, m->block);
     }
-    struct core_wb *wb = l2wb_find(s, c, m->block);
+    struct core_wb *wb = l2wb_find(c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
         ack.has_data = wb->dirty;
         ack.dirty = wb->dirty;
         ack.data = wb->data;
-        wb->used = false;
+        wbq_release(&c->wb, wb);
     }
     coh_send(s, ack);
 }
@@ -795,7 +791,7 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
         }
         return;
     }
-    struct core_wb *wb = l2wb_find(s, c, m->block);
+    struct core_wb *wb = l2wb_find(c, m->block);
     if (wb && !wb->sent) {
         /* The block waits in the write-back queue: send it now, ahead of
          * the NACK, so the directory has the data when the NACK arrives
@@ -841,9 +837,9 @@ void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_ms
             flush_done(s, c, m);
             break;
         }
-        struct core_wb *wb = l2wb_find(s, c, m->block);
+        struct core_wb *wb = l2wb_find(c, m->block);
         if (wb && wb->sent)
-            wb->used = false;
+            wbq_release(&c->wb, wb);
         struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, KIND_WBWAIT);
         if (e)
             replay(s, c, e);
@@ -861,7 +857,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
     } else if (what == COH_WAKE_WB_DRAIN || what == COH_WAKE_L1_FLUSHED) {
         /* The victim leaves; after the data cache's flush acknowledgement
          * if it waited for one. */
-        struct core_wb *wb = l2wb_find(s, c, block);
+        struct core_wb *wb = l2wb_find(c, block);
         if (wb && what == COH_WAKE_L1_FLUSHED)
             wb->flushing = false;
         if (wb && !wb->sent && !wb->flushing) {
@@ -870,7 +866,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
             wb->sent = true;
         }
     } else if (what == COH_WAKE_L1WB_DRAIN) {
-        struct core_wb *w = l1wb_find(s, c, block);
+        struct core_wb *w = l1wb_find(c, block);
         if (w && !w->sent) {
             w->sent = true;
             s->env.later(s->env.ctx, c->id, block, COH_WAKE_L1WB_DONE);
@@ -878,7 +874,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
     } else if (what == COH_WAKE_L1WB_DONE) {
         /* The data cache's write-back reaches the L2 (which still holds the
          * block: had it given it up, it would have taken this entry). */
-        struct core_wb *w = l1wb_find(s, c, block);
+        struct core_wb *w = l1wb_find(c, block);
         if (!w || !w->sent)
             return;
         struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
@@ -889,7 +885,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
         l2->data = w->data;
         l2->dirty = true;
         l2->state = MESI_M;
-        w->used = false;
+        wbq_release(&c->l1wb, w);
         struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
         if (e)
             replay(s, c, e);

@@ -70,9 +70,9 @@ static void to_holder(struct cgm_coh_sys *s, struct slice *sl, int h, struct cgm
     coh_send(s, m);
 }
 
-static struct dir_wb *dwb_find(struct cgm_coh_sys *s, struct slice *sl, uint64_t block)
+static struct dir_wb *dwb_find(struct slice *sl, uint64_t block)
 {
-    return dwbq_find(sl->wb, s->cfg.l3_wb_entries, block);
+    return dwbq_find(&sl->wb, block);
 }
 
 static bool not_pending(const struct cgm_cache_line *l, void *ctx)
@@ -100,15 +100,14 @@ static bool dir_evict(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
     unsigned holders = cgm_holders_count(&sl->l3, v) + owner_apart;
     if (holders || v->dirty) {
         if (!slot)
-            slot = dwbq_free(sl->wb, s->cfg.l3_wb_entries);
+            slot = dwbq_free(&sl->wb);
         if (!slot)
             return false;
-        slot->block = v->block;
+        dwbq_take(&sl->wb, slot, v->block, holders ? DWB_FLUSHING : DWB_WRITABLE);
         slot->data = v->data;
         slot->dirty = v->dirty;
         slot->njoin = 0;
         if (holders) {
-            slot->state = DWB_FLUSHING;
             slot->acks = holders;
             sl->st.back_invalidations++;
             if (owner_apart)
@@ -116,7 +115,6 @@ static bool dir_evict(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
             for (int h = cgm_holders_next(&sl->l3, v, 0); h >= 0; h = cgm_holders_next(&sl->l3, v, (unsigned)h + 1))
                 to_holder(s, sl, h, (struct cgm_coh_msg){ .type = COH_FLUSH, .block = v->block });
         } else {
-            slot->state = DWB_WRITABLE;
             s->env.later(s->env.ctx, sl->node, v->block, COH_WAKE_WB_DRAIN);
         }
     }
@@ -237,7 +235,7 @@ static void merge_back(struct cgm_coh_sys *s, struct slice *sl, struct dir_wb *w
 {
     uint64_t data = wb->data;
     bool dirty = wb->dirty;
-    wb->state = 0;
+    dwbq_release(&sl->wb, wb);
     dir_evict(s, sl, v, wb);
     sl->st.wb_hits++;
     cgm_cache_set_block(&sl->l3, v, block);
@@ -257,9 +255,8 @@ static void merge_back(struct cgm_coh_sys *s, struct slice *sl, struct dir_wb *w
 
 /* The substate of a request from holder h for block (line l, NULL if
  * absent). For I_WB_Writable, *victim is the way the block merges into. */
-static enum dir_sub l3_classify(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_cache_line *l,
-                                int h, enum dir_req rq, uint64_t block, struct dir_wb **wbp,
-                                struct cgm_cache_line **victim)
+static enum dir_sub l3_classify(struct slice *sl, const struct cgm_cache_line *l, int h, enum dir_req rq,
+                                uint64_t block, struct dir_wb **wbp, struct cgm_cache_line **victim)
 {
     if (l) {
         if (l->pending)
@@ -270,7 +267,7 @@ static enum dir_sub l3_classify(struct cgm_coh_sys *s, struct slice *sl, const s
     }
     if (rq == DREQ_UPGRADE)
         return DIR_I; /* the block left the L3 before the upgrade arrived */
-    struct dir_wb *wb = *wbp = dwb_find(s, sl, block);
+    struct dir_wb *wb = *wbp = dwb_find(sl, block);
     return dir_absent_sub(&sl->l3, wb, block, victim);
 }
 
@@ -281,7 +278,7 @@ static void l3_request(struct cgm_coh_sys *s, struct slice *sl, int h, uint8_t t
     sl->st.requests++;
     struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block), *victim = NULL;
     struct dir_wb *wb = NULL;
-    enum dir_sub sub = l3_classify(s, sl, l, h, rq, block, &wb, &victim);
+    enum dir_sub sub = l3_classify(sl, l, h, rq, block, &wb, &victim);
     bool performed = true;
     if (!l)
         sl->st.misses++;
@@ -381,7 +378,7 @@ static void rerun(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint
 /* A victim has left: the requests that joined it run again. */
 static void wb_free(struct cgm_coh_sys *s, struct slice *sl, struct dir_wb *wb)
 {
-    dwb_release(wb, rerun, s, sl);
+    dwb_release(&sl->wb, wb, rerun, s, sl);
 }
 
 /* ---- beside the tables: a GPU served untracked, a core's flush -------------- */
@@ -422,7 +419,7 @@ static void untracked_get(struct cgm_coh_sys *s, struct slice *sl, int node, uin
         return;
     }
     sl->st.misses++;
-    struct dir_wb *wb = dwb_find(s, sl, block);
+    struct dir_wb *wb = dwb_find(sl, block);
     if (wb) {
         if (wb->state == DWB_FLUSHING)
             untracked_nack(s, sl, node, COH_GET, block);
@@ -458,7 +455,7 @@ static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int nod
 {
     sl->st.untracked_writebacks++;
     struct cgm_cache_line *l = cgm_cache_find(&sl->l3, m->block);
-    struct dir_wb *wb = l ? NULL : dwb_find(s, sl, m->block);
+    struct dir_wb *wb = l ? NULL : dwb_find(sl, m->block);
     if ((l && l->pending) || (wb && wb->state == DWB_WRITING)) {
         untracked_nack(s, sl, node, COH_WB, m->block);
         return;
@@ -471,12 +468,12 @@ static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int nod
         wb->dirty = true;
     } else {
         /* Not cached: straight to memory, through a write-back entry. */
-        if (!(wb = dwbq_free(sl->wb, s->cfg.l3_wb_entries))) {
+        if (!(wb = dwbq_free(&sl->wb))) {
             untracked_nack(s, sl, node, COH_WB, m->block);
             return;
         }
-        *wb = (struct dir_wb){ .block = m->block, .data = m->data, .dirty = true, .state = DWB_WRITING,
-                               .join = wb->join };
+        *wb = (struct dir_wb){ .data = m->data, .dirty = true, .join = wb->join };
+        dwbq_take(&sl->wb, wb, m->block, DWB_WRITING);
         sl->st.mem_writes++;
         s->env.later(s->env.ctx, sl->node, m->block, COH_WAKE_MEM_WRITE);
     }
@@ -489,7 +486,7 @@ static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int nod
 static void cpu_flush(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block)
 {
     struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
-    struct dir_wb *wb = l ? NULL : dwb_find(s, sl, block);
+    struct dir_wb *wb = l ? NULL : dwb_find(sl, block);
     if ((l && l->pending) || (wb && wb->njoin == s->l3_joins)) {
         nack(s, sl, s->nodes[node].holder, COH_FLUSH, block, false);
         return;
@@ -500,7 +497,7 @@ static void cpu_flush(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_
             return;
         }
         sl->st.flushes++;
-        wb = dwb_find(s, sl, block);
+        wb = dwb_find(sl, block);
     }
     if (wb) {
         if (wb->state == DWB_WRITABLE) {
@@ -679,7 +676,7 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
         break;
     }
     struct cgm_cache_line *l = cgm_cache_find(&sl->l3, m->block);
-    struct dir_wb *wb = l ? NULL : dwb_find(s, sl, m->block);
+    struct dir_wb *wb = l ? NULL : dwb_find(sl, m->block);
     switch (m->type) {
     case COH_WB:
     case COH_EVICT:
@@ -726,14 +723,14 @@ void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what)
         else
             grant_exclusive(s, sl, l, h, l->req == COH_GETX);
     } else if (what == COH_WAKE_WB_DRAIN) {
-        struct dir_wb *wb = dwb_find(s, sl, block);
+        struct dir_wb *wb = dwb_find(sl, block);
         if (wb && wb->state == DWB_WRITABLE) {
             wb->state = DWB_WRITING;
             sl->st.mem_writes++;
             s->env.later(s->env.ctx, sl->node, block, COH_WAKE_MEM_WRITE);
         }
     } else if (what == COH_WAKE_MEM_WRITE) {
-        struct dir_wb *wb = dwb_find(s, sl, block);
+        struct dir_wb *wb = dwb_find(sl, block);
         if (!wb || wb->state != DWB_WRITING)
             return;
         s->mem[block] = wb->data;

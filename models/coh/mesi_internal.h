@@ -37,8 +37,28 @@ struct core_wb {
  * absent), wb its write-back queue entry (NULL if none), wb_writable
  * whether that entry may come back into the array. */
 enum l1_sub l1_classify(const struct cgm_cache_line *l, const struct core_wb *wb, bool wb_writable);
-struct core_wb *wbq_find(struct core_wb *q, unsigned n, uint64_t block);
-struct core_wb *wbq_free(struct core_wb *q, unsigned n);
+
+/* A write-back queue: its entries, and a filter with bit wbq_bit(block) set
+ * for the block of every entry in use, so that looking for a block the
+ * queue does not hold (the usual case: every miss asks) ends without a
+ * scan. Entries come into use through wbq_take and leave it through
+ * wbq_release only, which keep the filter. */
+struct core_wbq {
+    struct core_wb *e;
+    unsigned n;
+    uint64_t filter;
+};
+static inline uint64_t wbq_bit(uint64_t block) { return 1ull << ((block * 0x9e3779b97f4a7c15ull) >> 58); }
+/* n entries, none in use; false if out of memory. */
+bool wbq_init(struct core_wbq *q, unsigned n);
+/* The lowest entry in use that holds block; NULL if none. */
+struct core_wb *wbq_find(const struct core_wbq *q, uint64_t block);
+/* The lowest entry not in use; NULL if every one is. */
+struct core_wb *wbq_free(const struct core_wbq *q);
+/* Entry slot (not in use) takes w (which has used set). */
+void wbq_take(struct core_wbq *q, struct core_wb *slot, struct core_wb w);
+/* Entry w leaves use. */
+void wbq_release(struct core_wbq *q, struct core_wb *w);
 
 /* ---- the directory half -------------------------------------------------------
  * A directory line's substate as Tables 3.4, 3.5 and 3.7 name them. A
@@ -79,8 +99,19 @@ struct dir_wb {
     struct joined *join;
     unsigned njoin;
 };
-struct dir_wb *dwbq_find(struct dir_wb *q, unsigned n, uint64_t block);
-struct dir_wb *dwbq_free(struct dir_wb *q, unsigned n);
+/* A directory's write-back queue, as struct core_wbq: an entry is in use
+ * while its state is not 0; dwbq_take gives a free entry its block and
+ * first state, dwbq_release frees it. */
+struct dir_wbq {
+    struct dir_wb *e;
+    unsigned n;
+    uint64_t filter;
+};
+bool dwbq_init(struct dir_wbq *q, unsigned n);
+struct dir_wb *dwbq_find(const struct dir_wbq *q, uint64_t block);
+struct dir_wb *dwbq_free(const struct dir_wbq *q);
+void dwbq_take(struct dir_wbq *q, struct dir_wb *slot, uint64_t block, uint8_t state);
+void dwbq_release(struct dir_wbq *q, struct dir_wb *wb);
 /* The substate of a request for a block absent from directory array a:
  * I, or one of the I_WB_* if its victim entry wb (NULL if none) holds it.
  * For I_WB_Writable, *victim is the way it may merge back into (one whose
@@ -124,8 +155,8 @@ void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, st
                         bool *replaying);
 /* Frees a write-back entry and hands each request that joined it to
  * rerun, in order. */
-void dwb_release(struct dir_wb *wb, void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j,
-                                                  uint64_t block),
+void dwb_release(struct dir_wbq *q, struct dir_wb *wb,
+                 void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint64_t block),
                  struct cgm_coh_sys *s, void *dir);
 
 /* What an L2 line waits to do once its own request is answered: a forward
@@ -138,8 +169,8 @@ struct core {
     int id;
     struct cgm_cache_array l1d, l1i, l2;
     struct cgm_mshr mshr;     /* the L2's */
-    struct core_wb *wb;       /* the L2's write-back queue */
-    struct core_wb *l1wb;     /* the data cache's write-back queue */
+    struct core_wbq wb;       /* the L2's write-back queue */
+    struct core_wbq l1wb;     /* the data cache's write-back queue */
     struct stall_list stall;
     bool replaying;           /* statistics: a replayed request is not a new access */
     struct cgm_coh_core_stats st;
@@ -160,7 +191,7 @@ struct slice {
     int id;
     int node;
     struct cgm_cache_array l3;
-    struct dir_wb *wb;
+    struct dir_wbq wb;
     struct cgm_coh_slice_stats st;
 };
 
@@ -173,7 +204,7 @@ struct gpu_l1 {
     int id, node;
     struct cgm_cache_array a;
     struct cgm_mshr mshr;
-    struct core_wb *wb;       /* written victims on their way to the bank */
+    struct core_wbq wb;       /* written victims on their way to the bank */
     struct stall_list stall;
     bool replaying;           /* statistics: a replayed request is not a new access */
     struct cgm_coh_gpu_l1_stats st;
@@ -197,7 +228,7 @@ struct gpu_l2 {
     int id, node;
     struct cgm_cache_array a;
     struct cgm_mshr mshr;
-    struct dir_wb *wb;
+    struct dir_wbq wb;
     struct cgm_coh_msg *deferred; /* the parent's messages waiting for their line to settle */
     unsigned ndeferred, capdeferred;
     bool full;                    /* refused a CU's request since it last admitted one */

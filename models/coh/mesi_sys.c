@@ -70,8 +70,7 @@ static int create_gpu(struct cgm_coh_sys *s)
         struct gpu_l1 *l1 = &s->gpu_l1[i];
         l1->id = (int)i;
         l1->node = (int)(s->cfg.cores + s->cfg.slices + i);
-        l1->wb = calloc(g->l1_wb_entries, sizeof *l1->wb);
-        if (!l1->wb || cgm_cache_array_init(&l1->a, g->l1_sets, g->l1_ways, 64, 0) ||
+        if (!wbq_init(&l1->wb, g->l1_wb_entries) || cgm_cache_array_init(&l1->a, g->l1_sets, g->l1_ways, 64, 0) ||
             cgm_mshr_init(&l1->mshr, g->l1_mshr, g->l1_coalesce))
             return -1;
     }
@@ -82,12 +81,12 @@ static int create_gpu(struct cgm_coh_sys *s)
         struct gpu_l2 *b = &s->gpu_l2[i];
         b->id = (int)i;
         b->node = (int)(s->cfg.cores + s->cfg.slices + g->cus + i);
-        b->wb = calloc(g->l2_wb_entries, sizeof *b->wb);
-        if (!b->wb || cgm_cache_array_init(&b->a, g->l2_sets, g->l2_ways, 64, log2u(g->banks)) ||
+        if (!dwbq_init(&b->wb, g->l2_wb_entries) ||
+            cgm_cache_array_init(&b->a, g->l2_sets, g->l2_ways, 64, log2u(g->banks)) ||
             cgm_cache_array_set_holders(&b->a, g->cus) || cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
             return -1;
         for (unsigned w = 0; w < g->l2_wb_entries; w++)
-            if (!(b->wb[w].join = calloc(s->gpu_l2_joins, sizeof *b->wb[w].join)))
+            if (!(b->wb.e[w].join = calloc(s->gpu_l2_joins, sizeof *b->wb.e[w].join)))
                 return -1;
         for (size_t k = 0; k < (size_t)g->l2_sets * g->l2_ways; k++)
             b->a.lines[k].owner = -1;
@@ -131,9 +130,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     for (unsigned i = 0; i < cfg->cores; i++) {
         struct core *c = &s->cores[i];
         c->id = (int)i;
-        c->wb = calloc(cfg->wb_entries, sizeof *c->wb);
-        c->l1wb = calloc(cfg->l1_wb_entries, sizeof *c->l1wb);
-        if (!c->wb || !c->l1wb || cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
+        if (!wbq_init(&c->wb, cfg->wb_entries) || !wbq_init(&c->l1wb, cfg->l1_wb_entries) ||
+            cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
             cgm_cache_array_init(&c->l1i, cfg->l1i_sets, cfg->l1i_ways, 64, 0) ||
             cgm_cache_array_init(&c->l2, cfg->l2_sets, cfg->l2_ways, 64, 0) ||
             cgm_mshr_init(&c->mshr, cfg->mshr, cfg->coalesce))
@@ -143,13 +141,13 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         struct slice *sl = &s->slices[i];
         sl->id = (int)i;
         sl->node = (int)(cfg->cores + i);
-        sl->wb = calloc(cfg->l3_wb_entries, sizeof *sl->wb);
-        if (!sl->wb || cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)) ||
+        if (!dwbq_init(&sl->wb, cfg->l3_wb_entries) ||
+            cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)) ||
             cgm_cache_array_set_holders(&sl->l3, s->l3_holders))
             goto fail;
         for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
-            sl->wb[w].join = calloc(s->l3_joins, sizeof *sl->wb[w].join);
-            if (!sl->wb[w].join)
+            sl->wb.e[w].join = calloc(s->l3_joins, sizeof *sl->wb.e[w].join);
+            if (!sl->wb.e[w].join)
                 goto fail;
         }
         for (size_t k = 0; k < (size_t)cfg->l3_sets * cfg->l3_ways; k++)
@@ -174,24 +172,24 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         cgm_cache_array_free(&c->l1i);
         cgm_cache_array_free(&c->l2);
         cgm_mshr_free(&c->mshr);
-        free(c->wb);
-        free(c->l1wb);
+        free(c->wb.e);
+        free(c->l1wb.e);
         free(c->stall.q);
     }
     for (unsigned i = 0; s->gpu_l1 && i < s->cfg.gpu.cus; i++) {
         struct gpu_l1 *l1 = &s->gpu_l1[i];
         cgm_cache_array_free(&l1->a);
         cgm_mshr_free(&l1->mshr);
-        free(l1->wb);
+        free(l1->wb.e);
         free(l1->stall.q);
     }
     for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
         struct gpu_l2 *b = &s->gpu_l2[i];
         cgm_cache_array_free(&b->a);
         cgm_mshr_free(&b->mshr);
-        for (unsigned w = 0; b->wb && w < s->cfg.gpu.l2_wb_entries; w++)
-            free(b->wb[w].join);
-        free(b->wb);
+        for (unsigned w = 0; b->wb.e && w < b->wb.n; w++)
+            free(b->wb.e[w].join);
+        free(b->wb.e);
         free(b->deferred);
     }
     free(s->gpu_l1);
@@ -199,9 +197,9 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     for (unsigned i = 0; s->slices && i < s->cfg.slices; i++) {
         struct slice *sl = &s->slices[i];
         cgm_cache_array_free(&sl->l3);
-        for (unsigned w = 0; sl->wb && w < s->cfg.l3_wb_entries; w++)
-            free(sl->wb[w].join);
-        free(sl->wb);
+        for (unsigned w = 0; sl->wb.e && w < sl->wb.n; w++)
+            free(sl->wb.e[w].join);
+        free(sl->wb.e);
     }
     free(s->nodes);
     free(s->cores);
@@ -291,15 +289,15 @@ void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, st
     free(taken.q);
 }
 
-void dwb_release(struct dir_wb *wb, void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j,
-                                                  uint64_t block),
+void dwb_release(struct dir_wbq *q, struct dir_wb *wb,
+                 void (*rerun)(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint64_t block),
                  struct cgm_coh_sys *s, void *dir)
 {
     uint64_t block = wb->block;
     unsigned n = wb->njoin;
     struct joined j[n ? n : 1];
     memcpy(j, wb->join, n * sizeof *j);
-    wb->state = 0;
+    dwbq_release(q, wb);
     wb->njoin = 0;
     for (unsigned i = 0; i < n; i++)
         rerun(s, dir, &j[i], block);
@@ -438,7 +436,7 @@ enum cgm_mesi_state cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64
         *data = l->data;
         return (enum cgm_mesi_state)l->state;
     }
-    struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+    struct core_wb *w = wbq_find(&l1->wb, block);
     if (w) {
         *data = w->data;
         return MESI_M;
@@ -469,8 +467,8 @@ enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uin
         return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
     }
     for (unsigned i = 0; i < s->cfg.l1_wb_entries; i++)
-        if (c->l1wb[i].used && c->l1wb[i].block == block) {
-            *data = c->l1wb[i].data;
+        if (c->l1wb.e[i].used && c->l1wb.e[i].block == block) {
+            *data = c->l1wb.e[i].data;
             return MESI_M;
         }
     l = cgm_cache_find(&c->l2, block);
@@ -479,9 +477,9 @@ enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uin
         return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
     }
     for (unsigned i = 0; i < s->cfg.wb_entries; i++)
-        if (c->wb[i].used && !c->wb[i].sent && c->wb[i].block == block) {
-            *data = c->wb[i].data;
-            return c->wb[i].dirty ? MESI_M : MESI_E;
+        if (c->wb.e[i].used && !c->wb.e[i].sent && c->wb.e[i].block == block) {
+            *data = c->wb.e[i].data;
+            return c->wb.e[i].dirty ? MESI_M : MESI_E;
         }
     l = cgm_cache_find(&c->l1i, block);
     if (l && l->state == MESI_S) {
@@ -514,7 +512,7 @@ static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         for (unsigned k = 0; k < l1->mshr.entries; k++)
             if (l1->mshr.e[k].used && l1->mshr.e[k].block == block)
                 e = &l1->mshr.e[k];
-        struct core_wb *w = wbq_find(l1->wb, s->cfg.gpu.l1_wb_entries, block);
+        struct core_wb *w = wbq_find(&l1->wb, block);
         if (!l && !e && !w)
             continue;
         fprintf(out, "  CU %u: L1 %s", i, l ? state_name(l->state) : "-");
@@ -541,10 +539,10 @@ static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         if (b->mshr.e[k].used && b->mshr.e[k].block == block)
             fprintf(out, "  GPU L2 MSHR: %u waiting\n", b->mshr.e[k].n);
     for (unsigned w = 0; w < s->cfg.gpu.l2_wb_entries; w++)
-        if (b->wb[w].state && b->wb[w].block == block)
-            fprintf(out, "  GPU L2 write-back: state %u, %u acks, %u joined, data %llu%s\n", b->wb[w].state,
-                    b->wb[w].acks, b->wb[w].njoin, (unsigned long long)b->wb[w].data,
-                    b->wb[w].dirty ? " dirty" : "");
+        if (b->wb.e[w].state && b->wb.e[w].block == block)
+            fprintf(out, "  GPU L2 write-back: state %u, %u acks, %u joined, data %llu%s\n", b->wb.e[w].state,
+                    b->wb.e[w].acks, b->wb.e[w].njoin, (unsigned long long)b->wb.e[w].data,
+                    b->wb.e[w].dirty ? " dirty" : "");
     for (unsigned k = 0; k < b->ndeferred; k++)
         if (b->deferred[k].block == block)
             fprintf(out, "  GPU L2 deferred: %s\n", cgm_coh_msg_names[b->deferred[k].type]);
@@ -564,18 +562,18 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
             fprintf(out, " data %llu%s", (unsigned long long)l->data, l->dirty ? " dirty" : "");
         fprintf(out, ", L1I %s", li ? state_name(li->state) : "-");
         for (unsigned w = 0; w < s->cfg.l1_wb_entries; w++)
-            if (c->l1wb[w].used && c->l1wb[w].block == block)
-                fprintf(out, ", L1D write-back %s data %llu", c->l1wb[w].sent ? "sent" : "queued",
-                        (unsigned long long)c->l1wb[w].data);
+            if (c->l1wb.e[w].used && c->l1wb.e[w].block == block)
+                fprintf(out, ", L1D write-back %s data %llu", c->l1wb.e[w].sent ? "sent" : "queued",
+                        (unsigned long long)c->l1wb.e[w].data);
         fprintf(out, ", L2 %s", l2 ? state_name(l2->state) : "-");
         if (l2)
             fprintf(out, " data %llu%s (request %s)", (unsigned long long)l2->data, l2->dirty ? " dirty" : "",
                     cgm_coh_msg_names[l2->req < COH_NTYPES ? l2->req : 0]);
         for (unsigned w = 0; w < s->cfg.wb_entries; w++)
-            if (c->wb[w].used && c->wb[w].block == block)
+            if (c->wb.e[w].used && c->wb.e[w].block == block)
                 fprintf(out, ", L2 write-back %s data %llu",
-                        c->wb[w].sent ? "sent" : c->wb[w].flushing ? "flushing the data cache" : "queued",
-                        (unsigned long long)c->wb[w].data);
+                        c->wb.e[w].sent ? "sent" : c->wb.e[w].flushing ? "flushing the data cache" : "queued",
+                        (unsigned long long)c->wb.e[w].data);
         for (unsigned e = 0; e < c->mshr.entries; e++)
             if (c->mshr.e[e].used && c->mshr.e[e].block == block)
                 fprintf(out, ", MSHR kind %u with %u waiting", c->mshr.e[e].kind, c->mshr.e[e].n);
@@ -591,10 +589,10 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
     else
         fprintf(out, "  L3: not present\n");
     for (unsigned w = 0; w < s->cfg.l3_wb_entries; w++)
-        if (sl->wb[w].state && sl->wb[w].block == block)
-            fprintf(out, "  L3 write-back: state %u, %u acks, %u joined, data %llu%s\n", sl->wb[w].state,
-                    sl->wb[w].acks, sl->wb[w].njoin, (unsigned long long)sl->wb[w].data,
-                    sl->wb[w].dirty ? " dirty" : "");
+        if (sl->wb.e[w].state && sl->wb.e[w].block == block)
+            fprintf(out, "  L3 write-back: state %u, %u acks, %u joined, data %llu%s\n", sl->wb.e[w].state,
+                    sl->wb.e[w].acks, sl->wb.e[w].njoin, (unsigned long long)sl->wb.e[w].data,
+                    sl->wb.e[w].dirty ? " dirty" : "");
     if (s->cfg.gpu.cus)
         dump_gpu(s, block, out);
 }
