@@ -158,6 +158,33 @@ static struct cgm_memsys_config gpu_cfg(bool coherent, bool shared_llc)
     return gpu_cfg_of(coherent, shared_llc, CUS);
 }
 
+/* A memory system of configuration c on an engine of its own, in the
+ * default clock domains; done(ctx) hears of the cores' requests. */
+struct system {
+    ks_engine *eng;
+    struct cgm_memsys_domains d;
+    struct cgm_memsys *ms;
+};
+
+static struct system system_create(const struct cgm_memsys_config *c, cgm_memsys_done_fn done, void *ctx)
+{
+    struct system sys = { .eng = ks_engine_create(NULL) };
+    assert_non_null(sys.eng);
+    char err[256] = "";
+    assert_int_equal(cgm_memsys_default_domains(sys.eng, &c->dram, &sys.d, err, sizeof err), 0);
+    sys.ms = cgm_memsys_create(sys.eng, &sys.d, c, done, ctx, err, sizeof err);
+    if (!sys.ms)
+        fail_msg("%s", err);
+    return sys;
+}
+
+static void system_destroy(struct system *sys)
+{
+    cgm_memsys_stop(sys->ms);
+    cgm_memsys_destroy(sys->ms);
+    ks_engine_destroy(sys->eng);
+}
+
 struct run {
     uint64_t cycles, gpu_l1_accesses, gpu_l1_misses, gpu_l2_accesses, gpu_l2_full_stalls;
     unsigned bad_values, completed;
@@ -180,17 +207,13 @@ static uint64_t sum_kind(struct cgm_stats *reg, const uint64_t *values, const ch
  * progresses) fails. */
 static struct run run_mixed(bool coherent, bool shared_llc, const struct load *gpu_load, unsigned cus)
 {
-    ks_engine *eng = ks_engine_create(NULL);
-    assert_non_null(eng);
     struct cgm_memsys_config c = gpu_cfg_of(coherent, shared_llc, cus);
-    struct cgm_memsys_domains d;
-    char err[256] = "";
-    assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
     struct world *w = calloc(1, sizeof *w);
     w->gpu_load = gpu_load;
-    w->ms = cgm_memsys_create(eng, &d, &c, cpu_done, w, err, sizeof err);
-    if (!w->ms)
-        fail_msg("%s", err);
+    struct system sys = system_create(&c, cpu_done, w);
+    ks_engine *eng = sys.eng;
+    const struct cgm_memsys_domains d = sys.d;
+    w->ms = sys.ms;
     w->port = cgm_memsys_gpu_port(w->ms, NULL, gpu_done, w);
     for (int i = 0; i < CORES + (int)cus; i++) {
         struct agent *a = &w->a[i];
@@ -223,11 +246,19 @@ static struct run run_mixed(bool coherent, bool shared_llc, const struct load *g
     assert_string_equal(cgm_memsys_gpu_error(w->ms), "");
     free(values);
     cgm_stats_destroy(reg);
-    cgm_memsys_stop(w->ms);
-    cgm_memsys_destroy(w->ms);
+    system_destroy(&sys);
     free(w);
-    ks_engine_destroy(eng);
     return r;
+}
+
+/* What every mixed run must show: every request done, every load saw a
+ * value stored to its block, and every GPU request performed at its
+ * vector L1 once. */
+static void check_run(const struct run *r, unsigned cus)
+{
+    assert_int_equal(r->completed, (CORES + cus) * PER_AGENT);
+    assert_int_equal(r->bad_values, 0);
+    assert_int_equal(r->gpu_l1_accesses, (uint64_t)cus * PER_AGENT);
 }
 
 static void test_four_organisations(void **state)
@@ -241,11 +272,9 @@ static void test_four_organisations(void **state)
         printf("%s: %u requests in %llu GPU cycles, GPU L1 accesses %llu, L2 %llu\n", modes[i].name, r.completed,
                (unsigned long long)r.cycles, (unsigned long long)r.gpu_l1_accesses,
                (unsigned long long)r.gpu_l2_accesses);
-        assert_int_equal(r.completed, (CORES + CUS) * PER_AGENT);
-        assert_int_equal(r.bad_values, 0);
-        /* every GPU request is performed at its vector L1 once; each miss
-         * there asks an L2 bank (which also takes write-backs and retries) */
-        assert_int_equal(r.gpu_l1_accesses, (uint64_t)CUS * PER_AGENT);
+        check_run(&r, CUS);
+        /* each miss at a vector L1 asks an L2 bank (which also takes
+         * write-backs and retries) */
         assert_true(r.gpu_l1_misses > 0 && r.gpu_l2_accesses >= r.gpu_l1_misses);
         struct run again = run_mixed(modes[i].coherent, modes[i].shared_llc, &light, CUS);
         assert_int_equal(again.cycles, r.cycles);
@@ -266,9 +295,7 @@ static void test_saturating_load(void **state)
             printf("%u CUs, %s, saturating: %u requests in %llu GPU cycles, %llu times a bank was full\n", cus[k],
                    llc ? "C-L3" : "NC-MC", r.completed, (unsigned long long)r.cycles,
                    (unsigned long long)r.gpu_l2_full_stalls);
-            assert_int_equal(r.completed, (CORES + cus[k]) * PER_AGENT);
-            assert_int_equal(r.bad_values, 0);
-            assert_int_equal(r.gpu_l1_accesses, (uint64_t)cus[k] * PER_AGENT);
+            check_run(&r, cus[k]);
             full_stalls += r.gpu_l2_full_stalls;
         }
     }
@@ -304,51 +331,35 @@ static void test_hit_and_miss_latency(void **state)
     (void)state;
     static const bool llc[] = { false, true };
     for (int k = 0; k < 2; k++) {
-        ks_engine *eng = ks_engine_create(NULL);
         struct cgm_memsys_config c = gpu_cfg(llc[k], llc[k]);
-        struct cgm_memsys_domains d;
-        char err[256] = "";
-        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
-        struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
-        if (!ms)
-            fail_msg("%s", err);
-        struct single s = { .port = cgm_memsys_gpu_port(ms, NULL, single_done, &s) };
-        ks_context_opts o = { .name = "cu", .domain = d.gpu };
-        assert_non_null(ks_context_create_opts(eng, single_main, &s, &o));
-        assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+        struct system sys = system_create(&c, NULL, NULL);
+        struct single s = { .port = cgm_memsys_gpu_port(sys.ms, NULL, single_done, &s) };
+        ks_context_opts o = { .name = "cu", .domain = sys.d.gpu };
+        assert_non_null(ks_context_create_opts(sys.eng, single_main, &s, &o));
+        assert_int_equal(ks_run(sys.eng), KS_STOP_IDLE);
         assert_int_equal(s.done, 1);
         uint64_t miss = s.latency;
-        assert_non_null(ks_context_create_opts(eng, single_main, &s, &o));
-        assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+        assert_non_null(ks_context_create_opts(sys.eng, single_main, &s, &o));
+        assert_int_equal(ks_run(sys.eng), KS_STOP_IDLE);
         assert_int_equal(s.done, 2);
         assert_int_equal(s.latency, c.gpu_l1_latency);
         /* the miss crossed the crossbar twice, the bank, and the ring to
          * the L3 or the memory controller and back */
         assert_true(miss > c.gpu_l1_latency + c.gpu_l2_latency + 2);
-        cgm_memsys_stop(ms);
-        cgm_memsys_destroy(ms);
-        ks_engine_destroy(eng);
+        system_destroy(&sys);
     }
 }
 
 /* One first touch by CU 0 in a fresh system: its latency in GPU cycles. */
 static uint64_t first_touch_latency(const struct cgm_memsys_config *c)
 {
-    ks_engine *eng = ks_engine_create(NULL);
-    struct cgm_memsys_domains d;
-    char err[256] = "";
-    assert_int_equal(cgm_memsys_default_domains(eng, &c->dram, &d, err, sizeof err), 0);
-    struct cgm_memsys *ms = cgm_memsys_create(eng, &d, c, NULL, NULL, err, sizeof err);
-    if (!ms)
-        fail_msg("%s", err);
-    struct single s = { .port = cgm_memsys_gpu_port(ms, NULL, single_done, &s) };
-    ks_context_opts o = { .name = "cu", .domain = d.gpu };
-    assert_non_null(ks_context_create_opts(eng, single_main, &s, &o));
-    assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+    struct system sys = system_create(c, NULL, NULL);
+    struct single s = { .port = cgm_memsys_gpu_port(sys.ms, NULL, single_done, &s) };
+    ks_context_opts o = { .name = "cu", .domain = sys.d.gpu };
+    assert_non_null(ks_context_create_opts(sys.eng, single_main, &s, &o));
+    assert_int_equal(ks_run(sys.eng), KS_STOP_IDLE);
     assert_int_equal(s.done, 1);
-    cgm_memsys_stop(ms);
-    cgm_memsys_destroy(ms);
-    ks_engine_destroy(eng);
+    system_destroy(&sys);
     return s.latency;
 }
 
@@ -445,18 +456,15 @@ static void test_hub_bandwidth_bounds_a_stream(void **state)
     static const unsigned widths[] = { 8, 12 };
     for (int llc = 0; llc < 2; llc++) {
         for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-            ks_engine *eng = ks_engine_create(NULL);
             struct cgm_memsys_config c;
             cgm_memsys_default_config(&c);
             cgm_memsys_default_gpu(&c, CUS, llc, llc);
             c.gpu_link_bytes = widths[i];
             assert_int_equal(STREAM_BLOCKS, c.coh.gpu.banks * c.coh.gpu.l2_sets * c.coh.gpu.l2_ways);
-            struct cgm_memsys_domains d;
-            char err[256] = "";
-            assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
-            struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
-            if (!ms)
-                fail_msg("%s", err);
+            struct system sys = system_create(&c, NULL, NULL);
+            ks_engine *eng = sys.eng;
+            const struct cgm_memsys_domains d = sys.d;
+            struct cgm_memsys *ms = sys.ms;
             struct stream *s = calloc(1, sizeof *s);
             s->port = cgm_memsys_gpu_port(ms, NULL, stream_done, s);
             s->window = c.coh.gpu.banks * c.coh.gpu.l2_mshr / CUS;
@@ -487,10 +495,8 @@ static void test_hub_bandwidth_bounds_a_stream(void **state)
             assert_true(cgm_stats_value(reg, values, cgm_stats_find(reg, to_gpu, "bytes")) == (double)bytes);
             free(values);
             cgm_stats_destroy(reg);
-            cgm_memsys_stop(ms);
-            cgm_memsys_destroy(ms);
+            system_destroy(&sys);
             free(s);
-            ks_engine_destroy(eng);
         }
     }
 }
@@ -550,17 +556,14 @@ static void test_crossbar_serves_every_cu(void **state)
 {
     (void)state;
     for (int llc = 0; llc < 2; llc++) {
-        ks_engine *eng = ks_engine_create(NULL);
         struct cgm_memsys_config c;
         cgm_memsys_default_config(&c);
         cgm_memsys_default_gpu(&c, CUS, llc, llc);
         c.mem_bytes = 32u << 20;
-        struct cgm_memsys_domains d;
-        char err[256] = "";
-        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
-        struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
-        if (!ms)
-            fail_msg("%s", err);
+        struct system sys = system_create(&c, NULL, NULL);
+        ks_engine *eng = sys.eng;
+        const struct cgm_memsys_domains d = sys.d;
+        struct cgm_memsys *ms = sys.ms;
         struct flood *f = calloc(1, sizeof *f);
         f->rng = 0x2545f4914f6cdd1dull;
         f->port = cgm_memsys_gpu_port(ms, NULL, flood_done, f);
@@ -577,10 +580,8 @@ static void test_crossbar_serves_every_cu(void **state)
         /* the case this test is for: victims flushed from the CUs while
          * requests wait for the bank's entries */
         assert_true(b0->back_invalidations > 0 && b0->full_stalls > 0);
-        cgm_memsys_stop(ms);
-        cgm_memsys_destroy(ms);
+        system_destroy(&sys);
         free(f);
-        ks_engine_destroy(eng);
     }
 }
 
@@ -668,15 +669,12 @@ static void test_flushed_handover(void **state)
 {
     (void)state;
     for (int llc = 0; llc < 2; llc++) {
-        ks_engine *eng = ks_engine_create(NULL);
         struct cgm_memsys_config c = gpu_cfg(false, llc); /* NC-MC and NC-L3 */
-        struct cgm_memsys_domains d;
-        char err[256] = "";
-        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
         struct handover h = { 0 };
-        h.ms = cgm_memsys_create(eng, &d, &c, handover_cpu_done, &h, err, sizeof err);
-        if (!h.ms)
-            fail_msg("%s", err);
+        struct system sys = system_create(&c, handover_cpu_done, &h);
+        ks_engine *eng = sys.eng;
+        const struct cgm_memsys_domains d = sys.d;
+        h.ms = sys.ms;
         h.port = cgm_memsys_gpu_port(h.ms, NULL, handover_gpu_done, &h);
         ks_context_opts og = { .name = "cu", .domain = d.gpu }, oc = { .name = "core", .domain = d.cpu };
         assert_non_null(ks_context_create_opts(eng, gpu_side, &h, &og));
@@ -687,9 +685,7 @@ static void test_flushed_handover(void **state)
         assert_int_equal(ks_run(eng), KS_STOP_IDLE);
         assert_int_equal(h.gpu_done, 2 * HANDOVER_BLOCKS);
         assert_int_equal(h.bad, 0);
-        cgm_memsys_stop(h.ms);
-        cgm_memsys_destroy(h.ms);
-        ks_engine_destroy(eng);
+        system_destroy(&sys);
     }
 }
 
@@ -699,14 +695,11 @@ static void test_pages_of_each_organisation(void **state)
 {
     (void)state;
     for (int coherent = 0; coherent < 2; coherent++) {
-        ks_engine *eng = ks_engine_create(NULL);
         struct cgm_memsys_config c = gpu_cfg(coherent, true);
-        struct cgm_memsys_domains d;
-        char err[256] = "";
-        assert_int_equal(cgm_memsys_default_domains(eng, &c.dram, &d, err, sizeof err), 0);
-        struct cgm_memsys *ms = cgm_memsys_create(eng, &d, &c, NULL, NULL, err, sizeof err);
-        if (!ms)
-            fail_msg("%s", err);
+        struct system sys = system_create(&c, NULL, NULL);
+        ks_engine *eng = sys.eng;
+        const struct cgm_memsys_domains d = sys.d;
+        struct cgm_memsys *ms = sys.ms;
         struct cgm_page_table_config ptc = { .page_bits = 12, .frames = c.mem_bytes >> 12 };
         struct cgm_page_table *pt = cgm_page_table_create(&ptc);
         uint64_t cpu_pfn, gpu_pfn;
@@ -724,10 +717,8 @@ static void test_pages_of_each_organisation(void **state)
             assert_true(cgm_page_table_lookup(pt, 1, 0x4000 >> 12, &gpu_pfn));
             assert_true(gpu_pfn != cpu_pfn);
         }
-        cgm_memsys_stop(ms);
-        cgm_memsys_destroy(ms);
+        system_destroy(&sys);
         cgm_page_table_destroy(pt);
-        ks_engine_destroy(eng);
     }
 }
 
