@@ -74,7 +74,7 @@ END {
         if ((w in tb) && agree(best[w], tb[w])) printf ", within a quarter of the thesis'"
         printf ". GPU-only region %s us, kernels %s us", us(r0), us(g0)
         if (has(w, 1, 0) && has(w, tmax, 0))
-            printf "; with 1 and %d idle threads (share 0) it takes %s and %s of that", tmax, pct(R[w, 1, 0], r0),
+            printf "; at share 0 with 1 and %d threads it takes %s and %s of that", tmax, pct(R[w, 1, 0], r0),
                 pct(R[w, tmax, 0], r0)
         printf "."
         if (has(w, 1, smin) && has(w, 1, smax) && g0 > 0) {

@@ -143,8 +143,8 @@ static void test_study2(void **state)
     (void)state;
     /* GPU-only: region 9.6 us, kernels 8 us. One thread: 20% of the work
      * is 12 us of CPU work, 80% is 48 us: the whole work 60 us, 7.5 times
-     * the GPU's 8 us. With idle threads (share 0) the region is 10 and
-     * 12 us. */
+     * the GPU's 8 us. At share 0 with 1 and 8 threads the region is 10
+     * and 12 us. */
     free(harness_write(dir, "collab.csv",
                        "workload,threads,share,roi.cycles,roi.seconds,"
                        "sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency,roi.breakdown.cpu_busy,"
@@ -172,7 +172,7 @@ static void test_study2(void **state)
     free(harness_write(dir, "thesis.csv", "workload,threads,share,best speedup,mean speedup\nw,8,60,2.5,1.5\n", 0));
     verdict(2);
     /* best: 8 threads at 20%: 9.6 / 8 us over the GPU-only run, not over
-     * one idle thread's 10 us */
+     * one thread's at share 0, 10 us */
     char want[256];
     snprintf(want, sizeof want, "best %.2fx at 8 threads and 20%% (thesis 2.50x at 8 and 60%%)", 9.6 / 8);
     expect(want);
@@ -187,7 +187,7 @@ static void test_study2(void **state)
     /* 2.5x with 8 threads: 1 + 8/k >= 2.5 needs k <= 8/1.5 */
     snprintf(want, sizeof want, "needs a CPU thread at most %.1f times slower", 8 / 1.5);
     expect(want);
-    snprintf(want, sizeof want, "GPU-only region %.1f us, kernels 8.0 us; with 1 and 8 idle threads (share 0) it "
+    snprintf(want, sizeof want, "GPU-only region %.1f us, kernels 8.0 us; at share 0 with 1 and 8 threads it "
              "takes %.0f%% and %.0f%% of that", 9.6, 100 * 10 / 9.6, 100 * 12 / 9.6);
     expect(want);
 }
