@@ -487,19 +487,31 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * load of bench-memsys): waits shorter than this many cycles are polled. */
 #define WAIT_MIN_CYCLES 3
 
+/* Whether a packet at the head of a tx lane (turned away) may go on any
+ * cycle now: the ring has room, or it waits for the hub, whose room
+ * nothing announces. The ring announces room at a ring endpoint
+ * (cgm_net_watch_space) by advancing the endpoint's eventcount. */
+static bool tx_may_go(const struct cgm_memsys *m, const struct fifo *q, int ep)
+{
+    const struct pkt *p = fifo_peek(q);
+    return p && (p->p.src == m->topo.hub_ep || cgm_net_can_inject(m->net, ep, p->p.lane));
+}
+
 /* The first cycle after `now` in which the controller may have work that
  * no advance of its eventcount announces (arrivals and new requests do
  * advance it): a timer falling due, the crossbar's packet at the head of a
  * lane arriving, a CU's request finishing its translation. now + 1 when
  * it has work that may be possible any cycle: a packet it can take, a
- * request its cache refused (each refusal is counted), a packet the ring
- * or the hub turned away, a bank's first refusal of a request to count.
+ * request its cache refused (each refusal is counted), a packet the hub
+ * turned away or the ring has room for again, a bank's first refusal of a
+ * request to count.
  * Polls before that cycle would change nothing, not even a statistic, so
  * waiting for it (ks_await_until) keeps the timing of polling. */
 static uint64_t node_next_work(struct cgm_memsys *m, const struct node *n, uint64_t now)
 {
-    if (n->tx_n)
-        return now + 1;
+    for (int l = 0; n->tx_n && l < CGM_NLANES; l++)
+        if (tx_may_go(m, &n->tx[l], n->ep))
+            return now + 1;
     uint64_t next = UINT64_MAX;
     for (unsigned i = 0; i < n->ntimers; i++)
         next = min_u64(next, n->timers[i].due);
@@ -618,13 +630,16 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
 /* The first cycle after `now` in which the system agent may have work
  * that no advance of its eventcount announces (packets arriving, the
  * memory controller finishing a request do): the request at the head of
- * its queue passing its latency. now + 1 while a reply waits for the ring
- * or a request for room in the DRAM's queue, which nothing announces. */
+ * its queue passing its latency. now + 1 while a request waits for room in
+ * the DRAM's queue, which nothing announces (the ring announces room for a
+ * reply it turned away). */
 static uint64_t sa_next_work(const struct cgm_memsys *m, uint64_t now)
 {
-    const struct pkt *p = fifo_peek(&m->sa_rx);
-    if (m->sa_tx.n || !p)
+    if (tx_may_go(m, &m->sa_tx, m->topo.sa_ep))
         return now + 1;
+    const struct pkt *p = fifo_peek(&m->sa_rx);
+    if (!p)
+        return UINT64_MAX; /* a reply waits for room in the ring, which the ring announces */
     if (p->due > now)
         return p->due;
     return m->mc_inflight >= m->cfg.mc_queue ? UINT64_MAX : now + 1;
@@ -854,6 +869,11 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         goto fail;
     ks_ec_init(&m->sa_ec, "system-agent", 0);
     ks_ec_init(&m->dram_ec, "dram", 0);
+    /* Room in the ring for a packet it turned away wakes its sender. */
+    cgm_net_watch_space(m->net, m->topo.sa_ep, &m->sa_ec);
+    for (unsigned i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].ep >= 0 && m->nodes[i].ep != m->topo.hub_ep)
+            cgm_net_watch_space(m->net, m->nodes[i].ep, &m->nodes[i].ec);
     ks_context_opts so = { .name = "system-agent", .domain = m->sys };
     ks_context_opts dopt = { .name = "dram", .domain = m->dram_dom };
     if (!ks_context_create_opts(eng, sa_main, m, &so) || !ks_context_create_opts(eng, dram_main, m, &dopt)) {
