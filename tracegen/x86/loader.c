@@ -75,8 +75,12 @@ struct loaded {
     uint64_t start;              /* where the first instruction is */
 };
 
-static int build_stack(struct x86_process *p, int argc, char **argv, char **envp,
-                       const struct loaded *l, char *err, size_t errlen)
+/* The stack as Linux leaves it: the file name execve was given (AT_EXECFN: as
+ * given, not resolved, so a recording does not move with the folder the
+ * program sits in), the environment and argument strings, AT_RANDOM's bytes,
+ * then argc, argv, envp and the auxiliary vector. */
+static int build_stack(struct x86_process *p, const char *execfn_name, int argc, char **argv,
+                       char **envp, const struct loaded *l, char *err, size_t errlen)
 {
     if (gmem_map(p->mem, STACK_TOP - STACK_SIZE, STACK_SIZE, GPROT_R | GPROT_W) < 0) {
         snprintf(err, errlen, "cannot map the guest stack");
@@ -94,7 +98,7 @@ static int build_stack(struct x86_process *p, int argc, char **argv, char **envp
         return -1;
     }
     int rc = 0;
-    rc |= push_bytes(p, &sp, p->exe_path, strlen(p->exe_path) + 1);
+    rc |= push_bytes(p, &sp, execfn_name, strlen(execfn_name) + 1);
     uint64_t execfn = sp;
     for (int i = envc - 1; i >= 0; i--) {
         rc |= push_bytes(p, &sp, envp[i], strlen(envp[i]) + 1);
@@ -364,7 +368,7 @@ int x86_load_program(struct x86_process *p, const char *path, int argc, char **a
     p->mmap_top = MMAP_TOP;
     if (interp[0] && load_interp(p, path, interp, &l, err, errlen) < 0)
         goto out;
-    rc = build_stack(p, argc, argv, envp, &l, err, errlen);
+    rc = build_stack(p, path, argc, argv, envp, &l, err, errlen);
 out:
     image_close(&im);
     return rc;
