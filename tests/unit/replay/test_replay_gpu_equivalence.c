@@ -14,7 +14,7 @@
 /* Seed 000 Sec. 4.4.1's equivalence check: a collaborative workload at 0%
  * CPU share takes the time of its GPU-only version (THREADS 0: the same
  * kernels on the same data) within 2%, in the thesis' setting (shared
- * buffers, the default coherent system), whatever the number of threads
+ * buffers, the default coherent system, refresh aside), whatever the number of threads
  * asked for (the thesis varies one to eight). Both hold the same kernels,
  * work-groups and wavefront instructions, and no thread but the main one:
  * a worker with an empty slice is not created. */
@@ -26,6 +26,16 @@ static void test_zero_share_is_gpu_only(void **state)
     static const unsigned threads[] = { 1, 8 };
     struct rp_config cfg;
     rp_config_defaults(&cfg);
+    /* Without refresh: one refresh (tRFC, 260 ns on the default DDR3-1600)
+     * is a tenth of collab_edge's 2.7 us kernel, and whether one falls inside
+     * it depends on where the kernel starts, which moves with the few hundred
+     * cycles of host code the collaborative version runs before its launch
+     * and even with the guest's stack layout: with refresh, edge at 1 thread
+     * took 2761 GPU cycles against 2696, and 2743 against 2742 when the
+     * program's path on the stack was two bytes longer. That phase is no part
+     * of the workloads' equivalence. */
+    char err[256];
+    assert_int_equal(rp_config_set(&cfg, "dram.tREFI=0", err, sizeof err), 0);
     for (size_t w = 0; w < sizeof work / sizeof work[0]; w++) {
         char gpu_only[64], cmd[96];
         snprintf(cmd, sizeof cmd, "%s 0 0 share", work[w]);
@@ -49,6 +59,8 @@ static void test_zero_share_is_gpu_only(void **state)
                 assert_int_equal(gpu_stat(a, key), gpu_stat(b, key));
             }
             double kb = gpu_kernel_cycles(b), rb = gpu_stat(b, "roi.cycles");
+            print_message("%s: kernels %.0f against %.0f GPU cycles, region %.0f against %.0f\n", cmd, kb,
+                          ka, rb, ra);
             if (kb > ka * 1.02 || kb < ka * 0.98 || rb > ra * 1.02 || rb < ra * 0.98)
                 print_error("%s: kernels %.0f against %.0f GPU cycles, region %.0f against %.0f\n", cmd, kb, ka,
                             rb, ra);
