@@ -128,6 +128,20 @@ static void on_signal(int sig)
     x86_interrupt = sig;
 }
 
+/* The only host memory of tracegen's that is a file's is a guest's shared
+ * writable file mapping, which is refused past the file's end: a SIGBUS
+ * means the file was truncated under it since (by the guest or another
+ * process). The run cannot go on; say why. */
+static void on_sigbus(int sig)
+{
+    static const char msg[] = "tracegen: stopped by SIGBUS: a file the guest maps shared and "
+                              "writable (mmap MAP_SHARED, PROT_WRITE) was truncated under the "
+                              "mapping, which tracegen does not emulate; the trace is cut\n";
+    ssize_t k = write(2, msg, sizeof msg - 1);
+    (void)k;
+    _exit(128 + sig);
+}
+
 /* SIGINT, SIGTERM and SIGHUP ask the emulator to stop and finish the
  * trace; the handler is reset after one, so a second signal ends tracegen
  * at once. No SA_RESTART: a guest blocked in read() is woken (EINTR). The
@@ -141,6 +155,10 @@ static int install_handlers(double max_seconds)
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
         sigaction(SIGHUP, &sa, NULL) || sigaction(SIGALRM, &sa, NULL))
+        return -1;
+    sa.sa_handler = on_sigbus;
+    sa.sa_flags = 0;
+    if (sigaction(SIGBUS, &sa, NULL))
         return -1;
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN); /* a file-size limit fails the write (EFBIG) */

@@ -3,8 +3,9 @@
 # script of creates, a transaction of 2000 inserts, an index, updates,
 # deletes, an integrity check and a vacuum, once natively and once under
 # tracegen with --allow-write on its own directory, in each journal mode
-# given. The printed results are equal, the two database files hold the
-# same content (compared by the host's sqlite3 .dump), and the trace replays.
+# (WAL maps its -shm index shared and writable). The printed results are
+# equal, the two database files hold the same content (compared by the
+# host's sqlite3 .dump), and the trace replays.
 set -u
 BIN=${CGM_BIN:-bin}
 ROOT=$(pwd)
@@ -30,7 +31,7 @@ VACUUM;
 SELECT name FROM t WHERE v > 5990 ORDER BY v LIMIT 3;
 SQL
 fail=0
-for mode in delete truncate persist; do
+for mode in delete truncate persist wal; do
     mkdir -p "$tmp/n-$mode" "$tmp/e-$mode"
     { echo "PRAGMA journal_mode=$mode;"; cat "$tmp/body.sql"; } >"$tmp/$mode.sql"
     env -i sqlite3 "$tmp/n-$mode/db" <"$tmp/$mode.sql" >"$tmp/native" 2>&1

@@ -268,7 +268,10 @@ static int fits(const struct gmem *m, uint64_t add, uint64_t freed)
     return now <= m->limit && add <= m->limit - now;
 }
 
-int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot)
+/* gmem_map, backed by host memory that is FD's bytes from OFF when FD is
+ * not -1 (shared), or fresh zeroed memory. */
+static int map_backed(struct gmem *m, uint64_t addr, uint64_t len, int prot, int fd,
+                      uint64_t off)
 {
     if (len > GADDR_LIMIT)
         return -1;
@@ -279,20 +282,33 @@ int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot)
     uint64_t data = (prot & 7) ? len : 0;
     if (!fits(m, data + new_table_bytes(m, pn, end), usable_in(m, pn, end) * GPAGE_SIZE))
         return -1;
-    gmem_unmap(m, addr, len);
-    uint8_t *host = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    uint8_t *host = fd < 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                           : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)off);
     if (host == MAP_FAILED)
         return -1;
+    uintptr_t bits = (uintptr_t)(prot & 7) | (fd < 0 ? 0 : GPROT_SHARED);
+    gmem_unmap(m, addr, len); /* what was there goes once the new memory is had */
     for (uint64_t i = 0; pn + i < end; i++) {
         uintptr_t *e = make(m, pn + i);
         if (!e) {
             munmap(host + i * GPAGE_SIZE, len - i * GPAGE_SIZE);
             return -1;
         }
-        set_entry(m, pn + i, e, (uintptr_t)(host + i * GPAGE_SIZE) | (uintptr_t)(prot & 7));
+        set_entry(m, pn + i, e, (uintptr_t)(host + i * GPAGE_SIZE) | bits);
     }
     return 0;
+}
+
+int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot)
+{
+    return map_backed(m, addr, len, prot, -1, 0);
+}
+
+int gmem_map_shared_file(struct gmem *m, uint64_t addr, uint64_t len, int prot, int fd,
+                         uint64_t off)
+{
+    return map_backed(m, addr, len, prot, fd, off);
 }
 
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, int prot)

@@ -23,6 +23,7 @@ enum {
     GPROT_W = 2,
     GPROT_X = 4,
     GPROT_CODE = 8, /* decoded instructions were cached from this page */
+    GPROT_SHARED = 16, /* a page of a file, shared with it (gmem_map_shared_file) */
 };
 
 struct gmem;
@@ -43,13 +44,22 @@ uint64_t gmem_table_bytes(const struct gmem *m);
  * whatever was there. Returns 0, or -1 when the range is not canonical or
  * the limit would be passed. */
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, int prot);
+/* Maps [ADDR, ADDR+LEN) (page aligned) onto the bytes of host file FD
+ * from offset OFF (page aligned), shared with the file as a host
+ * MAP_SHARED mapping: the guest's stores are the file's contents at once,
+ * and the file's changes show in the pages. The range must lie within the
+ * file: a page past its end would raise SIGBUS in tracegen. Returns 0, or
+ * -1 as gmem_map does or when the host refuses the mapping. */
+int gmem_map_shared_file(struct gmem *m, uint64_t addr, uint64_t len, int prot, int fd,
+                         uint64_t off);
 /* Unmaps the pages of the range that are mapped. Costs what is mapped,
  * whatever the range's size. */
 void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
 /* Changes permissions; -1 (ENOMEM semantics) when a page is unmapped or
  * the limit would be passed. */
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, int prot);
-/* Zeroes the mapped pages of the range, giving their host memory back.
+/* Zeroes the mapped pages of the range, giving their host memory back
+ * (pages shared with a file read back its contents, as natively).
  * Returns -1 (ENOMEM semantics) when part of the range is unmapped. */
 int gmem_discard(struct gmem *m, uint64_t addr, uint64_t len);
 /* 1 when every page of the range is mapped. */

@@ -1,10 +1,14 @@
 /* Memory system calls: mmap, munmap, mprotect, brk, mremap, madvise over
  * the guest's page-granular address space (mem.h). Anonymous mappings are
  * placed downwards from the top of the mmap area; file mappings are
- * private copies read through the host. */
+ * private copies read through the host, but for shared writable ones,
+ * which are the file's own pages. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracegen/x86/sys.h"
@@ -27,6 +31,43 @@ static void forget_code(struct x86_process *p, uint64_t addr, uint64_t len)
     x86_code_cache_forget(p->code, addr, len);
 }
 
+/* A shared writable mapping of a file is the file's own pages (the host
+ * maps them shared), which the guest may have only of a file it opened
+ * for reading and writing inside the directories --allow-write names, and
+ * only where the file has bytes: past its end a page would raise SIGBUS in
+ * tracegen itself. Executable ones are not emulated (the file's changes
+ * would not reach decoded code). Returns 0, or -errno with the refusal
+ * explained on stderr. */
+static long shared_writable_ok(struct x86_process *p, uint32_t g, int h, uint64_t len,
+                               uint64_t off, uint64_t prot)
+{
+    int fl = fcntl(h, F_GETFL);
+    struct stat st;
+    if (fl < 0 || fstat(h, &st) < 0)
+        return -EBADF;
+    if (!S_ISREG(st.st_mode))
+        return -ENODEV;
+    if ((fl & O_ACCMODE) != O_RDWR)
+        return -EACCES; /* as natively */
+    if (!p->fd_confined[g])
+        return x86_refuse_write(p, "a shared writable mapping (mmap MAP_SHARED, PROT_WRITE) of "
+                                "a file not opened inside an allowed directory");
+    const char *why = NULL;
+    if (prot & 4)
+        why = "is also executable";
+    else if (off > (uint64_t)st.st_size || len > (uint64_t)st.st_size - off + GPAGE_MASK)
+        why = "reaches past the end of the file (its pages there would raise SIGBUS)";
+    if (why) {
+        if (!p->opt.quiet)
+            fprintf(stderr, "tracegen: refused a shared writable file mapping (mmap MAP_SHARED, "
+                    "PROT_WRITE) of %llu bytes at offset %llu of a %llu-byte file: it %s, which "
+                    "tracegen does not emulate\n", (unsigned long long)len,
+                    (unsigned long long)off, (unsigned long long)st.st_size, why);
+        return -EACCES;
+    }
+    return 0;
+}
+
 /* The lowest address a fixed mapping may take (Linux's default
  * vm.mmap_min_addr): page 0 stays unmapped, so null pointers fault. */
 #define MMAP_MIN_ADDR 0x10000ull
@@ -41,13 +82,17 @@ static long do_mmap(struct x86_process *p, uint64_t addr, uint64_t len, uint64_t
     len = page_up(len);
     if (len > (1ull << 40))
         return -ENOMEM;
-    int h = -1;
+    int h = -1, shared = 0;
     if (!(flags & MAP_ANON_)) {
         h = x86_host_fd(p, (uint64_t)fd);
         if (h < 0)
             return -EBADF;
-        if ((flags & MAP_SHARED_) && (prot & 2))
-            return -EACCES; /* shared writable file mappings are not emulated */
+        if ((flags & MAP_SHARED_) && (prot & 2)) {
+            long ok = shared_writable_ok(p, (uint32_t)fd, h, len, off, prot);
+            if (ok < 0)
+                return ok;
+            shared = 1;
+        }
     }
     uint64_t at;
     int fixed = (flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)) != 0;
@@ -66,13 +111,14 @@ static long do_mmap(struct x86_process *p, uint64_t addr, uint64_t len, uint64_t
             return -ENOMEM;
         at = p->mmap_top - len;
     }
-    if (gmem_map(p->mem, at, len, prot_from_linux(prot)) < 0)
+    if (shared ? gmem_map_shared_file(p->mem, at, len, prot_from_linux(prot), h, off) < 0
+               : gmem_map(p->mem, at, len, prot_from_linux(prot)) < 0)
         return -ENOMEM;
     if (fixed)
         forget_code(p, at, len);
     else
         p->mmap_top = at;
-    if (h >= 0) {
+    if (h >= 0 && !shared) {
         char *tmp = malloc(X86_IO_CHUNK);
         if (!tmp)
             return -ENOMEM;
@@ -148,13 +194,18 @@ long sys_mremap(struct x86_sys *s)
         return -EFAULT;
     int prot;
     gmem_page(p->mem, old, &prot);
-    prot &= 7;
     if (new_len <= old_len) {
         gmem_unmap(p->mem, old + new_len, old_len - new_len);
         return (long)old;
     }
     if (!(flags & MREMAP_MAYMOVE_))
         return -ENOMEM;
+    if (prot & GPROT_SHARED) { /* moving would have to map the file again */
+        if (!s->p->opt.quiet)
+            fprintf(stderr, "tracegen: refused to grow a shared writable file mapping with "
+                    "mremap (not emulated)\n");
+        return -ENOMEM;
+    }
     long at = do_mmap(p, 0, new_len, 3, 0x22, -1, 0);
     if (at < 0)
         return at;
@@ -167,7 +218,7 @@ long sys_mremap(struct x86_sys *s)
         gmem_copy_out(p->mem, (uint64_t)at + done, tmp, n, 1, NULL);
     }
     free(tmp);
-    gmem_protect(p->mem, (uint64_t)at, new_len, prot);
+    gmem_protect(p->mem, (uint64_t)at, new_len, prot & 7);
     forget_code(p, old, old_len);
     gmem_unmap(p->mem, old, old_len);
     return at;
