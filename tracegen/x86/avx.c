@@ -426,6 +426,26 @@ static int computes_vector(unsigned id)
     }
 }
 
+int x86_avx_owns(const struct x86_dinsn *in)
+{
+    if (!in->vl)
+        return 0;
+    if (in->cond == X86_VEC_FMA || computes_vector(in->csid))
+        return 1;
+    switch (in->csid) {
+    case X86_INS_VZEROUPPER: case X86_INS_VZEROALL: case X86_INS_VTESTPS: case X86_INS_VTESTPD:
+    case X86_INS_VMASKMOVPS: case X86_INS_VPMASKMOVD: case X86_INS_VMASKMOVPD:
+    case X86_INS_VPMASKMOVQ: case X86_INS_VGATHERDPS: case X86_INS_VGATHERDPD:
+    case X86_INS_VPGATHERDD: case X86_INS_VPGATHERDQ: case X86_INS_VGATHERQPS:
+    case X86_INS_VGATHERQPD: case X86_INS_VPGATHERQD: case X86_INS_VPGATHERQQ:
+    case X86_INS_VCVTPH2PS: case X86_INS_VCVTPS2PH: case X86_INS_VEXTRACTF128:
+    case X86_INS_VEXTRACTI128:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     unsigned vl = x86_vec_len(in);

@@ -102,6 +102,8 @@ void x86_vec_test(struct x86_cpu *c, const struct x86_dinsn *in, uint64_t bits);
  * permutes, 128-bit inserts and extracts, masked moves, gathers, variable
  * shifts, FMA, F16C, vzeroupper). Returns 0 for any other instruction. */
 int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in);
+/* 1 when x86_avx_exec runs IN (a VEX instruction without a legacy twin). */
+int x86_avx_owns(const struct x86_dinsn *in);
 
 /* FMA instructions are marked at decode: cond X86_VEC_FMA, aux the shape
  * x86_fma_shape (avx.c) reads from the mnemonic (kind, operand order,

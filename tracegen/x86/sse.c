@@ -335,8 +335,8 @@ void x86_exec_sse(struct x86_cpu *c, const struct x86_dinsn *in)
 
 int x86_sse_computes_vector(const struct x86_dinsn *in)
 {
-    if (in->vl || in->o[0].kind != OPK_XMM)
-        return 0; /* x86_avx_exec takes only VEX; exec_other XMM destinations: */
+    if (in->o[0].kind != OPK_XMM || x86_avx_owns(in))
+        return 0; /* x86_avx_exec's own; exec_other's with XMM destinations: */
     switch (in->csid) {
     case X86_INS_COMISD: case X86_INS_UCOMISD: case X86_INS_COMISS: case X86_INS_UCOMISS:
     case X86_INS_PTEST: case X86_INS_PCMPISTRI: case X86_INS_PCMPISTRM: case X86_INS_PCMPESTRI:

@@ -66,8 +66,8 @@ unsigned x86_sse_run_form(struct x86_dinsn *in)
     default:
         break;
     }
-    if (in->vl)
-        return XOP_SSE; /* VEX forms take the general path */
+    if (in->vl) /* VEX forms take the general path */
+        return x86_sse_computes_vector(in) ? RUN_SSE_VEC : XOP_SSE;
     unsigned lane = lane_op(in);
     if (lane != LANE_NONE && lane_shape(in)) {
         in->cond = (uint8_t)lane;
