@@ -24,6 +24,7 @@ static void usage(FILE *out)
           "                      [--sbatch-arg ARG]... [--wait] [-o DIR] [--metric PATH]...\n"
           "       sweep collect SPEC.ini [-o DIR] [--metric PATH]...\n"
           "       sweep plot TABLE.csv --metric COLUMN --x AXIS [--lines AXIS] ... (sweep plot --help)\n"
+          "       sweep windows SPEC.ini [-o DIR] [--metric PATH]... (the points' windows)\n"
           "       sweep windows WINDOWS.jsonl --metric PATH... [-o TABLE.csv] (replay --windows)\n"
           "\n"
           "Replays every point of SPEC (traces x base configuration x axes, see\n"
@@ -51,6 +52,12 @@ static void usage(FILE *out)
           "  --sbatch-arg A   one more argument for sbatch (repeat for more)\n"
           "  --wait           wait for the job to end (sbatch --wait), then write the table\n"
           "  -h, --help       this text\n"
+          "\n"
+          "A spec whose [sweep] section has `windows = N` makes each point also write\n"
+          "its statistics every N CPU cycles (replay --windows N) into\n"
+          "DIR/points/KEY.windows.jsonl; a point is done when it has both files, and\n"
+          "N is part of its key. `sweep windows SPEC.ini` tabulates them across the\n"
+          "points (DIR/windows.csv; see sweep windows --help).\n"
           "\n"
           "Results are keyed by a hash of the trace's bytes, the effective\n"
           "configuration and the replay program's bytes: a rerun skips the points\n"
@@ -82,6 +89,8 @@ static void collect_usage(FILE *out)
           "input, 2 bad usage.\n",
           out);
 }
+
+enum mode { MODE_RUN, MODE_COLLECT, MODE_WINDOWS };
 
 struct options {
     const char *spec, *dir, *replay;
@@ -147,8 +156,10 @@ static int add_metric(struct options *o, const char *text)
 }
 
 /* Returns 0, or the exit status for a usage error (2) or --help (-1). */
-static int parse_args(int argc, char **argv, bool collect, struct options *o)
+static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
 {
+    bool collect = mode != MODE_RUN;
+    const char *cmd = mode == MODE_WINDOWS ? "sweep windows" : "sweep collect";
     for (int i = 1 + collect; i < argc; i++) {
         const char *a = argv[i];
         bool arg = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--metric") || !strcmp(a, "--replay") ||
@@ -157,7 +168,7 @@ static int parse_args(int argc, char **argv, bool collect, struct options *o)
         bool run_only = strcmp(a, "-o") && strcmp(a, "--metric") && strcmp(a, "--replay") && strcmp(a, "-h") &&
                         strcmp(a, "--help");
         if (collect && a[0] == '-' && run_only) {
-            fprintf(stderr, "sweep collect: unknown option %s (see sweep collect --help)\n", a);
+            fprintf(stderr, "%s: unknown option %s (see %s --help)\n", cmd, a, cmd);
             return 2;
         }
         if (arg && need(argc, argv, i))
@@ -223,7 +234,8 @@ static int parse_args(int argc, char **argv, bool collect, struct options *o)
         }
     }
     if (!o->spec) {
-        fprintf(stderr, "sweep: no spec given (see %s)\n", collect ? "sweep collect --help" : "--help");
+        fprintf(stderr, "sweep: no spec given (see %s)\n", mode == MODE_WINDOWS ? "sweep windows --help"
+                                                             : collect ? "sweep collect --help" : "--help");
         return 2;
     }
     bool slurm_opts = o->so.partition || o->so.time || o->so.mem || o->so.max_running || o->so.nextra || o->so.wait;
@@ -286,13 +298,13 @@ static int hash_program(const char *name, char out[SWEEP_KEY_LEN + 1], char *err
     return -1;
 }
 
-static int run_main(int argc, char **argv, bool collect)
+static int run_main(int argc, char **argv, enum mode mode)
 {
     struct options o = { .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .so = { .sbatch = "sbatch" } };
-    int rc = parse_args(argc, argv, collect, &o);
+    int rc = parse_args(argc, argv, mode, &o);
     if (rc) {
         if (rc < 0)
-            (collect ? collect_usage : usage)(stdout);
+            (mode == MODE_COLLECT ? collect_usage : mode == MODE_WINDOWS ? sweep_windows_usage : usage)(stdout);
         free(o.metrics);
         free(o.extra);
         return rc < 0 ? 0 : rc;
@@ -324,11 +336,20 @@ static int run_main(int argc, char **argv, bool collect)
     }
     char *const *metrics = o.nmetrics ? o.metrics : spec.nmetrics ? spec.metrics : (char *const *)default_metrics;
     size_t nmetrics = o.nmetrics ? o.nmetrics : spec.nmetrics ? spec.nmetrics : 3;
-    if (o.dry_run) {
+    if (mode == MODE_WINDOWS) {
+        char *const *wm = o.nmetrics          ? o.metrics
+                          : spec.nwindow_metrics ? spec.window_metrics
+                                                 : (char *const *)default_metrics;
+        size_t nwm = o.nmetrics ? o.nmetrics : spec.nwindow_metrics ? spec.nwindow_metrics : 3;
+        int t = sweep_windows_table(&plan, dir, wm, nwm, stderr, err, sizeof err);
+        if (t < 0)
+            fprintf(stderr, "sweep windows: %s\n", err);
+        rc = t ? 1 : 0;
+    } else if (o.dry_run) {
         dry_run(&plan, dir);
     } else {
         int run = 0;
-        if (collect) {
+        if (mode == MODE_COLLECT) {
             run = 0;
         } else if (o.slurm) {
             o.so.dir = dir;
@@ -364,17 +385,32 @@ out:
     return rc;
 }
 
+/* `sweep windows` names a spec (a file ending in .ini, not an option's
+ * value) or a windows file. */
+static bool names_spec(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        size_t n = strlen(a);
+        if (!strcmp(a, "-o") || !strcmp(a, "--metric") || !strcmp(a, "--replay"))
+            i++;
+        else if (a[0] != '-' && n > 4 && !strcmp(a + n - 4, ".ini"))
+            return true;
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "plot"))
         return sweep_plot_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "windows"))
-        return sweep_windows_main(argc - 1, argv + 1);
+        return names_spec(argc, argv) ? run_main(argc, argv, MODE_WINDOWS) : sweep_windows_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "collect"))
-        return run_main(argc, argv, true);
+        return run_main(argc, argv, MODE_COLLECT);
     if (argc > 1 && !strcmp(argv[1], "--help")) {
         usage(stdout);
         return 0;
     }
-    return run_main(argc, argv, false);
+    return run_main(argc, argv, MODE_RUN);
 }

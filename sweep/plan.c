@@ -82,8 +82,8 @@ char *sweep_config_canonical(const struct rp_config *cfg)
     return out;
 }
 
-void sweep_point_key(const char *program_hash, const char *trace_hash, const struct rp_config *cfg,
-                     char out[SWEEP_KEY_LEN + 1])
+void sweep_point_key(const char *program_hash, const char *trace_hash, unsigned long long windows,
+                     const struct rp_config *cfg, char out[SWEEP_KEY_LEN + 1])
 {
     char *canon = sweep_config_canonical(cfg);
     XXH3_state_t *st = XXH3_createState();
@@ -97,6 +97,14 @@ void sweep_point_key(const char *program_hash, const char *trace_hash, const str
     XXH3_128bits_update(st, "\n", 1);
     XXH3_128bits_update(st, trace_hash, strlen(trace_hash));
     XXH3_128bits_update(st, "\n", 1);
+    /* A point with windows has more results than one without. The line
+     * cannot be taken for the configuration's first, a section header; a
+     * point without windows keeps the key it always had. */
+    if (windows) {
+        char line[48];
+        int n = snprintf(line, sizeof line, "windows %llu\n", windows);
+        XXH3_128bits_update(st, line, (size_t)n);
+    }
     XXH3_128bits_update(st, canon, strlen(canon));
     hex128(XXH3_128bits_digest(st), out);
     XXH3_freeState(st);
@@ -242,7 +250,7 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_spec *spec, const 
             continue;
         }
         if (!rc && p->traces[pt->trace].hash[0])
-            sweep_point_key(p->program_hash, p->traces[pt->trace].hash, &cfg, pt->key);
+            sweep_point_key(p->program_hash, p->traces[pt->trace].hash, spec->windows, &cfg, pt->key);
     }
     if (!rc && bad > 1) {
         size_t n = strlen(err);

@@ -1,8 +1,9 @@
 /* The points of a sweep: for each, its trace, its effective configuration
  * (the base file, [base], then each axis' setting, checked as replay checks
- * it) and its key, a hash of the trace's bytes and that configuration. The
- * key names the point's result, so a rerun finds the points already done
- * whatever order, spelling or spec they came from. */
+ * it) and its key, a hash of the trace's bytes, that configuration and,
+ * when the spec asks for windows, their length. The key names the point's
+ * results, so a rerun finds the points already done whatever order,
+ * spelling or spec they came from. */
 #ifndef SWEEP_PLAN_H
 #define SWEEP_PLAN_H
 
@@ -63,8 +64,9 @@ char *sweep_config_canonical(const struct rp_config *cfg);
 /* Hashes the bytes of PATH (XXH3-128, hex). Returns 0 or -1 with a message. */
 int sweep_hash_file(const char *path, char out[SWEEP_KEY_LEN + 1], char *err, size_t errlen);
 
-/* The key of a replay program's hash, a trace hash and a configuration. */
-void sweep_point_key(const char *program_hash, const char *trace_hash, const struct rp_config *cfg,
-                     char out[SWEEP_KEY_LEN + 1]);
+/* The key of a replay program's hash, a trace hash, the window length
+ * (0: none) and a configuration. */
+void sweep_point_key(const char *program_hash, const char *trace_hash, unsigned long long windows,
+                     const struct rp_config *cfg, char out[SWEEP_KEY_LEN + 1]);
 
 #endif

@@ -26,9 +26,12 @@ enum sweep_status sweep_result_status(const struct sweep_plan *p, size_t i, cons
     if (!key[0])
         return SWEEP_NO_TRACE;
     char *json = sweep_result_path(dir, key, "json"), *err = sweep_result_path(dir, key, "err");
-    enum sweep_status s = file_exists(json) ? SWEEP_DONE : file_exists(err) ? SWEEP_FAILED : SWEEP_PENDING;
+    char *windows = p->spec->windows ? sweep_result_path(dir, key, SWEEP_WINDOWS_EXT) : NULL;
+    bool done = file_exists(json) && (!windows || file_exists(windows));
+    enum sweep_status s = done ? SWEEP_DONE : file_exists(err) ? SWEEP_FAILED : SWEEP_PENDING;
     free(json);
     free(err);
+    free(windows);
     return s;
 }
 
@@ -183,7 +186,7 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
         csv_field(out, s->axes[a].name, a == 0);
     for (size_t m = 0; m < nmetrics; m++)
         csv_field(out, metrics[m], false);
-    fputs(",status,result\n", out);
+    fputs(s->windows ? ",status,result,windows\n" : ",status,result\n", out);
     size_t count[4] = { 0 };
     for (size_t i = 0; i < p->npoints && !rc; i++) {
         const char *key = p->points[i].key;
@@ -211,6 +214,11 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
         char *res = st == SWEEP_DONE ? xasprintf("points/%s.json", key) : xstrdup("");
         csv_field(out, res, false);
         free(res);
+        if (s->windows) {
+            res = st == SWEEP_DONE ? xasprintf("points/%s.%s", key, SWEEP_WINDOWS_EXT) : xstrdup("");
+            csv_field(out, res, false);
+            free(res);
+        }
         fputc('\n', out);
         cJSON_Delete(stats);
     }

@@ -22,7 +22,7 @@ struct job {
     size_t point;
     double start;
     bool timed_out;       /* killed for running past --timeout */
-    char *tmp_json, *tmp_err;
+    char *tmp_json, *tmp_err, *tmp_windows; /* tmp_windows: NULL without windows */
 };
 
 struct runner {
@@ -77,6 +77,15 @@ static void draw(struct runner *r)
     r->last_draw = now();
 }
 
+static void free_job(struct job *j)
+{
+    free(j->tmp_json);
+    free(j->tmp_err);
+    free(j->tmp_windows);
+    j->tmp_json = j->tmp_err = j->tmp_windows = NULL;
+    j->pid = 0;
+}
+
 static int spawn(struct runner *r, struct job *j, size_t point, char *err, size_t errlen)
 {
     const struct sweep_plan *p = r->p;
@@ -85,8 +94,19 @@ static int spawn(struct runner *r, struct job *j, size_t point, char *err, size_
     j->point = point;
     j->tmp_json = xasprintf("%s/points/%s.json.tmp.%ld", dir, key, (long)getpid());
     j->tmp_err = xasprintf("%s/points/%s.err.tmp.%ld", dir, key, (long)getpid());
-    char *argv[] = { (char *)r->o->replay, "-q", "-c", ini, "-o", j->tmp_json, p->traces[p->points[point].trace].path,
-                     NULL };
+    char window[32];
+    snprintf(window, sizeof window, "%llu", p->spec->windows);
+    j->tmp_windows = p->spec->windows
+                         ? xasprintf("%s/points/%s.%s.tmp.%ld", dir, key, SWEEP_WINDOWS_EXT, (long)getpid())
+                         : NULL;
+    char *argv[12] = { (char *)r->o->replay, "-q", "-c", ini, "-o", j->tmp_json }, **arg = argv + 6;
+    if (j->tmp_windows) {
+        *arg++ = "--windows";
+        *arg++ = window;
+        *arg++ = "--windows-out";
+        *arg++ = j->tmp_windows;
+    }
+    *arg = p->traces[p->points[point].trace].path;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
@@ -111,9 +131,7 @@ static int spawn(struct runner *r, struct job *j, size_t point, char *err, size_
     if (rc) {
         snprintf(err, errlen, "cannot run %s: %s", r->o->replay, strerror(rc));
         unlink(j->tmp_err);
-        free(j->tmp_json);
-        free(j->tmp_err);
-        j->pid = 0;
+        free_job(j);
         return -1;
     }
     j->start = now();
@@ -123,26 +141,47 @@ static int spawn(struct runner *r, struct job *j, size_t point, char *err, size_
     return 0;
 }
 
+/* A point's results take their names windows first, statistics last: a
+ * point whose KEY.json is there has everything (a sweep that dies between
+ * the two renames leaves a point without statistics, which runs again). */
+static bool publish(const struct job *j, const char *json, const char *windows, char *why, size_t whylen)
+{
+    if (!file_exists(j->tmp_json)) {
+        snprintf(why, whylen, "replay wrote no statistics");
+        return false;
+    }
+    if (windows && !file_exists(j->tmp_windows)) {
+        snprintf(why, whylen, "replay wrote no windows");
+        return false;
+    }
+    if ((windows && rename(j->tmp_windows, windows)) || rename(j->tmp_json, json)) {
+        snprintf(why, whylen, "cannot rename the results into place: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static void finish(struct runner *r, struct job *j, int status)
 {
     const struct sweep_plan *p = r->p;
     const char *key = p->points[j->point].key, *dir = r->o->dir;
     double secs = now() - j->start;
     char *json = sweep_result_path(dir, key, "json"), *errf = sweep_result_path(dir, key, "err");
-    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && file_exists(j->tmp_json);
-    if (ok && rename(j->tmp_json, json))
-        ok = false;
-    char why[64] = "";
+    char *windows = j->tmp_windows ? sweep_result_path(dir, key, SWEEP_WINDOWS_EXT) : NULL;
+    char why[128] = "";
+    bool ok = false;
+    if (j->timed_out)
+        snprintf(why, sizeof why, "stopped after the timeout of %g s", r->o->timeout);
+    else if (WIFSIGNALED(status))
+        snprintf(why, sizeof why, "replay was killed by signal %d", WTERMSIG(status));
+    else if (WEXITSTATUS(status))
+        snprintf(why, sizeof why, "replay exited with status %d", WEXITSTATUS(status));
+    else
+        ok = publish(j, json, windows, why, sizeof why);
     if (!ok) {
-        if (j->timed_out)
-            snprintf(why, sizeof why, "stopped after the timeout of %g s", r->o->timeout);
-        else if (WIFSIGNALED(status))
-            snprintf(why, sizeof why, "replay was killed by signal %d", WTERMSIG(status));
-        else if (WEXITSTATUS(status))
-            snprintf(why, sizeof why, "replay exited with status %d", WEXITSTATUS(status));
-        else
-            snprintf(why, sizeof why, "replay wrote no statistics");
         unlink(j->tmp_json);
+        if (j->tmp_windows)
+            unlink(j->tmp_windows);
         rename(j->tmp_err, errf);
     } else {
         unlink(j->tmp_err);
@@ -161,16 +200,17 @@ static void finish(struct runner *r, struct job *j, int status)
     } else {
         r->failed++;
         char *d = sweep_plan_describe(p, j->point), *msg = sweep_failure_message(dir, key);
-        fprintf(stderr, "sweep: point %zu failed (%s): %s: %s\n  rerun by hand: %s -c %s/points/%s.ini %s\n", j->point,
-                d, why, msg, r->o->replay, dir, key, p->traces[p->points[j->point].trace].path);
+        char *more = windows ? xasprintf("--windows %llu --windows-out %s ", p->spec->windows, windows) : xstrdup("");
+        fprintf(stderr, "sweep: point %zu failed (%s): %s: %s\n  rerun by hand: %s -c %s/points/%s.ini %s%s\n",
+                j->point, d, why, msg, r->o->replay, dir, key, more, p->traces[p->points[j->point].trace].path);
+        free(more);
         free(d);
         free(msg);
     }
     free(json);
     free(errf);
-    free(j->tmp_json);
-    free(j->tmp_err);
-    j->pid = 0;
+    free(windows);
+    free_job(j);
 }
 
 static void reap(struct runner *r)
@@ -209,9 +249,9 @@ static void stop_all(struct runner *r)
         waitpid(j->pid, NULL, 0);
         unlink(j->tmp_json);
         unlink(j->tmp_err);
-        free(j->tmp_json);
-        free(j->tmp_err);
-        j->pid = 0;
+        if (j->tmp_windows)
+            unlink(j->tmp_windows);
+        free_job(j);
     }
     clear_line(r);
     fprintf(stderr, "sweep: stopped by signal %d: %zu of %zu points ran, %zu failed; run the same command again to "

@@ -18,8 +18,10 @@
 extern char **environ;
 
 /* The task script: line SLURM_ARRAY_TASK_ID + 1 of the tasks file names
- * the point's key and trace; the result appears under its final name only
- * when replay has succeeded (mv within one file system is a rename). */
+ * the point's key and trace; the results appear under their final names
+ * only when replay has succeeded (mv within one file system is a rename),
+ * the windows (when $windows is set) before the statistics, as the local
+ * runner does. */
 static const char TASK_BODY[] =
     "set -u\n"
     "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$tasks\")\n"
@@ -28,11 +30,15 @@ static const char TASK_BODY[] =
     "id=${SLURM_JOB_ID:-$$}\n"
     "tmp=\"$points/$key.json.tmp.slurm$id\"\n"
     "err=\"$points/$key.err.tmp.slurm$id\"\n"
-    "if \"$replay\" -q -c \"$points/$key.ini\" -o \"$tmp\" \"$trace\" 2>\"$err\"; then\n"
+    "win=\"$points/$key." SWEEP_WINDOWS_EXT ".tmp.slurm$id\"\n"
+    "set --\n"
+    "if [ -n \"$windows\" ]; then set -- --windows \"$windows\" --windows-out \"$win\"; fi\n"
+    "if \"$replay\" -q -c \"$points/$key.ini\" -o \"$tmp\" \"$@\" \"$trace\" 2>\"$err\" &&\n"
+    "    { [ -z \"$windows\" ] || mv -f \"$win\" \"$points/$key." SWEEP_WINDOWS_EXT "\" 2>>\"$err\"; }; then\n"
     "    mv -f \"$tmp\" \"$points/$key.json\" && rm -f \"$err\" \"$points/$key.err\"\n"
     "else\n"
     "    status=$?\n"
-    "    rm -f \"$tmp\"\n"
+    "    rm -f \"$tmp\" \"$win\"\n"
     "    mv -f \"$err\" \"$points/$key.err\"\n"
     "    cat \"$points/$key.err\" >&2\n"
     "    exit \"$status\"\n"
@@ -75,7 +81,12 @@ static char *write_script(const struct sweep_plan *p, const struct sweep_slurm_o
     sbatch_line(f, "mem", o->mem);
     fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", f);
     char *qt = shell_quote(tasks), *qp = xasprintf("%s/points", adir), *qpq = shell_quote(qp), *qr = shell_quote(replay);
-    fprintf(f, "tasks=%s\npoints=%s\nreplay=%s\n%s", qt, qpq, qr, TASK_BODY);
+    fprintf(f, "tasks=%s\npoints=%s\nreplay=%s\n", qt, qpq, qr);
+    if (p->spec->windows)
+        fprintf(f, "windows=%llu\n", p->spec->windows);
+    else
+        fputs("windows=\n", f);
+    fputs(TASK_BODY, f);
     fclose(f);
     free(qt);
     free(qp);

@@ -89,6 +89,19 @@ static int section_line(struct parser *p, char *t, int line)
     return 0;
 }
 
+/* A metric line: checked now, so a typo is reported with its line. */
+static int metric_line(struct parser *p, char ***list, size_t *n, const char *value, int line)
+{
+    char merr[256];
+    struct sweep_metric *m = sweep_metric_parse(value, merr, sizeof merr);
+    if (!m)
+        return spec_error(&p->ctx, line, "%s", merr);
+    sweep_metric_free(m);
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[(*n)++] = xstrdup(value);
+    return 0;
+}
+
 static int sweep_key(struct parser *p, const char *key, const char *value, int line)
 {
     struct sweep_spec *s = p->s;
@@ -114,17 +127,24 @@ static int sweep_key(struct parser *p, const char *key, const char *value, int l
         s->config_line = line;
         return 0;
     }
-    if (!strcmp(key, "metric")) {
-        char merr[256];
-        struct sweep_metric *m = sweep_metric_parse(value, merr, sizeof merr);
-        if (!m)
-            return spec_error(&p->ctx, line, "%s", merr);
-        sweep_metric_free(m);
-        s->metrics = xrealloc(s->metrics, (s->nmetrics + 1) * sizeof *s->metrics);
-        s->metrics[s->nmetrics++] = xstrdup(value);
+    if (!strcmp(key, "metric"))
+        return metric_line(p, &s->metrics, &s->nmetrics, value, line);
+    if (!strcmp(key, "window_metric"))
+        return metric_line(p, &s->window_metrics, &s->nwindow_metrics, value, line);
+    if (!strcmp(key, "windows")) {
+        if (s->windows)
+            return spec_error(&p->ctx, line, "windows is already given on line %d", s->windows_line);
+        char *end;
+        errno = 0;
+        s->windows = strtoull(value, &end, 10);
+        if (errno || *end || !s->windows || value[0] == '-')
+            return spec_error(&p->ctx, line, "windows = %s: expected a number of CPU cycles (a whole number above 0)",
+                              value);
+        s->windows_line = line;
         return 0;
     }
-    return spec_error(&p->ctx, line, "unknown key %s in [sweep] (keys: trace, config, metric)", key);
+    return spec_error(&p->ctx, line, "unknown key %s in [sweep] (keys: trace, config, metric, windows, window_metric)",
+                      key);
 }
 
 static int assignment_line(struct parser *p, char *t, int line)
@@ -247,6 +267,8 @@ static int finish(struct parser *p)
     struct sweep_spec *s = p->s;
     if (!s->ntraces)
         return spec_error(&p->ctx, 0, "no trace (add trace = FILE.cgt to [sweep])");
+    if (s->nwindow_metrics && !s->windows)
+        return spec_error(&p->ctx, 0, "window_metric without windows (add windows = N to [sweep])");
     for (size_t i = 0; i < s->naxes; i++) {
         if (!s->axes[i].nvalues)
             return spec_error(&p->ctx, s->axes[i].line, "axis %s has no values", s->axes[i].name);
@@ -335,6 +357,9 @@ void sweep_spec_free(struct sweep_spec *s)
     for (size_t i = 0; i < s->nmetrics; i++)
         free(s->metrics[i]);
     free(s->metrics);
+    for (size_t i = 0; i < s->nwindow_metrics; i++)
+        free(s->window_metrics[i]);
+    free(s->window_metrics);
     for (size_t i = 0; i < s->naxes; i++) {
         for (size_t v = 0; v < s->axes[i].nvalues; v++) {
             free(s->axes[i].values[v].label);

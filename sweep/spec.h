@@ -58,6 +58,11 @@ struct sweep_spec {
     size_t ntraces;
     char **metrics;              /* [sweep] metric = ... in order */
     size_t nmetrics;
+    unsigned long long windows;  /* [sweep] windows = N: each point also writes its statistics
+                                    every N CPU cycles (replay --windows N); 0: no windows */
+    int windows_line;
+    char **window_metrics;       /* [sweep] window_metric = ...: the columns of `sweep windows SPEC` */
+    size_t nwindow_metrics;
     struct sweep_axis *axes;     /* in table order; the last varies fastest */
     size_t naxes;
     size_t npoints;              /* product of the axes' sizes */

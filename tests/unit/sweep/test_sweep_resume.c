@@ -9,7 +9,9 @@
  * - keys: a hash of the trace's bytes (XXH3-128, checked here) and the
  *   effective configuration, whatever the spelling, path or spec;
  * - the Slurm backend, through a stand-in sbatch that runs the array's
- *   tasks here: `sweep collect` gives the local run's table byte for byte. */
+ *   tasks here: `sweep collect` gives the local run's table byte for byte;
+ * - windows (the spec's windows = N): a point is done only with its windows
+ *   file, N is in the key, and `sweep windows SPEC` tabulates them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,15 +31,34 @@
 
 static const char FAKE_REPLAY[] =
     "#!/bin/sh\n"
-    "# replay -q -c INI -o OUT TRACE\n"
-    "ini=$3 out=$5 trace=$6\n"
+    "# replay -q -c INI -o OUT [--windows N --windows-out FILE] TRACE\n"
     "here=$(dirname \"$0\")\n"
+    "window=\n"
+    "while [ $# -gt 1 ]; do\n"
+    "  case $1 in\n"
+    "  -c) ini=$2; shift ;;\n"
+    "  -o) out=$2; shift ;;\n"
+    "  --windows) window=$2; shift ;;\n"
+    "  --windows-out) wout=$2; shift ;;\n"
+    "  esac\n"
+    "  shift\n"
+    "done\n"
+    "trace=$1\n"
     "echo \"$ini\" >> \"$here/calls\"\n"
     "cores=$(awk '/^\\[/ { s = $0 } s == \"[cpu]\" && $1 == \"cores\" { print $3 }' \"$ini\")\n"
     "case $cores in\n"
     "3) echo 'replay: stand-in failure for three cores' >&2; exit 3 ;;\n"
     "7) echo $$ > \"$here/sleeper\"; exec sleep 30 ;;\n"
     "esac\n"
+    "# windows: CORES of them, the K-th with load 10 x CORES + K; none for 5 cores\n"
+    "if [ -n \"$window\" ] && [ \"$cores\" != 5 ]; then\n"
+    "  k=0; : > \"$wout\"\n"
+    "  while [ $k -lt \"$cores\" ]; do\n"
+    "    printf '{\"window\":%d,\"begin_cycle\":%d,\"cycles\":%d,\"load\":%d}\\n' $k $((k * window)) \"$window\" \\\n"
+    "      $((cores * 10 + k)) >> \"$wout\"\n"
+    "    k=$((k + 1))\n"
+    "  done\n"
+    "fi\n"
     "printf '{ \"cycles\": %d, \"trace\": \"%s\" }\\n' $((cores * 1000)) \"$trace\" > \"$out\"\n";
 
 static const char FAKE_SBATCH[] =
@@ -359,6 +380,119 @@ static void test_slurm_array_matches_local(void **state)
     free(s);
 }
 
+/* Whether DIR/OUTDIR/points/KEY.EXT exists. */
+static int has_file(const char *outdir, const char *key, const char *ext)
+{
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/%s/points/%s.%s", dir, outdir, key, ext) > 0);
+    int yes = access(path, F_OK) == 0;
+    free(path);
+    return yes;
+}
+
+static void test_windows_belong_to_their_point(void **state)
+{
+    (void)state;
+    char *s = spec("w.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\nwindows = 250\nwindow_metric = load\n"
+                            "[axes]\ncpu.cores = 1..3\n");
+    char k1[33], k2[33], k3[33];
+    key_with(s, replay, 1, k1);
+    key_with(s, replay, 2, k2);
+    key_with(s, replay, 3, k3);
+    int before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/w -j 2 --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls() - before, 3);
+    assert_non_null(strstr(out, "point 2 failed (cpu.cores=3)"));
+    assert_non_null(strstr(out, "--windows 250 --windows-out ")); /* the command to rerun it asks for them */
+    char *t = table("w"), want[1024];
+    snprintf(want, sizeof want,
+             "cpu.cores,cycles,status,result,windows\n1,1000,done,points/%s.json,points/%s.windows.jsonl\n"
+             "2,2000,done,points/%s.json,points/%s.windows.jsonl\n3,,failed,,\n",
+             k1, k1, k2, k2);
+    assert_string_equal(t, want);
+    assert_true(has_file("w", k2, "windows.jsonl"));
+    assert_false(has_file("w", k3, "windows.jsonl"));
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/w/points | grep -c tmp", dir), 1);
+    assert_string_equal(out, "0\n");
+
+    /* One table of every point's windows, by the stand-in's rule (CORES
+     * windows of 250 cycles, the K-th with load 10 x CORES + K); the failed
+     * point has none, which makes the status 1. */
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/w --replay %s", sweep, s, dir, replay), 1);
+    assert_non_null(strstr(out, "point 2 (cpu.cores=3) has no windows: failed"));
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/w/windows.csv", dir) > 0);
+    char *w = harness_read(path);
+    assert_non_null(w);
+    snprintf(want, sizeof want, "cpu.cores,window,begin_cycle,load\n1,0,0,%d\n2,0,0,%d\n2,1,%d,%d\n", 10 * 1 + 0,
+             10 * 2 + 0, 1 * 250, 10 * 2 + 1);
+    assert_string_equal(w, want);
+    free(w);
+    /* --metric replaces the spec's window_metric lines */
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows --metric cycles %s -o %s/w --replay %s", sweep, s, dir,
+                                replay),
+                     1);
+    w = harness_read(path);
+    assert_string_equal(w, "cpu.cores,window,begin_cycle,cycles\n1,0,0,250\n2,0,0,250\n2,1,250,250\n");
+    free(w);
+
+    /* A point whose windows are missing is not done: a rerun runs it (and
+     * the failed one), no other. */
+    assert_int_equal(harness_sh(out, sizeof out, "rm %s/w/points/%s.windows.jsonl", dir, k2), 0);
+    before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/w --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls() - before, 2);
+    assert_true(has_file("w", k2, "windows.jsonl"));
+    char *t2 = table("w");
+    assert_string_equal(t, t2);
+    free(t2);
+
+    /* The window length is part of the key: the same point without windows,
+     * or with others, is another result. */
+    char *none = spec("w0.ini", "[sweep]\ntrace = t.cgt\n[axes]\ncpu.cores = 1..3\n");
+    char *other = spec("w5.ini", "[sweep]\ntrace = t.cgt\nwindows = 500\n[axes]\ncpu.cores = 1..3\n");
+    char k_none[33], k_other[33];
+    key_with(none, replay, 1, k_none);
+    key_with(other, replay, 1, k_other);
+    assert_string_not_equal(k1, k_none);
+    assert_string_not_equal(k1, k_other);
+    assert_string_not_equal(k_none, k_other);
+
+    /* A replay that exits 0 but wrote no windows failed: its statistics are
+     * not kept, nothing partial is left. */
+    char *five = spec("w5c.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\nwindows = 250\n[axes]\ncpu.cores = 5\n");
+    char k5[33];
+    key_with(five, replay, 5, k5);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/w5 --replay %s", sweep, five, dir, replay), 1);
+    assert_non_null(strstr(out, "point 0 failed (cpu.cores=5): replay wrote no windows"));
+    assert_false(has_file("w5", k5, "json"));
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/w5/points | grep -c tmp", dir), 1);
+    assert_string_equal(out, "0\n");
+
+    /* On Slurm: the job passes the windows, and collect and `sweep windows`
+     * give the local run's tables byte for byte. */
+    assert_int_equal(harness_sh(out, sizeof out, "PATH=%s:$PATH %s %s -o %s/wsl --slurm --replay %s", dir, sweep, s,
+                                dir, replay),
+                     0);
+    assert_int_equal(harness_sh(out, sizeof out, "grep -c '^windows=250$' %s/wsl/slurm/job-*.sh", dir), 0);
+    assert_int_equal(harness_sh(out, sizeof out, "%s collect %s -o %s/wsl --replay %s", sweep, s, dir, replay), 1);
+    t2 = table("wsl");
+    assert_string_equal(t, t2);
+    free(t2);
+    /* the failed point has no windows (status 1); both tables are written */
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/wsl --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/w --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(harness_sh(out, sizeof out, "cmp %s/w/windows.csv %s/wsl/windows.csv", dir, dir), 0);
+    assert_int_equal(harness_sh(out, sizeof out, "ls %s/wsl/points | grep -c tmp", dir), 1);
+    assert_string_equal(out, "0\n");
+    free(t);
+    free(path);
+    free(s);
+    free(none);
+    free(other);
+    free(five);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_signal_stops_cleanly),
         cmocka_unit_test(test_timeout_stops_a_hung_point),
         cmocka_unit_test(test_slurm_array_matches_local),
+        cmocka_unit_test(test_windows_belong_to_their_point),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -105,7 +105,34 @@ static void test_names_base_and_metrics(void **state)
     assert_string_equal(s.base[1].value, "64KiB");
     assert_int_equal(s.base[1].line, 10);
     assert_labels(&s.axes[0], (const char *const[]){ "bimodal", "gshare" }, 2);
+    assert_int_equal(s.windows, 0); /* no windows unless asked for */
     sweep_spec_free(&s);
+}
+
+static void test_windows(void **state)
+{
+    (void)state;
+    struct sweep_spec s;
+    assert_int_equal(parse(&s, "[sweep]\ntrace = x.cgt\nwindows = 250000\nwindow_metric = dram.bytes\n"
+                               "window_metric = max(network.switches[*].east_link_busy)\nmetric = cycles\n"),
+                     0);
+    assert_true(s.windows == 250000);
+    assert_int_equal(s.windows_line, 3);
+    assert_int_equal(s.nwindow_metrics, 2);
+    assert_string_equal(s.window_metrics[1], "max(network.switches[*].east_link_busy)");
+    assert_int_equal(s.nmetrics, 1); /* the table's columns stay apart */
+    sweep_spec_free(&s);
+    /* more than 32 bits of cycles */
+    assert_int_equal(parse(&s, "[sweep]\ntrace = x.cgt\nwindows = 10000000000\n"), 0);
+    assert_true(s.windows == 10000000000ULL);
+    sweep_spec_free(&s);
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 0\n", "dir/t.ini:3:", "windows", "above 0");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = -5\n", "dir/t.ini:3:", "above 0");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 1000 cycles\n", "dir/t.ini:3:", "1000 cycles");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 99999999999999999999999\n", "dir/t.ini:3:", "windows");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindows = 20\n", "dir/t.ini:4:", "line 3");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindow_metric = caches[l1d\n", "dir/t.ini:4:", "metric");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindow_metric = cycles\n", "window_metric without windows");
 }
 
 static void test_named_points(void **state)
@@ -200,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_product_order_and_ranges),
         cmocka_unit_test(test_names_base_and_metrics),
+        cmocka_unit_test(test_windows),
         cmocka_unit_test(test_named_points),
         cmocka_unit_test(test_traces_and_templates),
         cmocka_unit_test(test_errors_name_file_line_and_key),
