@@ -50,10 +50,11 @@ provenance() {
     } >> "$R"
 }
 
-# verdict N TABLE DIR: study N's verdicts (verdictN.awk) from TABLE, the
-# thesis' figures and, for the configuration of a point, DIR/points.
+# verdict N TABLE DIR [WINDOWS]: study N's verdicts (verdictN.awk) from
+# TABLE, the thesis' figures, for the configuration of a point DIR/points
+# and, for study 3, the windows table WINDOWS (sweep windows).
 verdict() {
-    awk -F, -v dir="$3" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict$1.awk" \
+    awk -F, -v dir="$3" -v wfile="${4:-}" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict$1.awk" \
         "$SPECS/study$1_thesis.csv" "$2"
 }
 
@@ -195,8 +196,13 @@ if ran study3_future; then
             [ -s "$OUT/study3_fig$n.svg" ] && printf '![Fig. %s](study3_fig%s.svg)\n' "$n" "$n"
         done
         echo
-        verdict 3 "$OUT/$s/table.csv" "$OUT/$s"
+        verdict 3 "$OUT/$s/table.csv" "$OUT/$s" "$OUT/study3_windows/windows.csv"
     } >> "$R"
     provenance $s
+    if [ -s "$OUT/study3_windows/windows.csv" ]; then
+        provenance study3_windows
+        printf 'Its windows: `bin/sweep windows %s/study3_windows.ini -o DIR` (`DIR/windows.csv`).
+' "$SPECS" >> "$R"
+    fi
 fi
 echo "studies: report in $R"

@@ -16,8 +16,6 @@ JOBS=${3:-$(nproc)}
 TIMEOUT=${4:-120}
 OUT=build/studies
 SPECS=traces/studies
-# study 3's windows, CPU cycles: 250 ns at 4 GHz, a small part of a kernel
-WINDOW=1000
 
 # record TRACE PROGRAM [ARGS...]: once, and again when PROGRAM is newer than
 # TRACE; a trace is renamed into place only when tracegen succeeded, so an
@@ -110,29 +108,14 @@ if sweep study3_future; then
             --title "GPU time over the study-2 best: link $4 bytes, coalescer $2, fabric $3 (thesis Fig. $1)" \
             -o "$OUT/study3_fig$1"
     done
-    # Windows of the 4 GHz points (link 32, coalescer 32, fabric as built):
-    # each replayed again writing its statistics every $WINDOW CPU cycles, so
-    # the verdicts can see the ring and DRAM while the kernels run (the
-    # region's totals mix in the CPU threads' traffic before and after).
-    mkdir -p "$OUT/study3_future/windows"
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-             $c["status"] == "done" && $c["gpu.frequency"] == "4GHz" && $c["gpu.link_bytes"] == 32 &&
-             $c["gpu.l1.coalescer"] == 32 && $c["fabric"] == "built" { print $c["trace"], $c["result"] }' \
-        "$OUT/study3_future/table.csv" > "$OUT/study3_future/windows/points"
-    while read -r tr res; do
-        w=$OUT/study3_future/windows/$tr
-        if "$BIN/replay" -q -c "$OUT/study3_future/${res%.json}.ini" -o /dev/null --windows "$WINDOW" \
-                --windows-out "$w.jsonl" "$OUT/collab/$tr.cgt" &&
-            "$BIN/sweep" windows "$w.jsonl" -o "$w.csv" --metric cycles --metric seconds \
-                --metric "sum(gpu.compute_units[*].busy_cycles)" --metric "sum(gpu.compute_units[*].stall_cycles_total)" \
-                --metric "max(network.switches[*].west_link_busy)" --metric "max(network.switches[*].east_link_busy)" \
-                --metric dram.bytes --metric dram.peak_bandwidth_gbps; then
-            rm -f "$w.jsonl"
-        else
-            echo "studies: the windows of $tr failed" >&2
-            failed=1
-        fi
-    done < "$OUT/study3_future/windows/points"
+    # Its baseline points at 1 and 4 GHz again, with windows of 1000 CPU
+    # cycles (study3_windows.ini), so the verdicts can see the ring and DRAM
+    # while the kernels run; one table of every point's windows.
+    if sweep study3_windows; then
+        "$BIN/sweep" windows "$SPECS/study3_windows.ini" -o "$OUT/study3_windows" || failed=1
+    else
+        skipped=1
+    fi
 else
     skipped=1
 fi

@@ -1,7 +1,8 @@
 # Study 3's verdicts, from the sweep's table (the region, the kernels' time,
 # the hub's link, the ring's busiest links, DRAM, the GPU L1s' refusals)
-# and the windows of the 4 GHz points (DIR/windows/TRACE.csv, run.sh):
-#   awk -F, -v dir=DIR -f verdict_lib.awk -f verdict3.awk study3_thesis.csv DIR/table.csv
+# and the windows of the baseline points at 1 and 4 GHz (WFILE: the table
+# of `sweep windows study3_windows.ini`, a row per window of each point):
+#   awk -F, -v dir=DIR -v wfile=WFILE -f verdict_lib.awk -f verdict3.awk study3_thesis.csv DIR/table.csv
 # Whether each setting moves the GPU's time and the region the way the
 # thesis' Figs. 4.13-4.16 do, the settings' order, and what limits the GPU
 # when more link bandwidth or a larger coalescer stops helping. DIR holds
@@ -62,32 +63,32 @@ function load(name, lo, hi) {
     if (hi < 0.7) return name " is not saturated"
     return name " may be saturated while the kernels run (the region's totals cannot tell)"
 }
-# windows(TRACE): reads DIR/windows/TRACE.csv (sweep windows: a row per
-# window of the run) into the kernels' loads of the ring's busiest link and
+# windows(TRACE, CLOCK): reads the rows of TRACE at GPU clock CLOCK from
+# the windows table into the kernels' loads of the ring's busiest link and
 # DRAM: wring/wdram, their means weighted by the compute units' cycles
-# holding a work-group (the kernels' time in each window), and
-# sring/sdram, the share of those cycles in windows loaded 70% or more.
-# 0 when there are no windows or no kernel ran in them.
-function windows(tr,   file, line, f, c, i, held, w, secs, rl, dl, n) {
-    file = dir "/windows/" tr ".csv"
+# holding a work-group (the kernels' time in each window), and sring/sdram,
+# the share of those cycles in windows loaded 70% or more. 0 when there are
+# no windows or no kernel ran in them.
+function windows(tr, clock,   line, f, c, i, held, w, secs, rl, dl, n, west, east) {
     wring = wdram = sring = sdram = nwin = wlen = 0
     n = 0
-    while ((getline line < file) > 0) {
+    while (wfile != "" && (getline line < wfile) > 0) {
         split(line, f, ",")
         if (!n++) { for (i = 1; i in f; i++) c[f[i]] = i; continue }
+        if (f[c["trace"]] != tr || f[c["gpu.frequency"]] != clock) continue
         held = f[c["sum(gpu.compute_units[*].busy_cycles)"]] + f[c["sum(gpu.compute_units[*].stall_cycles_total)"]]
         secs = f[c["seconds"]]
         if (!wlen) wlen = f[c["cycles"]]
         if (held <= 0 || secs <= 0) continue
-        rl = (f[c["max(network.switches[*].west_link_busy)"]] > f[c["max(network.switches[*].east_link_busy)"]] ? \
-              f[c["max(network.switches[*].west_link_busy)"]] : f[c["max(network.switches[*].east_link_busy)"]]) / (secs * ringhz)
+        west = f[c["max(network.switches[*].west_link_busy)"]]; east = f[c["max(network.switches[*].east_link_busy)"]]
+        rl = (west > east ? west : east) / (secs * ringhz)
         dl = f[c["dram.bytes"]] / (secs * f[c["dram.peak_bandwidth_gbps"]] * 1e9)
         w += held; nwin++
         wring += rl * held; wdram += dl * held
         if (rl >= 0.7) sring += held
         if (dl >= 0.7) sdram += held
     }
-    close(file)
+    if (wfile != "") close(wfile)
     if (w > 0) { wring /= w; wdram /= w; sring /= w; sdram /= w }
     return w > 0
 }
@@ -149,15 +150,32 @@ END {
         lk = link[tr, b4] > full[tr, b4] ? link[tr, b4] : full[tr, b4]
         printf "%s; ", load("The link", lk, lk)
         nl++; if (lk > 0.7) lsat++
-        if (windows(tr)) {
-            printf "in windows of %d CPU cycles, the %d in which the kernels ran: ring %s loaded on average, DRAM %s of peak; %s; %s.\n",
+        if (windows(tr, "4GHz")) {
+            printf "in windows of %d CPU cycles, the %d in which the kernels ran: ring %s loaded on average, DRAM %s of peak; %s; %s.",
                 wlen, nwin, pct(wring, 1), pct(wdram, 1), wload("the ring", wring, sring), wload("DRAM", wdram, sdram)
             nw++; if (sring >= 0.5) rsat = rsat " " tr; if (sdram >= 0.5) dsat = dsat " " tr
+            if (windows(tr, "1GHz")) {
+                printf " At 1 GHz (%d windows with kernels): ring %s on average, %s of the kernels' time at 70%% or more; DRAM %s, %s.",
+                    nwin, pct(wring, 1), pct(sring, 1), pct(wdram, 1), pct(sdram, 1)
+                nw1++; if (sring >= 0.5) rsat1 = rsat1 " " tr; if (sdram >= 0.5) dsat1 = dsat1 " " tr
+            }
+            print ""
         } else
             printf "%s; %s.\n", load("the ring", ring[tr, b4], ringk[tr, b4]), load("DRAM", dram[tr, b4], dramk[tr, b4])
     }
     if (nw)
-        printf "\nWhile the kernels run (%d workloads with windows), the ring is saturated for %d (%s) and DRAM for %d (%s); the hub link for %d of %d workloads%s.\n",
+        printf "\nWhile the kernels run at 4 GHz (%d workloads with windows), the ring is saturated for %d (%s) and DRAM for %d (%s); the hub link for %d of %d workloads%s.\n",
             nw, split(rsat, x, " "), listed(rsat), split(dsat, y, " "), listed(dsat),
             lsat, nl, lsat ? "" : ", so a wider one cannot help"
+    if (nw1) {
+        n1r = split(rsat1, x, " ")
+        printf "At 1 GHz (%d workloads with windows) the ring is saturated for %d (%s) and DRAM for %d (%s): ",
+            nw1, n1r, listed(rsat1), split(dsat1, y, " "), listed(dsat1)
+        if (n1r)
+            print "for those the ring is full at 1 GHz already, so the 72-byte link cannot help them there either."
+        else if (rsat != "")
+            print "the ring has room at 1 GHz and fills only with the faster GPU."
+        else
+            print "the ring is saturated at neither clock."
+    }
 }

@@ -60,6 +60,43 @@ static void test_study_specs(void **state)
     dry_run("traces/studies/study2_gpu_only.ini", 5);              /* its baseline: the GPU-only twins */
     /* x GPU clock x link bytes x coalescer x fabric, two values each */
     dry_run("traces/studies/study3_future.ini", 5 * 2 * 2 * 2 * 2);
+    dry_run("traces/studies/study3_windows.ini", 5 * 2); /* its baseline at 1 and 4 GHz, with windows */
+}
+
+/* Study 3's windows are of its own baseline points: the same traces, and
+ * each point's effective configuration (the KEY.ini the sweep writes for
+ * replay) is one of study3_future.ini's, with the 32-byte link and
+ * coalescer 32 the verdicts take them for. Both specs run on stand-in traces
+ * with a replay that fails at once, which leaves the configurations. */
+static void test_study3_windows_are_its_points(void **state)
+{
+    (void)state;
+    char *root = harness_root("traces/studies");
+    int rc = harness_sh(
+        out, sizeof out,
+        "set -e; cd %s\n"
+        "for s in study3_future study3_windows; do\n"
+        "  sed -e \"s|^trace = .*/|trace = $PWD/|\" -e \"s|^config = |config = %s/|\" %s/$s.ini > $s.ini\n"
+        "done\n"
+        "grep '^trace' study3_future.ini > a; grep '^trace' study3_windows.ini > b; cmp a b\n"
+        "for t in $(sed -n 's|^trace = ||p' study3_future.ini); do echo \"$t\" > \"$t\"; done\n"
+        "printf '#!/bin/sh\\nexit 1\\n' > fail; chmod +x fail\n"
+        "%s study3_future.ini -o f --replay ./fail > /dev/null 2>&1 || true\n"
+        "%s study3_windows.ini -o w --replay ./fail > /dev/null 2>&1 || true\n"
+        "n=0\n"
+        "for i in w/points/*.ini; do\n"
+        "  n=$((n + 1)); found=0\n"
+        "  for j in f/points/*.ini; do cmp -s \"$i\" \"$j\" && found=1; done\n"
+        "  [ $found = 1 ] || { echo \"$i is no point of study3_future.ini\"; exit 1; }\n"
+        "  l1=$(awk '/^\\[/ { s = $0 } s == \"[gpu.l1]\" && $1 == \"coalescer\" { print $3 }' \"$i\")\n"
+        "  grep -qx 'link_bytes = 32' \"$i\" && [ \"$l1\" = 32 ] || { echo \"$i: not link 32, coalescer 32\"; exit 1; }\n"
+        "done\n"
+        "echo \"$n configurations\"\n",
+        dir, root, root, sweep, sweep);
+    free(root);
+    if (rc != 0)
+        fail_msg("exit %d:\n%s", rc, out);
+    assert_non_null(strstr(out, "10 configurations")); /* five traces x two clocks, each its own trace */
 }
 
 /* Study 2's GPU-only points join its table by column name: both specs ask
@@ -83,6 +120,7 @@ int main(void)
         cmocka_unit_test(test_example_sweep),
         cmocka_unit_test(test_study_specs),
         cmocka_unit_test(test_study2_baseline_has_its_metrics),
+        cmocka_unit_test(test_study3_windows_are_its_points),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -33,15 +33,16 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Runs verdictN.awk on DIR/thesis.csv and DIR/table.csv into out. */
+/* Runs verdictN.awk on DIR/thesis.csv and DIR/table.csv (and study 3's
+ * windows, DIR/windows.csv) into out. */
 static void verdict(int n)
 {
     char *lib = harness_root("traces/studies/verdict_lib.awk");
     char prog[64];
     snprintf(prog, sizeof prog, "traces/studies/verdict%d.awk", n);
     char *awk = harness_root(prog);
-    int rc = harness_sh(out, sizeof out, "awk -F, -v dir=%s -f %s -f %s %s/thesis.csv %s/table.csv", dir, lib, awk,
-                        dir, dir);
+    int rc = harness_sh(out, sizeof out, "awk -F, -v dir=%s -v wfile=%s/windows.csv -f %s -f %s %s/thesis.csv %s/table.csv",
+                        dir, dir, lib, awk, dir, dir);
     free(lib);
     free(awk);
     if (rc != 0)
@@ -231,19 +232,23 @@ static void test_study3_loads(void **state)
              "quiet,4GHz,32,96,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,400,500,300,500,50,done,points/p.json\n",
              head);
     free(harness_write(dir, "table.csv", table, 0));
-    /* quiet's windows at 4 GHz (sweep windows of replay --windows): 1000
-     * CPU cycles, 250 ns, 500 ring cycles and 6400 bytes of DRAM's peak
-     * each. The first has no kernel (its full ring does not count); the
-     * second holds 800 compute-unit cycles with the ring 90% and DRAM 10%
-     * loaded, the third 200 with 20% and 50%. */
-    harness_sh(out, sizeof out, "mkdir -p %s/windows", dir);
-    free(harness_write(dir, "windows/quiet.csv",
-                       "window,begin_cycle,cycles,seconds,sum(gpu.compute_units[*].busy_cycles),"
+    /* quiet's windows at 4 GHz (sweep windows of study 3's windows spec):
+     * 1000 CPU cycles, 250 ns, 500 ring cycles and 6400 bytes of DRAM's
+     * peak each. The first has no kernel (its full ring does not count);
+     * the second holds 800 compute-unit cycles with the ring 90% and DRAM
+     * 10% loaded, the third 200 with 20% and 50%. At 1 GHz two windows of
+     * 1000 held cycles each: ring 30% and 60%, DRAM 10% and 30%. dramy's
+     * row at 1 GHz (a full ring) is another workload's: not quiet's. */
+    free(harness_write(dir, "windows.csv",
+                       "trace,gpu.frequency,window,begin_cycle,cycles,seconds,sum(gpu.compute_units[*].busy_cycles),"
                        "sum(gpu.compute_units[*].stall_cycles_total),max(network.switches[*].west_link_busy),"
                        "max(network.switches[*].east_link_busy),dram.bytes,dram.peak_bandwidth_gbps\n"
-                       "0,0,1000,2.5e-07,0,0,500,0,6400,25.6\n"
-                       "1,1000,1000,2.5e-07,500,300,450,10,640,25.6\n"
-                       "2,2000,1000,2.5e-07,100,100,0,100,3200,25.6\n",
+                       "dramy,1GHz,0,0,1000,2.5e-07,1000,0,500,500,0,25.6\n"
+                       "quiet,1GHz,0,0,1000,2.5e-07,600,400,150,0,640,25.6\n"
+                       "quiet,1GHz,1,1000,1000,2.5e-07,1000,0,0,300,1920,25.6\n"
+                       "quiet,4GHz,0,0,1000,2.5e-07,0,0,500,0,6400,25.6\n"
+                       "quiet,4GHz,1,1000,1000,2.5e-07,500,300,450,10,640,25.6\n"
+                       "quiet,4GHz,2,2000,1000,2.5e-07,100,100,0,100,3200,25.6\n",
                        0));
     verdict(3);
     /* dramy: 72 bytes halve its GPU time; 204800 B / 10 us / 25.6 GB/s */
@@ -263,8 +268,14 @@ static void test_study3_loads(void **state)
     expect(want);
     expect("the ring is saturated while the kernels run (70% or more of its capacity in 80% of their time); "
            "DRAM is not saturated while the kernels run (0% of their time at 70% or more).");
-    expect("While the kernels run (1 workloads with windows), the ring is saturated for 1 (quiet) and DRAM for 0 (none); "
-           "the hub link for 0 of 2 workloads, so a wider one cannot help.");
+    expect("While the kernels run at 4 GHz (1 workloads with windows), the ring is saturated for 1 (quiet) and DRAM for 0 "
+           "(none); the hub link for 0 of 2 workloads, so a wider one cannot help.");
+    /* at 1 GHz: 1000 and 1000 held cycles */
+    snprintf(want, sizeof want, "At 1 GHz (2 windows with kernels): ring %.0f%% on average, 0%% of the kernels' time at "
+             "70%% or more; DRAM %.0f%%, 0%%.", 100 * (0.3 + 0.6) / 2, 100 * (0.1 + 0.3) / 2);
+    expect(want);
+    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 0 (none) and DRAM for 0 (none): the ring has "
+           "room at 1 GHz and fills only with the faster GPU.");
     /* the 4 GHz GPU with the 72-byte link: dramy's 4/1 alone */
     expect("GPU time 4.00x");
 }
