@@ -39,14 +39,15 @@ int main(void)
     int fd = timerfd_create(CLOCK_MONOTONIC, 0);
     printf("timerfd_create: %d\n", fd >= 0);
 
-    /* one shot: gettime while armed, a read that waits for it */
-    struct itimerspec s = spec(5000000, 0), cur;
+    /* one shot: gettime while armed, a read that waits for it (100 ms, so a
+     * native run descheduled on a loaded machine still finds it armed) */
+    struct itimerspec s = spec(100000000, 0), cur;
     printf("settime: %d\n", timerfd_settime(fd, 0, &s, NULL));
     timerfd_gettime(fd, &cur);
-    printf("gettime while armed: interval %ld.%09ld, value set %d, at most 5 ms %d\n",
+    printf("gettime while armed: interval %ld.%09ld, value set %d, at most 100 ms %d\n",
            (long)cur.it_interval.tv_sec, cur.it_interval.tv_nsec,
            cur.it_value.tv_sec || cur.it_value.tv_nsec,
-           cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec <= 5000000);
+           cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec <= 100000000);
     uint64_t n = 0;
     ssize_t r = read(fd, &n, sizeof n);
     printf("read: %zd bytes, %llu expiration\n", r, (unsigned long long)n);
@@ -76,10 +77,10 @@ int main(void)
     timerfd_gettime(fd, &cur);
     printf("gettime disarmed: %ld.%09ld\n", (long)cur.it_value.tv_sec, cur.it_value.tv_nsec);
 
-    /* absolute, on the monotonic clock; poll sees it */
+    /* absolute, on the monotonic clock, 100 ms ahead; poll sees it */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long at = now.tv_nsec + 3000000;
+    long at = now.tv_nsec + 100000000;
     s.it_interval.tv_sec = s.it_interval.tv_nsec = 0;
     s.it_value.tv_sec = now.tv_sec + at / 1000000000;
     s.it_value.tv_nsec = at % 1000000000;
