@@ -252,6 +252,8 @@ static void dry_run(const struct sweep_plan *p, const char *dir)
     printf("%s: %zu point%s", s->file, p->npoints, p->npoints == 1 ? "" : "s");
     for (size_t a = 0; a < s->naxes; a++)
         printf("%s%s (%zu)", a ? " x " : " = ", s->axes[a].name, s->axes[a].nvalues);
+    if (s->windows)
+        printf("; each with its windows of %llu CPU cycles", s->windows);
     printf("; results in %s\n", dir);
     for (size_t t = 0; t < p->ntraces; t++)
         printf("trace %s: %s\n", p->traces[t].path, p->traces[t].error ? p->traces[t].error : p->traces[t].hash);

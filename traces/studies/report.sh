@@ -40,7 +40,9 @@ provenance() {
     {
         printf '\nReproduce: `bin/sweep %s/%s.ini -o DIR` (spec SHA-256 `%s`); each point is\n' \
             "$SPECS" "$1" "$(sha256sum < "$SPECS/$1.ini" | cut -c1-16)"
-        printf '`replay -c DIR/points/KEY.ini TRACE` (KEY in the table'"'"'s `result` column).\n'
+        w=$(sed -n 's/^windows *= *\([0-9]*\).*/\1/p' "$SPECS/$1.ini")
+        printf '`replay -c DIR/points/KEY.ini%s TRACE` (KEY in the table'"'"'s `result` column).\n' \
+            "${w:+ --windows $w --windows-out FILE}"
         if [ -s "$OUT/$1.points" ]; then
             n=$(grep -c '^trace ' "$OUT/$1.points")
             printf 'Traces (XXH3-128 of the bytes, as the sweep keys points): %s, listed in `%s.traces`.\n' \

@@ -3,8 +3,10 @@
  * the metric code) from a separate `replay --set ...` run of the same point,
  * whose JSON is also byte-identical to the point's result; `sweep plot`
  * draws speedups equal to the baseline's cycles over each point's, read
- * from the table; every subcommand's --help names its options, and usage
- * errors exit 2. */
+ * from the table; a point's windows (windows = N) are byte-identical to a
+ * separate `replay --windows N` run's, and `sweep windows SPEC` tabulates
+ * them; every subcommand's --help names its options, and usage errors
+ * exit 2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -280,6 +282,73 @@ static void help_lists(const char *cmd, const char *const *opts)
         }
 }
 
+static void test_windows_equal_separate_runs(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    assert_true(asprintf(&text, "[sweep]\ntrace = %s\nwindows = 20000\nwindow_metric = cycles\n"
+                                "window_metric = instructions\n[axes]\ncpu.cores = 1, 2\n",
+                         trace) > 0);
+    char *wspec = harness_write(dir, "win.ini", text, 0);
+    free(text);
+    int rc = harness_sh(out, sizeof out, "%s %s -o %s/win -j 2", sweep, wspec, dir);
+    if (rc)
+        print_error("%s\n", out);
+    assert_int_equal(rc, 0);
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/win/table.csv", dir) > 0);
+    struct csv t = read_table(path);
+    free(path);
+    assert_int_equal(t.nrows, 2);
+    /* the rows sweep windows should write, from the separate runs' lines */
+    char *want = NULL;
+    assert_true(asprintf(&want, "cpu.cores,window,begin_cycle,cycles,instructions\n") > 0);
+    for (size_t r = 0; r < 2; r++) {
+        char *alone = NULL;
+        assert_true(asprintf(&alone, "%s/alone-win%zu", dir, r) > 0);
+        assert_int_equal(harness_sh(out, sizeof out,
+                                    "%s -q --set cpu.cores=%zu --windows 20000 --windows-out %s.jsonl -o %s.json %s",
+                                    replay, r + 1, alone, alone, trace),
+                         0);
+        assert_int_equal(harness_sh(out, sizeof out, "cmp %s.jsonl %s/win/%s && cmp %s.json %s/win/%s", alone, dir,
+                                    t.rows[r][csv_column(&t, "windows")], alone, dir,
+                                    t.rows[r][csv_column(&t, "result")]),
+                         0);
+        char *lines = NULL;
+        assert_true(asprintf(&lines, "%s.jsonl", alone) > 0);
+        char *jsonl = harness_read(lines);
+        assert_non_null(jsonl);
+        size_t n = 0;
+        for (char *line = strtok(jsonl, "\n"); line; line = strtok(NULL, "\n"), n++) {
+            cJSON *w = cJSON_Parse(line);
+            assert_non_null(w);
+            char *next = NULL;
+            assert_true(asprintf(&next, "%s%zu,%.0f,%.0f,%.0f,%.0f\n", want, r + 1, member(w, "window"),
+                                 member(w, "begin_cycle"), member(w, "cycles"), member(w, "instructions")) > 0);
+            free(want);
+            want = next;
+            cJSON_Delete(w);
+        }
+        assert_true(n >= 2); /* the run is longer than one window */
+        free(jsonl);
+        free(lines);
+        free(alone);
+    }
+    csv_free(&t);
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/win", sweep, wspec, dir), 0);
+    assert_true(asprintf(&path, "%s/win/windows.csv", dir) > 0);
+    char *got = harness_read(path);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    free(path);
+    free(want);
+    /* a sweep without windows has none to tabulate */
+    assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/out", sweep, spec, dir), 1);
+    assert_non_null(strstr(out, "no windows = N"));
+    free(wspec);
+}
+
 static void test_help_and_usage(void **state)
 {
     (void)state;
@@ -287,11 +356,13 @@ static void test_help_and_usage(void **state)
                                                 "--replay PATH", "--slurm", "--partition P", "--time T", "--mem M",
                                                 "--max-running N", "--sbatch-arg", "--wait", "--help", NULL });
     help_lists("collect --help", (const char *const[]){ "-o DIR", "--metric PATH", "--help", NULL });
+    help_lists("windows --help", (const char *const[]){ "SPEC.ini", "-o FILE|DIR", "--metric PATH", "--replay PATH",
+                                                        "--help", NULL });
     help_lists("plot --help", (const char *const[]){ "--metric COLUMN", "--x AXIS", "--lines AXIS", "--where",
                                                      "--reference FILE", "--speedup", "--normalise", "--style", "--logy", "--yzero", "--title",
                                                      "-o PREFIX", "--help", NULL });
     static const char *const bad[] = { "", "--frobnicate x.ini", "a.ini b.ini", "-j 0 a.ini", "a.ini --partition x",
-                                       "collect --dry-run a.ini", "plot", "plot t.csv --metric m",
+                                       "collect --dry-run a.ini", "windows --rerun a.ini", "plot", "plot t.csv --metric m",
                                        "a.ini --metric 'caches[l1d'" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = harness_sh(out, sizeof out, "%s %s", sweep, bad[i]);
@@ -321,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_table_equals_separate_runs),
         cmocka_unit_test(test_plot_speedups),
         cmocka_unit_test(test_plot_table_and_reference),
+        cmocka_unit_test(test_windows_equal_separate_runs),
         cmocka_unit_test(test_help_and_usage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

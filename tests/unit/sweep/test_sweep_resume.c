@@ -397,6 +397,7 @@ static void test_windows_belong_to_their_point(void **state)
                             "[axes]\ncpu.cores = 1..3\n");
     char k1[33], k2[33], k3[33];
     key_with(s, replay, 1, k1);
+    assert_non_null(strstr(out, "3 points = cpu.cores (3); each with its windows of 250 CPU cycles;"));
     key_with(s, replay, 2, k2);
     key_with(s, replay, 3, k3);
     int before = calls();

@@ -278,6 +278,16 @@ static void test_study3_loads(void **state)
            "room at 1 GHz and fills only with the faster GPU.");
     /* the 4 GHz GPU with the 72-byte link: dramy's 4/1 alone */
     expect("GPU time 4.00x");
+    /* quiet's ring at 1 GHz 80% and 90% loaded: full before the GPU is made faster */
+    harness_sh(out, sizeof out, "sed -i -e 's/^quiet,1GHz,0,0,1000,2.5e-07,600,400,150,/quiet,1GHz,0,0,1000,2.5e-07,600,400,400,/' "
+               "-e 's/^quiet,1GHz,1,1000,1000,2.5e-07,1000,0,0,300,/quiet,1GHz,1,1000,1000,2.5e-07,1000,0,0,450,/' %s/windows.csv",
+               dir);
+    verdict(3);
+    snprintf(want, sizeof want, "At 1 GHz (2 windows with kernels): ring %.0f%% on average, 100%% of the kernels' time",
+             100 * (0.8 + 0.9) / 2);
+    expect(want);
+    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 1 (quiet) and DRAM for 0 (none): for those "
+           "the ring is full at 1 GHz already, so the 72-byte link cannot help them there either.");
 }
 
 int main(void)
