@@ -30,6 +30,16 @@
  * so setup and stream generation cancel out. Deterministic, unlike the
  * requests per second.
  *
+ * The two loads' requests are not alike: a core's request is an L1 hit nine
+ * times in ten and reaches DRAM about one time in twelve, while nearly every
+ * CU request misses its L1 and the GPU L2 (a new block, or a gather over
+ * more than the L2 holds) and most reach DRAM. So the same count is also
+ * made for two loads whose requests are: the GPU alone (the mixed system,
+ * the cores issuing nothing), per GPU request, and the CPU alone with every
+ * request a load of a block no cache holds (each core streaming through
+ * 8 MB of its own, loads only), per CPU request; the run checks that each
+ * of those requests did reach DRAM.
+ *
  * The timed run and the baseline each run CGM_MEMSYS_BENCH_RUNS times and
  * the fastest run counts (the host's speed varies with the load of the
  * machines that share it); the timed runs' median is printed too, and every
@@ -38,7 +48,8 @@
  *   CGM_MEMSYS_BENCH_RUNS      repetitions (default 3)
  *   CGM_MEMSYS_BENCH_BASELINE  0 skips the baseline (for profiling the timed run)
  *   CGM_MEMSYS_BENCH_INSTR     0 skips the instruction counts
- *   CGM_MEMSYS_BENCH_ONE       cpu or mixed: one timed run only (what cachegrind runs)
+ *   CGM_MEMSYS_BENCH_ONE       cpu, mixed, gpu or cpu_dram: one timed run only (what
+ *                              cachegrind runs)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -128,6 +139,21 @@ static uint32_t *make_gpu_stream(int cu, uint64_t n)
             s[i] = (uint32_t)((32ull << 20) + ((rng >> 8) % (1u << 20) & ~3ull));
         }
     }
+    return s;
+}
+
+/* A core's load that goes to DRAM every time: loads of consecutive blocks
+ * of its own 8 MB, which it touches once each until it wraps round (the L3
+ * holds 8 MB for all four cores). */
+#define DRAM_STREAM_BASE (128ull << 20)
+static uint32_t *make_dram_stream(int core, uint64_t n)
+{
+    uint32_t *s = malloc(n * sizeof *s);
+    if (!s)
+        return NULL;
+    uint64_t base = DRAM_STREAM_BASE + ((uint64_t)core << 23);
+    for (uint64_t i = 0; i < n; i++)
+        s[i] = (uint32_t)(base + (i << 6) % (8u << 20));
     return s;
 }
 
@@ -353,8 +379,10 @@ static bool same_simulation(const struct timed_result *a, const struct timed_res
            a->mem_reads == b->mem_reads && a->mem_writes == b->mem_writes && a->gpu_completed == b->gpu_completed;
 }
 
-/* One timed run; with compute units in cfg, per_core requests per CU too. */
-static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, struct timed_result *r)
+/* One timed run: cpu_per_core requests per core and, with compute units in
+ * cfg, per_core per CU. */
+static int run_timed(const struct cgm_memsys_config *cfg, uint64_t cpu_per_core, uint64_t per_core,
+                     struct timed_result *r)
 {
     ks_engine *eng = ks_engine_create(NULL);
     char err[256];
@@ -369,7 +397,7 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
         return -1;
     }
     for (unsigned i = 0; i < cfg->cores; i++) {
-        drivers[i] = (struct driver){ .ms = ms, .core = (int)i, .stream = streams[i], .n = per_core };
+        drivers[i] = (struct driver){ .ms = ms, .core = (int)i, .stream = streams[i], .n = cpu_per_core };
         ks_ec_init(&drivers[i].ec, "driver", 0);
         ks_context_opts o = { .name = "driver", .domain = cgm_memsys_cpu_domain(ms) };
         ks_context_create_opts(eng, driver_main, &drivers[i], &o);
@@ -387,9 +415,9 @@ static int run_timed(const struct cgm_memsys_config *cfg, uint64_t per_core, str
     *r = (struct timed_result){ .seconds = now_s() - t0 };
     const struct cgm_memsys_stats *st = cgm_memsys_stats(ms);
     int rc = 0;
-    if (stop != KS_STOP_IDLE || st->completed != per_core * cfg->cores) {
+    if (stop != KS_STOP_IDLE || st->completed != cpu_per_core * cfg->cores) {
         fprintf(stderr, "bench-memsys: run stopped with %llu of %llu requests done\n",
-                (unsigned long long)st->completed, (unsigned long long)(per_core * cfg->cores));
+                (unsigned long long)st->completed, (unsigned long long)(cpu_per_core * cfg->cores));
         rc = -1;
     }
     ks_stats ks;
@@ -447,7 +475,7 @@ static int timed_runs(const char *label, const struct cgm_memsys_config *cfg, ui
     static struct timed_result res[MAX_RUNS];
     double secs[MAX_RUNS];
     for (unsigned k = 0; k < runs; k++) {
-        if (run_timed(cfg, per_core, &res[k]))
+        if (run_timed(cfg, per_core, per_core, &res[k]))
             return -1;
         if (!same_simulation(&res[0], &res[k])) {
             fprintf(stderr, "bench-memsys: %s run %u simulated something other than run 1 "
@@ -508,17 +536,19 @@ int main(void)
     uint64_t stream_len = env_count("CGM_MEMSYS_BENCH_STREAM", per_core, MAX_PER_CORE);
     unsigned runs = (unsigned)env_count("CGM_MEMSYS_BENCH_RUNS", 3, MAX_RUNS);
     const char *one = getenv("CGM_MEMSYS_BENCH_ONE");
-    if (stream_len < per_core || (one && strcmp(one, "cpu") && strcmp(one, "mixed"))) {
+    if (stream_len < per_core ||
+        (one && strcmp(one, "cpu") && strcmp(one, "mixed") && strcmp(one, "gpu") && strcmp(one, "cpu_dram"))) {
         fprintf(stderr, "bench-memsys: CGM_MEMSYS_BENCH_STREAM below the request count, or "
-                "CGM_MEMSYS_BENCH_ONE neither cpu nor mixed\n");
+                "CGM_MEMSYS_BENCH_ONE not one of cpu, mixed, gpu, cpu_dram\n");
         return 2;
     }
+    bool dram_load = one && !strcmp(one, "cpu_dram");
     struct cgm_memsys_config cfg, mixed;
     cgm_memsys_default_config(&cfg);
     mixed = cfg;
     cgm_memsys_default_gpu(&mixed, CUS, true, true);
     for (unsigned i = 0; i < cfg.cores; i++)
-        streams[i] = make_stream((int)i, stream_len);
+        streams[i] = dram_load ? make_dram_stream((int)i, stream_len) : make_stream((int)i, stream_len);
     for (unsigned i = 0; i < CUS; i++)
         gpu_streams[i] = make_gpu_stream((int)i, stream_len);
     for (unsigned i = 0; i < (cfg.cores > CUS ? cfg.cores : CUS); i++) {
@@ -530,7 +560,13 @@ int main(void)
     }
     if (one) { /* a run for cachegrind to count */
         struct timed_result r;
-        int rc = run_timed(strcmp(one, "cpu") ? &mixed : &cfg, per_core, &r);
+        bool gpu = !strcmp(one, "mixed") || !strcmp(one, "gpu");
+        int rc = run_timed(gpu ? &mixed : &cfg, strcmp(one, "gpu") ? per_core : 0, per_core, &r);
+        if (!rc && dram_load && r.mem_reads < r.completed) {
+            fprintf(stderr, "bench-memsys: the cpu_dram load reached DRAM %llu times in %llu requests\n",
+                    (unsigned long long)r.mem_reads, (unsigned long long)r.completed);
+            rc = -1;
+        }
         free_streams(cfg.cores);
         return rc ? 1 : 0;
     }
@@ -570,22 +606,28 @@ int main(void)
     printf("timed / baseline: %.3f\n", req_per_s / base_rate);
 
     const char *ic = getenv("CGM_MEMSYS_BENCH_INSTR");
-    double ipr_cpu = -1, ipr_mixed = -1;
+    double ipr_cpu = -1, ipr_mixed = -1, ipr_gpu = -1, ipr_cpu_dram = -1;
     if (!ic || strcmp(ic, "0")) {
         ipr_cpu = instructions_per_request("cpu", cfg.cores);
         ipr_mixed = instructions_per_request("mixed", cfg.cores + CUS);
-        if (ipr_cpu < 0 || ipr_mixed < 0) {
+        ipr_gpu = instructions_per_request("gpu", CUS);
+        ipr_cpu_dram = instructions_per_request("cpu_dram", cfg.cores);
+        if (ipr_cpu < 0 || ipr_mixed < 0 || ipr_gpu < 0 || ipr_cpu_dram < 0) {
             fprintf(stderr, "bench-memsys: cachegrind (valgrind) could not count the host instructions\n");
             free_streams(cfg.cores);
             return 1;
         }
         printf("host instructions per completed request (cachegrind): CPU-only %.0f, mixed %.0f (%.2fx)\n",
                ipr_cpu, ipr_mixed, ipr_mixed / ipr_cpu);
+        printf("  requests that reach DRAM alike: GPU alone %.0f per GPU request, CPU loads of uncached "
+               "blocks %.0f (%.2fx)\n", ipr_gpu, ipr_cpu_dram, ipr_gpu / ipr_cpu_dram);
     }
     printf("BENCH memsys req_per_s=%.0f req_per_s_median=%.0f runs=%u baseline_req_per_s=%.0f "
-           "ratio=%.3f cycles_per_req=%.2f instr_per_req_cpu=%.0f instr_per_req_mixed=%.0f req_per_s_mixed=%.0f\n",
+           "ratio=%.3f cycles_per_req=%.2f instr_per_req_cpu=%.0f instr_per_req_mixed=%.0f req_per_s_mixed=%.0f "
+           "instr_per_req_gpu=%.0f instr_per_req_cpu_dram=%.0f\n",
            req_per_s, median, runs, base_rate, req_per_s / base_rate,
-           (double)first.cycles / (double)first.completed, ipr_cpu, ipr_mixed, mixed_req_per_s);
+           (double)first.cycles / (double)first.completed, ipr_cpu, ipr_mixed, mixed_req_per_s, ipr_gpu,
+           ipr_cpu_dram);
     free_streams(cfg.cores);
     return 0;
 }
