@@ -4,8 +4,9 @@
 # in a temporary folder, on ports of their own, started here and stopped at
 # the end. A 12-point sweep (L1D size x branch predictor over the bundled
 # hello-world trace) runs once locally and once as a Slurm job array, and
-# the two tables must be equal byte for byte; each array task must have
-# left its Slurm output file, so the points did run under Slurm.
+# the two tables must be equal byte for byte, and so must each point's
+# windows (the spec asks for them) and their table; each array task must
+# have left its Slurm output file, so the points did run under Slurm.
 set -u
 BIN=${CGM_BIN:-bin}
 ROOT=${CGM_ROOT:-.}
@@ -95,6 +96,9 @@ metric = cycles
 metric = caches[core0.l1d].misses
 metric = cores[0].conditional_mispredictions
 metric = ipc
+windows = 20000
+window_metric = cycles
+window_metric = instructions
 [base]
 cpu.cores = 1
 cpu.history_bits = 6
@@ -120,3 +124,15 @@ rows=$(($(wc -l < "$tmp/local/table.csv") - 1))
 distinct=$(cut -d, -f3 "$tmp/local/table.csv" | sort -u | wc -l)
 say "the local and Slurm tables are equal byte for byte ($rows points, $((distinct - 1)) distinct cycle counts)"
 [ "$rows" = 12 ] || { say "FAIL: $rows rows"; exit 1; }
+for d in local slurm; do
+    "$BIN/sweep" windows "$tmp/spec.ini" -o "$tmp/$d" || { say "FAIL: $d: points without windows"; exit 1; }
+done
+if ! cmp "$tmp/local/windows.csv" "$tmp/slurm/windows.csv"; then
+    say "FAIL: the windows tables differ"
+    diff "$tmp/local/windows.csv" "$tmp/slurm/windows.csv" | head
+    exit 1
+fi
+for f in "$tmp"/local/points/*.windows.jsonl; do
+    cmp "$f" "$tmp/slurm/points/${f##*/}" || { say "FAIL: ${f##*/} differs"; exit 1; }
+done
+say "and so are their windows ($(($(wc -l < "$tmp/local/windows.csv") - 1)) rows)"
