@@ -27,10 +27,14 @@ void x86_exec_sse_vec(struct x86_cpu *c, const struct x86_dinsn *in);
 /* CRC32, LZCNT, TZCNT, MOVBE, BMI1, BMI2, XGETBV (bitops.c). */
 void x86_exec_bitop(struct x86_cpu *c, const struct x86_dinsn *in);
 /* The run form (ops.h) of an SSE instruction: a form below, or XOP_SSE
- * (x86_exec_sse). RUN_SSE_LANE's operation goes into IN's cond. */
+ * (x86_exec_sse). RUN_SSE_LANE's and RUN_VEX_LANE's operation goes into
+ * IN's cond. */
 unsigned x86_sse_run_form(struct x86_dinsn *in);
 void x86_sse_lane_rr(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_vex_lane_rr(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_vex_lane(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_vex_store(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_comis(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_cvt2si(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_movsd_rr(struct x86_cpu *c, const struct x86_dinsn *in);

@@ -60,6 +60,9 @@ enum x86_run_form {
                                          x86_dinsn.cond says which; XMM source, other */
     RUN_SSE_COMIS,                    /* (u)comiss/sd with an XMM or memory source */
     RUN_SSE_CVT2SI,                   /* cvt(t)ss/sd2si from an XMM or memory source */
+    RUN_VEX_LANE_RR, RUN_VEX_LANE,    /* VEX lane operation (simd_lane.h) in every lane,
+                                         x86_dinsn.cond says which; XMM source, other */
+    RUN_VEX_STORE,                    /* VEX move of an XMM/YMM register's low end to memory */
     RUN_TZCNT, RUN_LZCNT,             /* F3 0F BC/BD: recorded as BSF/BSR (bitops.c) */
     RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */
     RUN_JCC_LAST = RUN_JCC_FIRST + 15,

@@ -39,6 +39,15 @@
     X(CVTSI2SD32) X(CVTSI2SD64) X(CVTSI2SS32) X(CVTSI2SS64) \
     X(MOVD) X(MOVQ) X(MOVLPS) X(MOVHPS) X(MOVHLPS)
 
+/* Scalar arithmetic, the low element computed and the rest of A kept:
+ * the general path's and VEX's (legacy SSE has run forms of its own). */
+#define X86_LANE_SCALAR_OPS(X) X(ADDSS) X(SUBSS) X(MULSS) X(ADDSD) X(SUBSD) X(MULSD)
+
+/* Moves into a register: COPY is B whole (a load of any size, zero-extended,
+ * or a register), MOVSS A with B's low dword (movsd's register form is
+ * MOVLPS). */
+#define X86_LANE_MOVE_OPS(X) X(COPY) X(MOVSS)
+
 #define X86_LANE_FN(NAME) \
     __attribute__((always_inline)) static inline void x86_lane_##NAME( \
         xmm_t *r, const xmm_t *a, const xmm_t *b, unsigned imm)
@@ -101,6 +110,12 @@ X86_LANE_MIXED(CVTSD2SS, ps, pd, _mm_cvtsd_ss)
 X86_LANE_CONVERT(CVTDQ2PS, ps, pi, _mm_cvtepi32_ps)
 X86_LANE_CONVERT(CVTPS2DQ, pi, ps, _mm_cvtps_epi32)
 X86_LANE_CONVERT(CVTTPS2DQ, pi, ps, _mm_cvttps_epi32)
+X86_LANE_EXPR(ADDSS, ps, x86_addss(x, y))
+X86_LANE_EXPR(SUBSS, ps, _mm_sub_ss(x, y))
+X86_LANE_EXPR(MULSS, ps, x86_mulss(x, y))
+X86_LANE_EXPR(ADDSD, pd, x86_addsd(x, y))
+X86_LANE_EXPR(SUBSD, pd, _mm_sub_sd(x, y))
+X86_LANE_EXPR(MULSD, pd, x86_mulsd(x, y))
 /* bitwise and integer operations: no flags, any host form will do */
 X86_LANE_EXPR(ANDPS, pi, _mm_and_si128(x, y))
 X86_LANE_EXPR(ANDPD, pi, _mm_and_si128(x, y))
@@ -196,6 +211,8 @@ X86_LANE_QUADS(MOVLPS, b->q[0], a->q[1])
 /* movhps, movhpd (from memory) and movlhps */
 X86_LANE_QUADS(MOVHPS, a->q[0], b->q[0])
 X86_LANE_QUADS(MOVHLPS, b->q[1], a->q[1])
+X86_LANE_QUADS(COPY, b->q[0], b->q[1])
+X86_LANE_QUADS(MOVSS, (a->q[0] & ~0xffffffffull) | b->d[0], a->q[1])
 
 #undef X86_LANE_QUADS
 #undef X86_LANE_FROM_INT

@@ -380,11 +380,6 @@ static void blend(ymm_t *r, const ymm_t *a, const ymm_t *b, unsigned vl, unsigne
         } \
         return 1;
 
-/* Scalar floating-point operation as a host instruction on the low
- * element, with the rest of A. */
-#define FP_SCALAR(ID, FN, CONV, SET) \
-    case ID: *r = *a; SET(&r->x[0], FN(CONV(&a->x[0]), CONV(&b->x[0]))); return 1;
-
 /* The operations of simd_lane.h, lane by lane. */
 #define LANE_CASE(NAME) \
     case X86_INS_##NAME: LANES x86_lane_##NAME(&r->x[l], &a->x[l], &b->x[l], imm); return 1;
@@ -418,12 +413,12 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         x86_lane_MOVQ(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVSS: case X86_INS_MOVSD:
-        if (src->kind == OPK_MEM) {
+        if (src->kind == OPK_MEM)
             *r = *b; /* a load clears the rest */
-        } else {
-            *r = *a;
-            memcpy(r->b, b->b, in->csid == X86_INS_MOVSS ? 4 : 8);
-        }
+        else if (in->csid == X86_INS_MOVSS)
+            x86_lane_MOVSS(&r->x[0], &a->x[0], &b->x[0], imm);
+        else
+            x86_lane_MOVLPS(&r->x[0], &a->x[0], &b->x[0], imm);
         return 1;
     case X86_INS_MOVHPS: case X86_INS_MOVHPD: case X86_INS_MOVLHPS:
         x86_lane_MOVHPS(&r->x[0], &a->x[0], &b->x[0], imm);
@@ -445,12 +440,10 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
     }
     X86_LANE_OPS(LANE_CASE)
     /* ---- floating-point arithmetic ---- */
-    FP_SCALAR(X86_INS_ADDSD, x86_addsd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_SUBSD, _mm_sub_sd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_MULSD, x86_mulsd, x86_pd, x86_set_pd)
-    FP_SCALAR(X86_INS_ADDSS, x86_addss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_SUBSS, _mm_sub_ss, x86_ps, x86_set_ps)
-    FP_SCALAR(X86_INS_MULSS, x86_mulss, x86_ps, x86_set_ps)
+#define SCALAR_CASE(NAME) \
+    case X86_INS_##NAME: x86_lane_##NAME(&r->x[0], &a->x[0], &b->x[0], imm); return 1;
+    X86_LANE_SCALAR_OPS(SCALAR_CASE)
+#undef SCALAR_CASE
     case X86_INS_ADDSUBPS: case X86_INS_ADDSUBPD: case X86_INS_HADDPS: case X86_INS_HADDPD:
     case X86_INS_HSUBPS: case X86_INS_HSUBPD:
         LANES hops_lane(&r->x[l], &a->x[l], &b->x[l], in->csid);
