@@ -10,6 +10,7 @@
 
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/fpenv.h"
+#include "tracegen/x86/interp.h"
 #include "tracegen/x86/operand.h"
 #include "tracegen/x86/simd.h"
 
@@ -170,15 +171,42 @@ static uint32_t fma_f32(const uint32_t op[3], int negate_product, int subtract, 
  * destination, 1 vvvv, 2 r/m), for the orders 132, 213 and 231. */
 static const unsigned fma_orders[3][3] = { { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 } };
 
-static void exec_fma(struct x86_cpu *c, const struct x86_dinsn *in)
+int x86_fma_shape_ok(const struct x86_dinsn *in)
+{
+    return in->nops == 3 && in->o[0].kind == OPK_XMM && in->o[1].kind == OPK_XMM &&
+           (in->o[2].kind == OPK_XMM || in->o[2].kind == OPK_MEM);
+}
+
+/* An FMA source register, its upper half zero in the 128-bit forms. */
+static void fma_register(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v)
+{
+    v->x[0] = c->xmm[o->reg];
+    if (o->size == 32)
+        v->x[1] = c->yhi[o->reg];
+    else
+        memset(&v->x[1], 0, sizeof v->x[1]);
+}
+
+void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     enum fma_kind kind = (enum fma_kind)(in->aux & 7);
     const unsigned *order = fma_orders[(in->aux >> 3) & 3];
     int scalar = (in->aux >> 5) & 1, dbl = (in->aux >> 6) & 1;
+    const struct x86_opnd *m = &in->o[2];
     ymm_t v[3], r;
-    x86_vec_read(c, &in->o[0], &v[0]);
-    x86_vec_read(c, &in->o[1], &v[1]);
-    x86_vec_read(c, &in->o[2], &v[2]);
+    if (m->kind == OPK_MEM) { /* memory first: a fault leaves every register */
+        uint64_t a = op_ea(c, m);
+        x86_vec_check_align(c, in, a);
+        memset(&v[2], 0, sizeof v[2]);
+        if (m->size == 4 || m->size == 8)
+            v[2].q[0] = x86_read(c, a, m->size);
+        else
+            x86_read_bytes(c, a, v[2].b, m->size == 32 ? 32 : 16);
+    } else {
+        fma_register(c, m, &v[2]);
+    }
+    fma_register(c, &in->o[0], &v[0]);
+    fma_register(c, &in->o[1], &v[1]);
     r = v[0];
     unsigned esize = dbl ? 8 : 4, n = scalar ? 1 : x86_vec_len(in) / esize;
     uint32_t flags = 0;
@@ -453,7 +481,9 @@ int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in)
     if (!in->vl)
         return 0;
     if (in->cond == X86_VEC_FMA) {
-        exec_fma(c, in);
+        if (!x86_fma_shape_ok(in))
+            return 0;
+        x86_vex_fma(c, in);
         return 1;
     }
     switch (in->csid) {

@@ -25,6 +25,8 @@
     X(PADDB) X(PADDW) X(PADDD) X(PADDQ) X(PSUBB) X(PSUBW) X(PSUBD) X(PSUBQ) \
     X(PCMPEQB) X(PCMPEQW) X(PCMPEQD) X(PCMPGTB) X(PCMPGTW) X(PCMPGTD) \
     X(PMINUB) X(PMAXUB) X(PMINSW) X(PMAXSW) X(PMULUDQ) \
+    X(PMINSB) X(PMAXSB) X(PMINUW) X(PMAXUW) X(PMINSD) X(PMAXSD) X(PMINUD) X(PMAXUD) \
+    X(PCMPEQQ) X(PCMPGTQ) X(PMULLD) \
     X(UNPCKLPS) X(UNPCKHPS) X(UNPCKLPD) X(UNPCKHPD) \
     X(PUNPCKLBW) X(PUNPCKHBW) X(PUNPCKLWD) X(PUNPCKHWD) \
     X(PUNPCKLDQ) X(PUNPCKHDQ) X(PUNPCKLQDQ) X(PUNPCKHQDQ) \
@@ -148,6 +150,28 @@ X86_LANE_EXPR(PMAXUB, pi, _mm_max_epu8(x, y))
 X86_LANE_EXPR(PMINSW, pi, _mm_min_epi16(x, y))
 X86_LANE_EXPR(PMAXSW, pi, _mm_max_epi16(x, y))
 X86_LANE_EXPR(PMULUDQ, pi, _mm_mul_epu32(x, y))
+/* SSE4.1's element by element (the host may lack it): R.F[i] = EXPR of
+ * x = A.F[i] and y = B.F[i] */
+#define X86_LANE_ELEM(NAME, T, F, EXPR) \
+    X86_LANE_FN(NAME) \
+    { \
+        (void)imm; \
+        for (unsigned i = 0; i < 16 / sizeof(T); i++) { \
+            T x = a->F[i], y = b->F[i]; \
+            r->F[i] = (T)(EXPR); \
+        } \
+    }
+X86_LANE_ELEM(PMINSB, int8_t, sb, x < y ? x : y)
+X86_LANE_ELEM(PMAXSB, int8_t, sb, x > y ? x : y)
+X86_LANE_ELEM(PMINUW, uint16_t, w, x < y ? x : y)
+X86_LANE_ELEM(PMAXUW, uint16_t, w, x > y ? x : y)
+X86_LANE_ELEM(PMINSD, int32_t, sd, x < y ? x : y)
+X86_LANE_ELEM(PMAXSD, int32_t, sd, x > y ? x : y)
+X86_LANE_ELEM(PMINUD, uint32_t, d, x < y ? x : y)
+X86_LANE_ELEM(PMAXUD, uint32_t, d, x > y ? x : y)
+X86_LANE_ELEM(PCMPEQQ, uint64_t, q, x == y ? ~0ull : 0)
+X86_LANE_ELEM(PCMPGTQ, int64_t, sq, x > y ? -1 : 0)
+X86_LANE_ELEM(PMULLD, uint32_t, d, (uint64_t)x * y)
 X86_LANE_EXPR(UNPCKLPS, pi, _mm_unpacklo_epi32(x, y))
 X86_LANE_EXPR(UNPCKHPS, pi, _mm_unpackhi_epi32(x, y))
 X86_LANE_EXPR(UNPCKLPD, pi, _mm_unpacklo_epi64(x, y))
@@ -215,6 +239,7 @@ X86_LANE_QUADS(COPY, b->q[0], b->q[1])
 X86_LANE_QUADS(MOVSS, (a->q[0] & ~0xffffffffull) | b->d[0], a->q[1])
 
 #undef X86_LANE_QUADS
+#undef X86_LANE_ELEM
 #undef X86_LANE_FROM_INT
 #undef X86_LANE_CONVERT
 #undef X86_LANE_MIXED
