@@ -226,16 +226,88 @@ static const struct x86_isa_case cases[] = {
     C("vcvtps2ph [rbx], ymm3, imm", X86_ISA_FLOAT, X86_ISA_F16C, 7, 0xc4, 0xe3, 0x7d, 0x1d, 0x1b, 0x00),
 };
 
+/* The operand shapes the VEX run forms read themselves (sse_forms.c,
+ * avx.c x86_vex_fma): the second source as a register, as 4, 8, 16 or 32
+ * bytes of memory or as a general register, at 128 and 256 bits, an imm8
+ * after a memory source, a destination that is also a source, the moves
+ * into a register and to memory of every size, FMA with each source kind,
+ * and the SSE4.1 element operations that became lane functions. */
+static const struct x86_isa_case run_form_cases[] = {
+    C("vmovsd xmm1, xmm2, xmm3", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xeb, 0x10, 0xcb),
+    C("vmovsd xmm1, [rbx]", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xfb, 0x10, 0x0b),
+    C("vmovss xmm1, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xfa, 0x10, 0x0b),
+    C("vmovaps [rbx], xmm3", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xf8, 0x29, 0x1b),
+    C("vmovdqa [rbx], ymm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xfd, 0x7f, 0x1b),
+    C("vmovd [rbx], xmm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xf9, 0x7e, 0x1b),
+    C("vmovq [rbx], xmm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xf9, 0xd6, 0x1b),
+    C("vmovss [rbx], xmm3", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xfa, 0x11, 0x1b),
+    C("vmovapd ymm1, [rbx]", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xfd, 0x28, 0x0b),
+    C("vmovdqa xmm1, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xf9, 0x6f, 0x0b),
+    C("vmulss xmm1, xmm2, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xea, 0x59, 0x0b),
+    C("vaddsd xmm1, xmm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xeb, 0x58, 0x0b),
+    C("vsubss xmm1, xmm2, xmm3", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xea, 0x5c, 0xcb),
+    C("vaddps xmm1, xmm2, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xe8, 0x58, 0x0b),
+    C("vsqrtss xmm1, xmm2, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xea, 0x51, 0x0b),
+    C("vminsd xmm1, xmm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xeb, 0x5d, 0x0b),
+    C("vpaddd ymm1, ymm2, [rbx]", X86_ISA_INT, X86_ISA_AVX2, 0, 0xc5, 0xed, 0xfe, 0x0b),
+    C("vpxor xmm1, xmm2, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xe9, 0xef, 0x0b),
+    C("vpshufd ymm1, [rbx], imm", X86_ISA_INT, X86_ISA_AVX2, 255, 0xc5, 0xfd, 0x70, 0x0b, 0x00),
+    C("vshufps ymm1, ymm2, [rbx], imm", X86_ISA_FLOAT, X86_ISA_AVX, 255, 0xc5, 0xec, 0xc6, 0x0b, 0x00),
+    C("vunpckhpd ymm1, ymm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xed, 0x15, 0x0b),
+    C("vcvttps2dq ymm1, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xfe, 0x5b, 0x0b),
+    C("vsubps ymm3, ymm2, ymm3", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xec, 0x5c, 0xdb),
+    C("vshufps ymm2, ymm2, ymm3, imm", X86_ISA_FLOAT, X86_ISA_AVX, 255, 0xc5, 0xec, 0xc6, 0xd3, 0x00),
+    C("vaddsd xmm2, xmm2, xmm2", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xeb, 0x58, 0xd2),
+    C("vpmaxsd ymm1, ymm2, [rbx]", X86_ISA_INT, X86_ISA_AVX2, 0, 0xc4, 0xe2, 0x6d, 0x3d, 0x0b),
+    C("vpmaxsd xmm1, xmm2, xmm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe2, 0x69, 0x3d, 0xcb),
+    C("vpminsb ymm1, ymm2, ymm3", X86_ISA_INT, X86_ISA_AVX2, 0, 0xc4, 0xe2, 0x6d, 0x38, 0xcb),
+    C("vpmaxuw ymm1, ymm2, ymm3", X86_ISA_INT, X86_ISA_AVX2, 0, 0xc4, 0xe2, 0x6d, 0x3e, 0xcb),
+    C("vpminud xmm1, xmm2, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe2, 0x69, 0x3b, 0x0b),
+    C("vpcmpeqq ymm1, ymm2, ymm3", X86_ISA_INT, X86_ISA_AVX2, 0, 0xc4, 0xe2, 0x6d, 0x29, 0xcb),
+    C("vpcmpgtq xmm1, xmm2, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe2, 0x69, 0x37, 0x0b),
+    C("vpmulld xmm1, xmm2, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe2, 0x69, 0x40, 0x0b),
+    C("vcvtps2pd xmm1, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xf8, 0x5a, 0x0b),
+    C("vcvtdq2pd xmm1, xmm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xfa, 0xe6, 0xcb),
+    C("vcvtpd2ps xmm1, xmm3", X86_ISA_DOUBLE, X86_ISA_AVX, 0, 0xc5, 0xf9, 0x5a, 0xcb),
+    C("vcvtsi2sd xmm1, xmm2, dword [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xeb, 0x2a, 0x0b),
+    C("vcvtsi2ss xmm1, xmm2, qword [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe1, 0xea, 0x2a, 0x0b),
+    C("vmovlps xmm1, xmm2, [rbx]", X86_ISA_FLOAT, X86_ISA_AVX, 0, 0xc5, 0xe8, 0x12, 0x0b),
+    C("vmovq xmm1, xmm3", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xfa, 0x7e, 0xcb),
+    C("vmovd xmm1, [rbx]", X86_ISA_INT, X86_ISA_AVX, 0, 0xc5, 0xf9, 0x6e, 0x0b),
+    C("vmovq xmm1, rax", X86_ISA_INT, X86_ISA_AVX, 0, 0xc4, 0xe1, 0xf9, 0x6e, 0xc8),
+    C("vfmadd132ss xmm1, xmm2, [rbx]", X86_ISA_FLOAT, X86_ISA_FMA, 0, 0xc4, 0xe2, 0x69, 0x99, 0x0b),
+    C("vfmadd231pd xmm1, xmm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_FMA, 0, 0xc4, 0xe2, 0xe9, 0xb8, 0x0b),
+    C("vfnmadd213ps xmm1, xmm2, xmm3", X86_ISA_FLOAT, X86_ISA_FMA, 0, 0xc4, 0xe2, 0x69, 0xac, 0xcb),
+    C("vfmsub213sd xmm1, xmm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_FMA, 0, 0xc4, 0xe2, 0xe9, 0xab, 0x0b),
+    C("vfmadd132pd ymm1, ymm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_FMA, 0, 0xc4, 0xe2, 0xed, 0x98, 0x0b),
+    C("vfnmsub231ss xmm1, xmm2, xmm3", X86_ISA_FLOAT, X86_ISA_FMA, 0, 0xc4, 0xe2, 0x69, 0xbf, 0xcb),
+    C("vfmaddsub132pd xmm1, xmm2, [rbx]", X86_ISA_DOUBLE, X86_ISA_FMA, 0, 0xc4, 0xe2, 0xe9, 0x96, 0x0b),
+    C("vfmadd231ps ymm3, ymm2, ymm3", X86_ISA_FLOAT, X86_ISA_FMA, 0, 0xc4, 0xe2, 0x6d, 0xb8, 0xdb),
+    C("pmaxsd xmm1, [rbx]", X86_ISA_INT, X86_ISA_SSE41, 0, 0x66, 0x0f, 0x38, 0x3d, 0x0b),
+    C("pminuw xmm1, xmm3", X86_ISA_INT, X86_ISA_SSE41, 0, 0x66, 0x0f, 0x38, 0x3a, 0xcb),
+    C("pcmpeqq xmm1, [rbx]", X86_ISA_INT, X86_ISA_SSE41, 0, 0x66, 0x0f, 0x38, 0x29, 0x0b),
+    C("pmulld xmm1, [rbx]", X86_ISA_INT, X86_ISA_SSE41, 0, 0x66, 0x0f, 0x38, 0x40, 0x0b),
+};
+
 static void test_avx_matches_host(void **state)
 {
     (void)state;
     assert_int_equal(x86_isa_run(cases, sizeof cases / sizeof cases[0], 1, 120), 0);
 }
 
+static void test_avx_run_forms_match_host(void **state)
+{
+    (void)state;
+    assert_int_equal(x86_isa_run(run_form_cases, sizeof run_form_cases / sizeof run_form_cases[0],
+                                 1, 250),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_avx_matches_host),
+        cmocka_unit_test(test_avx_run_forms_match_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
