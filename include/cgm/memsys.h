@@ -159,6 +159,13 @@ struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_pag
  * shootdown after an unmap or mprotect); nothing without compute units. */
 void cgm_memsys_gpu_drop_page(struct cgm_memsys *m, uint32_t asid, uint64_t vpn);
 void cgm_memsys_gpu_tlb_flush(struct cgm_memsys *m);
+/* While ec is set, compute unit cu's vector L1 advances it each time it
+ * takes a request out of its queue: its port may then take a request it
+ * refused for a full queue. (A refusal for want of request records ends
+ * with an answer, which the done function reports.) NULL stops it. A CU
+ * that waits for room with ks_await_until resumes where retrying each
+ * cycle would have succeeded. */
+void cgm_memsys_gpu_watch_room(struct cgm_memsys *m, unsigned cu, ks_eventcount *ec);
 /* "" or what went wrong with a GPU address (physical memory exhausted, or
  * an address beyond the memory modelled); such a request is answered at
  * once with the value 0. */

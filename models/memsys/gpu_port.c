@@ -106,6 +106,12 @@ void cgm_memsys_gpu_drop_page(struct cgm_memsys *m, uint32_t asid, uint64_t vpn)
         cgm_mmu_flush_page(&m->gpu_tlbs[i], asid, vpn);
 }
 
+void cgm_memsys_gpu_watch_room(struct cgm_memsys *m, unsigned cu, ks_eventcount *ec)
+{
+    CGM_CHECK(cu < m->cfg.coh.gpu.cus);
+    m->nodes[cgm_coh_gpu_l1_node(m->coh, (int)cu)].room = ec;
+}
+
 void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
 {
     struct cgm_memsys *m = ctx;

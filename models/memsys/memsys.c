@@ -445,6 +445,8 @@ static bool node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
         if (node_issue(m, n, idx, now) < 0)
             break;
         fifo_pop(&n->cpu);
+        if (n->room)
+            ks_advance(n->room);
         done++;
     }
     static const int order[CGM_NLANES] = { CGM_LANE_REPLY, CGM_LANE_COHERENCE, CGM_LANE_REQUEST };

@@ -103,6 +103,7 @@ struct node {
     struct gpu_req *greqs;     /* a GPU L1's */
     uint64_t *req_busy;        /* bit per record in use */
     unsigned nreqs;
+    ks_eventcount *room;       /* a GPU L1's: advanced as its queue gives up a request (cgm_memsys_gpu_watch_room) */
 };
 
 /* Which switch and local port each endpoint sits on. Switch i carries core

@@ -29,11 +29,16 @@
  * wavefronts run; s_endpgm frees nothing until the wavefront's memory
  * accesses are done.
  * A cycle that changes nothing puts the unit to sleep until the next known
- * event, or until a memory completion or a new work-group wakes it. */
+ * event, or until a memory completion or a new work-group wakes it. While
+ * the port refuses a request or memory is in flight, the unit would try
+ * every cycle; it waits instead (ks_await_until) to the first cycle in which
+ * a try could differ, resuming where the tries would have, and counts the
+ * cycles it skipped as they would have counted (poll_wait). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgm/memsys.h"
 #include "cgm/sistats.h"
 #include "replay/gpu/gpu_internal.h"
 #include "replay/sim.h"
@@ -235,8 +240,9 @@ static unsigned send(struct rp_cu *cu)
             const struct rp_mreq *q = &m->req[m->sent];
             struct cgm_gpu_request r = { .vaddr = q->vaddr, .tag = idx, .cu = (uint16_t)cu->id,
                                          .bytes = (uint16_t)q->bytes, .op = m->op, .flags = m->flags };
-            if (m->op != CGM_GPU_LOAD && m->op != CGM_GPU_SCALAR_LOAD && q->vaddr >= g->sim->gpu_watch_lo &&
-                q->vaddr < g->sim->gpu_watch_hi)
+            bool watched = m->op != CGM_GPU_LOAD && m->op != CGM_GPU_SCALAR_LOAD &&
+                           q->vaddr >= g->sim->gpu_watch_lo && q->vaddr < g->sim->gpu_watch_hi;
+            if (watched)
                 rp_sync_gpu_store(&g->sync, q->vaddr);
             /* The answer may come from inside the call: the slot is not
              * finished until the last request is sent. */
@@ -252,6 +258,7 @@ static unsigned send(struct rp_cu *cu)
                 m->pending--;
                 cu->mem_unknown--;
                 cu->st.port_refused++;
+                cu->refused_watched |= watched; /* each try marks the buffer again */
                 *left = 0;
                 break;
             }
@@ -598,9 +605,9 @@ static unsigned fetch(struct rp_cu *cu, uint64_t now)
 
 /* ---- the cycle loop ------------------------------------------------------ */
 
-static enum rp_cu_stall stall_cause(const struct rp_cu *cu)
+static enum rp_cu_stall stall_cause(const struct rp_cu *cu, bool unit_blocked)
 {
-    if (cu->unit_blocked)
+    if (unit_blocked)
         return CS_UNIT_BUSY;
     if (cu->nstate[W_WAITCNT] || cu->nstate[W_ENDING])
         return CS_MEMORY;
@@ -663,12 +670,152 @@ static void count_cycles(struct rp_cu *cu, unsigned waves, bool busy, uint64_t n
     cu->st.wave_cycles += (uint64_t)waves * n;
 }
 
+/* ---- waiting instead of trying each cycle -------------------------------- */
+
+/* Whether W's instruction, of type T, would go to its unit at cycle X (as
+ * try_issue would decide, without doing it). An LDS instruction counts as
+ * going: looking at it moves the LDS queue on. */
+static bool would_go(const struct rp_cu *cu, const struct rp_pool *pool, const struct rp_wave *w,
+                     enum rp_issue_type t, uint64_t x)
+{
+    const struct cgm_si_static *s = w->inst.s;
+    switch (t) {
+    case IT_SIMD: return pool->simd_free <= x;
+    case IT_VMEM: return vm_out(w) < 63 && cu->free_mask[1];
+    case IT_SCALAR: return s->unit != CGM_SI_SMEM || s->access == CGM_SI_NONE || cu->free_mask[0];
+    default: return true;
+    }
+}
+
+static void lower(uint64_t *until, uint64_t t)
+{
+    if (t < *until)
+        *until = t;
+}
+
+/* Pool P's issue stage at X, one of its turns, without doing it: false if
+ * an instruction would go. Otherwise *BLOCKED says whether one is blocked on
+ * its unit, *VSTALL whether a vector memory one (it counts a stall), and
+ * *UNTIL is lowered to the turn at which that may change (an instruction
+ * whose fetch latency has not passed, a SIMD that is busy); memory slots
+ * free only when memory retires. */
+static bool pool_waits(const struct rp_cu *cu, unsigned p, uint64_t x, bool *blocked, bool *vstall,
+                       uint64_t *until)
+{
+    const struct rp_pool *pool = &cu->pools[p];
+    unsigned simds = (unsigned)cu->gpu->cfg->cu.simds;
+    bool seen[IT_COUNT] = { false };
+    *blocked = *vstall = false;
+    for (unsigned i = 0; i < pool->fb_n; i++) {
+        const struct rp_wave *w = pool->fb[i];
+        enum rp_issue_type t = issue_type(w->inst.s);
+        if (w->inst.fetch_ready > x) {
+            lower(until, turn(w->inst.fetch_ready, p, simds));
+            continue;
+        }
+        if (seen[t])
+            continue;
+        seen[t] = true;
+        if (would_go(cu, pool, w, t, x))
+            return false;
+        *blocked = true;
+        *vstall |= t == IT_VMEM;
+        if (t == IT_SIMD)
+            lower(until, turn(pool->simd_free, p, simds));
+    }
+    return true;
+}
+
+/* NOW did nothing: the first cycle after it whose try could differ, with
+ * each pool's outcome at its turns before then; RP_NEVER if only memory (an
+ * answer, room at the port) or a new work-group can change anything, which
+ * advances the unit's eventcount. */
+static uint64_t poll_until(struct rp_cu *cu, uint64_t now)
+{
+    const struct rp_cu_cfg *c = &cu->gpu->cfg->cu;
+    unsigned simds = (unsigned)c->simds;
+    uint64_t until = RP_NEVER;
+    cu->poll_blocked = cu->poll_vstall = 0;
+    for (unsigned i = 0; i < cu->fin_n; i++) {
+        uint64_t t = cu->slots[cu->fin[i]].done_at;
+        lower(&until, t > now ? t : now + 1);
+    }
+    for (unsigned p = 0; p < simds && until > now + 1; p++) {
+        const struct rp_pool *pool = &cu->pools[p];
+        uint64_t x = turn(now + 1, p, simds);
+        bool blocked, vstall;
+        if (!pool_waits(cu, p, x, &blocked, &vstall, &until))
+            lower(&until, x);
+        cu->poll_blocked |= (uint32_t)blocked << p;
+        cu->poll_vstall |= (uint32_t)vstall << p;
+        /* the wavefronts fetch looks at (a ready one only if its buffer has room) */
+        uint64_t look = pool->timed_bits & ~(pool->fb_n >= c->fetch_buffer ? pool->ready_bits : 0);
+        for (; look; look &= look - 1) {
+            uint64_t t = pool->wake[__builtin_ctzll(look)];
+            lower(&until, t > now ? t : now + 1);
+        }
+    }
+    return until;
+}
+
+/* Counts the cycles [FROM, TO) of a wait: each repeats the cycle before the
+ * wait, but for the pool whose turn it is. */
+static void count_polls(struct rp_cu *cu, uint64_t from, uint64_t to)
+{
+    if (to <= from)
+        return;
+    unsigned simds = (unsigned)cu->gpu->cfg->cu.simds;
+    uint64_t n = to - from;
+    cu->st.port_refused += cu->poll_refusals * n;
+    if (!cu->sleep_waves || !cu->poll_blocked) {
+        cu->why = cu->poll_why;
+        count_cycles(cu, cu->sleep_waves, false, n);
+        return;
+    }
+    for (unsigned p = 0; p < simds; p++) {
+        uint64_t turns = n / simds + ((p + simds - from % simds) % simds < n % simds);
+        cu->why = cu->poll_blocked >> p & 1 ? CS_UNIT_BUSY : cu->poll_why;
+        count_cycles(cu, cu->sleep_waves, false, turns);
+        cu->st.vmem_stall += cu->poll_vstall >> p & 1 ? turns : 0;
+    }
+    cu->why = cu->poll_blocked >> (to - 1) % simds & 1 ? CS_UNIT_BUSY : cu->poll_why;
+}
+
 void rp_cu_stats_at(const struct rp_cu *cu, uint64_t now, struct rp_cu_stats *out)
 {
     struct rp_cu copy = *cu;
-    if (cu->counted != RP_NEVER && now > cu->counted)
+    if (cu->polling)
+        count_polls(&copy, cu->counted, now);
+    else if (cu->counted != RP_NEVER && now > cu->counted)
         count_cycles(&copy, cu->sleep_waves, false, now - cu->counted);
     *out = copy.st;
+}
+
+/* NOW did nothing while the port refused a request or memory is in flight
+ * (REFUSALS refusals): the unit would try again each cycle. It waits until
+ * the first cycle a try could differ, or its eventcount moves (memory
+ * answers, a work-group arrives, the port's queue makes room), resuming
+ * where a try would have run. A refused store into a buffer whose copies
+ * are charged marks the buffer at each try: then it tries. */
+static void poll_wait(struct rp_cu *cu, uint64_t now, uint64_t seen, uint64_t refusals)
+{
+    struct rp_gpu *g = cu->gpu;
+    bool room = cu->send_n > 0;
+    uint64_t until = poll_until(cu, now);
+    if (until <= now + 1 || cu->refused_watched || (room && !g->room_ms)) {
+        ks_pause(1);
+        return;
+    }
+    cu->poll_refusals = refusals;
+    cu->poll_why = cu->nwgs ? stall_cause(cu, false) : cu->why;
+    cu->polling = true;
+    if (room)
+        cgm_memsys_gpu_watch_room(g->room_ms, cu->id, &cu->ec);
+    ks_await_until(&cu->ec, seen + 1, until);
+    if (room)
+        cgm_memsys_gpu_watch_room(g->room_ms, cu->id, NULL);
+    count_polls(cu, now + 1, ks_cycle());
+    cu->polling = false;
 }
 
 void rp_cu_main(void *arg)
@@ -686,7 +833,8 @@ void rp_cu_main(void *arg)
             continue;
         }
         last = now;
-        uint64_t seen = ks_ec_count(&cu->ec);
+        uint64_t seen = ks_ec_count(&cu->ec), refused = cu->st.port_refused;
+        cu->refused_watched = false;
         free_wgs(cu->dead);
         cu->dead = NULL;
         unsigned progress = retire(cu, now);
@@ -696,7 +844,7 @@ void rp_cu_main(void *arg)
         if (cu->waves > cu->st.peak_waves)
             cu->st.peak_waves = cu->waves;
         if (!issued && cu->nwgs)
-            cu->why = stall_cause(cu);
+            cu->why = stall_cause(cu, cu->unit_blocked);
         count_cycles(cu, cu->waves, issued > 0, 1);
         if (g->stopping)
             return;
@@ -709,12 +857,15 @@ void rp_cu_main(void *arg)
         cu->counted = now + 1;
         cu->sleep_waves = waves;
         uint64_t next = cu->nwgs ? next_event(cu, now) : RP_NEVER;
-        if (next != RP_NEVER && !cu->mem_unknown)
+        if (cu->send_n || (next != RP_NEVER && cu->mem_unknown)) {
+            poll_wait(cu, now, seen, cu->st.port_refused - refused);
+            cu->counted = RP_NEVER;
+            continue;
+        }
+        if (next != RP_NEVER)
             ks_pause(next - now);
-        else if (next == RP_NEVER)
-            ks_await(&cu->ec, seen + 1);
         else
-            ks_pause(1);
+            ks_await(&cu->ec, seen + 1);
         uint64_t slept = ks_cycle() - now;
         if (slept > 1)
             count_cycles(cu, waves, false, slept - 1);

@@ -75,6 +75,7 @@ struct rp_winst {
 };
 
 struct rp_wg;
+struct cgm_memsys;
 struct rp_cu;
 
 struct rp_wave {
@@ -172,6 +173,14 @@ struct rp_cu {
     enum rp_cu_stall why;          /* last stall cause */
     uint64_t counted;              /* asleep: cycles before this one are counted (else RP_NEVER) */
     unsigned sleep_waves;          /* asleep: wavefronts resident */
+    /* waiting instead of trying each cycle (cu.c, poll_wait): the cycle
+       before the wait repeats, but for the pool whose turn it is */
+    bool polling;
+    bool refused_watched;          /* this cycle the port refused a store that marks a buffer */
+    uint32_t poll_blocked, poll_vstall; /* a bit per pool: an instruction blocked on its unit; a
+                                           vector memory one */
+    enum rp_cu_stall poll_why;     /* the cause of a turn where none is blocked */
+    uint64_t poll_refusals;        /* the port's refusals each cycle */
     bool issued_type[IT_COUNT];
     bool unit_blocked;
     struct rp_cu_stats st;
@@ -186,6 +195,8 @@ struct rp_gpu {
     struct rp_gpu_trace trace;
     struct rp_ideal_mem ideal;
     struct cgm_gpu_mem_port port;
+    struct cgm_memsys *room_ms;    /* the hierarchy, which says when a CU's port has room (the ideal
+                                      memory refuses nothing) */
     struct rp_sync sync;           /* copies and flushes between the CPU's and the GPU's memory */
     struct rp_cu *cus;
     unsigned ncus;

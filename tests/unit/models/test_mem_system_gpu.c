@@ -6,7 +6,8 @@
  * traffic beside CPU traffic completes every request, reads only values
  * stored to the same block, keeps DRAM free of timing violations, counts
  * every request at a vector L1, and repeats exactly; and does so (NC-MC,
- * C-L3) when the CUs saturate the GPU's caches, with one bank and two. */
+ * C-L3) when the CUs saturate the GPU's caches, with one bank and two; a
+ * vector L1 announces room in its queue. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -348,6 +349,75 @@ static void test_hit_and_miss_latency(void **state)
         assert_true(miss > c.gpu_l1_latency + c.gpu_l2_latency + 2);
         system_destroy(&sys);
     }
+}
+
+/* CU 0 fills its vector L1's queue in one cycle, then retries each cycle
+ * with the eventcount given to cgm_memsys_gpu_watch_room watching: a retry
+ * is taken exactly when the eventcount has moved since the refusal. */
+struct room {
+    struct cgm_gpu_mem_port port;
+    struct cgm_memsys *ms;
+    ks_eventcount ec;
+    unsigned queued, done, retries, taken_after_advance;
+    bool taken_without_advance, refused_after_advance;
+};
+
+static void room_done(void *ctx, const struct cgm_gpu_request *r, uint64_t value, uint64_t gpu_cycle)
+{
+    (void)r;
+    (void)value;
+    (void)gpu_cycle;
+    ((struct room *)ctx)->done++;
+}
+
+static void room_main(void *arg)
+{
+    struct room *m = arg;
+    uint64_t block = 0;
+    struct cgm_gpu_request q = { .bytes = 4, .op = CGM_GPU_LOAD };
+    for (q.vaddr = block++ * 64; m->port.access(m->port.ctx, &q); q.vaddr = block++ * 64)
+        m->queued++;
+    cgm_memsys_gpu_watch_room(m->ms, 0, &m->ec);
+    for (unsigned round = 0; round < 4; round++) {
+        uint64_t seen = ks_ec_count(&m->ec);
+        for (;;) {
+            ks_pause(1);
+            m->retries++;
+            bool moved = ks_ec_count(&m->ec) > seen;
+            bool taken = m->port.access(m->port.ctx, &q);
+            m->taken_without_advance |= taken && !moved;
+            m->refused_after_advance |= !taken && moved;
+            if (taken)
+                break;
+        }
+        m->taken_after_advance++;
+        q.vaddr = block++ * 64;
+        /* full again at once: refuse the next */
+        if (m->port.access(m->port.ctx, &q))
+            m->queued++;
+    }
+    cgm_memsys_gpu_watch_room(m->ms, 0, NULL);
+}
+
+static void test_port_announces_room(void **state)
+{
+    (void)state;
+    struct cgm_memsys_config c = gpu_cfg(true, true);
+    c.gpu_queue = 2;
+    struct system sys = system_create(&c, NULL, NULL);
+    struct room m = { .ms = sys.ms };
+    ks_ec_init(&m.ec, "room", 0);
+    m.port = cgm_memsys_gpu_port(sys.ms, NULL, room_done, &m);
+    ks_context_opts o = { .name = "cu", .domain = sys.d.gpu };
+    assert_non_null(ks_context_create_opts(sys.eng, room_main, &m, &o));
+    assert_int_equal(ks_run(sys.eng), KS_STOP_IDLE);
+    assert_true(m.queued >= c.gpu_queue);  /* the queue did fill */
+    assert_int_equal(m.taken_after_advance, 4);
+    assert_true(m.retries > 4);            /* some waited more than a cycle */
+    assert_false(m.taken_without_advance);
+    assert_false(m.refused_after_advance);
+    assert_int_equal(m.done, m.queued + 4);
+    system_destroy(&sys);
 }
 
 /* One first touch by CU 0 in a fresh system: its latency in GPU cycles. */
@@ -726,6 +796,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hit_and_miss_latency),
+        cmocka_unit_test(test_port_announces_room),
         cmocka_unit_test(test_pages_of_each_organisation),
         cmocka_unit_test(test_hub_latency),
         cmocka_unit_test(test_crossbar_width),
