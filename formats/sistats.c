@@ -2,6 +2,7 @@
 #include "cgm/sistats.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,36 +33,66 @@ unsigned cgm_si_distinct_lines(const struct cgm_si_dyn *d, unsigned size)
     return distinct;
 }
 
+/* Whether the one-dword accesses of the lanes in EXEC each fall in a bank
+ * of their own (BANK_MASK + 1 banks): then a cycle serves them all. */
+static bool banks_apart(const struct cgm_si_dyn *d, uint64_t exec, unsigned first_lane, uint64_t bank_mask)
+{
+    uint64_t in_use = 0;
+    for (uint64_t m = exec; m; m &= m - 1) {
+        uint64_t bit = 1ull << (d->addr[first_lane + (unsigned)__builtin_ctzll(m)] / 4 & bank_mask);
+        if (in_use & bit)
+            return false;
+        in_use |= bit;
+    }
+    return true;
+}
+
+/* A half-wave takes as many cycles as its busiest bank has distinct dwords
+ * to serve. Each bank keeps a chain of the dwords it serves, met in lane
+ * order: a lane's dword costs a test of its bank's bit and, when the bank
+ * is in use already (a conflict or a broadcast), a walk of a chain that is
+ * rarely more than a few long. */
 unsigned cgm_si_lds_bank_cycles(const struct cgm_si_dyn *d, unsigned bytes, unsigned banks)
 {
+    enum { END = 0xff }; /* a chain's end: 32 lanes x 4 words stay below it */
     unsigned words = bytes > 4 ? (bytes + 3) / 4 : 1, cycles = 0;
     if (words > CGM_SI_LDS_WORDS_MAX)
         words = CGM_SI_LDS_WORDS_MAX;
     if (banks == 0 || banks > CGM_SI_LDS_BANKS_MAX)
         banks = CGM_SI_LDS_BANKS;
+    uint64_t bank_mask = banks & (banks - 1) ? 0 : banks - 1; /* a power of two: no division */
     for (unsigned half = 0; half < 2; half++) {
-        uint64_t dw[32 * CGM_SI_LDS_WORDS_MAX];
-        unsigned n = 0;
-        for (uint64_t m = d->exec >> (32 * half) & 0xffffffffu; m; m &= m - 1) {
+        uint64_t dword[32 * CGM_SI_LDS_WORDS_MAX], in_use = 0;
+        uint8_t next[32 * CGM_SI_LDS_WORDS_MAX], head[CGM_SI_LDS_BANKS_MAX], served[CGM_SI_LDS_BANKS_MAX];
+        unsigned n = 0, worst = 0;
+        uint64_t exec = d->exec >> (32 * half) & 0xffffffffu;
+        if (words == 1 && bank_mask && banks_apart(d, exec, 32 * half, bank_mask)) {
+            cycles += exec != 0;
+            continue;
+        }
+        for (uint64_t m = exec; m; m &= m - 1) {
             unsigned l = 32 * half + (unsigned)__builtin_ctzll(m);
             for (unsigned w = 0; w < words; w++) {
-                /* insertion in order: a half-wave has few words */
                 uint64_t v = d->addr[l] / 4 + w;
-                unsigned i = n++;
-                for (; i && dw[i - 1] > v; i--)
-                    dw[i] = dw[i - 1];
-                dw[i] = v;
+                unsigned b = (unsigned)(bank_mask ? v & bank_mask : v % banks);
+                if (in_use >> b & 1) {
+                    unsigned e = head[b];
+                    while (e != END && dword[e] != v)
+                        e = next[e];
+                    if (e != END)
+                        continue; /* the same dword: a broadcast */
+                    next[n] = head[b];
+                    served[b]++;
+                } else {
+                    in_use |= 1ull << b;
+                    next[n] = END;
+                    served[b] = 1;
+                }
+                dword[n] = v;
+                head[b] = (uint8_t)n++;
+                if (served[b] > worst)
+                    worst = served[b];
             }
-        }
-        if (n == 0)
-            continue;
-        unsigned per_bank[CGM_SI_LDS_BANKS_MAX] = { 0 }, worst = 0;
-        for (unsigned i = 0; i < n; i++) {
-            if (i && dw[i] == dw[i - 1])
-                continue;                       /* same dword: broadcast */
-            unsigned b = (unsigned)(dw[i] % banks);
-            if (++per_bank[b] > worst)
-                worst = per_bank[b];
         }
         cycles += worst;
     }

@@ -97,6 +97,51 @@ static void test_lds_bank_cycles(void **state)
     assert_int_equal(cgm_si_lds_bank_cycles(&d, 4, 32), 1);
 }
 
+/* Each half-wave's cycles by brute force: for every bank, its distinct
+ * dwords, compared with all the others met before. */
+static unsigned lds_by_pairs(const struct cgm_si_dyn *d, unsigned bytes, unsigned banks)
+{
+    unsigned words = bytes > 4 ? (bytes + 3) / 4 : 1, cycles = 0;
+    for (unsigned half = 0; half < 2; half++) {
+        uint64_t all[128];
+        unsigned n = 0, worst = 0;
+        for (unsigned l = 32 * half; l < 32 * half + 32; l++)
+            for (unsigned w = 0; d->exec >> l & 1 && w < words; w++)
+                all[n++] = d->addr[l] / 4 + w;
+        for (unsigned bank = 0; bank < banks; bank++) {
+            unsigned distinct = 0;
+            for (unsigned i = 0; i < n; i++) {
+                bool first = all[i] % banks == bank;
+                for (unsigned j = 0; j < i && first; j++)
+                    first = all[j] != all[i];
+                distinct += first;
+            }
+            worst = distinct > worst ? distinct : worst;
+        }
+        cycles += worst;
+    }
+    return cycles;
+}
+
+static void test_lds_bank_cycles_random(void **state)
+{
+    (void)state;
+    struct cgm_si_dyn d;
+    uint64_t x = 88172645463325252ull;
+    static const unsigned banks[] = { 1, 3, 5, 16, 32, 64 };
+    for (unsigned trial = 0; trial < 3000; trial++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        d.exec = trial % 4 ? x : ~0ull;
+        unsigned span = (unsigned[]){ 8, 64, 512, 4096 }[trial % 4]; /* few words: broadcasts and conflicts */
+        for (unsigned l = 0; l < 64; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            d.addr[l] = trial % 3 ? x % span * 4 + x % 3 : 4ull * l * (trial % 7);
+        }
+        unsigned bytes = (unsigned[]){ 1, 4, 8, 12, 16 }[trial % 5], b = banks[trial % 6];
+        assert_int_equal(cgm_si_lds_bank_cycles(&d, bytes, b), lds_by_pairs(&d, bytes, b));
+    }
+}
+
 struct done_log {
     uint64_t cycle[8];
     unsigned n;
@@ -272,6 +317,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_lds_bank_cycles),
+        cmocka_unit_test(test_lds_bank_cycles_random),
         cmocka_unit_test(test_ideal_memory),
         cmocka_unit_test(test_kernel_description_codec),
         cmocka_unit_test(test_wave_readers),
