@@ -40,8 +40,19 @@ unsigned rp_coalesce(const struct cgm_si_dyn *d, unsigned size, int per_lane, st
 {
     unsigned n = 0;
     for (uint64_t m = d->exec; m; m &= m - 1) {
+        uint64_t a = d->addr[__builtin_ctzll(m)];
+        struct rp_mreq *q = n ? &out[n - 1] : NULL;
+        if (!per_lane && q && size && a / RP_BLOCK_BYTES == q->vaddr / RP_BLOCK_BYTES &&
+            a % RP_BLOCK_BYTES + size <= RP_BLOCK_BYTES) {
+            /* most lanes fall in the newest request's block: widen it */
+            uint64_t lo = q->vaddr < a ? q->vaddr : a, hi = q->vaddr + q->bytes;
+            hi = hi > a + size ? hi : a + size;
+            q->vaddr = lo;
+            q->bytes = (uint32_t)(hi - lo);
+            continue;
+        }
         struct rp_mreq parts[2];
-        unsigned k = rp_split_blocks(d->addr[__builtin_ctzll(m)], size, parts);
+        unsigned k = rp_split_blocks(a, size, parts);
         for (unsigned i = 0; i < k; i++) {
             if (per_lane)
                 out[n++] = parts[i];
