@@ -115,18 +115,18 @@ static bool queue_push(struct rp_wave_queue *q, size_t limit, const struct cgm_s
     if (q->n + need > limit)
         return false;
     if (q->n + need > q->cap) {
-        size_t cap = q->cap ? q->cap : 256;
+        size_t old = q->cap, cap = old ? old : 256;
         while (cap < q->n + need)
             cap *= 2;
-        uint64_t *w = malloc(cap * sizeof *w);
+        uint64_t *w = realloc(q->w, cap * sizeof *w);
         if (!w)
             return false;
-        for (size_t i = 0; i < q->n; i++)
-            w[i] = q->w[(q->head + i) & (q->cap - 1)];
-        free(q->w);
+        /* the words that wrapped round to the start follow the old end:
+           head + n stays below twice the old size */
+        if (q->head + q->n > old)
+            memcpy(w + old, w, (q->head + q->n - old) * sizeof *w);
         q->w = w;
         q->cap = cap;
-        q->head = 0;
     }
     size_t mask = q->cap - 1, at = q->head + q->n;
     q->w[at++ & mask] = (uint64_t)k;

@@ -246,28 +246,47 @@ struct order_check {
     struct rp_wg_stream *s;
     const struct rp_si_program *p;
     unsigned only;       /* the wavefront read, or CGM_SI_WAVES_MAX: each as its record comes */
+    bool lag;            /* wavefront 0 reads one instruction for every two of its that come */
+    struct cgm_si_dyn *behind;  /* wavefront 0's instructions not read yet, from `first` on */
+    size_t first, n, cap, seen;
 };
 
 static void take(void *ctx, unsigned wave, const struct cgm_si_dyn *d)
 {
     struct order_check *o = ctx;
+    if (o->lag && wave == 0) {
+        if (o->n == o->cap) {
+            o->cap = o->cap ? 2 * o->cap : 64;
+            o->behind = realloc(o->behind, o->cap * sizeof *o->behind);
+            assert_non_null(o->behind);
+        }
+        o->behind[o->n++] = *d;
+        if (++o->seen % 2 == 0)
+            check_next(o->s, 0, o->p, &o->behind[o->first++]);
+        return;
+    }
     if (o->only == CGM_SI_WAVES_MAX || o->only == wave)
         check_next(o->s, wave, o->p, d);
 }
 
 /* Reads stream I of R through a work-group stream whose queues hold LIMIT
  * words: in the stream's order, or one wavefront after another from the
- * last (each reading to its end while the others wait). */
+ * last (each reading to its end while the others wait), or in the
+ * stream's order with wavefront 0 falling behind (LAG: its queue is read
+ * from while it grows, so it wraps round before it grows again). */
 static void check_stream(struct cgm_reader *r, size_t i, const struct rp_si_program *p, const char *path,
-                         size_t limit, bool by_wave)
+                         size_t limit, bool by_wave, bool lag)
 {
     char err[600];
     static struct cgm_si_dyn got;
     struct rp_wg_stream s;
     assert_int_equal(rp_wg_stream_open(&s, r, i, p, CGM_SI_WAVES_MAX, limit, path, err, sizeof err), 0);
-    struct order_check o = { &s, p, CGM_SI_WAVES_MAX };
+    struct order_check o = { &s, p, CGM_SI_WAVES_MAX, lag, NULL, 0, 0, 0, 0 };
     if (!by_wave)
         each_instruction(r, i, p, take, &o);
+    while (o.first < o.n)
+        check_next(&s, 0, p, &o.behind[o.first++]);
+    free(o.behind);
     for (unsigned x = CGM_SI_WAVES_MAX; by_wave && x-- > 0;) {
         o.only = x;
         each_instruction(r, i, p, take, &o);
@@ -301,9 +320,10 @@ static void test_wave_readers(void **state)
             continue;
         const struct rp_si_program *p = rp_gpu_trace_program(&t, rs->info.name, err, sizeof err);
         assert_non_null(p);
-        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, false);
-        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, true);
-        check_stream(r, i, p, path, 70, true);
+        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, false, false);
+        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, true, false);
+        check_stream(r, i, p, path, 70, true, false);
+        check_stream(r, i, p, path, RP_WAVE_QUEUE_WORDS, false, true);
         streams++;
     }
     assert_true(streams > 0);
