@@ -75,13 +75,14 @@ function load(name, lo, hi) {
     return name " may be saturated while the kernels run (the region's totals cannot tell)"
 }
 # windows(TRACE, CLOCK): reads the rows of TRACE at GPU clock CLOCK from
-# the windows table into the kernels' loads of the ring's busiest link and
-# DRAM: wring/wdram, their means weighted by the compute units' cycles
-# holding a work-group (the kernels' time in each window), and sring/sdram,
-# the share of those cycles in windows loaded 70% or more. 0 when there are
-# no windows or no kernel ran in them.
-function windows(tr, clock,   line, f, c, i, held, w, secs, rl, dl, n, west, east) {
-    wring = wdram = sring = sdram = nwin = wlen = 0
+# the windows table into the kernels' loads of the ring's busiest link,
+# DRAM and the hub's link (the busier way, when the table has it: hubw):
+# wring/wdram/whub, their means weighted by the compute units' cycles
+# holding a work-group (the kernels' time in each window), and
+# sring/sdram/shub, the share of those cycles in windows loaded 70% or
+# more. 0 when there are no windows or no kernel ran in them.
+function windows(tr, clock,   line, f, c, i, held, w, secs, rl, dl, n, west, east, up, down, den, hl) {
+    wring = wdram = sring = sdram = whub = shub = hubw = nwin = wlen = 0
     n = 0
     while (wfile != "" && (getline line < wfile) > 0) {
         split(line, f, ",")
@@ -98,9 +99,18 @@ function windows(tr, clock,   line, f, c, i, held, w, secs, rl, dl, n, west, eas
         wring += rl * held; wdram += dl * held
         if (rl >= 0.7) sring += held
         if (dl >= 0.7) sdram += held
+        if ("gpu_hub.link_bytes_per_cycle" in c) {
+            up = f[c["gpu_hub.to_memory.bytes"]]; down = f[c["gpu_hub.to_gpu.bytes"]]
+            den = f[c["gpu_hub.link_bytes_per_cycle"]] * hz(clock) * secs
+            if (den > 0) {
+                hl = (up > down ? up : down) / den; hubw = 1
+                whub += hl * held
+                if (hl >= 0.7) shub += held
+            }
+        }
     }
     if (wfile != "") close(wfile)
-    if (w > 0) { wring /= w; wdram /= w; sring /= w; sdram /= w }
+    if (w > 0) { wring /= w; wdram /= w; sring /= w; sdram /= w; whub /= w; shub /= w }
     return w > 0
 }
 # " a b c" as "a, b, c" ("none" when empty)
@@ -168,28 +178,38 @@ END {
         printf "%s; ", load("The link", lk, lk)
         nl++; if (lk > 0.7) lsat++
         if (windows(tr, "4GHz")) {
-            printf "in windows of %d CPU cycles, the %d in which the kernels ran: ring %s loaded on average, DRAM %s of peak; %s; %s.",
+            printf "in windows of %d CPU cycles, the %d in which the kernels ran: ring %s loaded on average, DRAM %s of peak; %s; %s",
                 wlen, nwin, pct(wring, 1), pct(wdram, 1), wload("the ring", wring, sring), wload("DRAM", wdram, sdram)
+            if (hubw) {
+                printf "; the hub link %s loaded on average, %s of their time at 70%% or more", pct(whub, 1), pct(shub, 1)
+                nh++; if (shub >= 0.5) hsat++
+            }
+            printf "."
             nw++; if (sring >= 0.5) rsat = rsat " " tr; if (sdram >= 0.5) dsat = dsat " " tr
             if (windows(tr, "1GHz")) {
-                printf " At 1 GHz (%d windows with kernels): ring %s on average, %s of the kernels' time at 70%% or more; DRAM %s, %s.",
+                printf " At 1 GHz (%d windows with kernels): ring %s on average, %s of the kernels' time at 70%% or more; DRAM %s, %s",
                     nwin, pct(wring, 1), pct(sring, 1), pct(wdram, 1), pct(sdram, 1)
+                printf "%s", hubw ? sprintf("; hub link %s, %s", pct(whub, 1), pct(shub, 1)) : ""
+                if (((tr, f1) in G) && ((tr, b) in G)) printf "; the 72-byte link gains %s there", x2(G[tr, b] / G[tr, f1])
+                printf "."
                 nw1++; if (sring >= 0.5) rsat1 = rsat1 " " tr; if (sdram >= 0.5) dsat1 = dsat1 " " tr
+                if (hubw && shub >= 0.5) hsat1 = hsat1 " " tr
             }
             print ""
         } else
             printf "%s; %s.\n", load("the ring", ring[tr, b4], ringk[tr, b4]), load("DRAM", dram[tr, b4], dramk[tr, b4])
     }
     if (nw)
-        printf "\nWhile the kernels run at 4 GHz (%d workloads with windows), the ring is saturated for %d (%s) and DRAM for %d (%s); the hub link for %d of %d workloads%s.\n",
+        printf "\nWhile the kernels run at 4 GHz (%d workloads with windows), the ring is saturated for %d (%s) and DRAM for %d (%s); the hub link for %d of %d workloads%s%s.\n",
             nw, split(rsat, x, " "), listed(rsat), split(dsat, y, " "), listed(dsat),
-            lsat, nl, lsat ? "" : ", so a wider one cannot help"
+            nh ? hsat : lsat, nh ? nh : nl, nh ? " (from the windows)" : "", (nh ? hsat : lsat) ? "" : ", so a wider one cannot help"
     if (nw1) {
         n1r = split(rsat1, x, " ")
-        printf "At 1 GHz (%d workloads with windows) the ring is saturated for %d (%s) and DRAM for %d (%s): ",
-            nw1, n1r, listed(rsat1), split(dsat1, y, " "), listed(dsat1)
+        printf "At 1 GHz (%d workloads with windows) the ring is saturated for %d (%s), DRAM for %d (%s)%s: ",
+            nw1, n1r, listed(rsat1), split(dsat1, y, " "), listed(dsat1),
+            nh ? sprintf(" and the hub link for %d (%s)", split(hsat1, z, " "), listed(hsat1)) : ""
         if (n1r)
-            print "for those the ring is full at 1 GHz already, so the 72-byte link cannot help them there either."
+            print "for those the ring is full at 1 GHz already, which bounds what the 72-byte link can gain there (the gains above)."
         else if (rsat != "")
             print "the ring has room at 1 GHz and fills only with the faster GPU."
         else

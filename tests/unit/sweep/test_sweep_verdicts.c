@@ -229,7 +229,8 @@ static void test_study3_loads(void **state)
              "dramy,4GHz,72,32,built,40000,1e-6,10e-6,4000,1000,1000,1000,1000,0,0,100,100,204800,25.6,1000,0,16,0,500,100,500,50,done,points/p.json\n"
              "quiet,1GHz,32,32,built,40000,4e-6,10e-6,4000,1000,1000,1000,1000,0,0,100,100,1000,25.6,1000,0,4,250,500,300,500,50,done,points/p.json\n"
              "quiet,4GHz,32,32,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,250,500,300,500,50,done,points/p.json\n"
-             "quiet,4GHz,32,96,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,400,500,300,500,50,done,points/p.json\n",
+             "quiet,4GHz,32,96,built,40000,2e-6,10e-6,8000,1000,1000,1000,1000,0,0,2000,10,1000,25.6,1000,500,16,400,500,300,500,50,done,points/p.json\n"
+             "quiet,1GHz,72,32,built,40000,2e-6,10e-6,2000,1000,1000,1000,1000,0,0,100,100,1000,25.6,1000,0,4,250,500,300,500,50,done,points/p.json\n",
              head);
     free(harness_write(dir, "table.csv", table, 0));
     /* quiet's windows at 4 GHz (sweep windows of study 3's windows spec):
@@ -238,21 +239,25 @@ static void test_study3_loads(void **state)
      * the second holds 800 compute-unit cycles with the ring 90% and DRAM
      * 10% loaded, the third 200 with 20% and 50%. At 1 GHz two windows of
      * 1000 held cycles each: ring 30% and 60%, DRAM 10% and 30%. dramy's
-     * row at 1 GHz (a full ring) is another workload's: not quiet's. */
+     * row at 1 GHz (a full ring) is another workload's: not quiet's. The
+     * hub's link moves 32 bytes a GPU cycle: 32000 bytes a window at 4
+     * GHz, where the second window's busier way is 50% loaded and the
+     * third's 90%; 8000 at 1 GHz, 80% and 10%. */
     free(harness_write(dir, "windows.csv",
                        "trace,gpu.frequency,window,begin_cycle,cycles,seconds,sum(gpu.compute_units[*].busy_cycles),"
                        "sum(gpu.compute_units[*].stall_cycles_total),max(network.switches[*].west_link_busy),"
-                       "max(network.switches[*].east_link_busy),dram.bytes,dram.peak_bandwidth_gbps\n"
-                       "dramy,1GHz,0,0,1000,2.5e-07,1000,0,500,500,0,25.6\n"
-                       "quiet,1GHz,0,0,1000,2.5e-07,600,400,150,0,640,25.6\n"
-                       "quiet,1GHz,1,1000,1000,2.5e-07,1000,0,0,300,1920,25.6\n"
-                       "quiet,4GHz,0,0,1000,2.5e-07,0,0,500,0,6400,25.6\n"
-                       "quiet,4GHz,1,1000,1000,2.5e-07,500,300,450,10,640,25.6\n"
-                       "quiet,4GHz,2,2000,1000,2.5e-07,100,100,0,100,3200,25.6\n",
+                       "max(network.switches[*].east_link_busy),dram.bytes,dram.peak_bandwidth_gbps,"
+                       "gpu_hub.link_bytes_per_cycle,gpu_hub.to_memory.bytes,gpu_hub.to_gpu.bytes\n"
+                       "dramy,1GHz,0,0,1000,2.5e-07,1000,0,500,500,0,25.6,32,8000,8000\n"
+                       "quiet,1GHz,0,0,1000,2.5e-07,600,400,150,0,640,25.6,32,2000,6400\n"
+                       "quiet,1GHz,1,1000,1000,2.5e-07,1000,0,0,300,1920,25.6,32,800,0\n"
+                       "quiet,4GHz,0,0,1000,2.5e-07,0,0,500,0,6400,25.6,32,0,0\n"
+                       "quiet,4GHz,1,1000,1000,2.5e-07,500,300,450,10,640,25.6,32,8000,16000\n"
+                       "quiet,4GHz,2,2000,1000,2.5e-07,100,100,0,100,3200,25.6,32,0,28800\n",
                        0));
     verdict(3);
     /* dramy: 72 bytes halve its GPU time; 204800 B / 10 us / 25.6 GB/s */
-    char want[160];
+    char want[512];
     expect("**dramy**: 72 bytes 2.00x");
     snprintf(want, sizeof want, "DRAM %.0f%%-", 100 * 204800 / 10e-6 / 25.6e9);
     expect(want);
@@ -267,15 +272,19 @@ static void test_study3_loads(void **state)
              "average, DRAM %.0f%% of peak", 100 * ring, 100 * dram);
     expect(want);
     expect("the ring is saturated while the kernels run (70% or more of its capacity in 80% of their time); "
-           "DRAM is not saturated while the kernels run (0% of their time at 70% or more).");
+           "DRAM is not saturated while the kernels run (0% of their time at 70% or more)");
+    snprintf(want, sizeof want, "; the hub link %.0f%% loaded on average, %.0f%% of their time at 70%% or more.",
+             100 * (0.5 * 800 + 0.9 * 200) / 1000, 100 * 200.0 / 1000);
+    expect(want);
     expect("While the kernels run at 4 GHz (1 workloads with windows), the ring is saturated for 1 (quiet) and DRAM for 0 "
-           "(none); the hub link for 0 of 2 workloads, so a wider one cannot help.");
+           "(none); the hub link for 0 of 1 workloads (from the windows), so a wider one cannot help.");
     /* at 1 GHz: 1000 and 1000 held cycles */
     snprintf(want, sizeof want, "At 1 GHz (2 windows with kernels): ring %.0f%% on average, 0%% of the kernels' time at "
-             "70%% or more; DRAM %.0f%%, 0%%.", 100 * (0.3 + 0.6) / 2, 100 * (0.1 + 0.3) / 2);
-    expect(want);
-    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 0 (none) and DRAM for 0 (none): the ring has "
-           "room at 1 GHz and fills only with the faster GPU.");
+             "70%% or more; DRAM %.0f%%, 0%%; hub link %.0f%%, %.0f%%; the 72-byte link gains 2.00x there.", 100 * (0.3 + 0.6) / 2, 100 * (0.1 + 0.3) / 2,
+             100 * (0.8 + 0.1) / 2, 100 * 0.5);
+    expect(want); /* the gain: quiet's 4 us of GPU time at 1 GHz with 32 bytes, 2 with 72 */
+    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 0 (none), DRAM for 0 (none) and the hub link "
+           "for 1 (quiet): the ring has room at 1 GHz and fills only with the faster GPU.");
     /* the 4 GHz GPU with the 72-byte link: dramy's 4/1 alone */
     expect("GPU time 4.00x");
     /* quiet's ring at 1 GHz 80% and 90% loaded: full before the GPU is made faster */
@@ -286,8 +295,9 @@ static void test_study3_loads(void **state)
     snprintf(want, sizeof want, "At 1 GHz (2 windows with kernels): ring %.0f%% on average, 100%% of the kernels' time",
              100 * (0.8 + 0.9) / 2);
     expect(want);
-    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 1 (quiet) and DRAM for 0 (none): for those "
-           "the ring is full at 1 GHz already, so the 72-byte link cannot help them there either.");
+    expect("At 1 GHz (1 workloads with windows) the ring is saturated for 1 (quiet), DRAM for 0 (none) and the hub link "
+           "for 1 (quiet): for those the ring is full at 1 GHz already, which bounds what the 72-byte link can gain there "
+           "(the gains above).");
 
     /* The settings' order against the thesis' at 4 GHz: ours 72 bytes 4/1
      * (dramy) and coalescer 96 4/2 (quiet), the thesis' 1.92 and 3.33; the
