@@ -262,6 +262,34 @@ static int check_disjoint(struct parser *p)
     return rc;
 }
 
+/* A metric is a column of the table (window_metric of the windows table)
+ * beside the axes' and the table's own: one name, one column. */
+static int check_columns(struct parser *p)
+{
+    static const char *const table_own[] = { "status", "result", "windows", NULL };
+    static const char *const windows_own[] = { "window", "begin_cycle", NULL };
+    struct sweep_spec *s = p->s;
+    for (int w = 0; w < 2; w++) {
+        char **m = w ? s->window_metrics : s->metrics;
+        size_t n = w ? s->nwindow_metrics : s->nmetrics;
+        const char *const *own = w ? windows_own : table_own;
+        const char *key = w ? "window_metric" : "metric";
+        for (size_t i = 0; i < n; i++) {
+            for (size_t a = 0; a < s->naxes; a++)
+                if (!strcmp(m[i], s->axes[a].name))
+                    return spec_error(&p->ctx, s->axes[a].line, "%s %s has the name of axis %s: one column each",
+                                      key, m[i], m[i]);
+            for (size_t k = 0; own[k]; k++)
+                if (!strcmp(m[i], own[k]))
+                    return spec_error(&p->ctx, 0, "%s %s has the name of the table's own column", key, m[i]);
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(m[i], m[j]))
+                    return spec_error(&p->ctx, 0, "%s %s is given twice", key, m[i]);
+        }
+    }
+    return 0;
+}
+
 static int finish(struct parser *p)
 {
     struct sweep_spec *s = p->s;
@@ -275,7 +303,7 @@ static int finish(struct parser *p)
         if (s->axes[i].kind == SWEEP_AXIS_BUNDLE && axis_check_unique(&p->ctx, &s->axes[i], "point"))
             return -1;
     }
-    if (check_templates(p) || add_trace_axis(p) || check_disjoint(p))
+    if (check_templates(p) || add_trace_axis(p) || check_disjoint(p) || check_columns(p))
         return -1;
     s->npoints = 1;
     for (size_t i = 0; i < s->naxes; i++) {

@@ -133,6 +133,16 @@ static void test_windows(void **state)
     REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindows = 20\n", "dir/t.ini:4:", "line 3");
     REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindow_metric = caches[l1d\n", "dir/t.ini:4:", "metric");
     REFUSED("[sweep]\ntrace = a.cgt\nwindow_metric = cycles\n", "window_metric without windows");
+    /* one column each: a metric may not take an axis' name, the table's own, or come twice */
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindow_metric = gpu.frequency\n[axes]\ngpu.frequency = 1GHz, 2GHz\n",
+            "dir/t.ini:6:", "window_metric gpu.frequency", "axis gpu.frequency");
+    REFUSED("[sweep]\ntrace = a.cgt\nwindows = 10\nwindow_metric = window\n", "window_metric window", "own column");
+    REFUSED("[sweep]\ntrace = a.cgt\nmetric = status\n", "metric status", "own column");
+    REFUSED("[sweep]\ntrace = a.cgt\nmetric = cycles\nmetric = cycles\n", "metric cycles is given twice");
+    struct sweep_spec t;
+    /* the same path as a metric and as a window metric is two tables' columns: fine */
+    assert_int_equal(parse(&t, "[sweep]\ntrace = a.cgt\nwindows = 10\nmetric = cycles\nwindow_metric = cycles\n"), 0);
+    sweep_spec_free(&t);
 }
 
 static void test_named_points(void **state)
