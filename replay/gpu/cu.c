@@ -134,8 +134,6 @@ static void set_wake(struct rp_cu *cu, const struct rp_wave *w, uint64_t at, boo
     pool->wake[w->slot] = at;
     pool->timed_bits = at != RP_NEVER ? pool->timed_bits | bit : pool->timed_bits & ~bit;
     pool->ready_bits = ready ? pool->ready_bits | bit : pool->ready_bits & ~bit;
-    uint32_t pbit = 1u << w->pool;
-    cu->timed_pools = pool->timed_bits ? cu->timed_pools | pbit : cu->timed_pools & ~pbit;
 }
 
 /* W enters STATE; READY_AT: for W_READY and W_BUSY, the cycle it may fetch
@@ -446,8 +444,6 @@ static void wg_end(struct rp_cu *cu, struct rp_wg *wg)
         pool->slot[w->slot] = NULL;
         pool->wake[w->slot] = RP_NEVER;
         pool->timed_bits &= ~(1ull << w->slot);
-        if (!pool->timed_bits)
-            cu->timed_pools &= ~(1u << w->pool);
         pool->ready_bits &= ~(1ull << w->slot);
         pool->waves--;
         pool->vgprs -= wg->k->vgprs;
@@ -580,8 +576,8 @@ static unsigned fetch(struct rp_cu *cu, uint64_t now)
 {
     const struct rp_cu_cfg *c = &cu->gpu->cfg->cu;
     unsigned changed = 0;
-    for (uint32_t pools = cu->timed_pools; pools; pools &= pools - 1) {
-        struct rp_pool *pool = &cu->pools[__builtin_ctz(pools)];
+    for (unsigned p = 0; p < c->simds; p++) {
+        struct rp_pool *pool = &cu->pools[p];
         unsigned fetched = 0;
         /* In slot order, the slots whose wake has come (none is brought
          * forward to this cycle by another's move); a full buffer takes

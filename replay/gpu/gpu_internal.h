@@ -153,7 +153,6 @@ struct rp_cu {
     struct rp_wg *wgs;             /* resident */
     struct rp_wg *dead;            /* ended this cycle, freed at the next */
     unsigned nwgs, waves;
-    uint32_t timed_pools;          /* a bit per pool with a timed slot: the ones fetch visits */
     uint64_t lds_used;
     /* LDS: completion cycles of the instructions in it, in order */
     uint64_t *lds_done;
