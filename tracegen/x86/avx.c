@@ -192,8 +192,16 @@ void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
     enum fma_kind kind = (enum fma_kind)(in->aux & 7);
     const unsigned *order = fma_orders[(in->aux >> 3) & 3];
     int scalar = (in->aux >> 5) & 1, dbl = (in->aux >> 6) & 1;
+    int neg = kind == FMA_NADD || kind == FMA_NSUB;
+    /* bit 0: even elements subtract the addend, bit 1: odd ones */
+    unsigned sub = kind == FMA_SUB || kind == FMA_NSUB ? 3u
+                   : kind == FMA_ADDSUB                ? 1u
+                   : kind == FMA_SUBADD                ? 2u
+                                                       : 0u;
     const struct x86_opnd *m = &in->o[2];
-    ymm_t v[3], r;
+    unsigned d = in->o[0].reg;
+    uint32_t flags = 0;
+    ymm_t v[3];
     if (m->kind == OPK_MEM) { /* memory first: a fault leaves every register */
         uint64_t a = op_ea(c, m);
         x86_vec_check_align(c, in, a);
@@ -202,30 +210,41 @@ void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
             v[2].q[0] = x86_read(c, a, m->size);
         else
             x86_read_bytes(c, a, v[2].b, m->size == 32 ? 32 : 16);
-    } else {
+    } else if (!scalar) {
         fma_register(c, m, &v[2]);
     }
-    fma_register(c, &in->o[0], &v[0]);
-    fma_register(c, &in->o[1], &v[1]);
-    r = v[0];
-    unsigned esize = dbl ? 8 : 4, n = scalar ? 1 : x86_vec_len(in) / esize;
-    uint32_t flags = 0;
-    for (unsigned i = 0; i < n; i++) {
-        int odd = i & 1;
-        int neg = kind == FMA_NADD || kind == FMA_NSUB;
-        int sub = kind == FMA_SUB || kind == FMA_NSUB || (kind == FMA_ADDSUB && !odd) ||
-                  (kind == FMA_SUBADD && odd);
+    if (scalar) { /* element 0; the rest of the XMM register stays, the upper half clears */
+        xmm_t *dx = &c->xmm[d];
+        const xmm_t *src[3] = { dx, &c->xmm[in->o[1].reg],
+                                m->kind == OPK_MEM ? &v[2].x[0] : &c->xmm[m->reg] };
         if (dbl) {
-            uint64_t op[3] = { v[order[0]].q[i], v[order[1]].q[i], v[order[2]].q[i] };
-            r.q[i] = fma_f64(op, neg, sub, &flags);
+            uint64_t op[3] = { src[order[0]]->q[0], src[order[1]]->q[0], src[order[2]]->q[0] };
+            dx->q[0] = fma_f64(op, neg, sub & 1, &flags);
         } else {
-            uint32_t op[3] = { v[order[0]].d[i], v[order[1]].d[i], v[order[2]].d[i] };
-            r.d[i] = fma_f32(op, neg, sub, &flags);
+            uint32_t op[3] = { src[order[0]]->d[0], src[order[1]]->d[0], src[order[2]]->d[0] };
+            dx->d[0] = fma_f32(op, neg, sub & 1, &flags);
         }
+        memset(&c->yhi[d], 0, sizeof c->yhi[d]);
+    } else { /* every element of the vector length (upper halves zero at 128 bits) */
+        fma_register(c, &in->o[0], &v[0]);
+        fma_register(c, &in->o[1], &v[1]);
+        ymm_t r = v[0];
+        if (dbl) {
+            for (unsigned i = 0; i < in->vl / 8; i++) {
+                uint64_t op[3] = { v[order[0]].q[i], v[order[1]].q[i], v[order[2]].q[i] };
+                r.q[i] = fma_f64(op, neg, (sub >> (i & 1)) & 1, &flags);
+            }
+        } else {
+            for (unsigned i = 0; i < in->vl / 4; i++) {
+                uint32_t op[3] = { v[order[0]].d[i], v[order[1]].d[i], v[order[2]].d[i] };
+                r.d[i] = fma_f32(op, neg, (sub >> (i & 1)) & 1, &flags);
+            }
+        }
+        c->xmm[d] = r.x[0];
+        c->yhi[d] = r.x[1];
     }
     if (flags)
         x86_simd_raise(c, flags);
-    x86_vec_write(c, in, &r);
 }
 
 /* ---- half precision (F16C) ---- */
