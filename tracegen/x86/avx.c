@@ -84,16 +84,15 @@ static void shift_variable(ymm_t *r, const ymm_t *a, const ymm_t *b, unsigned vl
 
 /* ---- fused multiply-add ---- */
 
-enum fma_kind { FMA_ADD, FMA_SUB, FMA_NADD, FMA_NSUB, FMA_ADDSUB, FMA_SUBADD };
-
-/* The shape byte (in->aux) of an FMA instruction: kind in bits 0-2, the
- * operand order in bits 3-4 (0: 132, 1: 213, 2: 231), scalar in bit 5,
- * double in bit 6. */
+/* The shape byte (in->aux) of an FMA instruction: in bits 0-1 which
+ * elements subtract the addend (bit 0 the even ones, bit 1 the odd ones),
+ * bit 2 a negated product, the operand order in bits 3-4 (0: 132, 1: 213,
+ * 2: 231), scalar in bit 5, double in bit 6. */
 int x86_fma_shape(const char *mnemonic, uint8_t *shape)
 {
-    static const struct { const char *name; enum fma_kind kind; } kinds[] = {
-        { "maddsub", FMA_ADDSUB }, { "msubadd", FMA_SUBADD }, { "madd", FMA_ADD },
-        { "msub", FMA_SUB }, { "nmadd", FMA_NADD }, { "nmsub", FMA_NSUB },
+    static const struct { const char *name; uint8_t signs; } kinds[] = {
+        { "maddsub", 1 }, { "msubadd", 2 }, { "madd", 0 },
+        { "msub", 3 }, { "nmadd", 4 }, { "nmsub", 4 | 3 },
     };
     static const char *const orders[] = { "132", "213", "231" };
     if (strncmp(mnemonic, "vf", 2))
@@ -110,7 +109,8 @@ int x86_fma_shape(const char *mnemonic, uint8_t *shape)
             t += 3;
             if ((t[0] != 'p' && t[0] != 's') || (t[1] != 's' && t[1] != 'd'))
                 return 0;
-            *shape = (uint8_t)(kinds[k].kind | (o << 3) | ((t[0] == 's') << 5) | ((t[1] == 'd') << 6));
+            *shape = (uint8_t)(kinds[k].signs | (o << 3) | ((t[0] == 's') << 5) |
+                               ((t[1] == 'd') << 6));
             return 1;
         }
         return 0;
@@ -189,15 +189,10 @@ static void fma_register(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v)
 
 void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
 {
-    enum fma_kind kind = (enum fma_kind)(in->aux & 7);
     const unsigned *order = fma_orders[(in->aux >> 3) & 3];
     int scalar = (in->aux >> 5) & 1, dbl = (in->aux >> 6) & 1;
-    int neg = kind == FMA_NADD || kind == FMA_NSUB;
-    /* bit 0: even elements subtract the addend, bit 1: odd ones */
-    unsigned sub = kind == FMA_SUB || kind == FMA_NSUB ? 3u
-                   : kind == FMA_ADDSUB                ? 1u
-                   : kind == FMA_SUBADD                ? 2u
-                                                       : 0u;
+    int neg = (in->aux >> 2) & 1;
+    unsigned sub = in->aux & 3;
     const struct x86_opnd *m = &in->o[2];
     unsigned d = in->o[0].reg;
     uint32_t flags = 0;
