@@ -11,6 +11,7 @@
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/fpenv.h"
 #include "tracegen/x86/interp.h"
+#include "tracegen/x86/ops.h"
 #include "tracegen/x86/operand.h"
 #include "tracegen/x86/simd.h"
 
@@ -171,12 +172,6 @@ static uint32_t fma_f32(const uint32_t op[3], int negate_product, int subtract, 
  * destination, 1 vvvv, 2 r/m), for the orders 132, 213 and 231. */
 static const unsigned fma_orders[3][3] = { { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 } };
 
-int x86_fma_shape_ok(const struct x86_dinsn *in)
-{
-    return in->nops == 3 && in->o[0].kind == OPK_XMM && in->o[1].kind == OPK_XMM &&
-           (in->o[2].kind == OPK_XMM || in->o[2].kind == OPK_MEM);
-}
-
 /* An FMA source register, its upper half zero in the 128-bit forms. */
 static void fma_register(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v)
 {
@@ -187,59 +182,87 @@ static void fma_register(struct x86_cpu *c, const struct x86_opnd *o, ymm_t *v)
         memset(&v->x[1], 0, sizeof v->x[1]);
 }
 
-void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
+/* An FMA instruction's memory source, read before any register is
+ * written (a fault leaves them all). */
+static void fma_memory(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *v)
+{
+    const struct x86_opnd *m = &in->o[2];
+    uint64_t a = op_ea(c, m);
+    x86_vec_check_align(c, in, a);
+    memset(v, 0, sizeof *v);
+    if (m->size == 4 || m->size == 8)
+        v->q[0] = x86_read(c, a, m->size);
+    else
+        x86_read_bytes(c, a, v->b, m->size == 32 ? 32 : 16);
+}
+
+/* The scalar forms: element 0 computed on the registers themselves, the
+ * rest of the destination's XMM register kept, its upper half cleared. */
+void x86_vex_fma_scalar(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     const unsigned *order = fma_orders[(in->aux >> 3) & 3];
-    int scalar = (in->aux >> 5) & 1, dbl = (in->aux >> 6) & 1;
-    int neg = (in->aux >> 2) & 1;
-    unsigned sub = in->aux & 3;
+    int neg = (in->aux >> 2) & 1, sub = in->aux & 1; /* element 0 is even */
     const struct x86_opnd *m = &in->o[2];
     unsigned d = in->o[0].reg;
     uint32_t flags = 0;
-    ymm_t v[3];
-    if (m->kind == OPK_MEM) { /* memory first: a fault leaves every register */
-        uint64_t a = op_ea(c, m);
-        x86_vec_check_align(c, in, a);
-        memset(&v[2], 0, sizeof v[2]);
-        if (m->size == 4 || m->size == 8)
-            v[2].q[0] = x86_read(c, a, m->size);
-        else
-            x86_read_bytes(c, a, v[2].b, m->size == 32 ? 32 : 16);
-    } else if (!scalar) {
-        fma_register(c, m, &v[2]);
+    ymm_t mv;
+    if (m->kind == OPK_MEM)
+        fma_memory(c, in, &mv);
+    xmm_t *dx = &c->xmm[d];
+    const xmm_t *src[3] = { dx, &c->xmm[in->o[1].reg],
+                            m->kind == OPK_MEM ? &mv.x[0] : &c->xmm[m->reg] };
+    if ((in->aux >> 6) & 1) {
+        uint64_t op[3] = { src[order[0]]->q[0], src[order[1]]->q[0], src[order[2]]->q[0] };
+        dx->q[0] = fma_f64(op, neg, sub, &flags);
+    } else {
+        uint32_t op[3] = { src[order[0]]->d[0], src[order[1]]->d[0], src[order[2]]->d[0] };
+        dx->d[0] = fma_f32(op, neg, sub, &flags);
     }
-    if (scalar) { /* element 0; the rest of the XMM register stays, the upper half clears */
-        xmm_t *dx = &c->xmm[d];
-        const xmm_t *src[3] = { dx, &c->xmm[in->o[1].reg],
-                                m->kind == OPK_MEM ? &v[2].x[0] : &c->xmm[m->reg] };
-        if (dbl) {
-            uint64_t op[3] = { src[order[0]]->q[0], src[order[1]]->q[0], src[order[2]]->q[0] };
-            dx->q[0] = fma_f64(op, neg, sub & 1, &flags);
-        } else {
-            uint32_t op[3] = { src[order[0]]->d[0], src[order[1]]->d[0], src[order[2]]->d[0] };
-            dx->d[0] = fma_f32(op, neg, sub & 1, &flags);
-        }
-        memset(&c->yhi[d], 0, sizeof c->yhi[d]);
-    } else { /* every element of the vector length (upper halves zero at 128 bits) */
-        fma_register(c, &in->o[0], &v[0]);
-        fma_register(c, &in->o[1], &v[1]);
-        ymm_t r = v[0];
-        if (dbl) {
-            for (unsigned i = 0; i < in->vl / 8; i++) {
-                uint64_t op[3] = { v[order[0]].q[i], v[order[1]].q[i], v[order[2]].q[i] };
-                r.q[i] = fma_f64(op, neg, (sub >> (i & 1)) & 1, &flags);
-            }
-        } else {
-            for (unsigned i = 0; i < in->vl / 4; i++) {
-                uint32_t op[3] = { v[order[0]].d[i], v[order[1]].d[i], v[order[2]].d[i] };
-                r.d[i] = fma_f32(op, neg, (sub >> (i & 1)) & 1, &flags);
-            }
-        }
-        c->xmm[d] = r.x[0];
-        c->yhi[d] = r.x[1];
-    }
+    memset(&c->yhi[d], 0, sizeof c->yhi[d]);
     if (flags)
         x86_simd_raise(c, flags);
+}
+
+/* The packed forms: every element of the vector length (the upper halves
+ * read as zero at 128 bits). */
+void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
+{
+    const unsigned *order = fma_orders[(in->aux >> 3) & 3];
+    int neg = (in->aux >> 2) & 1;
+    unsigned sub = in->aux & 3;
+    unsigned d = in->o[0].reg;
+    uint32_t flags = 0;
+    ymm_t v[3];
+    if (in->o[2].kind == OPK_MEM)
+        fma_memory(c, in, &v[2]);
+    else
+        fma_register(c, &in->o[2], &v[2]);
+    fma_register(c, &in->o[0], &v[0]);
+    fma_register(c, &in->o[1], &v[1]);
+    ymm_t r = v[0];
+    if ((in->aux >> 6) & 1) {
+        for (unsigned i = 0; i < in->vl / 8; i++) {
+            uint64_t op[3] = { v[order[0]].q[i], v[order[1]].q[i], v[order[2]].q[i] };
+            r.q[i] = fma_f64(op, neg, (sub >> (i & 1)) & 1, &flags);
+        }
+    } else {
+        for (unsigned i = 0; i < in->vl / 4; i++) {
+            uint32_t op[3] = { v[order[0]].d[i], v[order[1]].d[i], v[order[2]].d[i] };
+            r.d[i] = fma_f32(op, neg, (sub >> (i & 1)) & 1, &flags);
+        }
+    }
+    c->xmm[d] = r.x[0];
+    c->yhi[d] = r.x[1];
+    if (flags)
+        x86_simd_raise(c, flags);
+}
+
+unsigned x86_fma_run_form(const struct x86_dinsn *in)
+{
+    if (in->nops != 3 || in->o[0].kind != OPK_XMM || in->o[1].kind != OPK_XMM ||
+        (in->o[2].kind != OPK_XMM && in->o[2].kind != OPK_MEM))
+        return 0;
+    return (in->aux >> 5) & 1 ? RUN_VEX_FMA_SCALAR : RUN_VEX_FMA;
 }
 
 /* ---- half precision (F16C) ---- */
@@ -495,10 +518,11 @@ int x86_avx_exec(struct x86_cpu *c, const struct x86_dinsn *in)
     if (!in->vl)
         return 0;
     if (in->cond == X86_VEC_FMA) {
-        if (!x86_fma_shape_ok(in))
-            return 0;
-        x86_vex_fma(c, in);
-        return 1;
+        switch (x86_fma_run_form(in)) {
+        case RUN_VEX_FMA_SCALAR: x86_vex_fma_scalar(c, in); return 1;
+        case RUN_VEX_FMA: x86_vex_fma(c, in); return 1;
+        default: return 0;
+        }
     }
     switch (in->csid) {
     case X86_INS_VZEROUPPER:

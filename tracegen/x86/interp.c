@@ -548,6 +548,7 @@ int x86_exec_block(struct x86_cpu *c, const struct x86_block *b)
         case RUN_VEX_LANE_RR: x86_vex_lane_rr(c, in); break;
         case RUN_VEX_LANE: x86_vex_lane(c, in); break;
         case RUN_VEX_STORE: x86_vex_store(c, in); break;
+        case RUN_VEX_FMA_SCALAR: x86_vex_fma_scalar(c, in); break;
         case RUN_VEX_FMA: x86_vex_fma(c, in); break;
         /* one case per condition code: x86_cond's switch on it folds away */
         case RUN_JCC_FIRST + 0: jcc(c, in, 0); break;

@@ -35,6 +35,7 @@ void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_vex_lane_rr(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_vex_lane(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_vex_store(struct x86_cpu *c, const struct x86_dinsn *in);
+void x86_vex_fma_scalar(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_comis(struct x86_cpu *c, const struct x86_dinsn *in);
 void x86_sse_cvt2si(struct x86_cpu *c, const struct x86_dinsn *in);

@@ -63,7 +63,7 @@ enum x86_run_form {
     RUN_VEX_LANE_RR, RUN_VEX_LANE,    /* VEX lane operation (simd_lane.h) in every lane,
                                          x86_dinsn.cond says which; XMM source, other */
     RUN_VEX_STORE,                    /* VEX move of an XMM/YMM register's low end to memory */
-    RUN_VEX_FMA,                      /* FMA3 (avx.c) */
+    RUN_VEX_FMA_SCALAR, RUN_VEX_FMA,  /* FMA3 (avx.c): scalar, packed */
     RUN_TZCNT, RUN_LZCNT,             /* F3 0F BC/BD: recorded as BSF/BSR (bitops.c) */
     RUN_JCC_FIRST,                    /* JCC with condition code c: RUN_JCC_FIRST + c */
     RUN_JCC_LAST = RUN_JCC_FIRST + 15,

@@ -110,10 +110,10 @@ int x86_avx_owns(const struct x86_dinsn *in);
  * scalar or packed, float or double). */
 #define X86_VEC_FMA 1
 int x86_fma_shape(const char *mnemonic, uint8_t *shape);
-/* 1 when FMA instruction IN has the operands its run form RUN_VEX_FMA
- * (x86_vex_fma) reads: register destination and first source, a register
- * or memory second. */
-int x86_fma_shape_ok(const struct x86_dinsn *in);
+/* The run form of FMA instruction IN: RUN_VEX_FMA_SCALAR or RUN_VEX_FMA
+ * (x86_vex_fma_scalar, x86_vex_fma) for a register destination and first
+ * source and a register or memory second, else 0. */
+unsigned x86_fma_run_form(const struct x86_dinsn *in);
 
 /* SSE4.2 string compares (sse42.c): pcmpistri/pcmpestri set ECX and the
  * flags, pcmpistrm/pcmpestrm set XMM0. */

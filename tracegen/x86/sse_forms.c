@@ -129,7 +129,7 @@ static unsigned vex_run_form(struct x86_dinsn *in)
 {
     const struct x86_opnd *o0 = &in->o[0], *o1 = &in->o[1];
     if (in->cond == X86_VEC_FMA)
-        return x86_fma_shape_ok(in) ? RUN_VEX_FMA : 0;
+        return x86_fma_run_form(in);
     if (x86_avx_owns(in))
         return 0;
     if (o0->kind == OPK_MEM && o1->kind == OPK_XMM && vex_store_size(in) == o0->size)
