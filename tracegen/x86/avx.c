@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "tracegen/x86/fault.h"
+#include "tracegen/x86/fma_host.h"
 #include "tracegen/x86/fpenv.h"
 #include "tracegen/x86/interp.h"
 #include "tracegen/x86/ops.h"
@@ -124,10 +125,11 @@ int x86_fma_shape(const char *mnemonic, uint8_t *shape)
 static int nan64(uint64_t u) { return (u & ~(1ull << 63)) > 0x7ff0000000000000ull; }
 static int nan32(uint32_t u) { return (u & ~(1u << 31)) > 0x7f800000u; }
 
-/* One element: x * y + z (OP in the order multiplicand, multiplier,
- * addend) with the kind's signs. A NaN operand is returned quieted, the
- * first in that order, as the processor does; invalid for a signaling one
- * (or inf * 0, which fma raises). */
+/* Without a host FMA unit (fma_host.h), one element: x * y + z (OP in
+ * the order multiplicand, multiplier, addend) with the kind's signs. A
+ * NaN operand is returned quieted, the first in that order, as the
+ * processor does; invalid for a signaling one (or inf * 0, which fma
+ * raises). */
 static uint64_t fma_f64(const uint64_t op[3], int negate_product, int subtract, uint32_t *flags)
 {
     for (int k = 0; k < 3; k++) {
@@ -211,12 +213,15 @@ void x86_vex_fma_scalar(struct x86_cpu *c, const struct x86_dinsn *in)
     xmm_t *dx = &c->xmm[d];
     const xmm_t *src[3] = { dx, &c->xmm[in->o[1].reg],
                             m->kind == OPK_MEM ? &mv.x[0] : &c->xmm[m->reg] };
+    int host = x86_fma_host();
     if ((in->aux >> 6) & 1) {
         uint64_t op[3] = { src[order[0]]->q[0], src[order[1]]->q[0], src[order[2]]->q[0] };
-        dx->q[0] = fma_f64(op, neg, sub, &flags);
+        dx->q[0] = host ? x86_fma_host_sd(in->aux & 7, op[0], op[1], op[2])
+                        : fma_f64(op, neg, sub, &flags);
     } else {
         uint32_t op[3] = { src[order[0]]->d[0], src[order[1]]->d[0], src[order[2]]->d[0] };
-        dx->d[0] = fma_f32(op, neg, sub, &flags);
+        dx->d[0] = host ? x86_fma_host_ss(in->aux & 7, op[0], op[1], op[2])
+                        : fma_f32(op, neg, sub, &flags);
     }
     memset(&c->yhi[d], 0, sizeof c->yhi[d]);
     if (flags)
@@ -240,7 +245,10 @@ void x86_vex_fma(struct x86_cpu *c, const struct x86_dinsn *in)
     fma_register(c, &in->o[0], &v[0]);
     fma_register(c, &in->o[1], &v[1]);
     ymm_t r = v[0];
-    if ((in->aux >> 6) & 1) {
+    if (x86_fma_host()) {
+        x86_fma_host_packed(in->aux & 7, (in->aux >> 6) & 1, in->vl, &r, &v[order[0]],
+                            &v[order[1]], &v[order[2]]);
+    } else if ((in->aux >> 6) & 1) {
         for (unsigned i = 0; i < in->vl / 8; i++) {
             uint64_t op[3] = { v[order[0]].q[i], v[order[1]].q[i], v[order[2]].q[i] };
             r.q[i] = fma_f64(op, neg, (sub >> (i & 1)) & 1, &flags);

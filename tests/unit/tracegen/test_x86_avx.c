@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/x86_isa.h"
+#include "tracegen/x86/fma_host.h"
 
 #define C X86_ISA_CASE
 
@@ -303,11 +304,33 @@ static void test_avx_run_forms_match_host(void **state)
                      0);
 }
 
+/* FMA runs on the host's FMA unit when it has one: the software path that
+ * runs elsewhere is held to the host too, on every FMA case above. */
+static void test_fma_software_matches_host(void **state)
+{
+    (void)state;
+    struct x86_isa_case fma[sizeof cases / sizeof cases[0] +
+                           sizeof run_form_cases / sizeof run_form_cases[0]];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (cases[i].feature == X86_ISA_FMA)
+            fma[n++] = cases[i];
+    for (size_t i = 0; i < sizeof run_form_cases / sizeof run_form_cases[0]; i++)
+        if (run_form_cases[i].feature == X86_ISA_FMA)
+            fma[n++] = run_form_cases[i];
+    assert_true(n >= 20);
+    x86_fma_host_use(0);
+    int failed = x86_isa_run(fma, n, 1, 250);
+    x86_fma_host_use(1);
+    assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_avx_matches_host),
         cmocka_unit_test(test_avx_run_forms_match_host),
+        cmocka_unit_test(test_fma_software_matches_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
