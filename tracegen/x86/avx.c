@@ -198,34 +198,60 @@ static void fma_memory(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *v)
         x86_read_bytes(c, a, v->b, m->size == 32 ? 32 : 16);
 }
 
-/* The scalar forms: element 0 computed on the registers themselves, the
+/* Element 0 of a scalar form from OP (multiplicand, multiplier, addend)
+ * without a host FMA unit. */
+__attribute__((noinline)) static uint64_t fma_scalar_software(struct x86_cpu *c,
+                                                              const struct x86_dinsn *in,
+                                                              const uint64_t op[3])
+{
+    int neg = (in->aux >> 2) & 1, sub = in->aux & 1; /* element 0 is even */
+    uint32_t flags = 0;
+    uint64_t r;
+    if ((in->aux >> 6) & 1) {
+        r = fma_f64(op, neg, sub, &flags);
+    } else {
+        uint32_t op32[3] = { (uint32_t)op[0], (uint32_t)op[1], (uint32_t)op[2] };
+        r = fma_f32(op32, neg, sub, &flags);
+    }
+    if (flags)
+        x86_simd_raise(c, flags);
+    return r;
+}
+
+/* The scalar forms: element 0 computed from the registers themselves, the
  * rest of the destination's XMM register kept, its upper half cleared. */
 void x86_vex_fma_scalar(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     const unsigned *order = fma_orders[(in->aux >> 3) & 3];
-    int neg = (in->aux >> 2) & 1, sub = in->aux & 1; /* element 0 is even */
     const struct x86_opnd *m = &in->o[2];
     unsigned d = in->o[0].reg;
-    uint32_t flags = 0;
-    ymm_t mv;
-    if (m->kind == OPK_MEM)
-        fma_memory(c, in, &mv);
-    xmm_t *dx = &c->xmm[d];
-    const xmm_t *src[3] = { dx, &c->xmm[in->o[1].reg],
-                            m->kind == OPK_MEM ? &mv.x[0] : &c->xmm[m->reg] };
-    int host = x86_fma_host();
-    if ((in->aux >> 6) & 1) {
-        uint64_t op[3] = { src[order[0]]->q[0], src[order[1]]->q[0], src[order[2]]->q[0] };
-        dx->q[0] = host ? x86_fma_host_sd(in->aux & 7, op[0], op[1], op[2])
-                        : fma_f64(op, neg, sub, &flags);
+    int dbl = (in->aux >> 6) & 1;
+    uint64_t e[3]; /* element 0 of the destination, vvvv and r/m */
+    if (m->kind == OPK_MEM && (m->size == 4 || m->size == 8)) {
+        uint64_t a = op_ea(c, m);
+        x86_vec_check_align(c, in, a);
+        e[2] = x86_read(c, a, m->size);
+    } else if (m->kind == OPK_MEM) {
+        ymm_t v;
+        fma_memory(c, in, &v);
+        e[2] = v.q[0];
     } else {
-        uint32_t op[3] = { src[order[0]]->d[0], src[order[1]]->d[0], src[order[2]]->d[0] };
-        dx->d[0] = host ? x86_fma_host_ss(in->aux & 7, op[0], op[1], op[2])
-                        : fma_f32(op, neg, sub, &flags);
+        e[2] = c->xmm[m->reg].q[0];
     }
+    e[0] = c->xmm[d].q[0];
+    e[1] = c->xmm[in->o[1].reg].q[0];
+    uint64_t op[3] = { e[order[0]], e[order[1]], e[order[2]] }, r;
+    if (!x86_fma_host())
+        r = fma_scalar_software(c, in, op);
+    else if (dbl)
+        r = x86_fma_host_sd(in->aux & 7, op[0], op[1], op[2]);
+    else
+        r = x86_fma_host_ss(in->aux & 7, (uint32_t)op[0], (uint32_t)op[1], (uint32_t)op[2]);
+    if (dbl)
+        c->xmm[d].q[0] = r;
+    else
+        c->xmm[d].d[0] = (uint32_t)r;
     memset(&c->yhi[d], 0, sizeof c->yhi[d]);
-    if (flags)
-        x86_simd_raise(c, flags);
 }
 
 /* The packed forms: every element of the vector length (the upper halves
