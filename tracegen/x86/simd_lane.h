@@ -25,12 +25,17 @@
     X(PADDB) X(PADDW) X(PADDD) X(PADDQ) X(PSUBB) X(PSUBW) X(PSUBD) X(PSUBQ) \
     X(PCMPEQB) X(PCMPEQW) X(PCMPEQD) X(PCMPGTB) X(PCMPGTW) X(PCMPGTD) \
     X(PMINUB) X(PMAXUB) X(PMINSW) X(PMAXSW) X(PMULUDQ) \
-    X(PMINSB) X(PMAXSB) X(PMINUW) X(PMAXUW) X(PMINSD) X(PMAXSD) X(PMINUD) X(PMAXUD) \
-    X(PCMPEQQ) X(PCMPGTQ) X(PMULLD) \
     X(UNPCKLPS) X(UNPCKHPS) X(UNPCKLPD) X(UNPCKHPD) \
     X(PUNPCKLBW) X(PUNPCKHBW) X(PUNPCKLWD) X(PUNPCKHWD) \
     X(PUNPCKLDQ) X(PUNPCKHDQ) X(PUNPCKLQDQ) X(PUNPCKHQDQ) \
     X(SHUFPS) X(PSHUFD)
+
+/* SSE4.1's element by element operations, alike in every lane too: loops
+ * (the host may lack SSE4.1). VEX's run forms call them out of line;
+ * legacy SSE leaves them to the general path (sse_forms.c lane_run). */
+#define X86_LANE_ELEM_OPS(X) \
+    X(PMINSB) X(PMAXSB) X(PMINUW) X(PMAXUW) X(PMINSD) X(PMAXSD) X(PMINUD) X(PMAXUD) \
+    X(PCMPEQQ) X(PCMPGTQ) X(PMULLD)
 
 /* Operations whose legacy form is one lane but whose 256-bit VEX form is
  * not two alike (widening, narrowing, a scalar from a general register of
@@ -150,8 +155,7 @@ X86_LANE_EXPR(PMAXUB, pi, _mm_max_epu8(x, y))
 X86_LANE_EXPR(PMINSW, pi, _mm_min_epi16(x, y))
 X86_LANE_EXPR(PMAXSW, pi, _mm_max_epi16(x, y))
 X86_LANE_EXPR(PMULUDQ, pi, _mm_mul_epu32(x, y))
-/* SSE4.1's element by element (the host may lack it): R.F[i] = EXPR of
- * x = A.F[i] and y = B.F[i] */
+/* X86_LANE_ELEM_OPS: R.F[i] = EXPR of x = A.F[i] and y = B.F[i] */
 #define X86_LANE_ELEM(NAME, T, F, EXPR) \
     X86_LANE_FN(NAME) \
     { \

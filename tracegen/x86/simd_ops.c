@@ -439,6 +439,7 @@ int x86_simd_compute(struct x86_cpu *c, const struct x86_dinsn *in, ymm_t *r, co
         return 1;
     }
     X86_LANE_OPS(LANE_CASE)
+    X86_LANE_ELEM_OPS(LANE_CASE)
     /* ---- floating-point arithmetic ---- */
 #define SCALAR_CASE(NAME) \
     case X86_INS_##NAME: x86_lane_##NAME(&r->x[0], &a->x[0], &b->x[0], imm); return 1;

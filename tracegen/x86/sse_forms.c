@@ -15,8 +15,8 @@
 enum lane_op {
     LANE_NONE,
 #define LANE_ENUM(NAME) LANE_##NAME,
-    X86_LANE_OPS(LANE_ENUM) X86_LANE_LEGACY_OPS(LANE_ENUM) X86_LANE_SCALAR_OPS(LANE_ENUM)
-    X86_LANE_MOVE_OPS(LANE_ENUM)
+    X86_LANE_OPS(LANE_ENUM) X86_LANE_ELEM_OPS(LANE_ENUM) X86_LANE_LEGACY_OPS(LANE_ENUM)
+    X86_LANE_SCALAR_OPS(LANE_ENUM) X86_LANE_MOVE_OPS(LANE_ENUM)
 #undef LANE_ENUM
 };
 
@@ -50,7 +50,7 @@ static int alike_in_every_lane(unsigned lane)
 {
     switch (lane) {
 #define LANE_ALIKE(NAME) case LANE_##NAME: return 1;
-    X86_LANE_OPS(LANE_ALIKE)
+    X86_LANE_OPS(LANE_ALIKE) X86_LANE_ELEM_OPS(LANE_ALIKE)
 #undef LANE_ALIKE
     default: return 0;
     }
@@ -68,7 +68,7 @@ static unsigned vex_lane_op(const struct x86_dinsn *in)
     case X86_INS_MOVDQA: case X86_INS_MOVDQU: case X86_INS_LDDQU: case X86_INS_MOVNTDQA:
         return LANE_COPY;
 #define LANE_ID(NAME) case X86_INS_##NAME: lane = LANE_##NAME; break;
-    X86_LANE_SCALAR_OPS(LANE_ID)
+    X86_LANE_SCALAR_OPS(LANE_ID) X86_LANE_ELEM_OPS(LANE_ID)
 #undef LANE_ID
     case X86_INS_MOVSS: lane = b->kind == OPK_MEM ? LANE_COPY : LANE_MOVSS; break;
     case X86_INS_MOVSD: lane = b->kind == OPK_MEM ? LANE_COPY : LANE_MOVLPS; break;
@@ -290,19 +290,47 @@ SCALAR_FORM(x86_sse_subss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, _mm_sub
 SCALAR_FORM(x86_sse_mulss, float, f, src_f32, _mm_set_ss, _mm_cvtss_f32, x86_mulss)
 #undef SCALAR_FORM
 
-/* R = IN's lane operation of A and B (R may be either). */
+/* R = element operation OP (X86_LANE_ELEM_OPS) of A and B. */
+__attribute__((noinline)) static void lane_elem(unsigned op, xmm_t *r, const xmm_t *a,
+                                                const xmm_t *b)
+{
+    switch (op) {
+#define LANE_RUN(NAME) case LANE_##NAME: x86_lane_##NAME(r, a, b, 0); return;
+    X86_LANE_ELEM_OPS(LANE_RUN)
+#undef LANE_RUN
+    default: return;
+    }
+}
+
+/* R = IN's lane operation of A and B (R may be either). VEX (a constant)
+ * has the scalar, move and SSE4.1 element operations too: legacy SSE has
+ * run forms of its own for the first two and takes the general path for
+ * the last, and without their cases (and the call) its code needs no
+ * frame. */
 __attribute__((always_inline)) static inline void lane_run(struct x86_cpu *c,
                                                            const struct x86_dinsn *in, xmm_t *r,
-                                                           const xmm_t *a, const xmm_t *b)
+                                                           const xmm_t *a, const xmm_t *b,
+                                                           int vex)
 {
     switch (in->cond) {
 #define LANE_RUN(NAME) case LANE_##NAME: x86_lane_##NAME(r, a, b, in->imm); return;
-    X86_LANE_OPS(LANE_RUN) X86_LANE_LEGACY_OPS(LANE_RUN) X86_LANE_SCALAR_OPS(LANE_RUN)
-    X86_LANE_MOVE_OPS(LANE_RUN)
-#undef LANE_RUN
+    X86_LANE_OPS(LANE_RUN) X86_LANE_LEGACY_OPS(LANE_RUN)
     default:
-        x86_fault(c, XF_UNIMPL, in->next - in->len);
+        break;
     }
+    if (vex) {
+        switch (in->cond) {
+        X86_LANE_SCALAR_OPS(LANE_RUN) X86_LANE_MOVE_OPS(LANE_RUN)
+#define LANE_ELEM(NAME) case LANE_##NAME:
+        X86_LANE_ELEM_OPS(LANE_ELEM)
+#undef LANE_ELEM
+            lane_elem(in->cond, r, a, b);
+            return;
+        default: break;
+        }
+    }
+#undef LANE_RUN
+    x86_fault(c, XF_UNIMPL, in->next - in->len);
 }
 
 /* The register form is a function of its own: without the memory read's
@@ -310,7 +338,7 @@ __attribute__((always_inline)) static inline void lane_run(struct x86_cpu *c,
 void x86_sse_lane_rr(struct x86_cpu *c, const struct x86_dinsn *in)
 {
     xmm_t *d = &c->xmm[in->o[0].reg];
-    lane_run(c, in, d, d, &c->xmm[in->o[1].reg]);
+    lane_run(c, in, d, d, &c->xmm[in->o[1].reg], 0);
 }
 
 void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in)
@@ -318,7 +346,7 @@ void x86_sse_lane(struct x86_cpu *c, const struct x86_dinsn *in)
     xmm_t s;
     x86_sse_source(c, in, &in->o[1], &s);
     xmm_t *d = &c->xmm[in->o[0].reg];
-    lane_run(c, in, d, d, &s);
+    lane_run(c, in, d, d, &s, 0);
 }
 
 /* VEX: D = the lane operation of A and B in each lane of the vector, the
@@ -331,11 +359,11 @@ __attribute__((always_inline)) static inline void vex_lane_run(struct x86_cpu *c
     unsigned d = in->o[0].reg, a = in->o[in->nds].reg;
     if (in->vl == 32) {
         xmm_t hi;
-        lane_run(c, in, &hi, &c->yhi[a], b1);
-        lane_run(c, in, &c->xmm[d], &c->xmm[a], b0);
+        lane_run(c, in, &hi, &c->yhi[a], b1, 1);
+        lane_run(c, in, &c->xmm[d], &c->xmm[a], b0, 1);
         c->yhi[d] = hi;
     } else {
-        lane_run(c, in, &c->xmm[d], &c->xmm[a], b0);
+        lane_run(c, in, &c->xmm[d], &c->xmm[a], b0, 1);
         memset(&c->yhi[d], 0, sizeof c->yhi[d]);
     }
 }
