@@ -27,8 +27,13 @@
 /* Copies the low ESIZE bytes of S into every element of R over VL bytes. */
 static void broadcast(ymm_t *r, const ymm_t *s, unsigned esize, unsigned vl)
 {
+    if (esize == 16) {
+        r->x[0] = r->x[1] = s->x[0];
+        return;
+    }
+    uint64_t v = x86_elem_get(s->b, esize);
     for (unsigned i = 0; i < vl / esize; i++)
-        memcpy(r->b + i * esize, s->b, esize);
+        x86_elem_set(r->b + i * esize, esize, v);
 }
 
 /* vpermilps/vpermilpd: elements chosen within each lane, by an imm8 or by
@@ -71,16 +76,15 @@ static void shift_variable(ymm_t *r, const ymm_t *a, const ymm_t *b, unsigned vl
 {
     unsigned bits = esize * 8;
     for (unsigned i = 0; i < vl / esize; i++) {
-        uint64_t v = 0, cnt = 0;
-        memcpy(&v, a->b + i * esize, esize);
-        memcpy(&cnt, b->b + i * esize, esize);
+        uint64_t v = x86_elem_get(a->b + i * esize, esize);
+        uint64_t cnt = x86_elem_get(b->b + i * esize, esize);
         if (arith) {
             int64_t sv = (int64_t)(v << (64 - bits)) >> (64 - bits);
             v = (uint64_t)(sv >> (cnt >= bits ? bits - 1 : cnt));
         } else {
             v = cnt >= bits ? 0 : right ? v >> cnt : v << cnt;
         }
-        memcpy(r->b + i * esize, &v, esize);
+        x86_elem_set(r->b + i * esize, esize, v);
     }
 }
 
@@ -461,8 +465,7 @@ static void masked_move(struct x86_cpu *c, const struct x86_dinsn *in, unsigned 
     memset(&r, 0, sizeof r);
     for (unsigned i = 0; i < vl / esize; i++)
         if (mask.b[i * esize + esize - 1] & 0x80) {
-            uint64_t v = x86_read(c, a + i * esize, esize);
-            memcpy(r.b + i * esize, &v, esize);
+            x86_elem_set(r.b + i * esize, esize, x86_read(c, a + i * esize, esize));
         }
     x86_vec_write(c, in, &r);
 }
@@ -489,8 +492,7 @@ static void gather(struct x86_cpu *c, const struct x86_dinsn *in, unsigned isize
         uint64_t a = base + ((uint64_t)ix << m->scale);
         if (m->addr32)
             a = (uint32_t)a;
-        uint64_t v = x86_read(c, a, esize);
-        memcpy(d.b + i * esize, &v, esize);
+        x86_elem_set(d.b + i * esize, esize, x86_read(c, a, esize));
         memset(k.b + i * esize, 0, esize);
         struct x86_dinsn w = *in;
         x86_vec_write(c, &w, &d);

@@ -72,6 +72,35 @@ __attribute__((always_inline)) static inline void x86_sse_source(struct x86_cpu 
     }
 }
 
+/* The element of ESIZE (1, 2, 4 or 8) bytes at P, zero-extended, and its
+ * store: a memcpy of a run-time size is a library call per element. */
+static inline uint64_t x86_elem_get(const uint8_t *p, unsigned esize)
+{
+    uint8_t b;
+    uint16_t w;
+    uint32_t d;
+    uint64_t q;
+    switch (esize) {
+    case 1: memcpy(&b, p, 1); return b;
+    case 2: memcpy(&w, p, 2); return w;
+    case 4: memcpy(&d, p, 4); return d;
+    default: memcpy(&q, p, 8); return q;
+    }
+}
+
+static inline void x86_elem_set(uint8_t *p, unsigned esize, uint64_t v)
+{
+    uint8_t b = (uint8_t)v;
+    uint16_t w = (uint16_t)v;
+    uint32_t d = (uint32_t)v;
+    switch (esize) {
+    case 1: memcpy(p, &b, 1); return;
+    case 2: memcpy(p, &w, 2); return;
+    case 4: memcpy(p, &d, 4); return;
+    default: memcpy(p, &v, 8); return;
+    }
+}
+
 /* The shapes x86_sse_source reads. */
 static inline int x86_sse_source_ok(const struct x86_opnd *o)
 {

@@ -287,11 +287,10 @@ static int exec_extend(unsigned id, unsigned vl, ymm_t *r, const ymm_t *b)
     default: return 0;
     }
     for (unsigned i = 0; i < vl / to; i++) {
-        uint64_t v = 0;
-        memcpy(&v, b->b + i * from, from);
+        uint64_t v = x86_elem_get(b->b + i * from, from);
         if (sign)
             v = (uint64_t)((int64_t)(v << (64 - 8 * from)) >> (64 - 8 * from));
-        memcpy(r->b + i * to, &v, to);
+        x86_elem_set(r->b + i * to, to, v);
     }
     return 1;
 }
@@ -343,8 +342,7 @@ static void shift_elements(ymm_t *r, const ymm_t *a, unsigned vl, unsigned esize
 {
     unsigned bits = esize * 8;
     for (unsigned i = 0; i < vl / esize; i++) {
-        uint64_t v = 0;
-        memcpy(&v, a->b + i * esize, esize);
+        uint64_t v = x86_elem_get(a->b + i * esize, esize);
         if (arith) {
             int64_t sv = (int64_t)(v << (64 - bits)) >> (64 - bits);
             v = (uint64_t)(sv >> (cnt >= bits ? bits - 1 : cnt));
@@ -353,7 +351,7 @@ static void shift_elements(ymm_t *r, const ymm_t *a, unsigned vl, unsigned esize
         } else {
             v = right ? v >> cnt : v << cnt;
         }
-        memcpy(r->b + i * esize, &v, esize);
+        x86_elem_set(r->b + i * esize, esize, v);
     }
 }
 
@@ -363,7 +361,7 @@ static void blend(ymm_t *r, const ymm_t *a, const ymm_t *b, unsigned vl, unsigne
 {
     for (unsigned i = 0; i < vl / esize; i++) {
         int pick = m ? (m->b[i * esize + esize - 1] >> 7) : (int)((sel_bits >> i) & 1);
-        memcpy(r->b + i * esize, (pick ? b : a)->b + i * esize, esize);
+        x86_elem_set(r->b + i * esize, esize, x86_elem_get((pick ? b : a)->b + i * esize, esize));
     }
 }
 
