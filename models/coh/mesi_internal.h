@@ -207,6 +207,12 @@ struct gpu_l1 {
     struct core_wbq wb;       /* written victims on their way to the bank */
     struct stall_list stall;
     bool replaying;           /* statistics: a replayed request is not a new access */
+    /* The last request refused (block, op, tag) while nothing has changed
+     * since: a refusal changes nothing, so asked again it is refused again
+     * (cgm_coh_gpu_access counts that without looking). */
+    bool refusal_stands;
+    uint8_t refused_op;
+    uint64_t refused_block, refused_tag;
     struct cgm_coh_gpu_l1_stats st;
 };
 

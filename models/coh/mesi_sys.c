@@ -324,11 +324,23 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block
     struct gpu_l1 *l1 = &s->gpu_l1[cu];
     if (block >= s->cfg.blocks)
         return -1;
+    /* The L1's controller asks again each cycle while its head request is
+     * refused (an MSHR or a victim it waits for): until a message, a timer
+     * or another request changes the L1, the answer is the same. */
+    if (l1->refusal_stands && l1->refused_block == block && l1->refused_op == op && l1->refused_tag == tag) {
+        l1->st.stalls++;
+        return -1;
+    }
     int r = gpu_l1_access(s, l1, op, block, tag, store_value);
     if (r < 0) {
         l1->st.stalls++;
+        l1->refusal_stands = true;
+        l1->refused_block = block;
+        l1->refused_op = op;
+        l1->refused_tag = tag;
         return r;
     }
+    l1->refusal_stands = false;
     l1->st.accesses++;
     if (op == CGM_OP_STORE)
         l1->st.stores++;
@@ -366,6 +378,7 @@ void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
         dir_deliver(s, &s->slices[n->index], m);
         break;
     case CGM_NODE_GPU_L1:
+        s->gpu_l1[n->index].refusal_stands = false;
         gpu_l1_deliver(s, &s->gpu_l1[n->index], m);
         break;
     case CGM_NODE_GPU_L2:
@@ -387,6 +400,7 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
         dir_wake(s, &s->slices[n->index], block, what);
         break;
     case CGM_NODE_GPU_L1:
+        s->gpu_l1[n->index].refusal_stands = false;
         gpu_l1_wake(s, &s->gpu_l1[n->index], block, what);
         break;
     case CGM_NODE_GPU_L2:
