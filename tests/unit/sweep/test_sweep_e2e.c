@@ -91,18 +91,24 @@ static double member(const cJSON *o, const char *k)
     return v->valuedouble;
 }
 
-/* Runs the sweep (points already done are skipped) and reads its table. */
-static struct csv run_sweep(void)
+/* Runs the sweep of SPEC_PATH into DIR/OUT_NAME (points already done are
+ * skipped) and reads its table. */
+static struct csv run_sweep_of(const char *spec_path, const char *out_name)
 {
-    int rc = harness_sh(out, sizeof out, "%s %s -o %s/out -j 2", sweep, spec, dir);
+    int rc = harness_sh(out, sizeof out, "%s %s -o %s/%s -j 2", sweep, spec_path, dir, out_name);
     if (rc)
         print_error("%s\n", out);
     assert_int_equal(rc, 0);
     char *path = NULL;
-    assert_true(asprintf(&path, "%s/out/table.csv", dir) > 0);
+    assert_true(asprintf(&path, "%s/%s/table.csv", dir, out_name) > 0);
     struct csv t = read_table(path);
     free(path);
     return t;
+}
+
+static struct csv run_sweep(void)
+{
+    return run_sweep_of(spec, "out");
 }
 
 static void test_table_equals_separate_runs(void **state)
@@ -291,14 +297,7 @@ static void test_windows_equal_separate_runs(void **state)
                          trace) > 0);
     char *wspec = harness_write(dir, "win.ini", text, 0);
     free(text);
-    int rc = harness_sh(out, sizeof out, "%s %s -o %s/win -j 2", sweep, wspec, dir);
-    if (rc)
-        print_error("%s\n", out);
-    assert_int_equal(rc, 0);
-    char *path = NULL;
-    assert_true(asprintf(&path, "%s/win/table.csv", dir) > 0);
-    struct csv t = read_table(path);
-    free(path);
+    struct csv t = run_sweep_of(wspec, "win");
     assert_int_equal(t.nrows, 2);
     /* the rows sweep windows should write, from the separate runs' lines */
     char *want = NULL;
@@ -336,6 +335,7 @@ static void test_windows_equal_separate_runs(void **state)
     }
     csv_free(&t);
     assert_int_equal(harness_sh(out, sizeof out, "%s windows %s -o %s/win", sweep, wspec, dir), 0);
+    char *path = NULL;
     assert_true(asprintf(&path, "%s/win/windows.csv", dir) > 0);
     char *got = harness_read(path);
     assert_non_null(got);
