@@ -12,7 +12,7 @@
 # CGM_FP_OUT: the work folder (default BUILD/fingerprints). The self-test of
 # the check uses the three to change some cases' statistics on purpose.
 # Exit status: 0 every case as expected (or updated), 1 a case changed or
-# failed, 2 bad usage.
+# failed, 2 bad usage, 3 not comparable (see "inputs" below).
 set -u
 update=0
 if [ "${1:-}" = --update ]; then
@@ -42,6 +42,16 @@ grep -v '^#' "$HERE/traces" | grep -v '^ *$' | while read -r name part cmd; do
         printf '%s %s %s\n' "$name" "$part" "$cmd"
     fi
 done > "$OUT/traces.list"
+
+# The programs the traces come from: the guests and the kernels' code objects,
+# built here by Debian's compilers. Fingerprints made from other binaries (a
+# compiler of another version) cannot be compared: the check says so (exit 3)
+# instead of reporting every case as changed.
+inputs=$(grep -v '^#' "$HERE/traces" | grep -v '^ *$' | while read -r name part cmd; do
+    case $part in x86) echo "$BUILD/traces/x86/musl/${cmd%% *}" ;; gpu) echo "$BUILD/traces/gpu/${cmd%% *}" ;; esac
+done | sort -u; ls "$BUILD"/kernels/*.co 2>/dev/null)
+inputs_hash=$(for f in $inputs; do printf '%s %s\n' "${f#"$BUILD"/}" "$(sha256sum < "$f" | cut -c1-64)"; done |
+    sha256sum | cut -c1-64)
 
 # Record the traces (two at a time). The guest runs from its own folder under
 # a relative name with an empty environment, so the recording is the same in
@@ -89,6 +99,12 @@ done < "$OUT/cases.list"
 [ $failed = 0 ] || exit 1
 
 # Compare: a case is changed when its hash differs, new when it has none yet.
+expected_inputs=$(sed -n 's/^# inputs \([0-9a-f]*\)$/\1/p' "$HERE/expected" 2>/dev/null)
+if [ $update = 0 ] && [ -z "${CGM_FP_EXTRA:-}" ] && [ "$expected_inputs" != "$inputs_hash" ]; then
+    echo "fingerprints: not comparable: the guests or code objects ($BUILD/traces, $BUILD/kernels) differ from" \
+         "those the fingerprints were made from (another compiler, or a workload changed: make fingerprints-update)"
+    exit 3
+fi
 changed=0
 while read -r name hash cycles; do
     old=$(grep "^$name " "$HERE/expected" 2>/dev/null)
@@ -102,7 +118,8 @@ while read -r name hash cycles; do
 done < "$OUT/got"
 cases=$(wc -l < "$OUT/got")
 if [ $update = 1 ]; then
-    { echo "# NAME SHA-256-OF-REPLAY-JSON CYCLES; written by make fingerprints-update"; cat "$OUT/got"; } \
+    { echo "# NAME SHA-256-OF-REPLAY-JSON CYCLES; written by make fingerprints-update"
+      echo "# inputs $inputs_hash"; cat "$OUT/got"; } \
         > "$HERE/expected"
     echo "fingerprints: $changed of $cases cases changed; tests/fingerprints/expected rewritten"
     exit 0
