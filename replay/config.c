@@ -46,8 +46,8 @@ static const char *const waitcnt_names[] = { "counts", "drain", NULL };
     { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
       "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
 
-/* The GPU hierarchy's caches (seed 000 Table 4.1 and the original code's
- * settings: GPU-SPEC.md 2.2, 2.4). */
+/* The GPU hierarchy's caches (seed 000 Table 4.1 and the settings of
+ * M2S-CGM's cgm-config.ini, [GPU_V_Cache] and [GPU_L2_Cache]). */
 #define GPU_CACHE_KEYS(sec, fld, sz, w, lat, m, co, what, per)                                    \
     { sec, "size", T_BYTES, OFF(fld.size), sz, 1024, 1ull << 30, NULL, what ": capacity" },      \
     { sec, "ways", T_COUNT, OFF(fld.ways), w, 1, 64, NULL, "associativity (64-byte blocks)" },    \

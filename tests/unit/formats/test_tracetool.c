@@ -255,8 +255,8 @@ static void si_dump_and_stats_of_a_recorded_workload(void **state)
     lst[ln] = 0;
     fclose(lf);
     snprintf(trace, sizeof trace, "/tmp/cgm_tt_si_%d.cgt", (int)getpid());
-    snprintf(cmd, sizeof cmd, "cd %s && CGM_BUILD=%s %s/tracegen --quiet -o %s -- %s >/dev/null 2>&1",
-             root ? root : ".", build ? build : "build", bin ? bin : "bin", trace, guest);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/tracegen --env CGM_BUILD=%s --quiet -o %s -- %s >/dev/null 2>&1",
+             root ? root : ".", bin ? bin : "bin", build ? build : "build", trace, guest);
     assert_int_equal(system(cmd), 0);
 
     snprintf(args, sizeof args, "info --json %s", trace);
