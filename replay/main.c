@@ -54,6 +54,10 @@ static void usage(FILE *out)
           "  --windows-out F  where --windows writes\n"
           "  -h, --help       this text\n"
           "\n"
+          "Sizes take B, KiB, MiB, GiB (KB, kB, MB, GB are the same powers of 1024),\n"
+          "frequencies Hz, kHz, MHz, GHz; a fraction is read when the value is whole\n"
+          "(1.5GHz, 0.5KiB).\n"
+          "\n"
           "A progress line (instructions, cycles, rate, time left) goes to standard error\n"
           "when it is a terminal. Exit status: 0 done, 1 bad input or configuration,\n"
           "2 bad usage.\n",
@@ -190,7 +194,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!cgm_reader_complete(r)) {
-            fprintf(stderr, "replay: %s: the trace is incomplete (%s); --partial replays what it holds\n",
+            fprintf(stderr, "replay: %s: the trace is incomplete: %s; --partial replays what it holds\n",
                     trace, cgm_reader_damage(r));
             cgm_reader_close(r);
             return 1;

@@ -165,6 +165,13 @@ static void verify_accepts_intact_and_names_damage(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"complete\":\tfalse"));
     assert_non_null(strstr(r.out, "warning"));
+    /* "incomplete" once in the warning (the reader's reason says why) */
+    const char *w = strstr(r.out, "warning");
+    const char *first = strstr(w, "incomplete");
+    assert_non_null(first);
+    const char *eol = strchr(w, '\n');
+    const char *second = strstr(first + 1, "incomplete");
+    assert_true(!second || (eol && second > eol));
     free(r.out);
     unlink(bad);
 }
