@@ -9,6 +9,7 @@
 #include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/dram_trace.h"
+#include "replay/list_stats.h"
 #include "replay/sim.h"
 #include "replay/windows.h"
 
@@ -17,6 +18,7 @@ static void usage(FILE *out)
     fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] [--roi]\n"
           "              [--partial] [--windows N --windows-out FILE] TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
+          "       replay --list-stats [-c CONFIG.ini] [--set ...]... [-o SHAPE.json] [-q] [--roi] TRACE.cgt\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
           "              [--check]\n"
           "\n"
@@ -42,6 +44,11 @@ static void usage(FILE *out)
           "                   there, with a warning naming it and what was dropped\n"
           "  --print-config   print the effective configuration (every key, with its\n"
           "                   type, unit, range and default) as INI and exit\n"
+          "  --list-stats     build the system for the trace, run nothing, and print the\n"
+          "                   path of every statistic its JSON will hold, one per line\n"
+          "                   (sweep's metric syntax: caches[core0.l1d].misses); with -o\n"
+          "                   also write that JSON with every counter 0; -q: no list.\n"
+          "                   \"roi\" is listed as a run with region markers has it\n"
           "  --dram-trace F   run the DRAM model alone (the [dram] keys of the configuration)\n"
           "                   on lines \"ADDRESS READ|WRITE CYCLE\" (hexadecimal address,\n"
           "                   arrival in DRAM cycles, non-decreasing; - for standard input)\n"
@@ -77,6 +84,28 @@ static bool looks_like_option(const char *a)
     return a[0] == '-' && a[1];
 }
 
+/* --list-stats: the statistics' paths on standard output (unless QUIET)
+ * and, to OUT, their JSON before the run. */
+static int list_stats(struct rp_sim *s, const char *out, bool quiet, bool roi_only)
+{
+    FILE *json = NULL;
+    if (out) {
+        json = strcmp(out, "-") ? fopen(out, "w") : stdout;
+        if (!json) {
+            fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
+            rp_sim_destroy(s);
+            return 1;
+        }
+    }
+    int rc = rp_list_stats(s, roi_only, quiet || json == stdout ? NULL : stdout, json);
+    if (json && json != stdout && fclose(json))
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "replay: writing the list of statistics failed\n");
+    rp_sim_destroy(s);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     cgm_check_stdout_at_exit("replay");
@@ -84,7 +113,7 @@ int main(int argc, char **argv)
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
     const char *window = NULL, *windows_out = NULL;
-    bool print = false, quiet = false, partial = false, roi_only = false, check = false;
+    bool print = false, quiet = false, partial = false, roi_only = false, check = false, list = false;
     char err[1024];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -117,6 +146,8 @@ int main(int argc, char **argv)
             check = true;
         } else if (!strcmp(a, "--print-config")) {
             print = true;
+        } else if (!strcmp(a, "--list-stats")) {
+            list = true;
         } else if (!strcmp(a, "--roi")) {
             roi_only = true;
         } else if (!strcmp(a, "-q")) {
@@ -170,6 +201,10 @@ int main(int argc, char **argv)
         rp_config_print(&cfg, stdout);
         return 0;
     }
+    if (list && (dram_trace || window_cycles)) {
+        fprintf(stderr, "replay: --list-stats goes with a trace, without --dram-trace or --windows\n");
+        return 2;
+    }
     if (dram_trace) {
         if (trace || roi_only || partial || quiet) {
             fprintf(stderr, "replay: --dram-trace takes no trace, --roi, --partial or -q\n");
@@ -206,6 +241,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "replay: %s\n", err);
         return 1;
     }
+    if (list)
+        return list_stats(s, out, quiet, roi_only);
     if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, err, sizeof err))) {
         fprintf(stderr, "replay: --windows-out %s\n", err);
         rp_sim_destroy(s);

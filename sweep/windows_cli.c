@@ -96,13 +96,13 @@ int sweep_windows_rows(FILE *in, const char *name, FILE *out, const char *prefix
 }
 
 /* The header: LEAD (CSV fields and their comma, or ""), then the windows' columns. */
-static void header(FILE *out, const char *lead, char *const *names, size_t n)
+static void header(FILE *out, const char *lead, struct sweep_metric *const *metrics, size_t n)
 {
     fputs(lead, out);
     csv_field(out, "window", true);
     csv_field(out, "begin_cycle", false);
     for (size_t k = 0; k < n; k++)
-        csv_field(out, names[k], false);
+        csv_field(out, sweep_metric_column(metrics[k]), false);
     fputc('\n', out);
 }
 
@@ -157,7 +157,7 @@ int sweep_windows_table(const struct sweep_plan *p, const char *dir, char *const
         rc = -1;
     } else {
         char *lead = axis_fields(p, 0, true);
-        header(out, lead, metrics, nmetrics);
+        header(out, lead, m, nmetrics);
         free(lead);
     }
     for (size_t i = 0; i < p->npoints && !rc; i++) {
@@ -272,7 +272,7 @@ int sweep_windows_main(int argc, char **argv)
         rc = 1;
     }
     if (!rc) {
-        header(o, "", names, nm);
+        header(o, "", m, nm);
         if (sweep_windows_rows(f, in, o, "", m, nm, err, sizeof err)) {
             fprintf(stderr, "sweep windows: %s\n", err);
             rc = 1;
