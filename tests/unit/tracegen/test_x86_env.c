@@ -218,6 +218,19 @@ static void test_env_inherit_passes_and_records_the_callers(void **state)
     free(seen);
 }
 
+/* --help says the default and what --env-inherit puts into the trace. */
+static void test_help_says_what_the_trace_holds(void **state)
+{
+    (void)state;
+    char *argv[] = { tracegen, "--help", NULL };
+    struct run_result *r = run_program(argv, NULL);
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->out, "by\n                        default the guest's environment is empty"));
+    assert_non_null(strstr(r->out, "--env-inherit"));
+    assert_non_null(strstr(r->out, "holds every variable of it"));
+    run_result_free(r);
+}
+
 /* A malformed --env is a usage error naming it. */
 static void test_bad_env_entry_is_refused(void **state)
 {
@@ -240,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_env_entries_are_all_the_guest_sees),
         cmocka_unit_test(test_env_inherit_passes_and_records_the_callers),
         cmocka_unit_test(test_bad_env_entry_is_refused),
+        cmocka_unit_test(test_help_says_what_the_trace_holds),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
