@@ -255,7 +255,7 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
     struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .block = m->block };
     if (l && (l->state == MESI_E || l->state == MESI_M)) {
         ack.data = l->data;
-        ack.has_data = ack.dirty = l->dirty;
+        ack.dirty = l->dirty;
         l->dirty = false;
         if (x)
             l->state = MESI_I;
@@ -268,7 +268,7 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
     if (w) {
         /* Written and on its way out: the data goes with the ack instead. */
         ack.data = w->data;
-        ack.has_data = ack.dirty = true;
+        ack.dirty = true;
         wbq_release(&l1->wb, w);
         to_bank(s, l1, ack);
         return;
@@ -286,7 +286,7 @@ static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cg
     struct cgm_cache_line *l = cgm_cache_find(&l1->a, m->block);
     if (l && settled(l, NULL)) {
         ack.data = l->data;
-        ack.has_data = ack.dirty = l->dirty;
+        ack.dirty = l->dirty;
         l->state = MESI_I;
         l->dirty = false;
         l1->st.invalidations++;
@@ -294,7 +294,7 @@ static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cg
     struct core_wb *w = m->type == COH_FLUSH ? wbq_find(&l1->wb, m->block) : NULL;
     if (w) {
         ack.data = w->data;
-        ack.has_data = ack.dirty = true;
+        ack.dirty = true;
         wbq_release(&l1->wb, w);
     }
     to_bank(s, l1, ack);
@@ -338,7 +338,7 @@ void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int w
         struct core_wb *w = wbq_find(&l1->wb, block);
         if (w) {
             to_bank(s, l1, (struct cgm_coh_msg){ .type = COH_WB, .block = block, .data = w->data,
-                                                 .has_data = true, .dirty = true });
+                                                 .dirty = true });
             wbq_release(&l1->wb, w);
         }
     } else if (what == COH_WAKE_STALLED) {

@@ -41,8 +41,7 @@ static void to_dir(struct cgm_coh_sys *s, struct core *c, uint8_t type, uint64_t
 static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb, int dst)
 {
     return (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .src = c->id, .dst = dst,
-                                 .block = wb->block, .data = wb->data, .has_data = wb->dirty,
-                                 .dirty = wb->dirty };
+                                 .block = wb->block, .data = wb->data, .dirty = wb->dirty };
 }
 
 static struct core_wb *l2wb_find(struct core *c, uint64_t b)
@@ -736,8 +735,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
         } else if (l2->state == MESI_SM) {
             l2->state = MESI_IM; /* the upgrade will be NACKed or answered with data */
         } else if (l2->state == MESI_E || l2->state == MESI_M) {
-            ack.has_data = l2->dirty; /* the slice's copy is current otherwise */
-            ack.dirty = l2->dirty;
+            ack.dirty = l2->dirty; /* with its data; the slice's copy is current otherwise */
             ack.data = l2->data;
             l2->state = MESI_I;
             l2->dirty = false;
@@ -746,7 +744,6 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
     }
     struct core_wb *wb = l2wb_find(c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
-        ack.has_data = wb->dirty;
         ack.dirty = wb->dirty;
         ack.data = wb->data;
         wbq_release(&c->wb, wb);
@@ -773,9 +770,9 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
         pull_l1(s, c, l2);
         struct cgm_coh_msg data = { .type = x ? COH_PUTX : COH_PUTS, .src = c->id,
                                     .dst = m->requester, .block = m->block, .data = l2->data,
-                                    .has_data = true, .instr = m->instr };
+                                    .instr = m->instr };
         struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .src = c->id, .dst = m->src,
-                                   .block = m->block, .data = l2->data, .has_data = l2->dirty,
+                                   .block = m->block, .data = l2->data,
                                    .dirty = l2->dirty }; /* data only as a sharing write-back */
         coh_send(s, data);
         coh_send(s, ack);

@@ -24,6 +24,8 @@ static const char *config_problem(const struct cgm_coh_config *cfg)
         return "L3 slices must be a power of two";
     if (!cfg->blocks)
         return "memory must hold at least one block";
+    if (cfg->block_bytes > 4096)
+        return "a block holds at most 4096 bytes";
     if (!cfg->wb_entries || !cfg->l3_wb_entries || !cfg->l1_wb_entries)
         return "every write-back queue needs an entry";
     if (!cfg->l2_sets || !cfg->l2_ways)
@@ -108,6 +110,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         return NULL;
     }
     s->cfg = *cfg;
+    if (!s->cfg.block_bytes)
+        s->cfg.block_bytes = 64;
     if (!cfg->gpu.cus)
         s->cfg.gpu.banks = 0;
     s->env = *env;
@@ -303,6 +307,25 @@ void dwb_release(struct dir_wbq *q, struct dir_wb *wb,
         rerun(s, dir, &j[i], block);
 }
 
+/* The kind of each kind's directory: a core's and a GPU L2 bank's is an
+ * L3 slice (a bank's when the GPU shares the last level), a GPU L1's its
+ * bank; a slice's is memory. */
+static const uint8_t parent_kind[CGM_NODE_KINDS] = {
+    [CGM_NODE_CORE] = CGM_NODE_SLICE, [CGM_NODE_SLICE] = CGM_NODE_KINDS,
+    [CGM_NODE_GPU_L1] = CGM_NODE_GPU_L2, [CGM_NODE_GPU_L2] = CGM_NODE_SLICE,
+};
+
+enum cgm_coh_lane cgm_coh_msg_lane(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
+{
+    uint8_t src = s->nodes[m->src].kind, dst = s->nodes[m->dst].kind;
+    if (parent_kind[src] == dst)
+        return dst == CGM_NODE_GPU_L2 && cgm_coh_msgs[m->type].cls == COH_CLASS_ANSWER ? COH_LANE_COHERENCE
+                                                                                      : COH_LANE_REQUEST;
+    if (parent_kind[dst] == src)
+        return COH_LANE_REPLY;
+    return COH_LANE_COHERENCE;
+}
+
 unsigned cgm_coh_node_count(const struct cgm_coh_sys *s) { return s->nnodes; }
 enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node)
 {
@@ -312,6 +335,7 @@ int cgm_coh_node_index(const struct cgm_coh_sys *s, int node) { return s->nodes[
 
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
 {
+    m.bytes = cgm_coh_msg_has_data(&m) ? (uint16_t)s->cfg.block_bytes : 0;
     s->msgs[m.type]++;
     s->node_msgs[m.src].sent[m.type]++;
     s->node_msgs[m.dst].received[m.type]++;

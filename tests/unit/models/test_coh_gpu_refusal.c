@@ -67,7 +67,7 @@ static void test_refusal_stands_until_an_answer(void **state)
 
     /* The bank's answer fills block 0 and frees the entry. */
     cgm_coh_deliver(s, &(struct cgm_coh_msg){ .type = COH_PUTCLNX, .src = w.sent[0].dst, .dst = w.sent[0].src,
-                                              .block = 0, .data = 7, .has_data = true });
+                                              .block = 0, .data = 7 });
     assert_int_equal(w.done, 1);
     assert_int_equal(w.done_tag, 1);
     assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 1, 2, 0), 0);
