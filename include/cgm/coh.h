@@ -50,6 +50,28 @@ enum cgm_mesi_state { MESI_I = 0, MESI_S, MESI_E, MESI_M,
  * side may read. */
 enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH, CGM_OP_FLUSH_CPU, CGM_OP_FLUSH_GPU };
 
+/* The instruction's bits a request carries (the same bits as a compute
+ * unit's CGM_GPU_GLC and CGM_GPU_SLC): globally coherent (bypass or write
+ * through the first level), system level coherent (bypass both levels).
+ * A protocol honours them or not; MESI does not. */
+enum { CGM_COH_GLC = 1, CGM_COH_SLC = 2 };
+
+/* A request at a first-level cache: its operation and block, the
+ * caller's tag (handed back at completion), the value a store writes, and
+ * what of the block it touches: mask has bit i set for byte i (bit i for
+ * the i-th 64th of a block larger than 64 bytes; 0: the whole block),
+ * bytes its size (0: the whole block). */
+struct cgm_coh_req {
+    uint64_t block, tag, value;
+    uint64_t mask;
+    uint16_t bytes;
+    uint8_t op;        /* enum cgm_coh_op */
+    uint8_t flags;     /* CGM_COH_GLC | CGM_COH_SLC */
+};
+/* The mask of bytes [offset, offset + bytes) of a block (0 when that is
+ * the whole block of block_bytes, or bytes is 0). */
+uint64_t cgm_coh_byte_mask(unsigned block_bytes, unsigned offset, unsigned bytes);
+
 enum cgm_coh_msg_type {
 #define MSG(id, name, cls, data, extra) id,
 #include "cgm/coh_msgs.def"
@@ -79,10 +101,13 @@ struct cgm_coh_msg {
     uint64_t data;
     uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
     bool absent;       /* NACK of an upgrade: the slice no longer has the block */
+    uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
+    uint64_t mask;     /* the bytes of the block it carries or asks for, as a request's; 0: all */
     uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
 };
 /* Whether m carries data: its type's data column, and for a type that
- * carries the block only when written, its dirty flag. */
+ * carries the block only when written, its dirty flag. The bytes it
+ * carries: the block's, or for a masked type the bytes of its mask. */
 static inline bool cgm_coh_msg_has_data(const struct cgm_coh_msg *m)
 {
     uint8_t d = cgm_coh_msgs[m->type].data;
@@ -233,6 +258,8 @@ int cgm_coh_node_index(const struct cgm_coh_sys *s, int node);
 enum cgm_coh_lane { COH_LANE_REQUEST, COH_LANE_REPLY, COH_LANE_COHERENCE };
 enum cgm_coh_lane cgm_coh_msg_lane(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 
+unsigned cgm_coh_msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
+
 /* NULL on a bad configuration or out of memory, the reason in err. */
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env, char *err,
                                    size_t errlen);
@@ -241,12 +268,10 @@ void cgm_coh_destroy(struct cgm_coh_sys *s);
 /* A core request. Returns 1 if it completed at once (env->done was
  * called), 0 if it is in flight, -1 if the core cannot take it now (MSHR,
  * coalescer, victim or write-back queue full): try again later. */
-int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
-                   uint64_t store_value);
+int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *r);
 /* A compute unit's load or store (CGM_OP_LOAD, CGM_OP_STORE) at its
  * vector L1; returns as cgm_coh_access, completion through env->gpu_done. */
-int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block, uint64_t tag,
-                       uint64_t store_value);
+int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *r);
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 

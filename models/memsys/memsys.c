@@ -403,10 +403,11 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
         const struct gpu_req *g = &n->greqs[idx];
         if (g->ready > now)
             return -1;
-        return cgm_coh_gpu_access(m->coh, n->index, g->op, g->block, idx, g->r.value);
+        return cgm_coh_gpu_access(m->coh, n->index, &g->req);
     }
     const struct cpu_req *r = &n->reqs[idx];
-    return cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value);
+    return cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
+                                                                 .value = r->value, .op = r->op });
 }
 
 /* One cycle of a controller; true if it did something (took a request or

@@ -153,7 +153,7 @@ static void flush_issue(struct tester *t, uint64_t block, uint8_t op)
         if (o->used)
             continue;
         *o = (struct outstanding){ .issued = t->now, .block = block, .op = op, .used = true };
-        int rc = cgm_coh_access(t->sys, (int)c, op, block, K, 0);
+        int rc = cgm_coh_access(t->sys, (int)c, &(struct cgm_coh_req){ .block = block, .tag = K, .op = op });
         if (rc < 0) {
             o->used = false;
             continue;
@@ -273,8 +273,8 @@ static void issue(struct tester *t, unsigned agent)
     t->out[agent][slot] = (struct outstanding){ .issued = t->now, .block = block, .op = op, .used = true };
     t->inflight[agent]++;
     t->blk[block].busy++;
-    int rc = core ? cgm_coh_access(t->sys, (int)agent, op, block, slot, value)
-                  : cgm_coh_gpu_access(t->sys, (int)(agent - t->cores), op, block, slot, value);
+    struct cgm_coh_req req = { .block = block, .tag = slot, .value = value, .op = op };
+    int rc = core ? cgm_coh_access(t->sys, (int)agent, &req) : cgm_coh_gpu_access(t->sys, (int)(agent - t->cores), &req);
     if (rc < 0) {
         t->out[agent][slot].used = false;
         t->inflight[agent]--;

@@ -139,7 +139,8 @@ static void issue(struct tester *t, int core)
     /* Mark the slot first: a hit completes inside the call. */
     t->out[core][slot] = (struct outstanding){ .issued = t->now, .block = block, .used = true };
     t->inflight[core]++;
-    int rc = cgm_coh_access(t->sys, core, op, block, slot, value);
+    int rc = cgm_coh_access(t->sys, core, &(struct cgm_coh_req){ .block = block, .tag = slot, .value = value,
+                                                                  .op = op });
     if (rc < 0) {
         t->out[core][slot].used = false;
         t->inflight[core]--;
