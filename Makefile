@@ -98,7 +98,7 @@ LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
 ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
 
-# The layers (DESIGN.md): tracegen and replay use formats and models; models
+# The layers (README.md, "Layout"): tracegen and replay use formats and models; models
 # knows nothing of traces, formats nothing of emulators or timing. Each
 # program, and each part's unit tests, links only its own layer, the layers
 # below it and their Debian libraries, so a call that points the wrong way

@@ -54,15 +54,16 @@ inputs_hash=$(for f in $inputs; do printf '%s %s\n' "${f#"$BUILD"/}" "$(sha256su
     sha256sum | cut -c1-64)
 
 # Record the traces (two at a time). The guest runs from its own folder under
-# a relative name with an empty environment, so the recording is the same in
-# every checkout and build folder.
+# a relative name with nothing in its environment but CGM_KERNELS (tracegen
+# passes the guest only what --env names), so the recording is the same in
+# every checkout and build folder and for every user.
 record='name=$1 part=$2; shift 2
 case $part in
 x86) dir=$BUILD/traces/x86/musl ;;
 gpu) dir=$BUILD/traces/gpu ;;
 *) echo "unknown part $part" >"$OUT/$name.err"; touch "$OUT/$name.failed"; exit 0 ;;
 esac
-cd "$dir" && env -i CGM_KERNELS=../../kernels "$BIN/tracegen" --quiet -o "$OUT/$name.cgt" -- ./"$@" \
+cd "$dir" && "$BIN/tracegen" --env CGM_KERNELS=../../kernels --quiet -o "$OUT/$name.cgt" -- ./"$@" \
     >"$OUT/$name.out" 2>"$OUT/$name.err" || touch "$OUT/$name.failed"'
 export BIN BUILD OUT
 tr '\n' '\0' < "$OUT/traces.list" | xargs -0 -n 1 -P "$JOBS" sh -c 'eval "set -- $1"; '"$record" sh
