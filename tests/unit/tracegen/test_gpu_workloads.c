@@ -53,7 +53,7 @@ static void test_workloads_pass_verify_and_repeat(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++) {
-        char cmd[4096], t1[1100], t2[1100], e[512];
+        char cmd[4608], t1[1100], t2[1100], e[512];
         snprintf(t1, sizeof t1, "%s/a.cgt", tmp);
         snprintf(t2, sizeof t2, "%s/b.cgt", tmp);
         for (int r = 0; r < 2; r++) {
