@@ -16,7 +16,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] [--roi]\n"
-          "              [--partial] [--windows N --windows-out FILE] TRACE.cgt\n"
+          "              [--partial] [--windows N --windows-out FILE] [--kernels-out FILE]\n"
+          "              TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
           "       replay --list-stats [-c CONFIG.ini] [--set ...]... [-o SHAPE.json] [-q] [--roi] TRACE.cgt\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
@@ -36,7 +37,9 @@ static void usage(FILE *out)
           "  -o FILE          write the statistics as JSON (- for standard output)\n"
           "  --roi            report the region of interest only (the guest's markers);\n"
           "                   without it the JSON holds the whole run and the region\n"
-          "                   under \"roi\"\n"
+          "                   under \"roi\" (several regions: \"roi\" adds them up,\n"
+          "                   \"regions\" lists them); with --windows, windows of the\n"
+          "                   regions only\n"
           "  -q               no text summary on standard output\n"
           "  --partial        replay a trace that was cut short (no index) instead of\n"
           "                   refusing it: each thread up to its last whole chunk; a\n"
@@ -59,6 +62,8 @@ static void usage(FILE *out)
           "                   end of the run) to the file --windows-out names, one JSON\n"
           "                   object per line, as the run goes\n"
           "  --windows-out F  where --windows writes\n"
+          "  --kernels-out F  also write each GPU launch's statistics to F, one JSON\n"
+          "                   object per line as the launch ends\n"
           "  -h, --help       this text\n"
           "\n"
           "Sizes take B, KiB, MiB, GiB (KB, kB, MB, GB are the same powers of 1024),\n"
@@ -76,7 +81,7 @@ static void usage(FILE *out)
 static bool takes_argument(const char *a)
 {
     return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace") ||
-           !strcmp(a, "--windows") || !strcmp(a, "--windows-out");
+           !strcmp(a, "--windows") || !strcmp(a, "--windows-out") || !strcmp(a, "--kernels-out");
 }
 
 static bool looks_like_option(const char *a)
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
-    const char *window = NULL, *windows_out = NULL;
+    const char *window = NULL, *windows_out = NULL, *kernels_out = NULL;
     bool print = false, quiet = false, partial = false, roi_only = false, check = false, list = false;
     char err[1024];
     for (int i = 1; i < argc; i++) {
@@ -141,6 +146,8 @@ int main(int argc, char **argv)
                 window = argv[i + 1];
             else if (!strcmp(a, "--windows-out"))
                 windows_out = argv[i + 1];
+            else if (!strcmp(a, "--kernels-out"))
+                kernels_out = argv[i + 1];
             i++;
         } else if (!strcmp(a, "--check")) {
             check = true;
@@ -243,12 +250,22 @@ int main(int argc, char **argv)
     }
     if (list)
         return list_stats(s, out, quiet, roi_only);
-    if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, err, sizeof err))) {
+    if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, roi_only, err, sizeof err))) {
         fprintf(stderr, "replay: --windows-out %s\n", err);
         rp_sim_destroy(s);
         return 1;
     }
+    if (kernels_out && rp_stats_kernels_out(s, kernels_out, err, sizeof err)) {
+        fprintf(stderr, "replay: --kernels-out %s\n", err);
+        rp_windows_free(s->windows);
+        rp_sim_destroy(s);
+        return 1;
+    }
     int rc = rp_sim_run(s, isatty(STDERR_FILENO));
+    if (!rc && rp_stats_kernels_close(s)) {
+        rc = -1;
+        snprintf(s->error, sizeof s->error, "%s: writing the kernels' statistics failed", kernels_out);
+    }
     if (!rc && s->windows) {
         rc = rp_windows_finish(s->windows, s);
         s->windows = NULL;

@@ -186,6 +186,8 @@ void rp_dispatcher_main(void *arg)
         if (k && !k->started) {
             k->started = true;
             k->start = now;
+            if (g->kstats)
+                rp_kstats_begin(g->kstats, k, now);
             g->next_group = 0;
             if (never_fits(g, k))
                 return;
