@@ -97,4 +97,8 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
  * 2GHz). Returns -1 for an unknown key or one that takes names. */
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len);
 
+/* The name the table gives KEY of SECTION: KEY itself, or the key an
+ * earlier name (an alias) stands for. */
+const char *rp_config_key_name(const char *section, const char *key);
+
 #endif

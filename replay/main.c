@@ -14,15 +14,18 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q]\n"
-          "              [--windows N --windows-out FILE] TRACE.cgt\n"
+    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] [--roi]\n"
+          "              [--partial] [--windows N --windows-out FILE] TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
           "              [--check]\n"
           "\n"
-          "Simulates the x86 threads of a cgmtrace trace cycle by cycle on out-of-order\n"
-          "cores and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
-          "MESI directory, ring network, system agent, memory controller, DRAM).\n"
+          "Simulates a cgmtrace trace cycle by cycle: its x86 threads on out-of-order\n"
+          "cores, its GPU work-groups (when it holds any) on Southern Islands compute\n"
+          "units, and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
+          "MESI directory; the GPU's vector L1s, L2 banks and hub in the organisation\n"
+          "gpu.coherence and gpu.connection choose; ring network, system agent, memory\n"
+          "controller, DRAM).\n"
           "\n"
           "  -c FILE          configuration (INI); without it the built-in system is used\n"
           "                   (4 GHz quad-core, 32 KiB L1s, 256 KiB L2s, 2 MiB L3 slices,\n"
@@ -48,8 +51,12 @@ static void usage(FILE *out)
           "                   counter's change over the window, the last window to the\n"
           "                   end of the run) to the file --windows-out names, one JSON\n"
           "                   object per line, as the run goes\n"
-          "  --windows-out F  where --windows writes"
+          "  --windows-out F  where --windows writes\n"
           "  -h, --help       this text\n"
+          "\n"
+          "Sizes take B, KiB, MiB, GiB (KB, kB, MB, GB are the same powers of 1024),\n"
+          "frequencies Hz, kHz, MHz, GHz; a fraction is read when the value is whole\n"
+          "(1.5GHz, 0.5KiB).\n"
           "\n"
           "A progress line (instructions, cycles, rate, time left) goes to standard error\n"
           "when it is a terminal. Exit status: 0 done, 1 bad input or configuration,\n"
@@ -187,7 +194,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!cgm_reader_complete(r)) {
-            fprintf(stderr, "replay: %s: the trace is incomplete (%s); --partial replays what it holds\n",
+            fprintf(stderr, "replay: %s: the trace is incomplete: %s; --partial replays what it holds\n",
                     trace, cgm_reader_damage(r));
             cgm_reader_close(r);
             return 1;

@@ -33,7 +33,7 @@ static void usage(FILE *out)
           "and per metric, then the point's status and result file.\n"
           "\n"
           "  -o DIR           results folder (default: SPEC's name + .sweep, here)\n"
-          "  -j N             points run at once (default: the number of cores)\n"
+          "  -j N, -jN        points run at once (default: the number of cores)\n"
           "  --metric PATH    a table column from the statistics JSON, e.g. cycles,\n"
           "                   dram.reads, caches[core0.l1d].miss_rate,\n"
           "                   sum(caches[l2].misses)/sum(caches[l2].accesses); repeat\n"
@@ -155,6 +155,18 @@ static int add_metric(struct options *o, const char *text)
     return 0;
 }
 
+static int set_jobs(struct options *o, const char *v)
+{
+    char *end;
+    long j = strtol(v, &end, 10);
+    if (*end || end == v || j < 1 || j > 1024) {
+        fprintf(stderr, "sweep: -j %s: expected a number of processes from 1 to 1024\n", v);
+        return -1;
+    }
+    o->jobs = (int)j;
+    return 0;
+}
+
 /* Returns 0, or the exit status for a usage error (2) or --help (-1). */
 static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
 {
@@ -162,6 +174,12 @@ static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
     const char *cmd = mode == MODE_WINDOWS ? "sweep windows" : "sweep collect";
     for (int i = 1 + collect; i < argc; i++) {
         const char *a = argv[i];
+        const char *jobs = !strncmp(a, "-j", 2) && a[2] ? a + 2 : NULL; /* -j2 is -j 2 */
+        if (jobs && !collect) {
+            if (set_jobs(o, jobs))
+                return 2;
+            continue;
+        }
         bool arg = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--metric") || !strcmp(a, "--replay") ||
                    !strcmp(a, "--partition") || !strcmp(a, "--time") || !strcmp(a, "--mem") ||
                    !strcmp(a, "--max-running") || !strcmp(a, "--sbatch-arg") || !strcmp(a, "--timeout");
@@ -179,13 +197,8 @@ static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
         } else if (!strcmp(a, "-o")) {
             o->dir = v;
         } else if (!strcmp(a, "-j")) {
-            char *end;
-            long j = strtol(v, &end, 10);
-            if (*end || j < 1 || j > 1024) {
-                fprintf(stderr, "sweep: -j %s: expected a number of processes from 1 to 1024\n", v);
+            if (set_jobs(o, v))
                 return 2;
-            }
-            o->jobs = (int)j;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
             o->timeout = strtod(v, &end);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/config.h"
 #include "sweep/axis.h"
 #include "sweep/metric.h"
 #include "sweep/util.h"
@@ -252,7 +253,8 @@ static int check_disjoint(struct parser *p)
             for (size_t i = 0; i < keys[a].n && !rc; i++)
                 for (size_t j = 0; j < keys[b].n && !rc; j++) {
                     const struct sweep_setting *u = keys[a].set[i], *v = keys[b].set[j];
-                    if (!strcmp(u->section, v->section) && !strcmp(u->key, v->key))
+                    if (!strcmp(u->section, v->section) &&
+                        !strcmp(rp_config_key_name(u->section, u->key), rp_config_key_name(v->section, v->key)))
                         rc = spec_error(&p->ctx, v->line, "%s.%s is set by axis %s (line %d) and by axis %s",
                                         v->section, v->key, s->axes[a].name, u->line, s->axes[b].name);
                 }

@@ -186,20 +186,12 @@ static unsigned bucket(uint64_t v)
 
 /* ---- the coherence environment ------------------------------------------ */
 
-/* To a directory: the request lane; from one: the reply lane; between
- * its clients (a forwarded block): the coherence lane. A CU's answers and
- * write-backs to its bank take the coherence lane, so they pass the CUs'
- * requests waiting there for an MSHR or write-back entry (which only those
- * answers can free). */
+/* The network lane of a coherence message (cgm_coh_msg_lane). */
 static uint8_t lane_of(const struct cgm_memsys *m, const struct cgm_coh_msg *msg)
 {
-    uint8_t src = m->nodes[msg->src].kind, dst = m->nodes[msg->dst].kind;
-    if (dst == CGM_NODE_SLICE ||
-        (dst == CGM_NODE_GPU_L2 && src == CGM_NODE_GPU_L1 && (msg->type == COH_GET || msg->type == COH_GETX)))
-        return CGM_LANE_REQUEST;
-    if (src == CGM_NODE_SLICE || (src == CGM_NODE_GPU_L2 && dst == CGM_NODE_GPU_L1))
-        return CGM_LANE_REPLY;
-    return CGM_LANE_COHERENCE;
+    static const uint8_t lanes[] = { [COH_LANE_REQUEST] = CGM_LANE_REQUEST, [COH_LANE_REPLY] = CGM_LANE_REPLY,
+                                     [COH_LANE_COHERENCE] = CGM_LANE_COHERENCE };
+    return lanes[cgm_coh_msg_lane(m->coh, msg)];
 }
 
 static unsigned data_bytes(const struct cgm_memsys *m) { return m->cfg.header_bytes + m->cfg.block_bytes; }
@@ -281,7 +273,7 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->m = *msg;
     p->p.src = src->ep;
     p->p.dst = dst->ep;
-    p->p.bytes = msg->has_data ? data_bytes(m) : m->cfg.header_bytes;
+    p->p.bytes = m->cfg.header_bytes + cgm_coh_msgs[msg->type].extra + msg->bytes;
     p->p.lane = lane_of(m, msg);
     p->xbar = src->ep < 0 || dst->ep < 0;
     p->due = ks_domain_cycle_tick(src->domain, ks_cycle() + src->latency);
@@ -399,10 +391,11 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
         const struct gpu_req *g = &n->greqs[idx];
         if (g->ready > now)
             return -1;
-        return cgm_coh_gpu_access(m->coh, n->index, g->op, g->block, idx, g->r.value);
+        return cgm_coh_gpu_access(m->coh, n->index, &g->req);
     }
     const struct cpu_req *r = &n->reqs[idx];
-    return cgm_coh_access(m->coh, n->coh, r->op, r->addr >> m->block_shift, idx, r->value);
+    return cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
+                                                                 .value = r->value, .op = r->op });
 }
 
 /* One cycle of a controller; true if it did something (took a request or
@@ -728,6 +721,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;
     cc.blocks = cfg->mem_bytes >> m->block_shift;
+    cc.block_bytes = cfg->block_bytes;
     struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done,
                                .gpu_done = memsys_gpu_done };
     m->coh = cgm_coh_create(&cc, &env, err, errlen);

@@ -72,12 +72,13 @@ struct cpu_req {
     uint8_t op;
 };
 
-/* A compute unit's request as the caller gave it, and its physical block. */
+/* A compute unit's request as the caller gave it, and as its vector L1
+ * takes it (its physical block, the bytes it touches, its flags; its tag
+ * the record's index). */
 struct gpu_req {
     struct cgm_gpu_request r;
-    uint64_t block;
+    struct cgm_coh_req req;
     uint64_t ready;            /* GPU cycle its translation is done */
-    uint8_t op;                /* enum cgm_coh_op */
 };
 
 struct node {
@@ -265,6 +266,10 @@ bool memsys_node_receive(struct cgm_memsys *m, struct node *n, struct pkt *p);
 /* gpu_port.c: the coherence system's callback when a GPU L1 performs a
  * request; the scalar caches and TLBs of a system with compute units. */
 void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
+/* The request a CU's vector L1 is asked for r, translated to paddr, its
+ * tag the request record idx. */
+struct cgm_coh_req memsys_gpu_coh_request(const struct cgm_memsys *m, const struct cgm_gpu_request *r, uint64_t paddr,
+                                          unsigned idx);
 int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen);
 void memsys_gpu_side_free(struct cgm_memsys *m);
 

@@ -1,6 +1,8 @@
 /* bin/replay's command line: --help documents every option the program
  * accepts; usage errors exit 2 and bad configurations 1 with file and line;
- * --print-config reads back; --dram-trace reaches the DRAM-only driver. */
+ * --print-config reads back; --dram-trace reaches the DRAM-only driver; a
+ * trace cut short is refused, or with --partial replayed, in a message
+ * that says "incomplete" once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,6 +94,43 @@ static void test_dram_trace(void **state)
     unlink(path);
 }
 
+static size_t count(const char *text, const char *word)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+        n++;
+    return n;
+}
+
+/* A trace cut short (the golden trace's first 20000 bytes): replay refuses
+ * it naming the file and --partial, with --partial warns and replays; each
+ * message says "incomplete" once. */
+static void test_cut_trace_messages(void **state)
+{
+    (void)state;
+    const char *root = getenv("CGM_ROOT");
+    char golden[1024], cut[] = "/tmp/cgm_cli_cut_XXXXXX", args[1200];
+    snprintf(golden, sizeof golden, "%s/traces/golden/v2-x86-hello.cgt", root ? root : ".");
+    FILE *in = fopen(golden, "rb");
+    assert_non_null(in);
+    static char buf[20000];
+    assert_int_equal(fread(buf, 1, sizeof buf, in), sizeof buf);
+    fclose(in);
+    int fd = mkstemp(cut);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, sizeof buf), (ssize_t)sizeof buf);
+    close(fd);
+    snprintf(args, sizeof args, "-q %s", cut);
+    assert_int_equal(replay(args), 1);
+    assert_non_null(strstr(out, cut));
+    assert_non_null(strstr(out, "--partial"));
+    assert_int_equal(count(out, "incomplete"), 1);
+    snprintf(args, sizeof args, "-q --partial %s", cut);
+    assert_int_equal(replay(args), 0);
+    assert_int_equal(count(out, "incomplete"), 1);
+    unlink(cut);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_print_config_reads_back),
         cmocka_unit_test(test_dram_trace),
+        cmocka_unit_test(test_cut_trace_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
