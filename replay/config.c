@@ -108,7 +108,15 @@ static const struct key keys[] = {
     { "network", "latency", T_CYCLES, OFF(net_latency), "1", 1, 1000, NULL, "switch traversal, network cycles" },
     { "memory", "sa_latency", T_CYCLES, OFF(sa_latency), "4", 0, 10000, NULL,
       "system agent traversal, network cycles" },
-    { "memory", "mc_queue", T_COUNT, OFF(mc_queue), "64", 1, 4096, NULL, "memory requests in flight" },
+    { "memory", "mc_queue", T_COUNT, OFF(mc_queue), "64", 1, 4096, NULL,
+      "memory requests in flight at each memory controller" },
+    { "memory", "controllers", T_COUNT, OFF(mem_controllers), "1", 1, 64, NULL,
+      "memory controllers, each with DRAM of the [dram] keys behind a system agent on a ring switch of its "
+      "own; physical addresses are spread over them by memory.interleave" },
+    { "memory", "interleave", T_BYTES, OFF(mem_interleave), "64", 0, 1ull << 36, NULL,
+      "with several controllers, the bytes of consecutive physical addresses one controller holds before the "
+      "next one's (a power of two, at least a 64-byte block: 64 interleaves by block, 4KiB by page); 0: "
+      "contiguous ranges, one per controller" },
     { "memory", "size", T_BYTES, OFF(mem_size), "256MiB", 1ull << 20, 1ull << 36, NULL,
       "physical memory modelled; guest pages are placed in it on first touch" },
     { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,
@@ -730,6 +738,17 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     if (!pow2(c->page_size) || c->mem_size % c->page_size) {
         snprintf(err, errlen, "memory.page_size: %" PRIu64 " must be a power of two dividing memory.size",
                  c->page_size);
+        return -1;
+    }
+    if (c->mem_interleave && (!pow2(c->mem_interleave) || c->mem_interleave < 64)) {
+        snprintf(err, errlen, "memory.interleave: %" PRIu64 " must be 0 (contiguous ranges) or a power of two "
+                 "of at least a 64-byte block", c->mem_interleave);
+        return -1;
+    }
+    if (c->mem_interleave > c->mem_size / c->mem_controllers) {
+        snprintf(err, errlen, "memory.interleave: %" PRIu64 " leaves some of memory.controllers = %" PRIu64
+                 " without memory: runs of at most memory.size / memory.controllers (%" PRIu64 ") give each "
+                 "one some", c->mem_interleave, c->mem_controllers, c->mem_size / c->mem_controllers);
         return -1;
     }
     if (!pow2(c->tlb_sets)) {

@@ -81,6 +81,8 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->net.latency = (unsigned)c->net_latency;
     m->sa_latency = (unsigned)c->sa_latency;
     m->mc_queue = (unsigned)c->mc_queue;
+    m->mem_controllers = (unsigned)c->mem_controllers;
+    m->mem_interleave = c->mem_interleave;
     m->mem_bytes = c->mem_size;
     m->dram = c->dram;
     if (with_gpu)
