@@ -309,12 +309,21 @@ KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard tr
               $(patsubst tests/data/si/kernels/%.cl,$(BUILD)/kernels/test/%.co,$(wildcard tests/data/si/kernels/*.cl))
 define kernel_link
 	@mkdir -p $(dir $@)
-	$(KERNEL_CLANG) $(KERNEL_FLAGS) -c $< -o $(@:.co=.o)
-	$(KERNEL_CLANG) $(KERNEL_FLAGS) -S $< -o $(@:.co=.s)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) $(KERNEL_MCPU) -c $< -o $(@:.co=.o)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) $(KERNEL_MCPU) -S $< -o $(@:.co=.s)
 	ld.lld -shared $(@:.co=.o) -o $@
 endef
 $(BUILD)/kernels/%.co: traces/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
 $(BUILD)/kernels/test/%.co: tests/data/si/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
+# What the loader must refuse or accept (test_si_refuse): micro.cl for other
+# GPUs and the other SI chips -> $(BUILD)/kernels/target/GFX/micro.co, and
+# tests/data/si/refused/NAME.cl (features the device lacks) -> kernels/refused/.
+KERNEL_TARGETS := gfx601 gfx602 gfx700 gfx803 gfx900
+KERNEL_COS += $(foreach g,$(KERNEL_TARGETS),$(BUILD)/kernels/target/$(g)/micro.co) \
+              $(patsubst tests/data/si/refused/%.cl,$(BUILD)/kernels/refused/%.co,$(wildcard tests/data/si/refused/*.cl))
+$(BUILD)/kernels/target/%/micro.co: KERNEL_MCPU = -mcpu=$*
+$(BUILD)/kernels/target/%/micro.co: tests/data/si/kernels/micro.cl traces/include/cgm_device.h; $(kernel_link)
+$(BUILD)/kernels/refused/%.co: tests/data/si/refused/%.cl traces/include/cgm_device.h; $(kernel_link)
 .PHONY: kernels
 kernels: $(KERNEL_COS)
 all: kernels

@@ -55,6 +55,8 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
      * the dispatch reads descriptors from there. */
     g->code_len = (g->prog.image_size + GPAGE_MASK) & ~GPAGE_MASK;
     g->code_address = gpu_guest_map(p, g->code_len, GPROT_R | GPROT_W);
+    if (g->code_address)
+        si_program_relocate(&g->prog, g->code_address);
     if (!g->code_address ||
         gmem_copy_out(p->mem, g->code_address, g->prog.image, g->prog.image_size, 1, NULL) < 0 ||
         gmem_protect(p->mem, g->code_address, g->code_len, GPROT_R) < 0 ||
