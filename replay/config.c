@@ -114,9 +114,8 @@ static const struct key keys[] = {
       "memory controllers, each with DRAM of the [dram] keys behind a system agent on a ring switch of its "
       "own; physical addresses are spread over them by memory.interleave" },
     { "memory", "interleave", T_BYTES, OFF(mem_interleave), "64", 0, 1ull << 36, NULL,
-      "with several controllers, the bytes of consecutive physical addresses one controller holds before the "
-      "next one's (a power of two, at least a 64-byte block: 64 interleaves by block, 4KiB by page); 0: "
-      "contiguous ranges, one per controller" },
+      "consecutive bytes each controller holds (power of two, at least 64: 64 by block, 4KiB by page); "
+      "0: one contiguous range per controller" },
     { "memory", "size", T_BYTES, OFF(mem_size), "256MiB", 1ull << 20, 1ull << 36, NULL,
       "physical memory modelled; guest pages are placed in it on first touch" },
     { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,

@@ -100,20 +100,13 @@ static int name_kernels(struct rp_sim *s, cJSON *tree)
 int rp_list_stats(struct rp_sim *s, bool roi_only, FILE *paths, FILE *json)
 {
     /* a region of interest from the first cycle to the first cycle */
-    free(s->roi_begin);
-    free(s->roi_end);
-    s->roi_begin = rp_stats_snapshot(s, 0);
-    s->roi_end = rp_stats_snapshot(s, 0);
-    s->roi_seen = true;
+    rp_regions_begin(s, 0);
+    rp_regions_end(s, 0);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    if (!f || !s->roi_begin || !s->roi_end) {
-        if (f)
-            fclose(f);
-        free(text);
+    if (!f)
         return -1;
-    }
     int rc = rp_stats_write(s, f, NULL, roi_only);
     if (fclose(f))
         rc = -1;
