@@ -156,14 +156,44 @@ static void int_leaf(struct gen *g)
     }
 }
 
+typedef void (*expr_fn)(struct gen *g, unsigned depth);
+
+static void binary(struct gen *g, expr_fn e, const char *pre, const char *mid, const char *post,
+                   unsigned depth)
+{
+    OUT("%s", pre);
+    e(g, depth - 1);
+    OUT("%s", mid);
+    e(g, depth - 1);
+    OUT("%s", post);
+}
+
 static void int_binary(struct gen *g, const char *pre, const char *mid, const char *post,
                        unsigned depth)
 {
-    OUT("%s", pre);
+    binary(g, int_expr, pre, mid, post, depth);
+}
+
+static void condition(struct gen *g, unsigned depth);
+
+/* (condition ? a : b) with both arms of E's type. */
+static void ternary(struct gen *g, expr_fn e, unsigned depth)
+{
+    OUT("((");
+    condition(g, depth - 1);
+    OUT(") ? (");
+    e(g, depth - 1);
+    OUT(") : (");
+    e(g, depth - 1);
+    OUT("))");
+}
+
+/* ARRAY at a data-dependent index, masked inside the inputs. */
+static void masked_load(struct gen *g, const char *array, unsigned depth)
+{
+    OUT("%s[(uint)(", array);
     int_expr(g, depth - 1);
-    OUT("%s", mid);
-    int_expr(g, depth - 1);
-    OUT("%s", post);
+    OUT(") & %uu]", g->mask);
 }
 
 static void condition(struct gen *g, unsigned depth)
@@ -238,27 +268,16 @@ static void int_expr(struct gen *g, unsigned depth)
         break;
     }
     case 21: OUT("(int)abs(("); int_expr(g, depth - 1); OUT(") >> 1)"); break;
-    case 22:
-        OUT("((");
-        condition(g, depth - 1);
-        OUT(") ? (");
-        int_expr(g, depth - 1);
-        OUT(") : (");
-        int_expr(g, depth - 1);
-        OUT("))");
-        break;
+    case 22: ternary(g, int_expr, depth); break;
     case 23: OUT("(int)("); float_expr(g, depth - 1); OUT(")"); break;
     case 24: OUT("(int)("); double_expr(g, depth - 1); OUT(")"); break;
     case 25: OUT("(int)("); long_expr(g, depth - 1); OUT(")"); break;
     case 26: OUT("as_int("); float_expr(g, depth - 1); OUT(")"); break;
     case 27: /* strided and data-dependent loads, always inside ia */
-        if (chance(g, 50)) {
+        if (chance(g, 50))
             OUT("ia[(g * %uu + %uu) & %uu]", 1u + pick(g, 9), pick(g, 64), g->mask);
-        } else {
-            OUT("ia[(uint)(");
-            int_expr(g, depth - 1);
-            OUT(") & %uu]", g->mask);
-        }
+        else
+            masked_load(g, "ia", depth);
         break;
     case 28: /* 64-bit pointer arithmetic: p minus 0..15, then -16..16 */
         OUT("(p - (long)((uint)(");
@@ -317,11 +336,7 @@ static void float_leaf(struct gen *g)
 static void float_binary(struct gen *g, const char *pre, const char *mid, const char *post,
                          unsigned depth)
 {
-    OUT("%s", pre);
-    float_expr(g, depth - 1);
-    OUT("%s", mid);
-    float_expr(g, depth - 1);
-    OUT("%s", post);
+    binary(g, float_expr, pre, mid, post, depth);
 }
 
 static void float_expr(struct gen *g, unsigned depth)
@@ -351,20 +366,8 @@ static void float_expr(struct gen *g, unsigned depth)
     case 10: OUT("(-("); float_expr(g, depth - 1); OUT("))"); break;
     case 11: OUT("sqf((float)("); int_expr(g, depth - 1); OUT("))"); break;
     case 12: OUT("sqf((float)("); double_expr(g, depth - 1); OUT("))"); break;
-    case 13:
-        OUT("((");
-        condition(g, depth - 1);
-        OUT(") ? (");
-        float_expr(g, depth - 1);
-        OUT(") : (");
-        float_expr(g, depth - 1);
-        OUT("))");
-        break;
-    default:
-        OUT("fa[(uint)(");
-        int_expr(g, depth - 1);
-        OUT(") & %uu]", g->mask);
-        break;
+    case 13: ternary(g, float_expr, depth); break;
+    default: masked_load(g, "fa", depth); break;
     }
 }
 
@@ -385,32 +388,16 @@ static void double_expr(struct gen *g, unsigned depth)
         return;
     }
     switch (pick(g, 10)) {
-    case 0: OUT("sqd(("); double_expr(g, depth - 1); OUT(") + ("); double_expr(g, depth - 1);
-            OUT("))"); break;
-    case 1: OUT("sqd(("); double_expr(g, depth - 1); OUT(") - ("); double_expr(g, depth - 1);
-            OUT("))"); break;
-    case 2: OUT("sqd(("); double_expr(g, depth - 1); OUT(") * ("); double_expr(g, depth - 1);
-            OUT("))"); break;
-    case 3: OUT("sqd(("); double_expr(g, depth - 1); OUT(") / nzd("); double_expr(g, depth - 1);
-            OUT("))"); break;
+    case 0: binary(g, double_expr, "sqd((", ") + (", "))", depth); break;
+    case 1: binary(g, double_expr, "sqd((", ") - (", "))", depth); break;
+    case 2: binary(g, double_expr, "sqd((", ") * (", "))", depth); break;
+    case 3: binary(g, double_expr, "sqd((", ") / nzd(", "))", depth); break;
     case 4: OUT("sqd(sqrt(fabs("); double_expr(g, depth - 1); OUT(")))"); break;
     case 5: OUT("(double)("); float_expr(g, depth - 1); OUT(")"); break;
     case 6: OUT("sqd((double)("); int_expr(g, depth - 1); OUT("))"); break;
     case 7: OUT("(-("); double_expr(g, depth - 1); OUT("))"); break;
-    case 8:
-        OUT("((");
-        condition(g, depth - 1);
-        OUT(") ? (");
-        double_expr(g, depth - 1);
-        OUT(") : (");
-        double_expr(g, depth - 1);
-        OUT("))");
-        break;
-    default:
-        OUT("da[(uint)(");
-        int_expr(g, depth - 1);
-        OUT(") & %uu]", g->mask);
-        break;
+    case 8: ternary(g, double_expr, depth); break;
+    default: masked_load(g, "da", depth); break;
     }
 }
 
