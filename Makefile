@@ -98,7 +98,7 @@ LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
 ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
 
-# The layers (DESIGN.md): tracegen and replay use formats and models; models
+# The layers (README.md, "Layout"): tracegen and replay use formats and models; models
 # knows nothing of traces, formats nothing of emulators or timing. Each
 # program, and each part's unit tests, links only its own layer, the layers
 # below it and their Debian libraries, so a call that points the wrong way
@@ -141,6 +141,8 @@ help:
 	@echo "make test-PART   one part's unit tests: $(addprefix test-,$(TEST_PARTS))"
 	@echo "make demo        record and inspect the bundled workload"
 	@echo "make check-asan  unit tests under AddressSanitizer + UBSan"
+	@echo "make fingerprints  replay statistics against tests/fingerprints/expected"
+	@echo "make fingerprints-update  refresh them (a change of statistics on purpose)"
 	@echo "make bench       every benchmark; make bench-NAME for one ($(BENCH_NAMES))"
 	@echo "make fuzz        libFuzzer targets (clang) in $(BUILD)/fuzz"
 	@echo "make validate    long validation runs against outside references"
@@ -233,6 +235,14 @@ test-$(1): $$(PROGRAMS) $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
 	@$$(TEST_ENV) sh tests/run_tests.sh $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
 endef
 $(foreach p,$(TEST_PARTS),$(eval $(call test_part_rule,$(p))))
+
+# Fingerprints of replay's statistics (tests/fingerprints/run.sh): the check
+# (also a unit test, test_fingerprints) and the explicit refresh.
+.PHONY: fingerprints fingerprints-update
+fingerprints: $(PROGRAMS) x86-guests gpu-guests
+	@sh tests/fingerprints/run.sh $(BIN) $(BUILD)
+fingerprints-update: $(PROGRAMS) x86-guests gpu-guests
+	@sh tests/fingerprints/run.sh --update $(BIN) $(BUILD)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=$(CC) \

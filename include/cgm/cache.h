@@ -124,10 +124,14 @@ static inline int cgm_holders_next(const struct cgm_cache_array *a, const struct
 void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block);
 
 /* ---- MSHR with coalescer ------------------------------------------------ */
+/* A request parked on an entry, as it came (cgm/coh.h's struct
+ * cgm_coh_req without the entry's block). */
 struct cgm_mshr_waiter {
     uint64_t tag;
     uint64_t value;
-    uint8_t op;
+    uint64_t mask;       /* the bytes of the block it touches; 0: all */
+    uint16_t bytes;
+    uint8_t op, flags;
 };
 
 struct cgm_mshr_entry {

@@ -50,28 +50,50 @@ enum cgm_mesi_state { MESI_I = 0, MESI_S, MESI_E, MESI_M,
  * side may read. */
 enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH, CGM_OP_FLUSH_CPU, CGM_OP_FLUSH_GPU };
 
+/* The instruction's bits a request carries (the same bits as a compute
+ * unit's CGM_GPU_GLC and CGM_GPU_SLC): globally coherent (bypass or write
+ * through the first level), system level coherent (bypass both levels).
+ * A protocol honours them or not; MESI does not. */
+enum { CGM_COH_GLC = 1, CGM_COH_SLC = 2 };
+
+/* A request at a first-level cache: its operation and block, the
+ * caller's tag (handed back at completion), the value a store writes, and
+ * what of the block it touches: mask has bit i set for byte i (bit i for
+ * the i-th 64th of a block larger than 64 bytes; 0: the whole block),
+ * bytes its size (0: the whole block). */
+struct cgm_coh_req {
+    uint64_t block, tag, value;
+    uint64_t mask;
+    uint16_t bytes;
+    uint8_t op;        /* enum cgm_coh_op */
+    uint8_t flags;     /* CGM_COH_GLC | CGM_COH_SLC */
+};
+/* The mask of bytes [offset, offset + bytes) of a block (0 when that is
+ * the whole block of block_bytes, or bytes is 0). */
+uint64_t cgm_coh_byte_mask(unsigned block_bytes, unsigned offset, unsigned bytes);
+
 enum cgm_coh_msg_type {
-    /* core -> directory (a GPU L1 -> its L2 bank, a bank -> the L3 likewise) */
-    COH_GETS, COH_GET, COH_GETX, COH_UPGRADE,
-    COH_WB,            /* a written block leaves the core, with its data */
-    COH_EVICT,         /* an unwritten exclusive block leaves the core: a notice without data */
-    COH_FWD_ACK, COH_FWD_NACK, COH_INV_ACK,
-    COH_UNBLOCK, /* a requester got a forwarded block; the directory may move on */
-    /* directory (or a forwarding core) -> core. A GPU bank takes a block back
-     * from a CU with GetFwd / GetXFwd naming itself as the requester: the
-     * block rides on the Fwd_Ack. A core's Flush to a directory asks it to
-     * flush the block (CGM_OP_FLUSH_*); WriteBack_Ack (req Flush) ends it. */
-    COH_PUTS, COH_PUTCLNX, COH_PUTX, COH_UPGRADE_ACK, COH_NACK, COH_GET_FWD, COH_GETX_FWD,
-    COH_INVAL, COH_FLUSH, COH_WB_ACK,
+#define MSG(id, name, cls, data, extra) id,
+#include "cgm/coh_msgs.def"
+#undef MSG
     COH_NTYPES
 };
+/* A message type's columns in cgm/coh_msgs.def. */
+enum cgm_coh_msg_class { COH_CLASS_ASK, COH_CLASS_ANSWER, COH_CLASS_ORDER };
+enum cgm_coh_msg_data { COH_DATA_NONE, COH_DATA_BLOCK, COH_DATA_WRITTEN, COH_DATA_MASKED };
+struct cgm_coh_msg_info {
+    const char *name;
+    uint8_t cls;       /* enum cgm_coh_msg_class */
+    uint8_t data;      /* enum cgm_coh_msg_data */
+    uint8_t extra;     /* bytes beyond the network header in every one */
+};
+extern const struct cgm_coh_msg_info cgm_coh_msgs[COH_NTYPES];
 extern const char *const cgm_coh_msg_names[COH_NTYPES];
 
 struct cgm_coh_msg {
     uint8_t type;
     bool instr;        /* for the instruction cache */
-    bool dirty;
-    bool has_data;
+    bool dirty;        /* the data is written (newer than the directory's) */
     bool noncoherent;  /* a GPU bank's request or write-back the L3 serves untracked */
     int src, dst;      /* node ids (see cgm_coh_node_count) */
     int requester;     /* forwards: the node to send the block to */
@@ -79,7 +101,18 @@ struct cgm_coh_msg {
     uint64_t data;
     uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
     bool absent;       /* NACK of an upgrade: the slice no longer has the block */
+    uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
+    uint64_t mask;     /* the bytes of the block it carries or asks for, as a request's; 0: all */
+    uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
 };
+/* Whether m carries data: its type's data column, and for a type that
+ * carries the block only when written, its dirty flag. The bytes it
+ * carries: the block's, or for a masked type the bytes of its mask. */
+static inline bool cgm_coh_msg_has_data(const struct cgm_coh_msg *m)
+{
+    uint8_t d = cgm_coh_msgs[m->type].data;
+    return d == COH_DATA_BLOCK || d == COH_DATA_MASKED || (d == COH_DATA_WRITTEN && m->dirty);
+}
 
 /* ---- state-table rows -------------------------------------------------- */
 enum cgm_mesi_row {
@@ -154,6 +187,7 @@ struct cgm_coh_config {
     unsigned l3_mshr;                 /* misses to memory in flight per slice; 0: unbounded.
                                          A miss beyond it is NACKed (seed 001 Sec. 4.5.1) */
     uint64_t blocks;                  /* memory size in blocks (functional values) */
+    unsigned block_bytes;             /* a block's bytes, as a message carries it; 0: 64 */
     struct cgm_coh_gpu_config gpu;
 };
 
@@ -213,6 +247,19 @@ enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node);
 /* The node's number among the nodes of its kind (core 2, slice 0, ...). */
 int cgm_coh_node_index(const struct cgm_coh_sys *s, int node);
 
+/* The lane a message travels on, so that each source-destination pair
+ * uses one lane and stays in order: from a node to its directory the
+ * request lane, but the answers (class ANSWER in cgm/coh_msgs.def) to a
+ * directory that keeps requests it cannot take yet waiting in their lane
+ * (a GPU L2 bank, cgm_coh_gpu_bank_admits) travel past them on the
+ * coherence lane; from a directory to its node the reply lane; between
+ * two nodes neither of which is the other's directory (a block forwarded
+ * core to core, a core's flush at a GPU bank) the coherence lane. */
+enum cgm_coh_lane { COH_LANE_REQUEST, COH_LANE_REPLY, COH_LANE_COHERENCE };
+enum cgm_coh_lane cgm_coh_msg_lane(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
+
+unsigned cgm_coh_msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
+
 /* NULL on a bad configuration or out of memory, the reason in err. */
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env, char *err,
                                    size_t errlen);
@@ -221,12 +268,10 @@ void cgm_coh_destroy(struct cgm_coh_sys *s);
 /* A core request. Returns 1 if it completed at once (env->done was
  * called), 0 if it is in flight, -1 if the core cannot take it now (MSHR,
  * coalescer, victim or write-back queue full): try again later. */
-int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
-                   uint64_t store_value);
+int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *r);
 /* A compute unit's load or store (CGM_OP_LOAD, CGM_OP_STORE) at its
  * vector L1; returns as cgm_coh_access, completion through env->gpu_done. */
-int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block, uint64_t tag,
-                       uint64_t store_value);
+int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *r);
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 

@@ -79,23 +79,24 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_lin
     return true;
 }
 
-static void perform(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_line *l, uint8_t op, uint64_t tag,
-                    uint64_t value)
+static void perform(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_line *l,
+                    const struct cgm_coh_req *req)
 {
     cgm_cache_touch(&l1->a, l);
-    if (op == CGM_OP_STORE) {
+    if (req->op == CGM_OP_STORE) {
         l->state = MESI_M;
-        l->data = value;
+        l->data = req->value;
         l->dirty = true;
     }
-    finish(s, l1, op, l->block, tag, l->data);
+    finish(s, l1, req->op, l->block, req->tag, l->data);
 }
 
 /* I (or S for a store): an MSHR entry, a way (way, the shared copy the
  * store gives up, or a victim), then Get or GetX to the bank. */
-static int miss(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t block, uint64_t tag,
-                uint64_t value, struct cgm_cache_line *way)
+static int miss(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_req *req,
+                struct cgm_cache_line *way)
 {
+    uint64_t block = req->block;
     if (l1->mshr.used >= l1->mshr.entries)
         return -1;
     if (!way) {
@@ -104,24 +105,26 @@ static int miss(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t b
             return -1;
     }
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&l1->mshr, block, 0);
-    cgm_mshr_push(e, s->cfg.gpu.l1_coalesce, &(struct cgm_mshr_waiter){ .tag = tag, .value = value, .op = op });
-    uint8_t req = op == CGM_OP_STORE ? COH_GETX : COH_GET;
+    struct cgm_mshr_waiter w = coh_waiter_of(req);
+    cgm_mshr_push(e, s->cfg.gpu.l1_coalesce, &w);
+    bool st = req->op == CGM_OP_STORE;
+    uint8_t type = st ? COH_GETX : COH_GET;
     cgm_cache_set_block(&l1->a, way, block);
-    way->state = op == CGM_OP_STORE ? MESI_IM : MESI_IS;
+    way->state = st ? MESI_IM : MESI_IS;
     way->dirty = false;
-    way->req = req;
+    way->req = type;
     way->pending = JOIN_NONE;
     cgm_cache_touch(&l1->a, way);
     if (!l1->replaying)
         l1->st.misses++;
-    to_bank(s, l1, (struct cgm_coh_msg){ .type = req, .block = block });
+    to_bank(s, l1, (struct cgm_coh_msg){ .type = type, .block = block, .flags = req->flags, .mask = req->mask });
     return 0;
 }
 
 /* I_WB_Writable: the written victim comes back into the array (the way it
  * takes, if written, leaves through the queue slot it frees). */
-static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *w, uint8_t op, uint64_t tag,
-                      uint64_t value)
+static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *w,
+                      const struct cgm_coh_req *req)
 {
     uint64_t block = w->block;
     struct cgm_cache_line *v = cgm_cache_victim(&l1->a, block, settled, NULL);
@@ -138,7 +141,7 @@ static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *
     v->state = MESI_M;
     v->data = saved.data;
     v->dirty = true;
-    perform(s, l1, v, op, tag, value);
+    perform(s, l1, v, req);
     return 1;
 }
 
@@ -147,15 +150,15 @@ static bool has_settled_way(struct gpu_l1 *l1, uint64_t block)
     return cgm_cache_victim(&l1->a, block, settled, NULL) != NULL;
 }
 
-int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t block, uint64_t tag,
-                  uint64_t value)
+int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_req *req)
 {
-    bool st = op == CGM_OP_STORE;
+    uint64_t block = req->block;
+    bool st = req->op == CGM_OP_STORE;
     struct cgm_mshr_entry *e = cgm_mshr_find(&l1->mshr, block, 0);
     if (e) {
         /* A miss of the block is in flight: coalesce (a secondary miss). */
-        if (!cgm_mshr_push(e, s->cfg.gpu.l1_coalesce,
-                           &(struct cgm_mshr_waiter){ .tag = tag, .value = value, .op = op }))
+        struct cgm_mshr_waiter w = coh_waiter_of(req);
+        if (!cgm_mshr_push(e, s->cfg.gpu.l1_coalesce, &w))
             return -1;
         if (!l1->replaying)
             l1->st.coalesced++;
@@ -170,32 +173,32 @@ int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t
     case L1_E:
         if (!l1->replaying)
             l1->st.hits++;
-        perform(s, l1, l, op, tag, value);
+        perform(s, l1, l, req);
         r = 1;
         break;
     case L1_S:
         if (st) {
-            r = miss(s, l1, op, block, tag, value, l); /* Invalidate -> GetX: no upgrade */
+            r = miss(s, l1, req, l); /* Invalidate -> GetX: no upgrade */
             break;
         }
         if (!l1->replaying)
             l1->st.hits++;
-        perform(s, l1, l, op, tag, value);
+        perform(s, l1, l, req);
         r = 1;
         break;
     case L1_I_WB_WRITABLE:
-        r = merge_back(s, l1, w, op, tag, value);
+        r = merge_back(s, l1, w, req);
         break;
     case L1_I_WB_NON_WRITABLE:
         /* Every way of the set waits for a fill: coalesce until one is
          * back. */
-        coh_stall(s, &l1->stall, l1->node, op, block, tag, value);
+        coh_stall(s, &l1->stall, l1->node, req);
         if (!l1->replaying)
             l1->st.coalesced++;
         r = 0;
         break;
     default:
-        r = miss(s, l1, op, block, tag, value, NULL);
+        r = miss(s, l1, req, NULL);
         break;
     }
     if (r >= 0)
@@ -213,9 +216,9 @@ static void protocol_error(struct cgm_coh_sys *s, struct gpu_l1 *l1, const char 
     abort();
 }
 
-static int access_fn(struct cgm_coh_sys *s, void *cache, uint8_t op, uint64_t block, uint64_t tag, uint64_t value)
+static int access_fn(struct cgm_coh_sys *s, void *cache, const struct cgm_coh_req *req)
 {
-    return gpu_l1_access(s, cache, op, block, tag, value);
+    return gpu_l1_access(s, cache, req);
 }
 
 static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m);
@@ -255,7 +258,7 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
     struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .block = m->block };
     if (l && (l->state == MESI_E || l->state == MESI_M)) {
         ack.data = l->data;
-        ack.has_data = ack.dirty = l->dirty;
+        ack.dirty = l->dirty;
         l->dirty = false;
         if (x)
             l->state = MESI_I;
@@ -268,7 +271,7 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
     if (w) {
         /* Written and on its way out: the data goes with the ack instead. */
         ack.data = w->data;
-        ack.has_data = ack.dirty = true;
+        ack.dirty = true;
         wbq_release(&l1->wb, w);
         to_bank(s, l1, ack);
         return;
@@ -286,7 +289,7 @@ static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cg
     struct cgm_cache_line *l = cgm_cache_find(&l1->a, m->block);
     if (l && settled(l, NULL)) {
         ack.data = l->data;
-        ack.has_data = ack.dirty = l->dirty;
+        ack.dirty = l->dirty;
         l->state = MESI_I;
         l->dirty = false;
         l1->st.invalidations++;
@@ -294,7 +297,7 @@ static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cg
     struct core_wb *w = m->type == COH_FLUSH ? wbq_find(&l1->wb, m->block) : NULL;
     if (w) {
         ack.data = w->data;
-        ack.has_data = ack.dirty = true;
+        ack.dirty = true;
         wbq_release(&l1->wb, w);
     }
     to_bank(s, l1, ack);
@@ -330,15 +333,17 @@ void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int w
     if (what == COH_WAKE_RETRY) {
         /* Resend the request the bank refused. */
         struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
-        if (!cgm_mshr_find(&l1->mshr, block, 0) || !l || (l->state != MESI_IS && l->state != MESI_IM))
+        const struct cgm_mshr_entry *e = cgm_mshr_find(&l1->mshr, block, 0);
+        if (!e || !l || (l->state != MESI_IS && l->state != MESI_IM))
             return;
         l1->st.retries++;
-        to_bank(s, l1, (struct cgm_coh_msg){ .type = l->req, .block = block });
+        to_bank(s, l1, (struct cgm_coh_msg){ .type = l->req, .block = block, .flags = e->w[0].flags,
+                                             .mask = e->w[0].mask });
     } else if (what == COH_WAKE_WB_DRAIN) {
         struct core_wb *w = wbq_find(&l1->wb, block);
         if (w) {
             to_bank(s, l1, (struct cgm_coh_msg){ .type = COH_WB, .block = block, .data = w->data,
-                                                 .has_data = true, .dirty = true });
+                                                 .dirty = true });
             wbq_release(&l1->wb, w);
         }
     } else if (what == COH_WAKE_STALLED) {

@@ -68,7 +68,7 @@ static void to_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, struct cgm_co
 
 static void reply_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, const struct cgm_cache_line *l)
 {
-    to_cu(s, b, cu, (struct cgm_coh_msg){ .type = type, .block = l->block, .data = l->data, .has_data = true });
+    to_cu(s, b, cu, (struct cgm_coh_msg){ .type = type, .block = l->block, .data = l->data });
 }
 
 static void nack_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t req, uint64_t block)
@@ -206,7 +206,7 @@ static void wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *
     }
     to_node(s, b, parent_node(s, wb->block),
             (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .block = wb->block, .data = wb->data,
-                                  .has_data = wb->dirty, .dirty = wb->dirty,
+                                  .dirty = wb->dirty,
                                   .noncoherent = s->gpu_parent == GPU_PARENT_L3_UNTRACKED });
 }
 
@@ -546,7 +546,7 @@ static void protocol_error(struct cgm_coh_sys *s, struct gpu_l2 *b, const char *
 /* Written data comes back from a CU. */
 static void take_data(struct cgm_cache_line *l, const struct cgm_coh_msg *m)
 {
-    if (!m->has_data || !m->dirty)
+    if (!m->dirty)
         return;
     l->data = m->data;
     l->dirty = true;
@@ -613,7 +613,7 @@ static void cu_ack(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct
     struct dir_wb *wb = l ? NULL : wb_find(b, m->block);
     if (!wb || wb->state != DWB_FLUSHING || m->type != COH_INV_ACK)
         protocol_error(s, b, "an acknowledgement nobody waits for", m);
-    if (m->has_data && m->dirty) {
+    if (m->dirty) {
         wb->data = m->data;
         wb->dirty = true;
     }
@@ -657,22 +657,22 @@ static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
     switch (l->req) {
     case COH_GET_FWD:
         to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTS, .block = block, .data = l->data,
-                                                          .has_data = true, .instr = l->instr });
+                                                          .instr = l->instr });
         to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
-                                                 .has_data = l->dirty, .dirty = l->dirty });
+                                                 .dirty = l->dirty });
         l->dirty = false;
         l->state = MESI_S;
         break;
     case COH_GETX_FWD:
         to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTX, .block = block, .data = l->data,
-                                                          .has_data = true, .instr = l->instr });
+                                                          .instr = l->instr });
         to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
-                                                 .has_data = l->dirty, .dirty = l->dirty });
+                                                 .dirty = l->dirty });
         clear_line(b, l);
         break;
     default: /* Inval, Flush */
         to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = block, .data = l->data,
-                                                 .has_data = l->dirty, .dirty = l->dirty });
+                                                 .dirty = l->dirty });
         clear_line(b, l);
         break;
     }
@@ -745,7 +745,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
             wb_send(s, b, wb);
         } else if (m->type == COH_FLUSH) {
             to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
-                                                     .has_data = wb->dirty, .dirty = wb->dirty });
+                                                     .dirty = wb->dirty });
             wb_free(s, b, wb);
             return;
         }

@@ -41,8 +41,7 @@ static void to_dir(struct cgm_coh_sys *s, struct core *c, uint8_t type, uint64_t
 static struct cgm_coh_msg wb_msg(const struct core *c, const struct core_wb *wb, int dst)
 {
     return (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .src = c->id, .dst = dst,
-                                 .block = wb->block, .data = wb->data, .has_data = wb->dirty,
-                                 .dirty = wb->dirty };
+                                 .block = wb->block, .data = wb->data, .dirty = wb->dirty };
 }
 
 static struct core_wb *l2wb_find(struct core *c, uint64_t b)
@@ -67,10 +66,9 @@ static void finish(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t b
     s->env.done(s->env.ctx, c->id, tag, op, block, value, level);
 }
 
-static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entry *e, uint8_t op,
-                     uint64_t tag, uint64_t value)
+static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entry *e, const struct cgm_coh_req *req)
 {
-    struct cgm_mshr_waiter w = { .tag = tag, .value = value, .op = op };
+    struct cgm_mshr_waiter w = coh_waiter_of(req);
     if (!cgm_mshr_push(e, s->cfg.coalesce, &w))
         return false;
     c->st.coalesced++;
@@ -79,10 +77,9 @@ static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entr
 
 /* ---- replays ------------------------------------------------------------ */
 
-static void stall_push(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                       uint64_t value)
+static void stall_push(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req)
 {
-    coh_stall(s, &c->stall, c->id, op, block, tag, value);
+    coh_stall(s, &c->stall, c->id, req);
 }
 
 /* Moves the requests an MSHR entry held to the stalled list, in order, to
@@ -90,15 +87,17 @@ static void stall_push(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64
  * step that is giving the block up). */
 static void park(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry *e)
 {
-    for (unsigned i = 0; i < e->n; i++)
-        stall_push(s, c, e->w[i].op, e->block, e->w[i].tag, e->w[i].value);
+    for (unsigned i = 0; i < e->n; i++) {
+        struct cgm_coh_req r = coh_req_of(e->block, &e->w[i]);
+        stall_push(s, c, &r);
+    }
     cgm_mshr_release(&c->mshr, e);
 }
 
 /* Runs the requests an MSHR entry held, in arrival order. */
-static int access_fn(struct cgm_coh_sys *s, void *cache, uint8_t op, uint64_t block, uint64_t tag, uint64_t value)
+static int access_fn(struct cgm_coh_sys *s, void *cache, const struct cgm_coh_req *req)
 {
-    return core_access(s, cache, op, block, tag, value);
+    return core_access(s, cache, req);
 }
 
 /* Runs the requests an MSHR entry held, in arrival order. */
@@ -217,23 +216,21 @@ static bool l1_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
 
 /* ---- performing requests ------------------------------------------------ */
 
-static void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l1, uint8_t op,
-                    uint64_t tag, uint64_t value, unsigned level)
+static void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l1, const struct cgm_coh_req *req, unsigned level)
 {
     cgm_cache_touch(&c->l1d, l1);
-    if (op == CGM_OP_STORE) {
+    if (req->op == CGM_OP_STORE) {
         l1->state = MESI_M;
-        l1->data = value;
+        l1->data = req->value;
         l1->dirty = true;
     }
-    finish(s, c, op, l1->block, tag, l1->data, level);
+    finish(s, c, req->op, l1->block, req->tag, l1->data, level);
 }
 
 /* Puts an L2 block into the data cache (way v, already judged free-able)
  * in the state the L2 gives it, and performs the request there. */
 static void fill_l1d(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *v,
-                     const struct cgm_cache_line *l2, uint8_t state, uint8_t op, uint64_t tag,
-                     uint64_t value)
+                     const struct cgm_cache_line *l2, uint8_t state, const struct cgm_coh_req *req)
 {
     struct cgm_cache_line *old = cgm_cache_find(&c->l1d, l2->block);
     if (old && old != v) {
@@ -247,7 +244,7 @@ static void fill_l1d(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
     v->state = state;
     v->data = l2->data;
     v->dirty = false;
-    perform(s, c, v, op, tag, value, 2);
+    perform(s, c, v, req, 2);
 }
 
 static void fill_l1i(struct cgm_coh_sys *s, struct core *c, const struct cgm_cache_line *l2, uint64_t tag)
@@ -330,15 +327,15 @@ static enum l2_sub l2_classify(struct core *c, uint64_t block, struct cgm_mshr_e
 /* The L2 holds the block in a stable state: the L1 gets it. A store to a
  * shared block becomes an upgrade (Upgrade_Fwd for the data cache's own
  * upgrade). Returns as core_access does. */
-static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2, uint8_t op, uint64_t tag,
-                  uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2, const struct cgm_coh_req *req, struct cgm_cache_line *l1v, bool upgrade)
 {
     uint64_t block = l2->block;
+    uint8_t op = req->op;
     cgm_cache_touch(&c->l2, l2);
     if (op == CGM_OP_FETCH) {
         if (!c->replaying)
             c->st.l2_hits++;
-        fill_l1i(s, c, l2, tag);
+        fill_l1i(s, c, l2, req->tag);
         return 1;
     }
     bool st = op == CGM_OP_STORE;
@@ -348,15 +345,15 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
         if (!c->replaying)
             c->st.l2_hits++;
         if (upgrade) /* the data cache's shared copy may simply become modified */
-            perform(s, c, cgm_cache_find(&c->l1d, block), op, tag, value, 2);
+            perform(s, c, cgm_cache_find(&c->l1d, block), req, 2);
         else
-            fill_l1d(s, c, l1v, l2, l2->state, op, tag, value);
+            fill_l1d(s, c, l1v, l2, l2->state, req);
         return 1;
     }
     if (!st) {
         if (!c->replaying)
             c->st.l2_hits++;
-        fill_l1d(s, c, l1v, l2, MESI_S, op, tag, value);
+        fill_l1d(s, c, l1v, l2, MESI_S, req);
         return 1;
     }
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
@@ -370,7 +367,7 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
         if (l1)
             l1->state = MESI_SM;
     }
-    coalesce(c, s, e, op, tag, value);
+    coalesce(c, s, e, req);
     c->st.coalesced--;
     to_dir(s, c, COH_UPGRADE, block, false);
     return 0;
@@ -378,8 +375,7 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
 
 /* I_WB_Writable: merge the block back into the L2 (the victim, if
  * written, takes the queue slot the block leaves), then it is a hit. */
-static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *wb, uint8_t op, uint64_t tag,
-                         uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *wb, const struct cgm_coh_req *req, struct cgm_cache_line *l1v, bool upgrade)
 {
     uint64_t block = wb->block;
     struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
@@ -396,42 +392,42 @@ static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     v->state = saved.dirty ? MESI_M : MESI_E;
     v->data = saved.data;
     v->dirty = saved.dirty;
-    return l2_hit(s, c, v, op, tag, value, l1v, upgrade);
+    return l2_hit(s, c, v, req, l1v, upgrade);
 }
 
 /* I: an MSHR entry, a victim, then the request to the L3. */
-static int l2_miss(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                   uint64_t value)
+static int l2_miss(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req)
 {
-    bool st = op == CGM_OP_STORE, fetch = op == CGM_OP_FETCH;
+    uint64_t block = req->block;
+    bool st = req->op == CGM_OP_STORE, fetch = req->op == CGM_OP_FETCH;
     if (c->mshr.used >= c->mshr.entries)
         return -1;
     struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
     if (!v || !l2_evict(s, c, v, NULL))
         return -1;
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
-    uint8_t req = fetch ? COH_GETS : st ? COH_GETX : COH_GET;
+    uint8_t type = fetch ? COH_GETS : st ? COH_GETX : COH_GET;
     if (!c->replaying)
         c->st.l2_misses++;
     cgm_cache_set_block(&c->l2, v, block);
     v->state = st ? MESI_IM : MESI_IS;
     v->dirty = false;
-    v->req = req;
+    v->req = type;
     cgm_cache_touch(&c->l2, v);
-    coalesce(c, s, e, op, tag, value);
+    coalesce(c, s, e, req);
     c->st.coalesced--;
-    to_dir(s, c, req, block, fetch);
+    to_dir(s, c, type, block, fetch);
     return 0;
 }
 
 /* An L1 miss (or a data-cache upgrade) at the L2. l1v is the data-cache
  * way the block will take (NULL for fetches and upgrades). Returns as
  * core_access does. */
-static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                     uint64_t value, struct cgm_cache_line *l1v, bool upgrade)
+static int l2_access(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req, struct cgm_cache_line *l1v, bool upgrade)
 {
-    bool fetch = op == CGM_OP_FETCH;
-    int col = fetch ? COL_FETCH : op != CGM_OP_STORE ? COL_LOAD : upgrade ? COL_UPGRADE : COL_STORE;
+    uint64_t block = req->block;
+    bool fetch = req->op == CGM_OP_FETCH;
+    int col = fetch ? COL_FETCH : req->op != CGM_OP_STORE ? COL_LOAD : upgrade ? COL_UPGRADE : COL_STORE;
     struct cgm_mshr_entry *e = NULL;
     struct cgm_cache_line *l2 = NULL;
     struct core_wb *wb = NULL;
@@ -439,40 +435,40 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
     int r;
     switch (sub) {
     case L2_SECONDARY:
-        if (!coalesce(c, s, e, op, tag, value))
+        if (!coalesce(c, s, e, req))
             return -1;
         if (!fetch && !c->replaying)
             c->st.l1d_secondary_misses++;
         r = 0;
         break;
     case L2_WB_WAIT:
-        r = coalesce(c, s, e, op, tag, value) ? 0 : -1;
+        r = coalesce(c, s, e, req) ? 0 : -1;
         break;
     case L2_WB_FLUSH_CONFLICT:
         /* The L2 NACKs the request back to the L1, which tries it again
          * shortly. */
         c->st.l1_nacks++;
-        stall_push(s, c, op, block, tag, value);
+        stall_push(s, c, req);
         r = 0;
         break;
     case L2_WB_WRITABLE:
-        r = l2_merge_back(s, c, wb, op, tag, value, l1v, upgrade);
+        r = l2_merge_back(s, c, wb, req, l1v, upgrade);
         break;
     case L2_WB_NON_WRITABLE:
         /* Wait for the directory's write-back acknowledgement. */
         if (!(e = cgm_mshr_alloc(&c->mshr, block, KIND_WBWAIT)))
             return -1;
-        coalesce(c, s, e, op, tag, value);
+        coalesce(c, s, e, req);
         c->st.coalesced--;
         r = 0;
         break;
     case L2_M:
     case L2_E:
     case L2_S:
-        r = l2_hit(s, c, l2, op, tag, value, l1v, upgrade);
+        r = l2_hit(s, c, l2, req, l1v, upgrade);
         break;
     case L2_I:
-        r = l2_miss(s, c, op, block, tag, value);
+        r = l2_miss(s, c, req);
         break;
     default:
         return -1;
@@ -484,8 +480,9 @@ static int l2_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t
 
 /* ---- the L1s (Tables 3.1 and 3.2) ------------------------------------------- */
 
-static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t tag)
+static int fetch(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req)
 {
+    uint64_t block = req->block, tag = req->tag;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1i, block);
     if (l && l->state == MESI_S) {
         coh_row(s, R31_S_FETCH);
@@ -497,7 +494,7 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
         finish(s, c, CGM_OP_FETCH, block, tag, l->data, 1);
         return 1;
     }
-    int r = l2_access(s, c, CGM_OP_FETCH, block, tag, 0, NULL, false);
+    int r = l2_access(s, c, req, NULL, false);
     if (r >= 0) {
         coh_row(s, R31_I_FETCH);
         if (!c->replaying) {
@@ -510,8 +507,7 @@ static int fetch(struct cgm_coh_sys *s, struct core *c, uint64_t block, uint64_t
 
 /* I_WB_Writable: merge the block back into the data cache; the victim, if
  * written, takes the queue slot the block leaves. */
-static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *w, uint8_t op, uint64_t tag,
-                         uint64_t value)
+static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *w, const struct cgm_coh_req *req)
 {
     uint64_t block = w->block;
     struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
@@ -530,7 +526,7 @@ static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     v->state = MESI_M;
     v->data = saved.data;
     v->dirty = true;
-    perform(s, c, v, op, tag, value, 1);
+    perform(s, c, v, req, 1);
     return 1;
 }
 
@@ -547,11 +543,13 @@ static void flush_send(struct cgm_coh_sys *s, struct core *c, bool cpu, uint64_t
 
 /* The core asks the directory of the block's side (its L3 slice, or the
  * GPU L2 bank) to flush it; one flush of each kind per block at a time. */
-static int flush(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag)
+static int flush(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req)
 {
+    uint8_t op = req->op;
+    uint64_t block = req->block;
     bool cpu = op == CGM_OP_FLUSH_CPU;
     if (!cpu && !s->cfg.gpu.cus) {
-        finish(s, c, op, block, tag, 0, 2); /* no GPU: nothing to flush */
+        finish(s, c, op, block, req->tag, 0, 2); /* no GPU: nothing to flush */
         return 1;
     }
     uint8_t kind = cpu ? KIND_FLUSH_CPU : KIND_FLUSH_GPU;
@@ -560,7 +558,7 @@ static int flush(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t blo
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, kind);
     if (!e)
         return -1;
-    cgm_mshr_push(e, s->cfg.coalesce, &(struct cgm_mshr_waiter){ .tag = tag, .op = op });
+    cgm_mshr_push(e, s->cfg.coalesce, &(struct cgm_mshr_waiter){ .tag = req->tag, .op = op, .flags = req->flags });
     c->st.flushes++;
     flush_send(s, c, cpu, block);
     return 0;
@@ -577,13 +575,14 @@ static void flush_done(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
     finish(s, c, w.op, m->block, w.tag, 0, 2);
 }
 
-int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                uint64_t value)
+int core_access(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *req)
 {
+    uint8_t op = req->op;
+    uint64_t block = req->block;
     if (op == CGM_OP_FETCH)
-        return fetch(s, c, block, tag);
+        return fetch(s, c, req);
     if (op == CGM_OP_FLUSH_CPU || op == CGM_OP_FLUSH_GPU)
-        return flush(s, c, op, block, tag);
+        return flush(s, c, req);
     bool st = op == CGM_OP_STORE;
     struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
     struct core_wb *w = l ? NULL : l1wb_find(c, block);
@@ -601,36 +600,36 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         }
         if (!c->replaying)
             c->st.hits++;
-        perform(s, c, l, op, tag, value, 1);
+        perform(s, c, l, req, 1);
         r = 1;
         break;
     case L1_S:
         if (st) {
-            r = l2_access(s, c, op, block, tag, value, NULL, true);
+            r = l2_access(s, c, req, NULL, true);
             break;
         }
         if (!c->replaying)
             c->st.hits++;
-        perform(s, c, l, op, tag, value, 1);
+        perform(s, c, l, req, 1);
         r = 1;
         break;
     case L1_S_PENDING_UPGRADE:
         e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-        if (!e || !coalesce(c, s, e, op, tag, value))
+        if (!e || !coalesce(c, s, e, req))
             return -1;
         if (!c->replaying)
             c->st.l1d_secondary_misses++;
         r = 0;
         break;
     case L1_I_WB_WRITABLE:
-        r = l1_merge_back(s, c, w, op, tag, value);
+        r = l1_merge_back(s, c, w, req);
         break;
     case L1_I_WB_NON_WRITABLE:
         /* Wait until the write-back has reached the L2. */
         e = cgm_mshr_find(&c->mshr, block, KIND_L1WBWAIT);
         if (!e && !(e = cgm_mshr_alloc(&c->mshr, block, KIND_L1WBWAIT)))
             return -1;
-        if (!coalesce(c, s, e, op, tag, value)) {
+        if (!coalesce(c, s, e, req)) {
             if (!e->n)
                 cgm_mshr_release(&c->mshr, e);
             return -1;
@@ -643,7 +642,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t bloc
         struct cgm_cache_line *v = cgm_cache_victim(&c->l1d, block, stable, NULL);
         if (!v || (v->state && v->dirty && !wbq_free(&c->l1wb)))
             return -1;
-        r = l2_access(s, c, op, block, tag, value, v, false);
+        r = l2_access(s, c, req, v, false);
         if (r >= 0 && !c->replaying)
             c->st.misses++;
         break;
@@ -736,8 +735,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
         } else if (l2->state == MESI_SM) {
             l2->state = MESI_IM; /* the upgrade will be NACKed or answered with data */
         } else if (l2->state == MESI_E || l2->state == MESI_M) {
-            ack.has_data = l2->dirty; /* the slice's copy is current otherwise */
-            ack.dirty = l2->dirty;
+            ack.dirty = l2->dirty; /* with its data; the slice's copy is current otherwise */
             ack.data = l2->data;
             l2->state = MESI_I;
             l2->dirty = false;
@@ -746,7 +744,6 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
     }
     struct core_wb *wb = l2wb_find(c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
-        ack.has_data = wb->dirty;
         ack.dirty = wb->dirty;
         ack.data = wb->data;
         wbq_release(&c->wb, wb);
@@ -773,9 +770,9 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
         pull_l1(s, c, l2);
         struct cgm_coh_msg data = { .type = x ? COH_PUTX : COH_PUTS, .src = c->id,
                                     .dst = m->requester, .block = m->block, .data = l2->data,
-                                    .has_data = true, .instr = m->instr };
+                                    .instr = m->instr };
         struct cgm_coh_msg ack = { .type = COH_FWD_ACK, .src = c->id, .dst = m->src,
-                                   .block = m->block, .data = l2->data, .has_data = l2->dirty,
+                                   .block = m->block, .data = l2->data,
                                    .dirty = l2->dirty }; /* data only as a sharing write-back */
         coh_send(s, data);
         coh_send(s, ack);

@@ -50,7 +50,6 @@ static void reply(struct cgm_coh_sys *s, struct slice *sl, int h, uint8_t type, 
 {
     struct cgm_coh_msg m = { .type = type, .src = sl->node, .dst = coh_l3_holder_node(s, h, block),
                              .block = block, .data = data,
-                             .has_data = type == COH_PUTS || type == COH_PUTCLNX || type == COH_PUTX,
                              .instr = instr };
     coh_send(s, m);
 }
@@ -398,7 +397,7 @@ static void untracked_nack(struct cgm_coh_sys *s, struct slice *sl, int node, ui
 
 static void untracked_data(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block, uint64_t data)
 {
-    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_PUTCLNX, .block = block, .data = data, .has_data = true,
+    to_node(s, sl, node, (struct cgm_coh_msg){ .type = COH_PUTCLNX, .block = block, .data = data,
                                                .noncoherent = true });
 }
 
@@ -627,7 +626,7 @@ static void inv_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_li
                   false);
         }
     } else if (wb && wb->state == DWB_FLUSHING) {
-        if (m->has_data && m->dirty) {
+        if (m->dirty) {
             wb->data = m->data;
             wb->dirty = true;
         }

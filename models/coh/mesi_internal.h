@@ -128,23 +128,29 @@ struct coh_node {
 
 /* ---- the CPU core: L1I, L1D with its write-back queue, L2 ------------------- */
 
+/* A request as an MSHR entry keeps it, and back. */
+static inline struct cgm_mshr_waiter coh_waiter_of(const struct cgm_coh_req *r)
+{
+    return (struct cgm_mshr_waiter){ .tag = r->tag, .value = r->value, .mask = r->mask, .bytes = r->bytes,
+                                     .op = r->op, .flags = r->flags };
+}
+static inline struct cgm_coh_req coh_req_of(uint64_t block, const struct cgm_mshr_waiter *w)
+{
+    return (struct cgm_coh_req){ .block = block, .tag = w->tag, .value = w->value, .mask = w->mask,
+                                 .bytes = w->bytes, .op = w->op, .flags = w->flags };
+}
+
 /* Requests that found a cache's resources full (or its set busy), run
  * again shortly (a COH_WAKE_STALLED of the node). */
-struct stalled {
-    uint64_t block, tag, value;
-    uint8_t op;
-};
 struct stall_list {
-    struct stalled *q;
+    struct cgm_coh_req *q;
     unsigned n, cap;
     bool wake_pending;
 };
 struct cgm_coh_sys;
-void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, uint8_t op, uint64_t block, uint64_t tag,
-               uint64_t value);
+void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, const struct cgm_coh_req *r);
 /* A cache's access function, for running requests again. */
-typedef int (*coh_access_fn)(struct cgm_coh_sys *s, void *cache, uint8_t op, uint64_t block, uint64_t tag,
-                             uint64_t value);
+typedef int (*coh_access_fn)(struct cgm_coh_sys *s, void *cache, const struct cgm_coh_req *r);
 /* Runs the requests MSHR entry e of m held, in arrival order (the entry is
  * released first); one refused now goes to the stall list. *replaying is
  * set meanwhile (a replayed request is not a new access). */
@@ -271,13 +277,11 @@ int coh_l3_holder_node(const struct cgm_coh_sys *s, int h, uint64_t block);
 
 void core_deliver(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m);
 void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what);
-int core_access(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t block, uint64_t tag,
-                uint64_t value);
+int core_access(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req *r);
 void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_msg *m);
 void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what);
 int coh_gpu_bank_node(const struct cgm_coh_sys *s, uint64_t block);
-int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint8_t op, uint64_t block, uint64_t tag,
-                  uint64_t value);
+int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_req *r);
 void gpu_l1_deliver(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m);
 void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int what);
 void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);

@@ -1,4 +1,4 @@
-/* The state-table rows as data, and the message names. */
+/* The state-table rows and the messages as data. */
 #include "cgm/coh.h"
 
 const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS] = {
@@ -11,11 +11,14 @@ const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS] = {
  * described in cgm/coh.h). */
 bool cgm_mesi_row_implemented(enum cgm_mesi_row r) { return r < MESI_NROWS; }
 
+const struct cgm_coh_msg_info cgm_coh_msgs[COH_NTYPES] = {
+#define MSG(id, name, cls, data, extra) [id] = { name, COH_CLASS_##cls, COH_DATA_##data, extra },
+#include "cgm/coh_msgs.def"
+#undef MSG
+};
+
 const char *const cgm_coh_msg_names[COH_NTYPES] = {
-    [COH_GETS] = "GetS", [COH_GET] = "Get", [COH_GETX] = "GetX", [COH_UPGRADE] = "Upgrade",
-    [COH_WB] = "WriteBack", [COH_EVICT] = "Evict", [COH_FWD_ACK] = "Fwd_Ack", [COH_FWD_NACK] = "Fwd_Nack",
-    [COH_INV_ACK] = "Inval_Ack", [COH_UNBLOCK] = "Unblock", [COH_PUTS] = "PutS", [COH_PUTCLNX] = "PutClnX",
-    [COH_PUTX] = "PutX", [COH_UPGRADE_ACK] = "Upgrade_Ack", [COH_NACK] = "Nack",
-    [COH_GET_FWD] = "GetFwd", [COH_GETX_FWD] = "GetXFwd", [COH_INVAL] = "Inval",
-    [COH_FLUSH] = "Flush", [COH_WB_ACK] = "WriteBack_Ack",
+#define MSG(id, name, cls, data, extra) [id] = name,
+#include "cgm/coh_msgs.def"
+#undef MSG
 };

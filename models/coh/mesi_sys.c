@@ -24,6 +24,8 @@ static const char *config_problem(const struct cgm_coh_config *cfg)
         return "L3 slices must be a power of two";
     if (!cfg->blocks)
         return "memory must hold at least one block";
+    if (cfg->block_bytes > 4096)
+        return "a block holds at most 4096 bytes";
     if (!cfg->wb_entries || !cfg->l3_wb_entries || !cfg->l1_wb_entries)
         return "every write-back queue needs an entry";
     if (!cfg->l2_sets || !cfg->l2_ways)
@@ -108,6 +110,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         return NULL;
     }
     s->cfg = *cfg;
+    if (!s->cfg.block_bytes)
+        s->cfg.block_bytes = 64;
     if (!cfg->gpu.cus)
         s->cfg.gpu.banks = 0;
     s->env = *env;
@@ -239,18 +243,17 @@ int coh_l3_holder_node(const struct cgm_coh_sys *s, int h, uint64_t block)
     return h < (int)s->cfg.cores ? h : coh_gpu_bank_node(s, block);
 }
 
-void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, uint8_t op, uint64_t block, uint64_t tag,
-               uint64_t value)
+void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, const struct cgm_coh_req *r)
 {
     if (l->n == l->cap) {
         unsigned cap = l->cap ? 2 * l->cap : 16;
-        struct stalled *q = realloc(l->q, cap * sizeof *q);
+        struct cgm_coh_req *q = realloc(l->q, cap * sizeof *q);
         if (!q) /* bounded by the MSHR and coalescer sizes; tiny */
             cgm_oom("coherence: a list of stalled requests");
         l->q = q;
         l->cap = cap;
     }
-    l->q[l->n++] = (struct stalled){ .block = block, .tag = tag, .value = value, .op = op };
+    l->q[l->n++] = *r;
     if (!l->wake_pending) {
         l->wake_pending = true;
         s->env.later(s->env.ctx, node, 0, COH_WAKE_STALLED);
@@ -267,9 +270,11 @@ void coh_replay_entry(struct cgm_coh_sys *s, struct cgm_mshr *m, struct cgm_mshr
     cgm_mshr_release(m, e);
     bool was = *replaying;
     *replaying = true;
-    for (unsigned i = 0; i < n; i++)
-        if (fn(s, cache, w[i].op, block, w[i].tag, w[i].value) < 0)
-            coh_stall(s, l, node, w[i].op, block, w[i].tag, w[i].value);
+    for (unsigned i = 0; i < n; i++) {
+        struct cgm_coh_req r = coh_req_of(block, &w[i]);
+        if (fn(s, cache, &r) < 0)
+            coh_stall(s, l, node, &r);
+    }
     *replaying = was;
 }
 
@@ -280,11 +285,9 @@ void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, st
     *l = (struct stall_list){ 0 };
     bool was = *replaying;
     *replaying = true;
-    for (unsigned i = 0; i < taken.n; i++) {
-        const struct stalled *r = &taken.q[i];
-        if (fn(s, cache, r->op, r->block, r->tag, r->value) < 0)
-            coh_stall(s, l, node, r->op, r->block, r->tag, r->value);
-    }
+    for (unsigned i = 0; i < taken.n; i++)
+        if (fn(s, cache, &taken.q[i]) < 0)
+            coh_stall(s, l, node, &taken.q[i]);
     *replaying = was;
     free(taken.q);
 }
@@ -303,6 +306,25 @@ void dwb_release(struct dir_wbq *q, struct dir_wb *wb,
         rerun(s, dir, &j[i], block);
 }
 
+/* The kind of each kind's directory: a core's and a GPU L2 bank's is an
+ * L3 slice (a bank's when the GPU shares the last level), a GPU L1's its
+ * bank; a slice's is memory. */
+static const uint8_t parent_kind[CGM_NODE_KINDS] = {
+    [CGM_NODE_CORE] = CGM_NODE_SLICE, [CGM_NODE_SLICE] = CGM_NODE_KINDS,
+    [CGM_NODE_GPU_L1] = CGM_NODE_GPU_L2, [CGM_NODE_GPU_L2] = CGM_NODE_SLICE,
+};
+
+enum cgm_coh_lane cgm_coh_msg_lane(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
+{
+    uint8_t src = s->nodes[m->src].kind, dst = s->nodes[m->dst].kind;
+    if (parent_kind[src] == dst)
+        return dst == CGM_NODE_GPU_L2 && cgm_coh_msgs[m->type].cls == COH_CLASS_ANSWER ? COH_LANE_COHERENCE
+                                                                                      : COH_LANE_REQUEST;
+    if (parent_kind[dst] == src)
+        return COH_LANE_REPLY;
+    return COH_LANE_COHERENCE;
+}
+
 unsigned cgm_coh_node_count(const struct cgm_coh_sys *s) { return s->nnodes; }
 enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node)
 {
@@ -310,18 +332,45 @@ enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node)
 }
 int cgm_coh_node_index(const struct cgm_coh_sys *s, int node) { return s->nodes[node].index; }
 
+uint64_t cgm_coh_byte_mask(unsigned block_bytes, unsigned offset, unsigned bytes)
+{
+    unsigned granule = block_bytes > 64 ? block_bytes / 64 : 1, span = block_bytes / granule;
+    if (!bytes || offset >= block_bytes)
+        return 0;
+    unsigned first = offset / granule, last = (offset + bytes - 1) / granule;
+    if (last >= span)
+        last = span - 1;
+    if (!first && last == span - 1)
+        return 0; /* the whole block */
+    uint64_t upto = last == 63 ? ~0ull : (1ull << (last + 1)) - 1;
+    return upto & ~((1ull << first) - 1);
+}
+
+unsigned cgm_coh_msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
+{
+    if (!cgm_coh_msg_has_data(m))
+        return 0;
+    unsigned block = s->cfg.block_bytes;
+    if (cgm_coh_msgs[m->type].data != COH_DATA_MASKED || !m->mask)
+        return block;
+    unsigned granule = block > 64 ? block / 64 : 1;
+    return (unsigned)__builtin_popcountll(m->mask) * granule;
+}
+
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
 {
+    m.bytes = (uint16_t)cgm_coh_msg_bytes(s, &m);
     s->msgs[m.type]++;
     s->node_msgs[m.src].sent[m.type]++;
     s->node_msgs[m.dst].received[m.type]++;
     s->env.send(s->env.ctx, &m);
 }
 
-int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block, uint64_t tag,
-                       uint64_t store_value)
+int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *req)
 {
     struct gpu_l1 *l1 = &s->gpu_l1[cu];
+    uint64_t block = req->block, tag = req->tag;
+    uint8_t op = req->op;
     if (block >= s->cfg.blocks)
         return -1;
     /* The L1's controller asks again each cycle while its head request is
@@ -331,7 +380,7 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block
         l1->st.stalls++;
         return -1;
     }
-    int r = gpu_l1_access(s, l1, op, block, tag, store_value);
+    int r = gpu_l1_access(s, l1, req);
     if (r < 0) {
         l1->st.stalls++;
         l1->refusal_stands = true;
@@ -349,18 +398,17 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, uint8_t op, uint64_t block
     return r;
 }
 
-int cgm_coh_access(struct cgm_coh_sys *s, int core, uint8_t op, uint64_t block, uint64_t tag,
-                   uint64_t store_value)
+int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *req)
 {
     struct core *c = &s->cores[core];
-    if (block >= s->cfg.blocks)
+    if (req->block >= s->cfg.blocks)
         return -1;
     c->st.accesses++;
-    int r = core_access(s, c, op, block, tag, store_value);
+    int r = core_access(s, c, req);
     if (r < 0) {
         c->st.accesses--;
         c->st.stalls++;
-    } else if (op == CGM_OP_FETCH) {
+    } else if (req->op == CGM_OP_FETCH) {
         c->st.fetch_accesses++;
     }
     return r;

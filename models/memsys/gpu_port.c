@@ -140,8 +140,21 @@ static bool scalar_access(struct cgm_memsys *m, const struct cgm_gpu_request *r)
     return true;
 }
 
-/* Vector loads and stores go to the CU's vector L1 once translated; an
- * atomic is performed there as a store (it needs the block exclusive). */
+/* What the CU's vector L1 is asked: an atomic is performed as a store
+ * (it needs the block exclusive); the bytes the request touches and its
+ * GLC and SLC bits go with it. */
+struct cgm_coh_req memsys_gpu_coh_request(const struct cgm_memsys *m, const struct cgm_gpu_request *r, uint64_t paddr,
+                                          unsigned idx)
+{
+    unsigned block = m->cfg.block_bytes;
+    uint8_t flags = (r->flags & CGM_GPU_GLC ? CGM_COH_GLC : 0) | (r->flags & CGM_GPU_SLC ? CGM_COH_SLC : 0);
+    return (struct cgm_coh_req){ .block = paddr >> m->block_shift, .tag = idx, .value = r->value,
+                                 .mask = cgm_coh_byte_mask(block, (unsigned)(paddr & (block - 1)), r->bytes),
+                                 .bytes = r->bytes, .op = r->op == CGM_GPU_LOAD ? CGM_OP_LOAD : CGM_OP_STORE,
+                                 .flags = flags };
+}
+
+/* Vector loads and stores go to the CU's vector L1 once translated. */
 static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
 {
     struct cgm_memsys *m = ctx;
@@ -166,8 +179,7 @@ static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
             m->gpu_done(m->gpu_ctx, r, 0, now);
         return true;
     }
-    uint8_t op = r->op == CGM_GPU_LOAD ? CGM_OP_LOAD : CGM_OP_STORE;
-    n->greqs[idx] = (struct gpu_req){ .r = *r, .block = paddr >> m->block_shift, .ready = ready, .op = op };
+    n->greqs[idx] = (struct gpu_req){ .r = *r, .req = memsys_gpu_coh_request(m, r, paddr, (unsigned)idx), .ready = ready };
     memsys_node_request(m, n, (unsigned)idx, now);
     return true;
 }

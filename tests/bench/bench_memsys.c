@@ -329,7 +329,8 @@ static double run_baseline(const struct cgm_memsys_config *mc, uint64_t per_core
             if (issued[i] - w->done[i] >= INFLIGHT)
                 continue;
             uint32_t x = streams[i][issued[i]];
-            if (cgm_coh_access(w->sys, (int)i, op_of(x), addr_of(x) / 64, issued[i], issued[i]) >= 0)
+            struct cgm_coh_req r = { .block = addr_of(x) / 64, .tag = issued[i], .value = issued[i], .op = op_of(x) };
+            if (cgm_coh_access(w->sys, (int)i, &r) >= 0)
                 issued[i]++;
         }
         /* Deliver a slice of the queue between issue rounds. */

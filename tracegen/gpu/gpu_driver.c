@@ -11,6 +11,7 @@
 
 #include "cgm/events.h"
 #include "cgm/guest.h"
+#include "cgm/nearest.h"
 #include "tracegen/si/si_record.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"
@@ -117,7 +118,16 @@ static long gpu_kernel(struct x86_process *p, struct gpu_driver *d, uint64_t pro
     const struct gpu_program *g = d->programs[program - 1];
     const struct si_kernel *k = si_program_kernel(&g->prog, name);
     if (!k) {
-        fprintf(stderr, "tracegen: gpu: kernel: no kernel '%s' in %s\n", name, g->prog.path);
+        struct cgm_nearest near = { NULL, 0 };
+        for (size_t i = 0; i < g->prog.nkernels; i++)
+            cgm_nearest_offer(&near, name, g->prog.kernels[i].name);
+        fprintf(stderr, "tracegen: gpu: kernel: no kernel '%s' in %s", name, g->prog.path);
+        if (near.best)
+            fprintf(stderr, " (did you mean '%s'?)", near.best);
+        fprintf(stderr, "; its kernels:");
+        for (size_t i = 0; i < g->prog.nkernels; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", g->prog.kernels[i].name);
+        fprintf(stderr, "%s\n", g->prog.nkernels ? "" : " none");
         return -ENOENT;
     }
     for (uint32_t i = 0; i < d->nkernels; i++)

@@ -94,19 +94,19 @@ static void test_flush_conflict_rows(void **state)
     const uint64_t a = 5, b = 9;
 
     /* A comes in exclusive (the only core) and is held by the data cache. */
-    assert_int_equal(cgm_coh_access(w->sys, 0, CGM_OP_LOAD, a, 0, 0), 0);
+    assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = a, .tag = 0, .op = CGM_OP_LOAD }), 0);
     drain(w);
     assert_true(w->finished[0]);
     assert_int_equal(cgm_coh_core_copy(w->sys, 0, a, &(uint64_t){ 0 }), MESI_E);
 
     /* B's miss evicts A from the L2; before the flush is acknowledged a
      * load and a store to A meet the conflict. */
-    assert_int_equal(cgm_coh_access(w->sys, 0, CGM_OP_LOAD, b, 1, 0), 0);
+    assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = b, .tag = 1, .op = CGM_OP_LOAD }), 0);
     const uint64_t *rows = cgm_mesi_row_counts(w->sys);
     assert_int_equal(rows[R33_WBFC_LOAD], 0);
-    assert_int_equal(cgm_coh_access(w->sys, 0, CGM_OP_LOAD, a, 2, 0), 0);
+    assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = a, .tag = 2, .op = CGM_OP_LOAD }), 0);
     assert_int_equal(rows[R33_WBFC_LOAD], 1);
-    assert_int_equal(cgm_coh_access(w->sys, 0, CGM_OP_STORE, a, 3, 77), 0);
+    assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = a, .tag = 3, .value = 77, .op = CGM_OP_STORE }), 0);
     assert_int_equal(rows[R33_WBFC_STORE], 1);
     assert_int_equal(cgm_coh_core_stats(w->sys, 0)->l1_nacks, 2);
     assert_false(w->finished[2] || w->finished[3]);
@@ -115,7 +115,7 @@ static void test_flush_conflict_rows(void **state)
     assert_int_equal(w->done, 4);
     assert_int_equal(w->value[2], 0); /* memory's initial value */
     assert_int_equal(w->value[3], 77);
-    assert_int_equal(cgm_coh_access(w->sys, 0, CGM_OP_LOAD, a, 4, 0) >= 0, 1);
+    assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = a, .tag = 4, .op = CGM_OP_LOAD }) >= 0, 1);
     drain(w);
     assert_true(w->finished[4]);
     assert_int_equal(w->value[4], 77);

@@ -153,7 +153,7 @@ static void flush_issue(struct tester *t, uint64_t block, uint8_t op)
         if (o->used)
             continue;
         *o = (struct outstanding){ .issued = t->now, .block = block, .op = op, .used = true };
-        int rc = cgm_coh_access(t->sys, (int)c, op, block, K, 0);
+        int rc = cgm_coh_access(t->sys, (int)c, &(struct cgm_coh_req){ .block = block, .tag = K, .op = op });
         if (rc < 0) {
             o->used = false;
             continue;
@@ -273,8 +273,8 @@ static void issue(struct tester *t, unsigned agent)
     t->out[agent][slot] = (struct outstanding){ .issued = t->now, .block = block, .op = op, .used = true };
     t->inflight[agent]++;
     t->blk[block].busy++;
-    int rc = core ? cgm_coh_access(t->sys, (int)agent, op, block, slot, value)
-                  : cgm_coh_gpu_access(t->sys, (int)(agent - t->cores), op, block, slot, value);
+    struct cgm_coh_req req = { .block = block, .tag = slot, .value = value, .op = op };
+    int rc = core ? cgm_coh_access(t->sys, (int)agent, &req) : cgm_coh_gpu_access(t->sys, (int)(agent - t->cores), &req);
     if (rc < 0) {
         t->out[agent][slot].used = false;
         t->inflight[agent]--;
@@ -364,7 +364,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
             if (trace_block >= 0 && e.m.block == (uint64_t)trace_block)
                 fprintf(stderr, "%llu: %s %d -> %d req %d data %llu%s\n", (unsigned long long)t->now,
                         cgm_coh_msg_names[e.m.type], e.m.src, e.m.dst, e.m.req, (unsigned long long)e.m.data,
-                        e.m.has_data ? " (data)" : "");
+                        e.m.bytes ? " (data)" : "");
             cgm_coh_deliver(t->sys, &e.m);
             check_block(t, e.m.block);
         } else if (e.kind == EV_WAKE && e.node < 0) {
@@ -395,10 +395,10 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
         nacks += cgm_coh_gpu_l1_stats(t->sys, (int)i)->nacks_received;
     }
     printf("%s: %llu requests (%llu GPU L1 hits, %llu GPU NACKs), %llu handovers (%llu checked reads), "
-           "%llu messages, %llu cycles\n",
+           "%llu messages, %llu cycles, signature %016llx\n",
            rc->name, (unsigned long long)t->completed, (unsigned long long)hits, (unsigned long long)nacks,
            (unsigned long long)t->handovers, (unsigned long long)t->handover_reads, (unsigned long long)t->q.seq,
-           (unsigned long long)t->now);
+           (unsigned long long)t->now, (unsigned long long)sig);
     if (res)
         *res = (struct run_result){ sig, t->handovers, t->handover_reads };
     cgm_coh_destroy(t->sys);

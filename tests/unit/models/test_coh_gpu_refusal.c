@@ -56,21 +56,22 @@ static void test_refusal_stands_until_an_answer(void **state)
         fail_msg("%s", err);
     const struct cgm_coh_gpu_l1_stats *st = cgm_coh_gpu_l1_stats(s, 0);
 
-    assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 0, 1, 0), 0); /* a miss: the entry */
+    /* a miss: the entry */
+    assert_int_equal(cgm_coh_gpu_access(s, 0, &(struct cgm_coh_req){ .block = 0, .tag = 1, .op = CGM_OP_LOAD }), 0);
     assert_int_equal(w.nsent, 1);
     assert_int_equal(w.sent[0].type, COH_GET);
     for (unsigned k = 1; k <= 3; k++) { /* another block: no entry for it */
-        assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 1, 2, 0), -1);
+        assert_int_equal(cgm_coh_gpu_access(s, 0, &(struct cgm_coh_req){ .block = 1, .tag = 2, .op = CGM_OP_LOAD }), -1);
         assert_int_equal(cgm_coh_gpu_l1_stats(s, 0)->stalls, k);
     }
     assert_int_equal(w.nsent, 1);
 
     /* The bank's answer fills block 0 and frees the entry. */
     cgm_coh_deliver(s, &(struct cgm_coh_msg){ .type = COH_PUTCLNX, .src = w.sent[0].dst, .dst = w.sent[0].src,
-                                              .block = 0, .data = 7, .has_data = true });
+                                              .block = 0, .data = 7 });
     assert_int_equal(w.done, 1);
     assert_int_equal(w.done_tag, 1);
-    assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 1, 2, 0), 0);
+    assert_int_equal(cgm_coh_gpu_access(s, 0, &(struct cgm_coh_req){ .block = 1, .tag = 2, .op = CGM_OP_LOAD }), 0);
     assert_int_equal(w.nsent, 2);
     assert_int_equal(w.sent[1].block, 1);
     st = cgm_coh_gpu_l1_stats(s, 0);
@@ -80,8 +81,8 @@ static void test_refusal_stands_until_an_answer(void **state)
 
     /* A different request is looked at, not answered from the last refusal:
      * block 0 is a hit although the entry is busy again. */
-    assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 2, 3, 0), -1);
-    assert_int_equal(cgm_coh_gpu_access(s, 0, CGM_OP_LOAD, 0, 4, 0), 1);
+    assert_int_equal(cgm_coh_gpu_access(s, 0, &(struct cgm_coh_req){ .block = 2, .tag = 3, .op = CGM_OP_LOAD }), -1);
+    assert_int_equal(cgm_coh_gpu_access(s, 0, &(struct cgm_coh_req){ .block = 0, .tag = 4, .op = CGM_OP_LOAD }), 1);
     assert_int_equal(w.done_tag, 4);
     assert_int_equal(cgm_coh_gpu_l1_stats(s, 0)->stalls, 4);
     cgm_coh_destroy(s);

@@ -139,7 +139,8 @@ static void issue(struct tester *t, int core)
     /* Mark the slot first: a hit completes inside the call. */
     t->out[core][slot] = (struct outstanding){ .issued = t->now, .block = block, .used = true };
     t->inflight[core]++;
-    int rc = cgm_coh_access(t->sys, core, op, block, slot, value);
+    int rc = cgm_coh_access(t->sys, core, &(struct cgm_coh_req){ .block = block, .tag = slot, .value = value,
+                                                                  .op = op });
     if (rc < 0) {
         t->out[core][slot].used = false;
         t->inflight[core]--;
@@ -246,10 +247,11 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, uint64_t *out_si
         evictions += cgm_coh_core_stats(t->sys, (int)i)->evictions;
         hits += cgm_coh_core_stats(t->sys, (int)i)->hits;
     }
-    printf("%s: %llu requests (%llu hits), %llu NACKs, %llu L1 evictions, %llu messages, %llu cycles\n",
+    printf("%s: %llu requests (%llu hits), %llu NACKs, %llu L1 evictions, %llu messages, %llu cycles, "
+           "signature %016llx\n",
            rc->name, (unsigned long long)t->completed, (unsigned long long)hits,
            (unsigned long long)nacks, (unsigned long long)evictions,
-           (unsigned long long)t->q.seq, (unsigned long long)t->now);
+           (unsigned long long)t->q.seq, (unsigned long long)t->now, (unsigned long long)sig);
     cgm_coh_destroy(t->sys);
     free(t->golden);
     coh_events_free(&t->q);
