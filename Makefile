@@ -303,6 +303,10 @@ DEB_PACKAGES += libmsgpack-dev
 # test_si_pocl compares the emulator with PoCL (Debian's CPU OpenCL) on the same .cl.
 DEB_PACKAGES += pocl-opencl-icd ocl-icd-opencl-dev
 $(BUILD)/tests/tracegen/test_si_pocl: LDLIBS += -lOpenCL
+# test_si_fuzz compiles its generated kernels itself, with these.
+$(BUILD)/tests/tracegen/test_si_fuzz: LDLIBS += -lOpenCL
+export CGM_KERNEL_CLANG = $(KERNEL_CLANG)
+export CGM_KERNEL_FLAGS = $(subst -Itraces/include,-I$(CURDIR)/traces/include,$(KERNEL_FLAGS))
 KERNEL_FLAGS  := -target amdgcn-amd-amdhsa -mcpu=tahiti -nogpulib -O2 \
                  -Itraces/include -include cgm_device.h
 KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard traces/kernels/*.cl)) \
