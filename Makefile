@@ -277,10 +277,12 @@ fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
 
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
-$(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(wildcard models/dram/*.c)
+# The DRAM model registers its statistics (models/stats).
+FUZZ_DRAM_SRC := $(wildcard models/dram/*.c) $(wildcard models/stats/*.c)
+$(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/util.c replay/config.c \
-  $(wildcard models/dram/*.c)
-$(BUILD)/fuzz/fuzz_dram_trace: $(wildcard models/dram/*.c)
+  $(FUZZ_DRAM_SRC)
+$(BUILD)/fuzz/fuzz_dram_trace: $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
 $(BUILD)/fuzz/fuzz_x86_syscalls: $(TRACEGEN_SRC) tests/unit/sys_fuzz.c
 # replay's simulation: KnightSim's stack switches are annotated for ASan

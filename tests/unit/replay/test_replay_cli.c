@@ -24,7 +24,7 @@ static char out[1 << 20]; /* --list-stats prints about 70 KB */
 static int replay(const char *args)
 {
     const char *bin = getenv("CGM_BIN");
-    char cmd[1024];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s/replay %s 2>&1", bin ? bin : "bin", args);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
