@@ -15,6 +15,7 @@
 #include <cJSON.h>
 
 #include "cgm/memsys.h"
+#include "tests/unit/memsys_small.h"
 
 struct drv {
     struct cgm_memsys *ms;
@@ -83,25 +84,7 @@ static struct cgm_memsys *create_ms(ks_engine *eng, const struct cgm_memsys_conf
     return cgm_memsys_create(eng, &d, c, done, ctx, err, errlen);
 }
 
-static struct cgm_memsys_config small_cfg(void)
-{
-    struct cgm_memsys_config c;
-    cgm_memsys_default_config(&c);
-    c.coh.l1_sets = 2;
-    c.coh.l1_ways = 2;
-    c.coh.l2_sets = 4;
-    c.coh.l2_ways = 2;
-    c.coh.l1_wb_entries = 1;
-    c.coh.l3_sets = 8;
-    c.coh.l3_ways = 4;
-    c.coh.mshr = 4;
-    c.coh.coalesce = 4;
-    c.coh.wb_entries = 2;
-    c.coh.l3_wb_entries = 4;
-    c.mem_bytes = 1 << 20;
-    c.check_dram = true;
-    return c;
-}
+static struct cgm_memsys_config small_cfg(void) { return memsys_small_config(); }
 
 /* One request at a time from core 0; returns its latency in CPU cycles. */
 struct single {

@@ -15,26 +15,13 @@
 
 #include "cgm/memsys.h"
 #include "cgm/stats.h"
+#include "tests/unit/memsys_small.h"
 
-/* A small CPU hierarchy over 1 MiB (16384 blocks) with the DRAM checker on:
- * the L3 holds 4 slices x 8 sets x 4 ways = 128 blocks. */
+/* The tests' small system (the L3 holds 4 slices x 8 sets x 4 ways = 128
+ * blocks of the 16384) over several controllers. */
 static struct cgm_memsys_config small_cfg(unsigned controllers, uint64_t interleave)
 {
-    struct cgm_memsys_config c;
-    cgm_memsys_default_config(&c);
-    c.coh.l1_sets = 2;
-    c.coh.l1_ways = 2;
-    c.coh.l2_sets = 4;
-    c.coh.l2_ways = 2;
-    c.coh.l1_wb_entries = 1;
-    c.coh.l3_sets = 8;
-    c.coh.l3_ways = 4;
-    c.coh.mshr = 4;
-    c.coh.coalesce = 4;
-    c.coh.wb_entries = 2;
-    c.coh.l3_wb_entries = 4;
-    c.mem_bytes = 1 << 20;
-    c.check_dram = true;
+    struct cgm_memsys_config c = memsys_small_config();
     c.mem_controllers = controllers;
     c.mem_interleave = interleave;
     return c;
