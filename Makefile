@@ -98,7 +98,7 @@ LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
 ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
 
-# The layers (DESIGN.md): tracegen and replay use formats and models; models
+# The layers (README.md, "Layout"): tracegen and replay use formats and models; models
 # knows nothing of traces, formats nothing of emulators or timing. Each
 # program, and each part's unit tests, links only its own layer, the layers
 # below it and their Debian libraries, so a call that points the wrong way
@@ -141,6 +141,8 @@ help:
 	@echo "make test-PART   one part's unit tests: $(addprefix test-,$(TEST_PARTS))"
 	@echo "make demo        record and inspect the bundled workload"
 	@echo "make check-asan  unit tests under AddressSanitizer + UBSan"
+	@echo "make fingerprints  replay statistics against tests/fingerprints/expected"
+	@echo "make fingerprints-update  refresh them (a change of statistics on purpose)"
 	@echo "make bench       every benchmark; make bench-NAME for one ($(BENCH_NAMES))"
 	@echo "make fuzz        libFuzzer targets (clang) in $(BUILD)/fuzz"
 	@echo "make validate    long validation runs against outside references"
@@ -234,6 +236,14 @@ test-$(1): $$(PROGRAMS) $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
 endef
 $(foreach p,$(TEST_PARTS),$(eval $(call test_part_rule,$(p))))
 
+# Fingerprints of replay's statistics (tests/fingerprints/run.sh): the check
+# (also a unit test, test_fingerprints) and the explicit refresh.
+.PHONY: fingerprints fingerprints-update
+fingerprints: $(PROGRAMS) x86-guests gpu-guests
+	@sh tests/fingerprints/run.sh $(BIN) $(BUILD)
+fingerprints-update: $(PROGRAMS) x86-guests gpu-guests
+	@sh tests/fingerprints/run.sh --update $(BIN) $(BUILD)
+
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=$(CC) \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
@@ -299,12 +309,21 @@ KERNEL_COS := $(patsubst traces/kernels/%.cl,$(BUILD)/kernels/%.co,$(wildcard tr
               $(patsubst tests/data/si/kernels/%.cl,$(BUILD)/kernels/test/%.co,$(wildcard tests/data/si/kernels/*.cl))
 define kernel_link
 	@mkdir -p $(dir $@)
-	$(KERNEL_CLANG) $(KERNEL_FLAGS) -c $< -o $(@:.co=.o)
-	$(KERNEL_CLANG) $(KERNEL_FLAGS) -S $< -o $(@:.co=.s)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) $(KERNEL_MCPU) -c $< -o $(@:.co=.o)
+	$(KERNEL_CLANG) $(KERNEL_FLAGS) $(KERNEL_MCPU) -S $< -o $(@:.co=.s)
 	ld.lld -shared $(@:.co=.o) -o $@
 endef
 $(BUILD)/kernels/%.co: traces/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
 $(BUILD)/kernels/test/%.co: tests/data/si/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
+# What the loader must refuse or accept (test_si_refuse): micro.cl for other
+# GPUs and the other SI chips -> $(BUILD)/kernels/target/GFX/micro.co, and
+# tests/data/si/refused/NAME.cl (features the device lacks) -> kernels/refused/.
+KERNEL_TARGETS := gfx601 gfx602 gfx700 gfx803 gfx900
+KERNEL_COS += $(foreach g,$(KERNEL_TARGETS),$(BUILD)/kernels/target/$(g)/micro.co) \
+              $(patsubst tests/data/si/refused/%.cl,$(BUILD)/kernels/refused/%.co,$(wildcard tests/data/si/refused/*.cl))
+$(BUILD)/kernels/target/%/micro.co: KERNEL_MCPU = -mcpu=$*
+$(BUILD)/kernels/target/%/micro.co: tests/data/si/kernels/micro.cl traces/include/cgm_device.h; $(kernel_link)
+$(BUILD)/kernels/refused/%.co: tests/data/si/refused/%.cl traces/include/cgm_device.h; $(kernel_link)
 .PHONY: kernels
 kernels: $(KERNEL_COS)
 all: kernels

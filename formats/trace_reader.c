@@ -97,7 +97,7 @@ struct cgm_reader *cgm_reader_open_fd(int fd, const char *name, char *err,
     if (!e)
         e = "index unreadable";
     snprintf(r->damage, sizeof r->damage,
-             "incomplete: %s; blocks recovered up to offset %llu (%s)", e,
+             "%s; blocks recovered up to offset %llu (%s)", e,
              (unsigned long long)stop, why_index);
     return r;
 }

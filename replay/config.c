@@ -13,6 +13,7 @@
 
 #include "cgm/dram.h"
 #include "cgm/input.h"
+#include "cgm/nearest.h"
 
 /* T_MODEL: a section whose keys a model's own table holds; its row gives
  * where the section is printed and the key that sets its defaults. */
@@ -46,8 +47,8 @@ static const char *const waitcnt_names[] = { "counts", "drain", NULL };
     { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
       "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
 
-/* The GPU hierarchy's caches (seed 000 Table 4.1 and the original code's
- * settings: GPU-SPEC.md 2.2, 2.4). */
+/* The GPU hierarchy's caches (seed 000 Table 4.1 and the settings of
+ * M2S-CGM's cgm-config.ini, [GPU_V_Cache] and [GPU_L2_Cache]). */
 #define GPU_CACHE_KEYS(sec, fld, sz, w, lat, m, co, what, per)                                    \
     { sec, "size", T_BYTES, OFF(fld.size), sz, 1024, 1ull << 30, NULL, what ": capacity" },      \
     { sec, "ways", T_COUNT, OFF(fld.ways), w, 1, 64, NULL, "associativity (64-byte blocks)" },    \
@@ -107,7 +108,15 @@ static const struct key keys[] = {
     { "network", "latency", T_CYCLES, OFF(net_latency), "1", 1, 1000, NULL, "switch traversal, network cycles" },
     { "memory", "sa_latency", T_CYCLES, OFF(sa_latency), "4", 0, 10000, NULL,
       "system agent traversal, network cycles" },
-    { "memory", "mc_queue", T_COUNT, OFF(mc_queue), "64", 1, 4096, NULL, "memory requests in flight" },
+    { "memory", "mc_queue", T_COUNT, OFF(mc_queue), "64", 1, 4096, NULL,
+      "memory requests in flight at each memory controller" },
+    { "memory", "controllers", T_COUNT, OFF(mem_controllers), "1", 1, 64, NULL,
+      "memory controllers, each with DRAM of the [dram] keys behind a system agent on a ring switch of its "
+      "own; physical addresses are spread over them by memory.interleave" },
+    { "memory", "interleave", T_BYTES, OFF(mem_interleave), "64", 0, 1ull << 36, NULL,
+      "with several controllers, the bytes of consecutive physical addresses one controller holds before the "
+      "next one's (a power of two, at least a 64-byte block: 64 interleaves by block, 4KiB by page); 0: "
+      "contiguous ranges, one per controller" },
     { "memory", "size", T_BYTES, OFF(mem_size), "256MiB", 1ull << 20, 1ull << 36, NULL,
       "physical memory modelled; guest pages are placed in it on first touch" },
     { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,
@@ -198,9 +207,9 @@ static const struct key keys[] = {
       "vector memory instructions in flight in the vector memory unit" },
     { "gpu.cu", "vmem_requests_per_cycle", T_COUNT, OFF(cu.vmem_requests_per_cycle), "1", 1, 128, NULL,
       "block requests the vector memory unit sends per cycle" },
-    { "gpu.cu", "coalescer", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 1, coalescer_names,
-      "per-instruction: an instruction's lanes make one request per block (hardware); l1-mshr: one "
-      "request per lane, merged by the L1's MSHR (M2S-CGM)" },
+    { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 1, coalescer_names,
+      "per-instruction: a request per block an instruction's lanes touch (hardware); l1-mshr: "
+      "per lane, merged by the L1's MSHR (M2S-CGM); was: coalescer" },
     { "gpu.cu", "waitcnt", T_ENUM, OFF(cu.waitcnt), "counts", 0, 1, waitcnt_names,
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
@@ -217,6 +226,12 @@ static const struct key keys[] = {
       "scalar loads: a scalar cache that always hits (seed 000)" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
+
+/* Earlier names of keys, still read (and printed under the key's name). */
+static const struct { const char *section, *name, *key; } aliases[] = {
+    /* the compute unit's way of making requests, not the L1's coalescer (gpu.l1.coalescer) */
+    { "gpu.cu", "coalescer", "coalescing" },
+};
 
 static const char *type_unit(const struct key *k)
 {
@@ -248,7 +263,10 @@ static void where(char *buf, size_t len, const char *source, int line)
         snprintf(buf, len, "%s", source);
 }
 
-/* Parses a decimal number with an optional unit suffix. */
+/* Parses a decimal number with an optional unit suffix. A fraction is
+ * taken when the value it gives is whole (1.5GHz, 0.5KiB; not 1.5 cores
+ * or 0.3B). KB, MB and GB, in any case, are the powers of 1024 that KiB,
+ * MiB and GiB are: a cache's 16KB means 16 KiB. */
 static int parse_number(const char *text, enum key_type type, uint64_t *out)
 {
     const char *p = text;
@@ -261,12 +279,26 @@ static int parse_number(const char *text, enum key_type type, uint64_t *out)
     unsigned long long v = strtoull(p, &end, 10);
     if (errno)
         return -1;
+    /* at most 9 digits of fraction: fraction x unit stays within 64 bits */
+    uint64_t frac = 0, frac_scale = 1;
+    if (*end == '.') {
+        end++;
+        if (!isdigit((unsigned char)*end))
+            return -1;
+        for (; isdigit((unsigned char)*end); end++) {
+            if (frac_scale == 1000000000u)
+                return -1;
+            frac = frac * 10 + (uint64_t)(*end - '0');
+            frac_scale *= 10;
+        }
+    }
     while (isspace((unsigned char)*end))
         end++;
     uint64_t mult = 1;
     if (*end) {
         static const struct { const char *s; enum key_type t; uint64_t m; } sfx[] = {
             { "KiB", T_BYTES, 1ull << 10 }, { "MiB", T_BYTES, 1ull << 20 }, { "GiB", T_BYTES, 1ull << 30 },
+            { "KB", T_BYTES, 1ull << 10 }, { "MB", T_BYTES, 1ull << 20 }, { "GB", T_BYTES, 1ull << 30 },
             { "K", T_BYTES, 1ull << 10 }, { "M", T_BYTES, 1ull << 20 }, { "G", T_BYTES, 1ull << 30 },
             { "B", T_BYTES, 1 },
             { "Hz", T_HZ, 1 }, { "kHz", T_HZ, 1000 }, { "MHz", T_HZ, 1000000 }, { "GHz", T_HZ, 1000000000 },
@@ -284,9 +316,12 @@ static int parse_number(const char *text, enum key_type type, uint64_t *out)
         if (!found)
             return -1;
     }
-    if (v > UINT64_MAX / mult)
+    if (frac * mult % frac_scale)
         return -1;
-    *out = v * mult;
+    uint64_t part = frac * mult / frac_scale;
+    if (v > UINT64_MAX / mult || v * mult > UINT64_MAX - part)
+        return -1;
+    *out = v * mult + part;
     return 0;
 }
 
@@ -341,6 +376,9 @@ static const struct key *lookup_key(const char *section, const char *key)
         if (!strcmp(k->section, section) && !strcmp(k->name, key))
             return k;
     }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(aliases[i].section, section) && !strcmp(aliases[i].name, key))
+            return lookup_key(section, aliases[i].key);
     return NULL;
 }
 
@@ -356,10 +394,31 @@ static const struct key *find_key(const char *section, const char *key, const ch
     bool section_known = false;
     for (size_t i = 0; i < NKEYS && !section_known; i++)
         section_known = !strcmp(keys[i].section, section);
+    /* the nearest key of the section, or the nearest section (then its key
+     * of the same name when there is one, else the nearest of its keys) */
+    struct cgm_nearest near = { NULL, 0 };
+    const char *near_section = section;
+    if (!section_known) {
+        struct cgm_nearest sec = { NULL, 0 };
+        for (size_t i = 0; i < NKEYS; i++)
+            if (!i || strcmp(keys[i].section, keys[i - 1].section))
+                cgm_nearest_offer(&sec, section, keys[i].section);
+        near_section = sec.best;
+    }
+    for (size_t i = 0; near_section && i < NKEYS; i++)
+        if (!strcmp(keys[i].section, near_section))
+            cgm_nearest_offer(&near, key, keys[i].name);
+    char hint[256] = "";
+    if (near.best && section_known)
+        snprintf(hint, sizeof hint, " (did you mean %s?)", near.best);
+    else if (near_section && !section_known && near.best)
+        snprintf(hint, sizeof hint, " (did you mean %s.%s?)", near_section, near.best);
+    else if (near_section && !section_known)
+        snprintf(hint, sizeof hint, " (did you mean [%s]?)", near_section);
     if (!section_known)
-        config_error(err, errlen, "%s: unknown section [%s] (key %s)", at, section, key);
+        config_error(err, errlen, "%s: unknown section [%s] (key %s)%s", at, section, key, hint);
     else
-        config_error(err, errlen, "%s: unknown key %s in [%s]", at, key, section);
+        config_error(err, errlen, "%s: unknown key %s in [%s]%s", at, key, section, hint);
     return NULL;
 }
 
@@ -551,7 +610,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
     struct load_ctx *l = user;
     char msg[512], dotted[2 * 64 + 2];
-    snprintf(dotted, sizeof dotted, "%s.%s", section, name);
+    const struct key *k = strcmp(section, "dram") ? lookup_key(section, name) : NULL;
+    snprintf(dotted, sizeof dotted, "%s.%s", section, k ? k->name : name); /* an alias is its key */
     if (!l->first_pass)
         once(l, "key", dotted);
     if (first_pass_key(section, name) != l->first_pass)
@@ -680,6 +740,17 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  c->page_size);
         return -1;
     }
+    if (c->mem_interleave && (!pow2(c->mem_interleave) || c->mem_interleave < 64)) {
+        snprintf(err, errlen, "memory.interleave: %" PRIu64 " must be 0 (contiguous ranges) or a power of two "
+                 "of at least a 64-byte block", c->mem_interleave);
+        return -1;
+    }
+    if (c->mem_interleave > c->mem_size / c->mem_controllers) {
+        snprintf(err, errlen, "memory.interleave: %" PRIu64 " leaves some of memory.controllers = %" PRIu64
+                 " without memory: runs of at most memory.size / memory.controllers (%" PRIu64 ") give each "
+                 "one some", c->mem_interleave, c->mem_controllers, c->mem_size / c->mem_controllers);
+        return -1;
+    }
     if (!pow2(c->tlb_sets)) {
         snprintf(err, errlen, "tlb.sets: %" PRIu64 " is not a power of two", c->tlb_sets);
         return -1;
@@ -725,6 +796,12 @@ static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
         snprintf(buf, len, "%" PRIu64 "Hz", v);
     else
         snprintf(buf, len, "%" PRIu64, v);
+}
+
+const char *rp_config_key_name(const char *section, const char *key)
+{
+    const struct key *k = strcmp(section, "dram") ? lookup_key(section, key) : NULL;
+    return k ? k->name : key;
 }
 
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len)

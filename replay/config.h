@@ -31,8 +31,8 @@ struct rp_config {
     uint64_t l3_slices;
     /* [network] */
     uint64_t net_frequency, net_queue, net_flit_bytes, net_latency;
-    /* [memory]: system agent, controller, physical memory */
-    uint64_t sa_latency, mc_queue, mem_size, page_size;
+    /* [memory]: system agents, controllers, physical memory */
+    uint64_t sa_latency, mc_queue, mem_controllers, mem_interleave, mem_size, page_size;
     /* [tlb]: one instruction and one data TLB per core */
     uint64_t tlb_sets, tlb_ways, tlb_latency, walk_latency, soft_fault_latency, hard_fault_latency;
     /* [dram]: the DRAM model's own keys (models/dram/dram_config.c) */
@@ -96,5 +96,9 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
 /* Writes VALUE of numeric key SECTION.KEY as --print-config would (64KiB,
  * 2GHz). Returns -1 for an unknown key or one that takes names. */
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len);
+
+/* The name the table gives KEY of SECTION: KEY itself, or the key an
+ * earlier name (an alias) stands for. */
+const char *rp_config_key_name(const char *section, const char *key);
 
 #endif

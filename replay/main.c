@@ -9,20 +9,26 @@
 #include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/dram_trace.h"
+#include "replay/list_stats.h"
 #include "replay/sim.h"
 #include "replay/windows.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q]\n"
-          "              [--windows N --windows-out FILE] TRACE.cgt\n"
+    fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] [--roi]\n"
+          "              [--partial] [--windows N --windows-out FILE] [--kernels-out FILE]\n"
+          "              TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
+          "       replay --list-stats [-c CONFIG.ini] [--set ...]... [-o SHAPE.json] [-q] [--roi] TRACE.cgt\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
           "              [--check]\n"
           "\n"
-          "Simulates the x86 threads of a cgmtrace trace cycle by cycle on out-of-order\n"
-          "cores and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
-          "MESI directory, ring network, system agent, memory controller, DRAM).\n"
+          "Simulates a cgmtrace trace cycle by cycle: its x86 threads on out-of-order\n"
+          "cores, its GPU work-groups (when it holds any) on Southern Islands compute\n"
+          "units, and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
+          "MESI directory; the GPU's vector L1s, L2 banks and hub in the organisation\n"
+          "gpu.coherence and gpu.connection choose; ring network, system agent, memory\n"
+          "controller, DRAM).\n"
           "\n"
           "  -c FILE          configuration (INI); without it the built-in system is used\n"
           "                   (4 GHz quad-core, 32 KiB L1s, 256 KiB L2s, 2 MiB L3 slices,\n"
@@ -31,7 +37,9 @@ static void usage(FILE *out)
           "  -o FILE          write the statistics as JSON (- for standard output)\n"
           "  --roi            report the region of interest only (the guest's markers);\n"
           "                   without it the JSON holds the whole run and the region\n"
-          "                   under \"roi\"\n"
+          "                   under \"roi\" (several regions: \"roi\" adds them up,\n"
+          "                   \"regions\" lists them); with --windows, windows of the\n"
+          "                   regions only\n"
           "  -q               no text summary on standard output\n"
           "  --partial        replay a trace that was cut short (no index) instead of\n"
           "                   refusing it: each thread up to its last whole chunk; a\n"
@@ -39,6 +47,11 @@ static void usage(FILE *out)
           "                   there, with a warning naming it and what was dropped\n"
           "  --print-config   print the effective configuration (every key, with its\n"
           "                   type, unit, range and default) as INI and exit\n"
+          "  --list-stats     build the system for the trace, run nothing, and print the\n"
+          "                   path of every statistic its JSON will hold, one per line\n"
+          "                   (sweep's metric syntax: caches[core0.l1d].misses); with -o\n"
+          "                   also write that JSON with every counter 0; -q: no list.\n"
+          "                   \"roi\" is listed as a run with region markers has it\n"
           "  --dram-trace F   run the DRAM model alone (the [dram] keys of the configuration)\n"
           "                   on lines \"ADDRESS READ|WRITE CYCLE\" (hexadecimal address,\n"
           "                   arrival in DRAM cycles, non-decreasing; - for standard input)\n"
@@ -48,8 +61,14 @@ static void usage(FILE *out)
           "                   counter's change over the window, the last window to the\n"
           "                   end of the run) to the file --windows-out names, one JSON\n"
           "                   object per line, as the run goes\n"
-          "  --windows-out F  where --windows writes"
+          "  --windows-out F  where --windows writes\n"
+          "  --kernels-out F  also write each GPU launch's statistics to F, one JSON\n"
+          "                   object per line as the launch ends\n"
           "  -h, --help       this text\n"
+          "\n"
+          "Sizes take B, KiB, MiB, GiB (KB, kB, MB, GB are the same powers of 1024),\n"
+          "frequencies Hz, kHz, MHz, GHz; a fraction is read when the value is whole\n"
+          "(1.5GHz, 0.5KiB).\n"
           "\n"
           "A progress line (instructions, cycles, rate, time left) goes to standard error\n"
           "when it is a terminal. Exit status: 0 done, 1 bad input or configuration,\n"
@@ -62,12 +81,34 @@ static void usage(FILE *out)
 static bool takes_argument(const char *a)
 {
     return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace") ||
-           !strcmp(a, "--windows") || !strcmp(a, "--windows-out");
+           !strcmp(a, "--windows") || !strcmp(a, "--windows-out") || !strcmp(a, "--kernels-out");
 }
 
 static bool looks_like_option(const char *a)
 {
     return a[0] == '-' && a[1];
+}
+
+/* --list-stats: the statistics' paths on standard output (unless QUIET)
+ * and, to OUT, their JSON before the run. */
+static int list_stats(struct rp_sim *s, const char *out, bool quiet, bool roi_only)
+{
+    FILE *json = NULL;
+    if (out) {
+        json = strcmp(out, "-") ? fopen(out, "w") : stdout;
+        if (!json) {
+            fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
+            rp_sim_destroy(s);
+            return 1;
+        }
+    }
+    int rc = rp_list_stats(s, roi_only, quiet || json == stdout ? NULL : stdout, json);
+    if (json && json != stdout && fclose(json))
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "replay: writing the list of statistics failed\n");
+    rp_sim_destroy(s);
+    return rc ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -76,8 +117,8 @@ int main(int argc, char **argv)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
-    const char *window = NULL, *windows_out = NULL;
-    bool print = false, quiet = false, partial = false, roi_only = false, check = false;
+    const char *window = NULL, *windows_out = NULL, *kernels_out = NULL;
+    bool print = false, quiet = false, partial = false, roi_only = false, check = false, list = false;
     char err[1024];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -105,11 +146,15 @@ int main(int argc, char **argv)
                 window = argv[i + 1];
             else if (!strcmp(a, "--windows-out"))
                 windows_out = argv[i + 1];
+            else if (!strcmp(a, "--kernels-out"))
+                kernels_out = argv[i + 1];
             i++;
         } else if (!strcmp(a, "--check")) {
             check = true;
         } else if (!strcmp(a, "--print-config")) {
             print = true;
+        } else if (!strcmp(a, "--list-stats")) {
+            list = true;
         } else if (!strcmp(a, "--roi")) {
             roi_only = true;
         } else if (!strcmp(a, "-q")) {
@@ -163,6 +208,10 @@ int main(int argc, char **argv)
         rp_config_print(&cfg, stdout);
         return 0;
     }
+    if (list && (dram_trace || window_cycles)) {
+        fprintf(stderr, "replay: --list-stats goes with a trace, without --dram-trace or --windows\n");
+        return 2;
+    }
     if (dram_trace) {
         if (trace || roi_only || partial || quiet) {
             fprintf(stderr, "replay: --dram-trace takes no trace, --roi, --partial or -q\n");
@@ -187,7 +236,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!cgm_reader_complete(r)) {
-            fprintf(stderr, "replay: %s: the trace is incomplete (%s); --partial replays what it holds\n",
+            fprintf(stderr, "replay: %s: the trace is incomplete: %s; --partial replays what it holds\n",
                     trace, cgm_reader_damage(r));
             cgm_reader_close(r);
             return 1;
@@ -199,12 +248,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "replay: %s\n", err);
         return 1;
     }
-    if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, err, sizeof err))) {
+    if (list)
+        return list_stats(s, out, quiet, roi_only);
+    if (window_cycles && !(s->windows = rp_windows_open(s, window_cycles, windows_out, roi_only, err, sizeof err))) {
         fprintf(stderr, "replay: --windows-out %s\n", err);
         rp_sim_destroy(s);
         return 1;
     }
+    if (kernels_out && rp_stats_kernels_out(s, kernels_out, err, sizeof err)) {
+        fprintf(stderr, "replay: --kernels-out %s\n", err);
+        rp_windows_free(s->windows);
+        rp_sim_destroy(s);
+        return 1;
+    }
     int rc = rp_sim_run(s, isatty(STDERR_FILENO));
+    if (!rc && rp_stats_kernels_close(s)) {
+        rc = -1;
+        snprintf(s->error, sizeof s->error, "%s: writing the kernels' statistics failed", kernels_out);
+    }
     if (!rc && s->windows) {
         rc = rp_windows_finish(s->windows, s);
         s->windows = NULL;

@@ -81,6 +81,8 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->net.latency = (unsigned)c->net_latency;
     m->sa_latency = (unsigned)c->sa_latency;
     m->mc_queue = (unsigned)c->mc_queue;
+    m->mem_controllers = (unsigned)c->mem_controllers;
+    m->mem_interleave = c->mem_interleave;
     m->mem_bytes = c->mem_size;
     m->dram = c->dram;
     if (with_gpu)
@@ -234,8 +236,9 @@ void rp_sim_destroy(struct rp_sim *s)
     rp_static_free(&s->st);
     if (s->reader)
         cgm_reader_close(s->reader);
-    free(s->roi_begin);
-    free(s->roi_end);
+    rp_regions_free(&s->regions);
+    if (s->kernels_out)
+        fclose(s->kernels_out);
     free(s->core_cycles);
     cgm_stats_destroy(s->stats);
     free(s);
@@ -326,20 +329,10 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
         return true;
     }
     case CGM_EV_ROI_BEGIN:
-        if (!s->roi_begin) {
-            s->roi_begin_cycle = now_cycles(s);
-            s->roi_begin = rp_stats_snapshot(s, s->roi_begin_cycle);
-            s->roi_open = true;
-        }
+        rp_regions_begin(s, now_cycles(s));
         return true;
     case CGM_EV_ROI_END:
-        if (s->roi_begin) {
-            free(s->roi_end);
-            s->roi_end_cycle = now_cycles(s);
-            s->roi_end = rp_stats_snapshot(s, s->roi_end_cycle);
-            s->roi_open = false;
-            s->roi_seen = true;
-        }
+        rp_regions_end(s, now_cycles(s));
         return true;
     case CGM_EV_GPU_LOAD:
     case CGM_EV_GPU_ALLOC:
@@ -498,10 +491,6 @@ int rp_sim_run(struct rp_sim *s, bool progress)
                  s->trace_name, s->sched.threads_left, blocked, uncreated, gpu);
         return -1;
     }
-    if (s->roi_open) {
-        s->roi_end_cycle = s->end_cycle;
-        s->roi_end = rp_stats_snapshot(s, s->end_cycle);
-        s->roi_seen = true;
-    }
+    rp_regions_end(s, s->end_cycle); /* a region still open ends with the run */
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "cgm/trace.h"
 #include "replay/config.h"
 #include "replay/sched.h"
+#include "replay/stats_roi.h"
 #include "replay/x86_static.h"
 
 /* Why a cycle committed nothing. With an empty reorder buffer the cause
@@ -70,11 +71,9 @@ struct rp_sim {
     struct cgm_stats *stats;       /* every statistic, registered once */
     uint64_t snapshot_cycle;       /* the cycle the snapshot being taken is of */
     uint64_t *core_cycles;         /* per core: cycles run up to snapshot_cycle */
-    /* region of interest */
-    bool roi_open, roi_seen;
-    uint64_t roi_begin_cycle, roi_end_cycle;
-    uint64_t *roi_begin, *roi_end; /* snapshots (cgm_stats_read) */
+    struct rp_regions regions;     /* the regions of interest (replay/stats_roi.c) */
     struct rp_windows *windows;    /* statistics per window (replay/windows.c), or NULL */
+    FILE *kernels_out;             /* each GPU launch's statistics (--kernels-out), or NULL */
 };
 
 /* Builds the system for TRACE under CFG. Returns NULL with ERR set. */
@@ -131,5 +130,11 @@ void rp_core_drop_pages(struct rp_core *c);
 int rp_stats_register(struct rp_sim *s);
 uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles);
 int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only);
+/* --kernels-out: opens PATH for each GPU launch's statistics, one JSON line
+ * per launch as it ends (before the run; a trace without GPU work leaves
+ * it empty, with a warning). 0, or -1 with ERR naming the file. */
+int rp_stats_kernels_out(struct rp_sim *s, const char *path, char *err, size_t errlen);
+/* Closes it after the run: 0, or -1 when a line could not be written. */
+int rp_stats_kernels_close(struct rp_sim *s);
 
 #endif

@@ -3,6 +3,7 @@
  * the region of interest the difference of two; the JSON and the text
  * summary walk the registry. Only integers are snapshotted, so the output
  * is the same, byte for byte, for the same trace and configuration. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,37 @@ static double num(const struct cgm_stats *reg, const uint64_t *v, cgm_stat node,
     return cgm_stats_value(reg, v, cgm_stats_find(reg, node, path));
 }
 
+/* A kernel of the program (gpu.by_kernel): its launches added up. */
+static void kernel_line(const struct cgm_stats *reg, const uint64_t *v, cgm_stat k, FILE *out)
+{
+    double launches = num(reg, v, k, "launches");
+    if (!launches)
+        return; /* in a region of interest: none began in it */
+    double busy = num(reg, v, k, "busy_cycles"), idle = num(reg, v, k, "idle_cycles"), stall = 0;
+    cgm_stat st = cgm_stats_child(reg, k, "stall_cycles");
+    for (unsigned i = 0; i < cgm_stats_count(reg, st); i++)
+        stall += cgm_stats_value(reg, v, cgm_stats_member(reg, st, i));
+    double all = busy + stall + idle, pc = all ? 100 / all : 0;
+    fprintf(out, "  kernel %s: %.0f launches, %.0f GPU cycles, %.0f wavefront instructions (valu %.0f, salu "
+            "%.0f, vmem %.0f, lds %.0f), %.2f wavefronts resident on average; compute units busy %.1f%%, "
+            "stalled %.1f%% (memory %.1f%%, barrier %.1f%%), idle %.1f%%",
+            cgm_stats_label_of(reg, cgm_stats_child(reg, k, "name")), launches, num(reg, v, k, "cycles"),
+            num(reg, v, k, "wavefront_instructions"), num(reg, v, k, "instructions_by_unit.valu"),
+            num(reg, v, k, "instructions_by_unit.salu"), num(reg, v, k, "instructions_by_unit.vmem"),
+            num(reg, v, k, "instructions_by_unit.lds"), num(reg, v, k, "occupancy.average_wavefronts"),
+            busy * pc, stall * pc, num(reg, v, k, "stall_cycles.memory_wait") * pc,
+            num(reg, v, k, "stall_cycles.barrier") * pc, idle * pc);
+    static const char *const caches[] = { "gpu_l1v", "gpu_l2" }, *const shown[] = { "L1", "L2" };
+    for (int c = 0; c < 2; c++) {
+        cgm_stat x = cgm_stats_child(reg, k, caches[c]);
+        if (x >= 0)
+            fprintf(out, "; %s %.0f accesses, %.0f misses (%.2f%%)", shown[c], num(reg, v, x, "accesses"),
+                    num(reg, v, x, "misses"), 100 * num(reg, v, x, "miss_rate"));
+    }
+    fprintf(out, "; DRAM %.0f reads, %.0f writes (every source's, while it ran)\n", num(reg, v, k, "dram.reads"),
+            num(reg, v, k, "dram.writes"));
+}
+
 /* The GPU's line: its kernels, and its compute units' cycles by kind. */
 static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat gpu, FILE *out)
 {
@@ -204,12 +236,30 @@ static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat
             "%.1f%%, stalled %.1f%% (memory %.1f%%, barrier %.1f%%, unit busy %.1f%%), idle %.1f%%\n",
             num(reg, v, gpu, "wavefront_instructions"), kernels, kcycles, busy * pc, stall * pc, mem * pc,
             bar * pc, unit * pc, idle * pc);
+    cgm_stat by = cgm_stats_child(reg, gpu, "by_kernel");
+    for (unsigned i = 0; i < cgm_stats_count(reg, by); i++)
+        kernel_line(reg, v, cgm_stats_member(reg, by, i), out);
+    const char *org = cgm_stats_label_of(reg, cgm_stats_find(reg, gpu, "memory.organisation"));
+    cgm_stat c = cgm_stats_child(reg, gpu, "copies");
+    fprintf(out, "  copies (%s): %.0f jobs, %.0f bytes copied, %.0f blocks flushed, %.0f of the jobs implicit "
+            "(buffers shared by pointer); the host threads spent %.0f CPU cycles in them\n",
+            org ? org : "ideal memory", num(reg, v, c, "jobs"), num(reg, v, c, "bytes_copied"),
+            num(reg, v, c, "blocks_flushed"), num(reg, v, c, "implicit"), num(reg, v, c, "system_cycles"));
+    cgm_stat b = cgm_stats_child(reg, CGM_STATS_ROOT, "breakdown");
+    fprintf(out, "  breakdown: CPU busy %.0f, CPU stall %.0f (CPU cycles, summed over the cores); GPU busy %.0f, "
+            "GPU stall %.0f (GPU cycles, summed over the compute units); system %.0f (CPU cycles: system "
+            "calls, copies and flushes)\n",
+            num(reg, v, b, "cpu_busy"), num(reg, v, b, "cpu_stall"), num(reg, v, b, "gpu_busy"),
+            num(reg, v, b, "gpu_stall"), num(reg, v, b, "system"));
 }
 
-static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *out, const char *title)
+/* TITLE names the span the values are of, SPAN in "all the SPAN's cycles". */
+static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *out, const char *title,
+                         const char *span)
 {
     const cgm_stat root = CGM_STATS_ROOT;
-    fprintf(out, "%s: %.0f cycles (%.6f s simulated), %.0f instructions, IPC %.3f\n", title,
+    fprintf(out, "%s: %.0f cycles (%.6f s simulated), %.0f instructions, IPC %.3f (every core's "
+            "instructions per cycle, summed over the cores)\n", title,
             num(reg, v, root, "cycles"), num(reg, v, root, "seconds"), num(reg, v, root, "instructions"),
             num(reg, v, root, "ipc"));
     cgm_stat cores = cgm_stats_child(reg, root, "cores");
@@ -223,10 +273,17 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
                           num(reg, v, c, "stall_cycles.frontend_branch") +
                           num(reg, v, c, "stall_cycles.frontend_serialize") +
                           num(reg, v, c, "stall_cycles.frontend_other");
-        fprintf(out, "  core %.0f: %.0f instructions, IPC %.3f, branches %.0f (%.2f%% mispredicted), "
-                "stalls: memory %.0f, execute %.0f, front end %.0f (I-cache %.0f, branch %.0f), "
+        /* a core that ran out of threads early stopped counting cycles */
+        double cycles = num(reg, v, c, "cycles");
+        char over[64];
+        if (cycles == num(reg, v, root, "cycles"))
+            snprintf(over, sizeof over, "over all the %s cycles", span);
+        else
+            snprintf(over, sizeof over, "over its %.0f cycles", cycles);
+        fprintf(out, "  core %.0f: %.0f instructions, IPC %.3f %s, branches %.0f (%.2f%% "
+                "mispredicted), stalls: memory %.0f, execute %.0f, front end %.0f (I-cache %.0f, branch %.0f), "
                 "syscall %.0f\n",
-                num(reg, v, c, "id"), num(reg, v, c, "instructions"), num(reg, v, c, "ipc"), branches,
+                num(reg, v, c, "id"), num(reg, v, c, "instructions"), num(reg, v, c, "ipc"), over, branches,
                 branches ? 100 * num(reg, v, c, "mispredictions") / branches : 0,
                 num(reg, v, c, "stall_cycles.memory"), num(reg, v, c, "stall_cycles.execute"), frontend,
                 num(reg, v, c, "stall_cycles.frontend_icache"), num(reg, v, c, "stall_cycles.frontend_branch"),
@@ -259,22 +316,42 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
         gpu_summary(reg, v, gpu, out);
 }
 
+/* A region's one line: where it lies and what ran in it. */
+static void region_line(const struct cgm_stats *reg, const struct rp_roi *r, size_t i, FILE *out)
+{
+    fprintf(out, "region of interest %zu: cycles %llu to %llu (%.0f cycles), %.0f instructions, IPC %.3f\n", i,
+            (unsigned long long)r->begin_cycle, (unsigned long long)r->end_cycle,
+            num(reg, r->delta, CGM_STATS_ROOT, "cycles"), num(reg, r->delta, CGM_STATS_ROOT, "instructions"),
+            num(reg, r->delta, CGM_STATS_ROOT, "ipc"));
+}
+
+/* The numbered regions as a JSON array, each the registry's tree with its
+ * first and last cycle. */
+static cJSON *regions_json(const struct cgm_stats *reg, const struct rp_regions *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < rp_regions_numbered(r); i++) {
+        cJSON *x = cgm_stats_json(reg, r->numbered[i].delta, CGM_STATS_ROOT);
+        if (!x || !cJSON_AddNumberToObject(x, "begin_cycle", (double)r->numbered[i].begin_cycle) ||
+            !cJSON_AddNumberToObject(x, "end_cycle", (double)r->numbered[i].end_cycle)) {
+            cJSON_Delete(x);
+            cJSON_Delete(a);
+            return NULL;
+        }
+        cJSON_AddItemToArray(a, x);
+    }
+    return a;
+}
+
 int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)
 {
     const struct cgm_stats *reg = s->stats;
-    uint64_t *end = rp_stats_snapshot(s, s->end_cycle), *roi = NULL;
+    const struct rp_regions *r = &s->regions;
+    uint64_t *end = rp_stats_snapshot(s, s->end_cycle);
     if (!end)
         return -1;
-    if (s->roi_seen && s->roi_begin && s->roi_end) {
-        size_t n = cgm_stats_slots(reg);
-        roi = malloc((n + 1) * sizeof *roi);
-        if (!roi) {
-            free(end);
-            return -1;
-        }
-        memcpy(roi, s->roi_end, n * sizeof *roi);
-        cgm_stats_subtract(reg, roi, s->roi_begin);
-    }
+    /* "roi": the regions added up; "regions": each of them */
+    const uint64_t *roi = r->sum;
     if (roi_only && !roi)
         fprintf(stderr, "replay: warning: %s has no region-of-interest markers; reporting the whole run\n",
                 s->trace_name);
@@ -282,6 +359,8 @@ int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)
     if (json) {
         cJSON *whole = cgm_stats_json(reg, end, CGM_STATS_ROOT);
         cJSON *part = roi ? cgm_stats_json(reg, roi, CGM_STATS_ROOT) : NULL;
+        cJSON *regions = roi ? regions_json(reg, r) : NULL;
+        bool failed = !whole || (roi && (!part || !regions));
         cJSON *shown = whole;
         if (part && roi_only) {
             shown = part;
@@ -289,22 +368,62 @@ int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)
             cJSON_AddItemToObject(whole, "roi", part);
             part = NULL;
         }
+        if (shown && regions) {
+            cJSON_AddItemToObject(shown, "regions", regions);
+            regions = NULL;
+        }
         if (shown)
             cJSON_AddStringToObject(shown, "trace", s->trace_name);
-        char *txt = shown ? cJSON_Print(shown) : NULL;
+        char *txt = failed ? NULL : cJSON_Print(shown);
         if (!txt || fprintf(json, "%s\n", txt) < 0)
             rc = -1;
         free(txt);
         cJSON_Delete(whole);
         cJSON_Delete(part);
+        cJSON_Delete(regions);
     }
     if (text) {
         if (!roi_only || !roi)
-            text_summary(reg, end, text, "whole run");
-        if (roi)
-            text_summary(reg, roi, text, "region of interest");
+            text_summary(reg, end, text, "whole run", "run's");
+        if (roi) {
+            char title[96];
+            snprintf(title, sizeof title, "the %zu regions of interest added up", r->count);
+            if (r->count == 1)
+                text_summary(reg, roi, text, "region of interest", "region's");
+            else
+                text_summary(reg, roi, text, title, "regions'");
+            for (size_t i = 0; i < rp_regions_numbered(r); i++)
+                region_line(reg, &r->numbered[i], i, text);
+            if (r->count > rp_regions_numbered(r))
+                fprintf(text, "(regions %zu to %zu are in the sum only)\n", rp_regions_numbered(r), r->count - 1);
+        }
     }
-    free(roi);
     free(end);
     return rc;
+}
+
+int rp_stats_kernels_out(struct rp_sim *s, const char *path, char *err, size_t errlen)
+{
+    if (!(s->kernels_out = fopen(path, "w"))) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (s->gpu)
+        rp_gpu_kernels_out(s->gpu, s->kernels_out);
+    else
+        fprintf(stderr, "replay: warning: %s has no GPU work; %s stays empty\n", s->trace_name, path);
+    return 0;
+}
+
+int rp_stats_kernels_close(struct rp_sim *s)
+{
+    if (!s->kernels_out)
+        return 0;
+    bool ok = !s->gpu || rp_gpu_kernels_written(s->gpu);
+    if (s->gpu)
+        rp_gpu_kernels_out(s->gpu, NULL);
+    if (fclose(s->kernels_out))
+        ok = false;
+    s->kernels_out = NULL;
+    return ok ? 0 : -1;
 }

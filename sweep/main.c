@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sweep/check.h"
 #include "sweep/metric.h"
 #include "sweep/plan.h"
 #include "sweep/plot.h"
@@ -33,13 +34,16 @@ static void usage(FILE *out)
           "and per metric, then the point's status and result file.\n"
           "\n"
           "  -o DIR           results folder (default: SPEC's name + .sweep, here)\n"
-          "  -j N             points run at once (default: the number of cores)\n"
+          "  -j N, -jN        points run at once (default: the number of cores)\n"
           "  --metric PATH    a table column from the statistics JSON, e.g. cycles,\n"
           "                   dram.reads, caches[core0.l1d].miss_rate,\n"
-          "                   sum(caches[l2].misses)/sum(caches[l2].accesses); repeat\n"
-          "                   for more; replaces the spec's metric lines\n"
-          "                   (default: cycles, instructions, ipc)\n"
-          "  --dry-run        list the points with their keys and status; run nothing\n"
+          "                   l2_miss = sum(caches[l2].misses)/sum(caches[l2].accesses)\n"
+          "                   (NAME = PATH names the column); repeat for more;\n"
+          "                   replaces the spec's metric lines (default: cycles,\n"
+          "                   instructions, ipc)\n"
+          "  --dry-run        list the points with their keys and status; run nothing.\n"
+          "                   Exit status 1 when a trace cannot be read or a metric\n"
+          "                   is in no point's statistics\n"
           "  --rerun          run points again even if they have results\n"
           "  -v               a line per finished point\n"
           "  --timeout S      stop a point that runs longer than S seconds (SIGKILL)\n"
@@ -58,6 +62,12 @@ static void usage(FILE *out)
           "DIR/points/KEY.windows.jsonl; a point is done when it has both files, and\n"
           "N is part of its key. `sweep windows SPEC.ini` tabulates them across the\n"
           "points (DIR/windows.csv; see sweep windows --help).\n"
+          "\n"
+          "Before any point runs, every metric is checked against the statistics the\n"
+          "points will report (replay --list-stats on their traces and\n"
+          "configurations): a metric none of them has stops the sweep, naming it and\n"
+          "what is there. A metric that no result has after the run leaves its\n"
+          "column empty; the table is written and the exit status is 1.\n"
           "\n"
           "Results are keyed by a hash of the trace's bytes, the effective\n"
           "configuration and the replay program's bytes: a rerun skips the points\n"
@@ -155,6 +165,18 @@ static int add_metric(struct options *o, const char *text)
     return 0;
 }
 
+static int set_jobs(struct options *o, const char *v)
+{
+    char *end;
+    long j = strtol(v, &end, 10);
+    if (*end || end == v || j < 1 || j > 1024) {
+        fprintf(stderr, "sweep: -j %s: expected a number of processes from 1 to 1024\n", v);
+        return -1;
+    }
+    o->jobs = (int)j;
+    return 0;
+}
+
 /* Returns 0, or the exit status for a usage error (2) or --help (-1). */
 static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
 {
@@ -162,6 +184,12 @@ static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
     const char *cmd = mode == MODE_WINDOWS ? "sweep windows" : "sweep collect";
     for (int i = 1 + collect; i < argc; i++) {
         const char *a = argv[i];
+        const char *jobs = !strncmp(a, "-j", 2) && a[2] ? a + 2 : NULL; /* -j2 is -j 2 */
+        if (jobs && !collect) {
+            if (set_jobs(o, jobs))
+                return 2;
+            continue;
+        }
         bool arg = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--metric") || !strcmp(a, "--replay") ||
                    !strcmp(a, "--partition") || !strcmp(a, "--time") || !strcmp(a, "--mem") ||
                    !strcmp(a, "--max-running") || !strcmp(a, "--sbatch-arg") || !strcmp(a, "--timeout");
@@ -179,13 +207,8 @@ static int parse_args(int argc, char **argv, enum mode mode, struct options *o)
         } else if (!strcmp(a, "-o")) {
             o->dir = v;
         } else if (!strcmp(a, "-j")) {
-            char *end;
-            long j = strtol(v, &end, 10);
-            if (*end || j < 1 || j > 1024) {
-                fprintf(stderr, "sweep: -j %s: expected a number of processes from 1 to 1024\n", v);
+            if (set_jobs(o, v))
                 return 2;
-            }
-            o->jobs = (int)j;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
             o->timeout = strtod(v, &end);
@@ -256,7 +279,10 @@ static void dry_run(const struct sweep_plan *p, const char *dir)
         printf("; each with its windows of %llu CPU cycles", s->windows);
     printf("; results in %s\n", dir);
     for (size_t t = 0; t < p->ntraces; t++)
-        printf("trace %s: %s\n", p->traces[t].path, p->traces[t].error ? p->traces[t].error : p->traces[t].hash);
+        if (p->traces[t].error)
+            printf("trace %s\n", p->traces[t].error); /* the error names the file */
+        else
+            printf("trace %s: %s\n", p->traces[t].path, p->traces[t].hash);
     size_t *width = xcalloc(s->naxes + 1, sizeof *width);
     for (size_t a = 0; a < s->naxes; a++) {
         width[a] = strlen(s->axes[a].name);
@@ -276,6 +302,21 @@ static void dry_run(const struct sweep_plan *p, const char *dir)
                p->points[i].key[0] ? p->points[i].key : "-");
     }
     free(width);
+}
+
+/* --dry-run with a trace that cannot be read: each named, exit status 1
+ * (a run would stop on them). */
+static int missing_traces(const struct sweep_plan *p)
+{
+    size_t missing = 0;
+    for (size_t t = 0; t < p->ntraces; t++)
+        if (p->traces[t].error) {
+            fprintf(stderr, "sweep: %s:%d: trace %s\n", p->spec->file, p->traces[t].line, p->traces[t].error);
+            missing++;
+        }
+    if (missing)
+        fprintf(stderr, "sweep: --dry-run: %zu trace%s cannot be read\n", missing, missing == 1 ? "" : "s");
+    return missing ? 1 : 0;
 }
 
 /* Hashes the bytes of the replay program NAME (a path, or a name looked up
@@ -338,6 +379,19 @@ static int run_main(int argc, char **argv, enum mode mode)
     }
     char *const *metrics = o.nmetrics ? o.metrics : spec.nmetrics ? spec.metrics : (char *const *)default_metrics;
     size_t nmetrics = o.nmetrics ? o.nmetrics : spec.nmetrics ? spec.nmetrics : 3;
+    /* Before anything runs: every metric against the statistics the points
+     * will report. */
+    if (mode == MODE_RUN) {
+        char *const *wm = spec.nwindow_metrics ? spec.window_metrics : (char *const *)default_metrics;
+        size_t nwm = spec.nwindow_metrics ? spec.nwindow_metrics : 3;
+        if (sweep_check_metrics(&plan, replay, metrics, nmetrics, wm, nwm, stderr, err, sizeof err)) {
+            if (o.dry_run)
+                dry_run(&plan, dir);
+            fprintf(stderr, "sweep: %s\n", err);
+            rc = 1;
+            goto done;
+        }
+    }
     if (mode == MODE_WINDOWS) {
         char *const *wm = o.nmetrics          ? o.metrics
                           : spec.nwindow_metrics ? spec.window_metrics
@@ -349,6 +403,7 @@ static int run_main(int argc, char **argv, enum mode mode)
         rc = t ? 1 : 0;
     } else if (o.dry_run) {
         dry_run(&plan, dir);
+        rc = missing_traces(&plan);
     } else {
         int run = 0;
         if (mode == MODE_COLLECT) {
@@ -377,6 +432,7 @@ static int run_main(int argc, char **argv, enum mode mode)
             rc = run == 130 ? 130 : t != 0 ? 1 : 0;
         }
     }
+done:
     sweep_plan_free(&plan);
     sweep_spec_free(&spec);
 out:

@@ -32,7 +32,8 @@ struct term {
 };
 
 struct sweep_metric {
-    char *text;
+    char *text;   /* the expression */
+    char *column; /* its alias, or the expression */
     struct term t[2];
     int nterms;
 };
@@ -135,10 +136,55 @@ static int parse_term(const char *metric, const char *p, const char *end, struct
     return parse_path(metric, p, end, t, err, errlen);
 }
 
-struct sweep_metric *sweep_metric_parse(const char *text, char *err, size_t errlen)
+/* "NAME = EXPR": NAME names the column. A name is what a key is made of,
+ * dots included (l1d.miss_rate); the expression language has no '='. */
+static int split_alias(const char *text, char **name, const char **expr, char *err, size_t errlen)
+{
+    const char *eq = strchr(text, '=');
+    *name = NULL;
+    *expr = text;
+    if (!eq)
+        return 0;
+    const char *b = text, *e = eq;
+    while (*b == ' ' || *b == '\t')
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (b == e)
+        return fail(err, errlen, "metric '%s': no column name before '='", text);
+    for (const char *c = b; c < e; c++)
+        if (!name_char(*c) && *c != '.')
+            return fail(err, errlen, "metric '%s': '%.*s' is not a column name (letters, digits, _ - .)", text,
+                        (int)(e - b), b);
+    *name = xstrndup(b, (size_t)(e - b));
+    *expr = eq + 1;
+    while (**expr == ' ' || **expr == '\t')
+        (*expr)++;
+    if (strchr(*expr, '='))
+        return fail(err, errlen, "metric '%s': more than one '='", text);
+    if (!**expr)
+        return fail(err, errlen, "metric '%s': nothing after '='", text);
+    return 0;
+}
+
+struct sweep_metric *sweep_metric_parse(const char *given, char *err, size_t errlen)
 {
     struct sweep_metric *m = xcalloc(1, sizeof *m);
+    const char *text;
+    if (split_alias(given, &m->column, &text, err, errlen)) {
+        free(m->column);
+        free(m);
+        return NULL;
+    }
+    while (*text == ' ' || *text == '\t')
+        text++;
     m->text = xstrdup(text);
+    size_t tl = strlen(m->text);
+    while (tl && (m->text[tl - 1] == ' ' || m->text[tl - 1] == '\t'))
+        m->text[--tl] = 0;
+    if (!m->column)
+        m->column = xstrdup(m->text);
+    text = m->text;
     const char *end = text + strlen(text);
     const char *slash = strchr(text, '/');
     int rc;
@@ -165,7 +211,13 @@ void sweep_metric_free(struct sweep_metric *m)
     for (int i = 0; i < 2; i++)
         free_term(&m->t[i]);
     free(m->text);
+    free(m->column);
     free(m);
+}
+
+const char *sweep_metric_column(const struct sweep_metric *m)
+{
+    return m->column;
 }
 
 /* The first few member names of an object (or the names and kinds of an
@@ -225,10 +277,14 @@ static void push(struct nodes *s, const cJSON *node)
 }
 
 /* Every node the term's path selects. A selector that matches no element
- * is an error unless counting (count() of nothing is 0). */
-static int select_nodes(const char *metric, const struct term *t, const cJSON *root, struct nodes *out, char *err,
-                        size_t errlen)
+ * is an error unless counting (count() of nothing is 0). CHECKING (the
+ * statistics' shape before a run): a selector on lists that are all empty
+ * there (histograms' buckets, which the run fills) is taken on trust, and
+ * *TRUSTED says so. */
+static int select_nodes(const char *metric, const struct term *t, const cJSON *root, bool checking, bool *trusted,
+                        struct nodes *out, char *err, size_t errlen)
 {
+    *trusted = false;
     bool counting = t->func == F_COUNT;
     struct nodes cur = { NULL, 0 };
     push(&cur, root);
@@ -248,6 +304,15 @@ static int select_nodes(const char *metric, const struct term *t, const cJSON *r
                       i ? t->steps[i - 1].name : "", what);
         }
         for (size_t q = 0; q < s->nsels && !rc; q++) {
+            bool all_empty = next.n > 0;
+            for (size_t k = 0; k < next.n; k++)
+                all_empty &= cJSON_IsArray(next.v[k]) && !cJSON_GetArraySize(next.v[k]);
+            if (checking && all_empty) {
+                *trusted = true;
+                free(next.v);
+                next = (struct nodes){ NULL, 0 };
+                break;
+            }
             struct nodes sel = { NULL, 0 };
             for (size_t k = 0; k < next.n; k++) {
                 if (!cJSON_IsArray(next.v[k]))
@@ -278,7 +343,7 @@ static int select_nodes(const char *metric, const struct term *t, const cJSON *r
         free(cur.v);
         cur = next;
         if (!cur.n)
-            break; /* counting nothing */
+            break; /* counting nothing, or trusted */
     }
     if (rc) {
         free(cur.v);
@@ -288,14 +353,17 @@ static int select_nodes(const char *metric, const struct term *t, const cJSON *r
     return 0;
 }
 
-static int eval_term(const char *metric, const struct term *t, const cJSON *root, double *out, char *err,
-                     size_t errlen)
+static int eval_term(const char *metric, const struct term *t, const cJSON *root, bool checking, double *out,
+                     char *err, size_t errlen)
 {
     struct nodes nodes;
-    if (select_nodes(metric, t, root, &nodes, err, errlen))
+    bool trusted;
+    if (select_nodes(metric, t, root, checking, &trusted, &nodes, err, errlen))
         return -1;
     int rc = 0;
-    if (t->func == F_COUNT) {
+    if (trusted) {
+        *out = 0;
+    } else if (t->func == F_COUNT) {
         *out = (double)nodes.n;
     } else if (t->func == F_NONE && nodes.n != 1) {
         rc = fail(err, errlen, "metric '%s': %s selects %zu values; fold them with sum(), mean(), min() or max()",
@@ -325,19 +393,31 @@ static int eval_term(const char *metric, const struct term *t, const cJSON *root
     return rc;
 }
 
-int sweep_metric_eval(const struct sweep_metric *m, const cJSON *stats, double *out, char *err, size_t errlen)
+static int evaluate(const struct sweep_metric *m, const cJSON *stats, bool checking, double *out, char *err,
+                    size_t errlen)
 {
     double a, b;
-    if (eval_term(m->text, &m->t[0], stats, &a, err, errlen))
+    if (eval_term(m->text, &m->t[0], stats, checking, &a, err, errlen))
         return -1;
     if (m->nterms == 1) {
         *out = a;
         return 0;
     }
-    if (eval_term(m->text, &m->t[1], stats, &b, err, errlen))
+    if (eval_term(m->text, &m->t[1], stats, checking, &b, err, errlen))
         return -1;
-    if (b == 0)
+    if (b == 0 && !checking)
         return fail(err, errlen, "metric '%s': %s is 0", m->text, m->t[1].text);
-    *out = a / b;
+    *out = b ? a / b : 0;
     return 0;
+}
+
+int sweep_metric_eval(const struct sweep_metric *m, const cJSON *stats, double *out, char *err, size_t errlen)
+{
+    return evaluate(m, stats, false, out, err, errlen);
+}
+
+int sweep_metric_check(const struct sweep_metric *m, const cJSON *shape, char *err, size_t errlen)
+{
+    double v;
+    return evaluate(m, shape, true, &v, err, errlen);
 }

@@ -185,7 +185,7 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
     for (size_t a = 0; a < s->naxes; a++)
         csv_field(out, s->axes[a].name, a == 0);
     for (size_t m = 0; m < nmetrics; m++)
-        csv_field(out, metrics[m], false);
+        csv_field(out, cols[m].m ? sweep_metric_column(cols[m].m) : metrics[m], false);
     fputs(s->windows ? ",status,result,windows\n" : ",status,result\n", out);
     size_t count[4] = { 0 };
     for (size_t i = 0; i < p->npoints && !rc; i++) {
@@ -224,13 +224,17 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
     }
     fclose(out);
     size_t done = count[SWEEP_DONE];
+    /* A metric no result has leaves its column empty: the table is still
+     * written, with what the others give, and the run fails naming it. */
+    size_t unmatched = 0;
+    char first_unmatched[1024] = "";
     for (size_t m = 0; m < nmetrics && !rc; m++) {
         if (done && cols[m].failed == done) {
-            snprintf(err, errlen, "%s", cols[m].first);
-            rc = -1;
+            if (!unmatched++)
+                snprintf(first_unmatched, sizeof first_unmatched, "%s", cols[m].first);
         } else if (cols[m].failed && report) {
             fprintf(report, "sweep: warning: %zu of %zu points have no value for %s (%s)\n", cols[m].failed, done,
-                    metrics[m], cols[m].first);
+                    sweep_metric_column(cols[m].m), cols[m].first);
         }
     }
     if (!rc) {
@@ -256,5 +260,10 @@ int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *
     free(cols);
     if (rc)
         return -1;
+    if (unmatched) {
+        snprintf(err, errlen, "%s%s; its column of the table is empty", first_unmatched,
+                 unmatched > 1 ? " (and other metrics match nothing either)" : "");
+        return -1;
+    }
     return done == p->npoints ? 0 : 1;
 }

@@ -40,8 +40,9 @@ char *sweep_failure_message(const char *dir, const char *key);
  * metric, its status, its result file and, with windows, its windows
  * file) and prints a summary to REPORT:
  * counts, and each failed point with its configuration and error. Returns
- * 0 when every point is done, 1 when some are not, -1 on an error (a metric
- * that matches nothing in any result, a file that cannot be written). */
+ * 0 when every point is done, 1 when some are not, -1 on an error: a file
+ * that cannot be written, or a metric that matches nothing in any result
+ * (the table is written all the same, that column empty). */
 int sweep_table_write(const struct sweep_plan *p, const char *dir, char *const *metrics, size_t nmetrics,
                       FILE *report, char *err, size_t errlen);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/config.h"
 #include "sweep/axis.h"
 #include "sweep/metric.h"
 #include "sweep/util.h"
@@ -252,7 +253,8 @@ static int check_disjoint(struct parser *p)
             for (size_t i = 0; i < keys[a].n && !rc; i++)
                 for (size_t j = 0; j < keys[b].n && !rc; j++) {
                     const struct sweep_setting *u = keys[a].set[i], *v = keys[b].set[j];
-                    if (!strcmp(u->section, v->section) && !strcmp(u->key, v->key))
+                    if (!strcmp(u->section, v->section) &&
+                        !strcmp(rp_config_key_name(u->section, u->key), rp_config_key_name(v->section, v->key)))
                         rc = spec_error(&p->ctx, v->line, "%s.%s is set by axis %s (line %d) and by axis %s",
                                         v->section, v->key, s->axes[a].name, u->line, s->axes[b].name);
                 }
@@ -260,6 +262,16 @@ static int check_disjoint(struct parser *p)
         free(keys[a].set);
     free(keys);
     return rc;
+}
+
+/* The column a metric line (parsed once already) names. */
+static char *column_of(const char *text)
+{
+    char merr[256];
+    struct sweep_metric *m = sweep_metric_parse(text, merr, sizeof merr);
+    char *c = xstrdup(m ? sweep_metric_column(m) : text);
+    sweep_metric_free(m);
+    return c;
 }
 
 /* A metric is a column of the table (window_metric of the windows table)
@@ -274,18 +286,27 @@ static int check_columns(struct parser *p)
         size_t n = w ? s->nwindow_metrics : s->nmetrics;
         const char *const *own = w ? windows_own : table_own;
         const char *key = w ? "window_metric" : "metric";
-        for (size_t i = 0; i < n; i++) {
-            for (size_t a = 0; a < s->naxes; a++)
-                if (!strcmp(m[i], s->axes[a].name))
-                    return spec_error(&p->ctx, s->axes[a].line, "%s %s has the name of axis %s: one column each",
-                                      key, m[i], m[i]);
-            for (size_t k = 0; own[k]; k++)
-                if (!strcmp(m[i], own[k]))
-                    return spec_error(&p->ctx, 0, "%s %s has the name of the table's own column", key, m[i]);
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(m[i], m[j]))
-                    return spec_error(&p->ctx, 0, "%s %s is given twice", key, m[i]);
+        char **col = xcalloc(n + 1, sizeof *col);
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            col[i] = column_of(m[i]);
+            for (size_t a = 0; a < s->naxes && !rc; a++)
+                if (!strcmp(col[i], s->axes[a].name))
+                    rc = spec_error(&p->ctx, s->axes[a].line, "%s %s has the name of axis %s: one column each",
+                                    key, col[i], col[i]);
+            for (size_t k = 0; own[k] && !rc; k++)
+                if (!strcmp(col[i], own[k]))
+                    rc = spec_error(&p->ctx, 0, "%s %s has the name of the table's own column", key, col[i]);
+            for (size_t j = 0; j < i && !rc; j++)
+                if (!strcmp(col[i], col[j]))
+                    rc = spec_error(&p->ctx, 0, "%s %s is given twice (%s%s%s)", key, col[i], m[j],
+                                    strcmp(m[j], m[i]) ? ", " : "", strcmp(m[j], m[i]) ? m[i] : "");
         }
+        for (size_t i = 0; i < n; i++)
+            free(col[i]);
+        free(col);
+        if (rc)
+            return rc;
     }
     return 0;
 }

@@ -96,13 +96,13 @@ int sweep_windows_rows(FILE *in, const char *name, FILE *out, const char *prefix
 }
 
 /* The header: LEAD (CSV fields and their comma, or ""), then the windows' columns. */
-static void header(FILE *out, const char *lead, char *const *names, size_t n)
+static void header(FILE *out, const char *lead, struct sweep_metric *const *metrics, size_t n)
 {
     fputs(lead, out);
     csv_field(out, "window", true);
     csv_field(out, "begin_cycle", false);
     for (size_t k = 0; k < n; k++)
-        csv_field(out, names[k], false);
+        csv_field(out, sweep_metric_column(metrics[k]), false);
     fputc('\n', out);
 }
 
@@ -147,21 +147,26 @@ int sweep_windows_table(const struct sweep_plan *p, const char *dir, char *const
     FILE *out = fopen(tmp, "w");
     int rc = 0;
     size_t missing = 0, rows = 0;
+    /* the points without windows are reported at the end, and not at all
+     * when an error stops the table */
+    char *notes = NULL;
+    size_t notes_len = 0;
+    FILE *later = report ? open_memstream(&notes, &notes_len) : NULL;
     if (!out) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         rc = -1;
     } else {
         char *lead = axis_fields(p, 0, true);
-        header(out, lead, metrics, nmetrics);
+        header(out, lead, m, nmetrics);
         free(lead);
     }
     for (size_t i = 0; i < p->npoints && !rc; i++) {
         enum sweep_status st = sweep_result_status(p, i, dir);
         if (st != SWEEP_DONE) {
             missing++;
-            if (report) {
+            if (later) {
                 char *d = sweep_plan_describe(p, i);
-                fprintf(report, "sweep: point %zu (%s) has no windows: %s\n", i, d, sweep_status_name(st));
+                fprintf(later, "sweep: point %zu (%s) has no windows: %s\n", i, d, sweep_status_name(st));
                 free(d);
             }
             continue;
@@ -188,16 +193,34 @@ int sweep_windows_table(const struct sweep_plan *p, const char *dir, char *const
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         rc = -1;
     }
+    if (later)
+        fclose(later);
     if (rc)
         unlink(tmp);
     else if (report)
-        fprintf(report, "sweep: windows of %zu of %zu points; table %s\n", rows, p->npoints, path);
+        fprintf(report, "%ssweep: windows of %zu of %zu points; table %s\n", notes ? notes : "", rows,
+                p->npoints, path);
+    free(notes);
     for (size_t k = 0; k < nmetrics; k++)
         sweep_metric_free(m[k]);
     free(m);
     free(path);
     free(tmp);
     return rc ? -1 : missing ? 1 : 0;
+}
+
+/* Copies the table written to T (an unnamed temporary file) to standard
+ * output. */
+static int publish_stdout(FILE *t)
+{
+    char buf[65536];
+    size_t n;
+    if (fflush(t) || fseek(t, 0, SEEK_SET))
+        return -1;
+    while ((n = fread(buf, 1, sizeof buf, t)) > 0)
+        if (fwrite(buf, 1, n, stdout) != n)
+            return -1;
+    return ferror(t) || fflush(stdout) ? -1 : 0;
 }
 
 int sweep_windows_main(int argc, char **argv)
@@ -238,14 +261,18 @@ int sweep_windows_main(int argc, char **argv)
         fprintf(stderr, "sweep windows: %s\n", err);
         rc = 1;
     }
+    /* The table goes to a file of its own first (-o's name + .tmp.PID, or
+     * an unnamed one for standard output) and is published whole: a bad
+     * line stops the run with nothing written. */
     FILE *f = rc ? NULL : fopen(in, "r");
-    FILE *o = rc || !f ? NULL : out ? fopen(out, "w") : stdout;
+    char *tmp = out ? xasprintf("%s.tmp.%ld", out, (long)getpid()) : NULL;
+    FILE *o = rc || !f ? NULL : tmp ? fopen(tmp, "w") : tmpfile();
     if (!rc && (!f || !o)) {
-        fprintf(stderr, "sweep windows: %s: %s\n", f ? out : in, strerror(errno));
+        fprintf(stderr, "sweep windows: %s: %s\n", !f ? in : tmp ? tmp : "a temporary file", strerror(errno));
         rc = 1;
     }
     if (!rc) {
-        header(o, "", names, nm);
+        header(o, "", m, nm);
         if (sweep_windows_rows(f, in, o, "", m, nm, err, sizeof err)) {
             fprintf(stderr, "sweep windows: %s\n", err);
             rc = 1;
@@ -253,10 +280,21 @@ int sweep_windows_main(int argc, char **argv)
     }
     if (f)
         fclose(f);
-    if (o && o != stdout && fclose(o) && !rc) {
+    if (!rc && !tmp && publish_stdout(o)) {
+        fprintf(stderr, "sweep windows: writing standard output: %s\n", strerror(errno));
+        rc = 1;
+    }
+    if (o && fclose(o) && !rc) {
+        fprintf(stderr, "sweep windows: %s: %s\n", tmp ? tmp : "a temporary file", strerror(errno));
+        rc = 1;
+    }
+    if (tmp && !rc && rename(tmp, out)) {
         fprintf(stderr, "sweep windows: %s: %s\n", out, strerror(errno));
         rc = 1;
     }
+    if (tmp && rc)
+        unlink(tmp);
+    free(tmp);
     for (size_t k = 0; m && k < nm; k++)
         sweep_metric_free(m[k]);
     free(m);

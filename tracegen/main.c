@@ -62,9 +62,14 @@ static void usage(FILE *out)
           "                        kernel beneath DIR: links and \"..\" cannot leave it\n"
           "      --sandbox-walk    confine paths by walking them one component at a time\n"
           "                        (what kernels without openat2 get) instead of openat2\n"
-          "      --env-clear       the guest starts with no environment (by default it gets\n"
-          "                        tracegen's, which changes what its C library runs)\n"
-          "      --env NAME=VALUE  set NAME in the guest's environment (repeatable)\n"
+          "      --env NAME=VALUE  set NAME in the guest's environment (repeatable); by\n"
+          "                        default the guest's environment is empty, so the trace\n"
+          "                        does not depend on (or reveal) the caller's variables\n"
+          "      --env-inherit     the guest starts with tracegen's environment (--env\n"
+          "                        entries override it): the trace's program section then\n"
+          "                        holds every variable of it, tokens and keys included\n"
+          "      --env-clear       the guest starts with no environment (the default;\n"
+          "                        cancels an earlier --env-inherit)\n"
           "      --strict          an unsupported system call stops the run instead of\n"
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
@@ -100,7 +105,8 @@ static void usage(FILE *out)
           "wait; tracegen runs them on its SI emulator over the guest's memory and\n"
           "records one stream per work-group (named after its static table section,\n"
           "si.static.N) and the GPU calls as events in the calling thread's stream.\n"
-          "A trace also holds a \"program\" section: argv, exit status, instructions.\n",
+          "A trace also holds a \"program\" section: argv, working directory, executable,\n"
+          "the guest's environment, exit status, instructions.\n",
           out);
 }
 
@@ -220,8 +226,6 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-/* The trace's "program" section: what ran, how, and how it ended, as
- * "key=value" lines. Nothing here depends on the host or the time. */
 /* Writes S with line breaks as spaces (a value is one line). */
 static void put_line_value(FILE *f, const char *s)
 {
@@ -229,6 +233,9 @@ static void put_line_value(FILE *f, const char *s)
         fputc(*s == '\n' ? ' ' : *s, f);
 }
 
+/* The trace's "program" section: what ran, how, and how it ended, as
+ * "key=value" lines. Of the host it holds only what the guest saw (working
+ * directory, executable path, environment); nothing depends on the time. */
 static char *program_info(int gargc, char **gargv, char **envp, const struct x86_process *p,
                           int status, const struct x86_options *opt, int roi_only)
 {
@@ -277,7 +284,7 @@ int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
            O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK,
-           O_ENV_CLEAR, O_ENV, O_TIME_START };
+           O_ENV_CLEAR, O_ENV_INHERIT, O_ENV, O_TIME_START };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -292,6 +299,7 @@ int main(int argc, char **argv)
         { "allow-write", required_argument, NULL, O_ALLOW },
         { "sandbox-walk", no_argument, NULL, O_WALK },
         { "env-clear", no_argument, NULL, O_ENV_CLEAR },
+        { "env-inherit", no_argument, NULL, O_ENV_INHERIT },
         { "env", required_argument, NULL, O_ENV },
         { "time-start", required_argument, NULL, O_TIME_START },
         { "strict", no_argument, NULL, O_STRICT },
@@ -305,7 +313,7 @@ int main(int argc, char **argv)
     struct x86_options opt;
     memset(&opt, 0, sizeof opt);
     const char *output = NULL;
-    int no_trace = 0, stats = 0, roi_only = 0, env_clear = 0, ch;
+    int no_trace = 0, stats = 0, roi_only = 0, env_inherit = 0, ch;
     struct env_list genv = { NULL, 0 }, env_set = { NULL, 0 };
     uint64_t chunk_bytes = 0;
     int time_start_set = 0;
@@ -371,7 +379,8 @@ int main(int argc, char **argv)
             break;
         case O_STRICT: opt.strict = 1; break;
         case O_WALK: opt.sandbox_walk = 1; break;
-        case O_ENV_CLEAR: env_clear = 1; break;
+        case O_ENV_CLEAR: env_inherit = 0; break;
+        case O_ENV_INHERIT: env_inherit = 1; break;
         case O_TIME_START:
             /* at most the year 2500: the clock counts nanoseconds in 64 bits */
             if (parse_u64(optarg, &opt.time_start) < 0 || opt.time_start > 16725225600ull) {
@@ -427,7 +436,7 @@ int main(int argc, char **argv)
     }
     if (!time_start_set)
         opt.time_start = X86_TIME_START;
-    if ((!env_clear && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
+    if ((env_inherit && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
         fputs("tracegen: out of memory\n", stderr);
         goto out;
     }

@@ -36,7 +36,7 @@ struct cgm_reader *tool_open(const char *cmd, const char *file)
         return NULL;
     }
     if (!cgm_reader_complete(r))
-        fprintf(stderr, "tracetool %s: warning: %s: %s\n", cmd, file, cgm_reader_damage(r));
+        fprintf(stderr, "tracetool %s: warning: %s is incomplete: %s\n", cmd, file, cgm_reader_damage(r));
     return r;
 }
 

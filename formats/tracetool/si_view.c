@@ -84,8 +84,24 @@ static int next_record(struct si_stream *s, const struct cgm_reader_stream *rs, 
     return 1;
 }
 
+/* A SOPP branch's operand is a signed count of words from the next
+ * instruction (LLVM writes a label there): shown as the address it goes
+ * to, in the offsets' own form. */
+static void show_branch_target(const struct cgm_si_inst *in, uint32_t offset, char *text, size_t len)
+{
+    const char *name = cgm_si_opcodes[in->opcode].name;
+    if (in->fmt != CGM_SI_FMT_SOPP || !name ||
+        (in->opcode != CGM_SI_s_branch && strncmp(name, "s_cbranch_", strlen("s_cbranch_"))))
+        return;
+    int64_t target = (int64_t)offset + 4 + 4 * (int64_t)in->simm16;
+    char *operand = strrchr(text, ' ');
+    if (target >= 0 && operand)
+        snprintf(operand + 1, len - (size_t)(operand + 1 - text), "0x%06" PRIx64, (uint64_t)target);
+}
+
 /* One line per instruction: offset, LLVM-syntax disassembly of the bytes
- * in the static table, exec mask and the access. */
+ * in the static table (branch targets as addresses), exec mask and the
+ * access. */
 static void print_wave(FILE *out, const struct si_stream *s, const struct cgm_si_dyn *insts,
                        unsigned n)
 {
@@ -95,9 +111,12 @@ static void print_wave(FILE *out, const struct si_stream *s, const struct cgm_si
         const struct cgm_si_static *st = k >= 0 ? &s->table[k] : NULL;
         char text[160] = "?";
         struct cgm_si_inst inst;
-        if (st && cgm_si_decode(st->bytes, st->size, &inst) &&
-            cgm_si_disasm(&inst, text, sizeof text) < 0)
-            snprintf(text, sizeof text, "?");
+        if (st && cgm_si_decode(st->bytes, st->size, &inst)) {
+            if (cgm_si_disasm(&inst, text, sizeof text) < 0)
+                snprintf(text, sizeof text, "?");
+            else
+                show_branch_target(&inst, d->offset, text, sizeof text);
+        }
         fprintf(out, "    0x%06" PRIx32 "  %-48s exec=%016" PRIx64, d->offset, text, d->exec);
         cgm_si_print_access(out, st, d);
         fputc('\n', out);

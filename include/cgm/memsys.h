@@ -55,9 +55,17 @@ struct cgm_memsys_config {
     unsigned cpu_queue;               /* a core's request queue into its L1 */
     unsigned retry_cycles;            /* NACK back-off */
     struct cgm_net_config net;
-    unsigned sa_latency;              /* system cycles through the system agent */
-    unsigned mc_queue;                /* memory controller requests in flight */
-    struct cgm_dram_config dram;
+    unsigned sa_latency;              /* system cycles through a system agent */
+    unsigned mc_queue;                /* requests in flight at each memory controller */
+    struct cgm_dram_config dram;      /* each memory controller's DRAM */
+    /* Memory controllers (1 to 64), each with DRAM of the dram settings
+     * behind a system agent on a ring switch of its own. Physical
+     * addresses spread over them in runs of mem_interleave bytes,
+     * controller after controller (a power of two, at least a block: a
+     * block's size interleaves by block, a page's by page), or with
+     * mem_interleave 0 in contiguous ranges, one per controller. */
+    unsigned mem_controllers;
+    uint64_t mem_interleave;
     uint64_t mem_bytes;               /* physical memory modelled (functional values) */
     bool check_dram;                  /* run the DRAM timing checker on every command */
     /* GPU cycles: a vector L1 hit costs gpu_l1_latency; an L2 bank takes
@@ -71,6 +79,9 @@ struct cgm_memsys_config {
      * per GPU cycle (32 at 1 GHz is seed 000's 32 GB/s), and hub_latency
      * GPU cycles more for every packet crossing it. */
     unsigned gpu_link_bytes, hub_latency;
+    /* Hubs (at least one, each with such a link): L2 bank b reaches the
+     * ring through hub b mod gpu_hubs. */
+    unsigned gpu_hubs;
     /* The scalar caches: one per gpu_scalar_share CUs (seed 000: one per
      * CU; SI hardware shares one among up to four). As in the seed every
      * access hits (a kernel's scalar data is placed there before it runs)
@@ -174,17 +185,33 @@ const char *cgm_memsys_gpu_error(const struct cgm_memsys *m);
 struct cgm_memsys_stats {
     uint64_t completed, latency_sum, latency_max;
     uint64_t latency_hist[24];        /* CPU cycles, buckets [2^(i-1), 2^i) */
-    uint64_t mem_reads, mem_writes;
-    uint64_t dram_violations;         /* with check_dram */
+    uint64_t mem_reads, mem_writes;   /* summed over the memory controllers */
+    uint64_t dram_violations;         /* with check_dram, summed likewise */
 };
 const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m);
-/* One way of the GPU hub's link: packets and bytes that crossed it, and
+/* One way of a GPU hub's link: packets and bytes that crossed it, and
  * the GPU cycles a packet ready to cross found the link busy. */
 struct cgm_memsys_hub_stats {
     uint64_t packets, bytes, link_full_cycles;
 };
-/* Towards memory (up false) or towards the GPU's caches (up true). */
+/* Hub 0's way towards memory (up false) or towards the GPU's caches (up
+ * true); NULL without compute units. */
 const struct cgm_memsys_hub_stats *cgm_memsys_hub_stats(const struct cgm_memsys *m, bool up);
+/* The hubs (0 without compute units), and hub i's way; NULL past the last. */
+unsigned cgm_memsys_hubs(const struct cgm_memsys *m);
+const struct cgm_memsys_hub_stats *cgm_memsys_hub_link_stats(const struct cgm_memsys *m, unsigned i, bool up);
+/* The memory controllers; the one owning physical address addr (which
+ * need not be below mem_bytes); controller i's DRAM and the requests it
+ * took (NULL past the last). cgm_memsys_dram is controller 0's DRAM. */
+unsigned cgm_memsys_controllers(const struct cgm_memsys *m);
+unsigned cgm_memsys_controller_of(const struct cgm_memsys *m, uint64_t addr);
+const struct cgm_dram *cgm_memsys_controller_dram(const struct cgm_memsys *m, unsigned i);
+struct cgm_memsys_mc_stats {
+    uint64_t reads, writes;
+};
+const struct cgm_memsys_mc_stats *cgm_memsys_controller_stats(const struct cgm_memsys *m, unsigned i);
+/* With check_dram: the timing violations controller i's checker found. */
+uint64_t cgm_memsys_controller_violations(const struct cgm_memsys *m, unsigned i);
 /* A scalar cache's accesses, and the GPU cycles they waited for it. */
 struct cgm_memsys_scalar_stats {
     uint64_t accesses, wait_cycles;
@@ -210,12 +237,17 @@ const struct cgm_coh_msg_stats *cgm_memsys_l3_msgs(const struct cgm_memsys *m, i
 /* Registers the statistics of every component into group (cgm/stats.h):
  * the array "caches" (created if the group has none: one entry per cache
  * with its name, kind, counts and coherence messages), "coherence_messages",
- * "protocol_rows", "network", "dram" and "memory_requests". Returns 0, or
- * -1 when out of memory. */
+ * "protocol_rows", "network", with compute units "gpu_hub" (hub 0's link),
+ * "dram" (memory controller 0's DRAM) and "memory_requests" (summed over
+ * the controllers). With several hubs or controllers, the arrays
+ * "gpu_hubs" and "memory_controllers" beside them hold one entry per hub
+ * or controller, the first naming the object above that holds its counts.
+ * Returns 0, or -1 when out of memory. */
 int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group);
 /* Writes those statistics as one JSON object. */
 int cgm_memsys_write_json(const struct cgm_memsys *m, FILE *out);
-/* With check_dram: the first timing violation found, or "". */
+/* With check_dram: the first timing violation found (the lowest
+ * numbered controller's), or "". */
 const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m);
 
 #endif

@@ -93,6 +93,13 @@ size_t cgm_stats_slots(const struct cgm_stats *s);
 void cgm_stats_read(const struct cgm_stats *s, uint64_t *values);
 /* end -= begin for every counter (peaks keep end's value). */
 void cgm_stats_subtract(const struct cgm_stats *s, uint64_t *end, const uint64_t *begin);
+/* sum += end - begin for every counter, sum = end for every peak: regions
+ * of interest added up, as one region would show them. */
+void cgm_stats_accumulate(const struct cgm_stats *s, uint64_t *sum, const uint64_t *end, const uint64_t *begin);
+/* The value one counter, computed counter or peak has now (0 for any other
+ * node): for a reader that follows a few counters without a snapshot of
+ * them all. */
+uint64_t cgm_stats_read_one(const struct cgm_stats *s, cgm_stat node);
 
 /* ---- reading ---------------------------------------------------------------- */
 /* The value of a numeric node (counter, peak, constant, id, ratio) in values. */

@@ -1,9 +1,9 @@
-/* The GPU hub (seed 000 Sec. 3.2.5.3): it multiplexes the L2 banks onto
- * the ring endpoint on the system agent's switch and routes what arrives
- * to the bank it is for. Its link carries gpu_link_bytes each way per GPU cycle
- * and every packet spends hub_latency GPU cycles more in it, so the GPU's
- * bandwidth to the L3 and memory is a setting of its own (seed 000 Study 3
- * varies it), not the ring's.
+/* A GPU hub (struct hub, seed 000 Sec. 3.2.5.3): it multiplexes its L2
+ * banks onto its ring endpoint and routes what arrives to the bank it is
+ * for. Its link carries link_bytes each way per GPU cycle and every packet
+ * spends latency GPU cycles more in it, so the GPU's bandwidth to the L3
+ * and memory is a setting of its own (seed 000 Study 3 varies it), not the
+ * ring's.
  *
  * Each way the lanes keep their own queues, as on the ring, so a full
  * request lane below never holds a reply back; the lane to serve first
@@ -22,37 +22,39 @@ static struct node *bank_of(struct cgm_memsys *m, const struct pkt *p)
 /* Whether p, at the head of its lane, can go on once it has crossed:
  * downward the ring's input lane at the hub must have room (the packet
  * waits there until it has crossed), upward the lane's arrivals. */
-static bool can_cross(struct cgm_memsys *m, struct hub_link *l, bool up, const struct pkt *p)
+static bool can_cross(const struct hub *h, const struct hub_link *l, bool up, const struct pkt *p)
 {
+    const struct cgm_memsys *m = h->m;
     if (ks_now(m->eng) < p->due)
         return false;
     if (up)
         return l->arriving[p->p.lane].n < m->cfg.rx_queue;
-    return cgm_net_can_inject(m->net, m->topo.hub_ep, p->p.lane);
+    return cgm_net_can_inject(m->net, h->ep, p->p.lane);
 }
 
 /* The first lane, from l->rr round, whose head can cross now; -1 if none. */
-static int ready_lane(struct cgm_memsys *m, struct hub_link *l, bool up)
+static int ready_lane(const struct hub *h, struct hub_link *l, bool up)
 {
     for (unsigned k = 0; k < CGM_NLANES; k++) {
         unsigned lane = (l->rr + k) % CGM_NLANES;
-        struct pkt *h = fifo_peek(&l->q[lane]);
-        if (h && can_cross(m, l, up, h))
+        struct pkt *head = fifo_peek(&l->q[lane]);
+        if (head && can_cross(h, l, up, head))
             return (int)lane;
     }
     return -1;
 }
 
-/* The link takes packets while some of this cycle's gpu_link_bytes are left: a
+/* The link takes packets while some of this cycle's link_bytes are left: a
  * packet starting in cycle now ends when its last byte has crossed, and
- * reaches the far side hub_latency cycles later. */
-static void cross(struct cgm_memsys *m, struct hub_link *l, bool up, uint64_t now)
+ * reaches the far side latency cycles later. */
+static void cross(struct hub *h, struct hub_link *l, bool up, uint64_t now)
 {
-    uint64_t width = m->cfg.gpu_link_bytes;
+    struct cgm_memsys *m = h->m;
+    uint64_t width = h->link_bytes;
     if (l->busy_until < now * width)
         l->busy_until = now * width;
     for (;;) {
-        int lane = ready_lane(m, l, up);
+        int lane = ready_lane(h, l, up);
         if (lane < 0)
             return;
         if (l->busy_until >= (now + 1) * width) {
@@ -64,7 +66,7 @@ static void cross(struct cgm_memsys *m, struct hub_link *l, bool up, uint64_t no
         l->busy_until += p->p.bytes;
         l->st.packets++;
         l->st.bytes += p->p.bytes;
-        uint64_t arrival = (l->busy_until + width - 1) / width + m->cfg.hub_latency;
+        uint64_t arrival = (l->busy_until + width - 1) / width + h->latency;
         ks_tick due = ks_domain_cycle_tick(m->gpu, arrival);
         if (up) {
             p->due = due;
@@ -73,33 +75,33 @@ static void cross(struct cgm_memsys *m, struct hub_link *l, bool up, uint64_t no
             bool taken = cgm_net_inject_at(m->net, &p->p, due);
             CGM_CHECK(taken); /* can_cross saw room */
             (void)taken;
-            m->hub.held--;
+            h->held--;
         }
     }
 }
 
 /* Packets that have crossed upward go to their bank's input queue. */
-static void arrive(struct cgm_memsys *m, struct hub_link *l)
+static void arrive(struct hub *h, struct hub_link *l)
 {
+    struct cgm_memsys *m = h->m;
     for (unsigned lane = 0; lane < CGM_NLANES; lane++) {
         struct pkt *p;
         while ((p = fifo_peek(&l->arriving[lane])) && memsys_node_receive(m, bank_of(m, p), p)) {
             fifo_pop(&l->arriving[lane]);
-            m->hub.held--;
+            h->held--;
         }
     }
 }
 
 static void hub_main(void *arg)
 {
-    struct cgm_memsys *m = arg;
-    struct hub *h = &m->hub;
-    while (!m->stopping) {
+    struct hub *h = arg;
+    while (!h->m->stopping) {
         uint64_t seen = ks_ec_count(&h->ec);
         uint64_t now = ks_cycle();
-        cross(m, &h->down, false, now);
-        cross(m, &h->up, true, now);
-        arrive(m, &h->up);
+        cross(h, &h->down, false, now);
+        cross(h, &h->up, true, now);
+        arrive(h, &h->up);
         if (h->held)
             ks_pause(1);
         else
@@ -107,47 +109,53 @@ static void hub_main(void *arg)
     }
 }
 
-static bool enter(struct cgm_memsys *m, struct hub_link *l, struct pkt *p)
+static bool enter(struct hub *h, struct hub_link *l, struct pkt *p)
 {
     struct fifo *q = &l->q[p->p.lane];
-    if (q->n >= m->cfg.rx_queue)
+    if (q->n >= h->m->cfg.rx_queue)
         return false;
     memsys_push(q, p);
-    m->hub.held++;
-    ks_advance(&m->hub.ec);
+    h->held++;
+    ks_advance(&h->ec);
     return true;
 }
 
-bool memsys_hub_down(struct cgm_memsys *m, struct pkt *p) { return enter(m, &m->hub.down, p); }
-bool memsys_hub_up(struct cgm_memsys *m, struct pkt *p) { return enter(m, &m->hub.up, p); }
+bool memsys_hub_down(struct hub *h, struct pkt *p) { return enter(h, &h->down, p); }
+bool memsys_hub_up(struct hub *h, struct pkt *p) { return enter(h, &h->up, p); }
 
-int memsys_hub_create(struct cgm_memsys *m, char *err, size_t errlen)
+void memsys_hub_init(struct cgm_memsys *m, struct hub *h, unsigned id, int ep)
 {
-    ks_ec_init(&m->hub.ec, "hub", 0);
-    ks_context_opts o = { .name = "hub", .domain = m->gpu };
-    if (!ks_context_create_opts(m->eng, hub_main, m, &o)) {
-        snprintf(err, errlen, "memsys: %s", ks_engine_error(m->eng));
-        return -1;
-    }
-    return 0;
+    *h = (struct hub){ .m = m, .id = id, .ep = ep, .link_bytes = m->cfg.gpu_link_bytes,
+                       .latency = m->cfg.hub_latency };
+    ks_ec_init(&h->ec, "hub", 0);
 }
 
-void memsys_hub_stop(struct cgm_memsys *m)
+int memsys_hub_start(struct hub *h, char *err, size_t errlen)
 {
-    if (m->cfg.coh.gpu.cus)
-        ks_advance(&m->hub.ec);
+    return memsys_context(h->m, hub_main, h, h->m->gpu, "hub", h->id, err, errlen);
 }
 
-void memsys_hub_free(struct cgm_memsys *m)
+void memsys_hub_stop(struct hub *h) { ks_advance(&h->ec); }
+
+void memsys_hub_free(struct hub *h)
 {
     for (int l = 0; l < CGM_NLANES; l++) {
-        free(m->hub.down.q[l].buf);
-        free(m->hub.up.q[l].buf);
-        free(m->hub.up.arriving[l].buf);
+        free(h->down.q[l].buf);
+        free(h->up.q[l].buf);
+        free(h->up.arriving[l].buf);
     }
+}
+
+unsigned cgm_memsys_hubs(const struct cgm_memsys *m) { return m->topo.nhubs; }
+
+const struct cgm_memsys_hub_stats *cgm_memsys_hub_link_stats(const struct cgm_memsys *m, unsigned i, bool up)
+{
+    if (i >= m->topo.nhubs)
+        return NULL;
+    return up ? &m->topo.hubs[i].up.st : &m->topo.hubs[i].down.st;
 }
 
 const struct cgm_memsys_hub_stats *cgm_memsys_hub_stats(const struct cgm_memsys *m, bool up)
 {
-    return up ? &m->hub.up.st : &m->hub.down.st;
+    return cgm_memsys_hub_link_stats(m, 0, up);
 }

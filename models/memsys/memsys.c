@@ -1,6 +1,6 @@
 /* The timed memory system: the MESI handlers of models/coh wrapped in
- * KnightSim contexts, joined by the ring and backed by the system agent,
- * memory controller and DRAM.
+ * KnightSim contexts, joined by the ring and backed by the memory
+ * controllers and their DRAM behind their system agents.
  *
  * The nodes of the coherence system become a node table here: each node's
  * kind chooses its controller's work (a core's takes the CPU's requests
@@ -11,8 +11,9 @@
  * the L2 banks run in the GPU clock domain. L1s and banks exchange messages
  * through a crossbar (a message waits its sender's latency, then enters the
  * destination's input queue if it has room); the banks reach the rest of
- * the system through the hub, one ring endpoint on the system agent's
- * switch, which routes what arrives to the bank it is for. */
+ * the system through a hub, a ring endpoint that routes what arrives to
+ * the bank it is for. The memory side (system agents, memory controllers,
+ * hubs) is built in topology.c. */
 #include "memsys_internal.h"
 
 #include "cgm/check.h"
@@ -41,6 +42,8 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
                                       .flit_bytes = 32, .latency = 1 };
     c->sa_latency = 4;
     c->mc_queue = 64;
+    c->mem_controllers = 1;
+    c->mem_interleave = 64;
     cgm_dram_preset("DDR3-1600", &c->dram);
     c->mem_bytes = 256ull << 20;
 }
@@ -63,6 +66,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_link_bytes = 32;
     c->gpu_xbar_bytes = 32; /* seed 000's GPU L1 and L2 buses: 32 bytes per GPU cycle */
     c->hub_latency = 1;
+    c->gpu_hubs = 1;
     c->gpu_scalar_latency = 2;
     c->gpu_scalar_share = 1;
     c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
@@ -106,19 +110,7 @@ int cgm_memsys_default_domains(ks_engine *eng, const struct cgm_dram_config *dra
 
 ks_domain *cgm_memsys_cpu_domain(const struct cgm_memsys *m) { return m->cpu; }
 const struct cgm_memsys_config *cgm_memsys_config_of(const struct cgm_memsys *m) { return &m->cfg; }
-const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m)
-{
-    struct cgm_memsys *w = (struct cgm_memsys *)m; /* refresh the derived count */
-    w->st.dram_violations = m->checker ? cgm_dram_checker_violations(m->checker) : 0;
-    return &m->st;
-}
-
-const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m)
-{
-    return m->checker ? cgm_dram_checker_first_error(m->checker) : "";
-}
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m) { return m->coh; }
-const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m) { return m->dram; }
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m) { return m->net; }
 const struct cgm_coh_msg_stats *cgm_memsys_l2_msgs(const struct cgm_memsys *m, int core)
 {
@@ -255,8 +247,9 @@ static bool forward(struct cgm_memsys *m, struct pkt *p)
 {
     if (p->xbar)
         return xbar_send(m, &m->nodes[p->m.src], &m->nodes[p->m.dst], p);
-    if (p->p.src == m->topo.hub_ep)
-        return memsys_hub_down(m, p);
+    struct hub *h = memsys_hub_at(m, p->p.src);
+    if (h)
+        return memsys_hub_down(h, p);
     return cgm_net_inject_at(m->net, &p->p, p->due);
 }
 
@@ -310,7 +303,7 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->block = block;
         p->slice = node;
         p->p.src = n->ep;
-        p->p.dst = m->topo.sa_ep;
+        p->p.dst = memsys_mem_ep(m, block);
         p->p.bytes = what == COH_WAKE_MEM_READ ? m->cfg.header_bytes : data_bytes(m);
         p->p.lane = CGM_LANE_REQUEST;
         p->due = ks_domain_cycle_tick(n->domain, ks_cycle() + n->latency);
@@ -347,17 +340,12 @@ static bool net_deliver(void *ctx, int ep, struct cgm_net_packet *np)
 {
     struct cgm_memsys *m = ctx;
     struct pkt *p = (struct pkt *)np;
-    if (ep == m->topo.sa_ep) {
-        if (m->sa_rx.n >= m->cfg.rx_queue)
-            return false;
-        p->due = ks_domain_cycle(m->sys) + m->cfg.sa_latency;
-        memsys_push(&m->sa_rx, p);
-        ks_advance(&m->sa_ec);
-        return true;
-    }
-    if (ep == m->topo.hub_ep)
-        return memsys_hub_up(m, p);
-    struct node *n = &m->nodes[m->ep_node[ep]];
+    const struct endpoint *e = &m->topo.eps[ep];
+    if (e->kind == EP_SA)
+        return memsys_sa_receive(e->obj, p);
+    if (e->kind == EP_HUB)
+        return memsys_hub_up(e->obj, p);
+    struct node *n = e->obj;
     struct fifo *q = &n->rx[np->lane];
     if (q->n >= m->cfg.rx_queue)
         return false;
@@ -477,11 +465,6 @@ static bool node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* A wait (ks_await_until) costs about two polls of a controller that finds
- * nothing to do, and each cycle waited a fifth of one (callgrind, the mixed
- * load of bench-memsys): waits shorter than this many cycles are polled. */
-#define WAIT_MIN_CYCLES 3
-
 /* Whether a packet at the head of a tx lane (turned away) may go on any
  * cycle now: the ring has room, or it waits for the hub, whose room
  * nothing announces. The ring announces room at a ring endpoint
@@ -489,7 +472,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static bool tx_may_go(const struct cgm_memsys *m, const struct fifo *q, int ep)
 {
     const struct pkt *p = fifo_peek(q);
-    return p && (p->p.src == m->topo.hub_ep || cgm_net_can_inject(m->net, ep, p->p.lane));
+    return p && (memsys_hub_at(m, p->p.src) || cgm_net_can_inject(m->net, ep, p->p.lane));
 }
 
 /* The first cycle after `now` in which the controller may have work that
@@ -603,100 +586,6 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
 }
 
 
-/* ---- system agent, memory controller and DRAM --------------------------- */
-
-static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done)
-{
-    struct cgm_memsys *m = ctx;
-    (void)done;
-    struct pkt *p = r->tag;
-    p->kind = p->kind == PK_MEM_READ ? PK_MEM_READ_DONE : PK_MEM_WRITE_DONE;
-    int slice_ep = p->p.src;
-    p->p.src = m->topo.sa_ep;
-    p->p.dst = slice_ep;
-    p->p.bytes = p->kind == PK_MEM_READ_DONE ? data_bytes(m) : m->cfg.header_bytes;
-    p->p.lane = CGM_LANE_REPLY;
-    p->due = 0;
-    m->mc_inflight--;
-    memsys_push(&m->sa_tx, p);
-    ks_advance(&m->sa_ec);
-}
-
-/* The first cycle after `now` in which the system agent may have work
- * that no advance of its eventcount announces (packets arriving, the
- * memory controller finishing a request do): the request at the head of
- * its queue passing its latency. now + 1 while a request waits for room in
- * the DRAM's queue, which nothing announces (the ring announces room for a
- * reply it turned away). */
-static uint64_t sa_next_work(const struct cgm_memsys *m, uint64_t now)
-{
-    if (tx_may_go(m, &m->sa_tx, m->topo.sa_ep))
-        return now + 1;
-    const struct pkt *p = fifo_peek(&m->sa_rx);
-    if (!p)
-        return UINT64_MAX; /* a reply waits for room in the ring, which the ring announces */
-    if (p->due > now)
-        return p->due;
-    return m->mc_inflight >= m->cfg.mc_queue ? UINT64_MAX : now + 1;
-}
-
-static void sa_main(void *arg)
-{
-    struct cgm_memsys *m = arg;
-    while (!m->stopping) {
-        uint64_t seen = ks_ec_count(&m->sa_ec);
-        uint64_t now = ks_cycle();
-        struct pkt *p = fifo_peek(&m->sa_rx);
-        uint64_t addr = p ? p->block << m->block_shift : 0;
-        if (p && p->due <= now && m->mc_inflight < m->cfg.mc_queue &&
-            cgm_dram_can_enqueue(m->dram, &(struct cgm_dram_request){ .addr = addr,
-                                                                     .write = p->kind == PK_MEM_WRITE })) {
-            fifo_pop(&m->sa_rx);
-            uint64_t dnow = ks_domain_cycle(m->dram_dom);
-            if (!cgm_dram_pending(m->dram) && cgm_dram_now(m->dram) < dnow)
-                cgm_dram_skip_idle(m->dram, dnow);
-            struct cgm_dram_request r = { .addr = addr, .write = p->kind == PK_MEM_WRITE,
-                                          .arrival = cgm_dram_now(m->dram), .tag = p };
-            cgm_dram_enqueue(m->dram, &r);
-            m->mc_inflight++;
-            if (p->kind == PK_MEM_WRITE)
-                m->st.mem_writes++;
-            else
-                m->st.mem_reads++;
-            ks_advance(&m->dram_ec);
-        }
-        struct pkt *o = fifo_peek(&m->sa_tx);
-        if (o && cgm_net_inject(m->net, &o->p))
-            fifo_pop(&m->sa_tx);
-        if (!m->sa_rx.n && !m->sa_tx.n) {
-            ks_await(&m->sa_ec, seen + 1);
-            continue;
-        }
-        uint64_t next = sa_next_work(m, now);
-        if (next > now + WAIT_MIN_CYCLES) /* the timing of polling each cycle, without the polls */
-            ks_await_until(&m->sa_ec, seen + 1, next);
-        else
-            ks_pause(1);
-    }
-}
-
-static void dram_main(void *arg)
-{
-    struct cgm_memsys *m = arg;
-    while (!m->stopping) {
-        uint64_t seen = ks_ec_count(&m->dram_ec);
-        uint64_t now = ks_cycle();
-        if (cgm_dram_now(m->dram) < now && !cgm_dram_pending(m->dram))
-            cgm_dram_skip_idle(m->dram, now);
-        if (cgm_dram_pending(m->dram)) {
-            cgm_dram_tick(m->dram);
-            ks_pause(1);
-        } else {
-            ks_await(&m->dram_ec, seen + 1);
-        }
-    }
-}
-
 /* ---- construction ------------------------------------------------------- */
 
 static unsigned log2_exact(unsigned v)
@@ -714,7 +603,7 @@ static int node_endpoint(const struct cgm_memsys *m, const struct node *n)
     switch (n->kind) {
     case CGM_NODE_CORE: return cgm_net_endpoint(m->net, (unsigned)n->index, 0);
     case CGM_NODE_SLICE: return cgm_net_endpoint(m->net, (unsigned)n->index, 1);
-    case CGM_NODE_GPU_L2: return m->topo.hub_ep;
+    case CGM_NODE_GPU_L2: return m->topo.hubs[(unsigned)n->index % m->topo.nhubs].ep;
     default: return -1;
     }
 }
@@ -743,16 +632,12 @@ static void node_timing(const struct cgm_memsys *m, struct node *n)
 static int build_nodes(struct cgm_memsys *m, ks_engine *eng, char *err, size_t errlen)
 {
     const struct cgm_memsys_config *cfg = &m->cfg;
-    m->ep_node = malloc(cgm_net_endpoints(m->net) * sizeof *m->ep_node);
     m->nnodes = cgm_coh_node_count(m->coh);
     m->nodes = calloc(m->nnodes, sizeof *m->nodes);
-    if (!m->ep_node || !m->nodes) {
+    if (!m->nodes) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (unsigned e = 0; e < cgm_net_endpoints(m->net); e++)
-        m->ep_node[e] = -2;
-    m->ep_node[m->topo.sa_ep] = -1;
     for (unsigned i = 0; i < m->nnodes; i++) {
         struct node *n = &m->nodes[i];
         n->ms = m;
@@ -761,8 +646,8 @@ static int build_nodes(struct cgm_memsys *m, ks_engine *eng, char *err, size_t e
         n->index = cgm_coh_node_index(m->coh, (int)i);
         node_timing(m, n);
         n->ep = node_endpoint(m, n);
-        if (n->ep >= 0 && n->ep != m->topo.hub_ep)
-            m->ep_node[n->ep] = (int)i;
+        if (n->ep >= 0 && !memsys_hub_at(m, n->ep))
+            m->topo.eps[n->ep] = (struct endpoint){ EP_NODE, n };
         ks_ec_init(&n->ec, "cache", 0);
         if (n->kind == CGM_NODE_CORE) {
             n->nreqs = cfg->cpu_queue + cfg->coh.mshr * cfg->coh.coalesce + 64;
@@ -810,6 +695,10 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
                  "widths must be non-zero");
         return NULL;
     }
+    if (cfg->coh.gpu.cus && (cfg->gpu_hubs < 1 || cfg->gpu_hubs > 64)) {
+        snprintf(err, errlen, "memsys: gpu_hubs is %u: a GPU needs 1 to 64 hubs", cfg->gpu_hubs);
+        return NULL;
+    }
     if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {
         snprintf(err, errlen, "memsys: a clock domain is missing");
         return NULL;
@@ -828,19 +717,6 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     m->sys = d->sys;
     m->dram_dom = d->dram;
     m->block_shift = log2_exact(cfg->block_bytes);
-    m->dram = cgm_dram_create(&cfg->dram, err, errlen);
-    if (!m->dram)
-        goto fail;
-    cgm_dram_set_done(m->dram, dram_done, m);
-    if (cfg->check_dram) {
-        m->checker = cgm_dram_checker_create(&cfg->dram);
-        if (!m->checker) {
-            snprintf(err, errlen, "out of memory");
-            goto fail;
-        }
-        cgm_dram_set_observer(m->dram, cgm_dram_checker_observe, m->checker);
-    }
-
     struct cgm_coh_config cc = cfg->coh;
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;
@@ -852,30 +728,15 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     if (!m->coh)
         goto fail;
 
-    struct cgm_net_config nc = cfg->net;
-    nc.switches = (cfg->cores > cfg->slices ? cfg->cores : cfg->slices) + 1;
-    m->topo.switches = nc.switches;
-    m->net = cgm_net_create(eng, m->sys, &nc, net_deliver, m, err, errlen);
-    if (!m->net)
+    /* The memory side's contexts after the caches': in a cycle they share,
+     * the caches' controllers run first. */
+    if (memsys_topology_create(m, eng, net_deliver, err, errlen) || build_nodes(m, eng, err, errlen) ||
+        (cfg->coh.gpu.cus && memsys_gpu_side_create(m, err, errlen)) || memsys_topology_start(m, err, errlen))
         goto fail;
-    m->topo.sa_ep = cgm_net_endpoint(m->net, nc.switches - 1, 0);
-    m->topo.hub_ep = cgm_net_endpoint(m->net, nc.switches - 1, 1);
-    if (build_nodes(m, eng, err, errlen) ||
-        (cfg->coh.gpu.cus && (memsys_hub_create(m, err, errlen) || memsys_gpu_side_create(m, err, errlen))))
-        goto fail;
-    ks_ec_init(&m->sa_ec, "system-agent", 0);
-    ks_ec_init(&m->dram_ec, "dram", 0);
     /* Room in the ring for a packet it turned away wakes its sender. */
-    cgm_net_watch_space(m->net, m->topo.sa_ep, &m->sa_ec);
     for (unsigned i = 0; i < m->nnodes; i++)
-        if (m->nodes[i].ep >= 0 && m->nodes[i].ep != m->topo.hub_ep)
+        if (m->nodes[i].ep >= 0 && !memsys_hub_at(m, m->nodes[i].ep))
             cgm_net_watch_space(m->net, m->nodes[i].ep, &m->nodes[i].ec);
-    ks_context_opts so = { .name = "system-agent", .domain = m->sys };
-    ks_context_opts dopt = { .name = "dram", .domain = m->dram_dom };
-    if (!ks_context_create_opts(eng, sa_main, m, &so) || !ks_context_create_opts(eng, dram_main, m, &dopt)) {
-        snprintf(err, errlen, "memsys: %s", ks_engine_error(eng));
-        goto fail;
-    }
     return m;
 fail:
     cgm_memsys_destroy(m);
@@ -887,10 +748,7 @@ void cgm_memsys_stop(struct cgm_memsys *m)
     m->stopping = true;
     for (unsigned i = 0; i < m->nnodes; i++)
         ks_advance(&m->nodes[i].ec);
-    ks_advance(&m->sa_ec);
-    ks_advance(&m->dram_ec);
-    memsys_hub_stop(m);
-    cgm_net_stop(m->net);
+    memsys_topology_stop(m);
     ks_run(m->eng);
 }
 
@@ -911,20 +769,14 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         free(n->greqs);
         free(n->req_busy);
     }
-    memsys_hub_free(m);
+    memsys_topology_free(m);
     memsys_gpu_side_free(m);
-    free(m->sa_rx.buf);
-    free(m->sa_tx.buf);
     while (m->chunks) {
         struct pkt_chunk *c = m->chunks;
         m->chunks = c->next;
         free(c);
     }
     free(m->nodes);
-    free(m->ep_node);
-    cgm_net_destroy(m->net);
     cgm_coh_destroy(m->coh);
-    cgm_dram_destroy(m->dram);
-    cgm_dram_checker_destroy(m->checker);
     free(m);
 }

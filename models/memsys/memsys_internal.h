@@ -107,31 +107,114 @@ struct node {
     ks_eventcount *room;       /* a GPU L1's: advanced as its queue gives up a request (cgm_memsys_gpu_watch_room) */
 };
 
-/* Which switch and local port each endpoint sits on. Switch i carries core
- * i on port 0 and slice i on port 1; one more switch carries the system
- * agent on port 0 and the GPU hub on port 1 (as in seed 000 Fig. 3.2). */
-struct topology {
-    unsigned switches;
-    int sa_ep, hub_ep;
+/* The memory side's block-to-controller map: which memory controller owns
+ * a block, and the block's number at that controller. Interleaved: runs of
+ * 2^shift blocks, controller after controller; ranges: `range` blocks each,
+ * contiguous. The controller-select bits are taken out of the local
+ * number, so a controller's DRAM sees its blocks as one dense range and
+ * spreads them over all its channels and banks, as the only controller
+ * would. */
+struct mem_map {
+    unsigned n;                /* controllers */
+    unsigned shift;            /* interleaved: log2 of the blocks in a run */
+    uint64_t range;            /* ranges: blocks per controller; 0: interleaved */
 };
 
-/* One direction of the hub's link: packets wait in their lane until the
- * link can take them; it carries gpu_link_bytes per GPU cycle, so several small
+static inline unsigned mem_map_controller(const struct mem_map *mm, uint64_t block)
+{
+    if (mm->n == 1)
+        return 0;
+    if (mm->range)
+        return (unsigned)(block / mm->range);
+    return (unsigned)((block >> mm->shift) % mm->n);
+}
+
+static inline uint64_t mem_map_local(const struct mem_map *mm, uint64_t block)
+{
+    if (mm->n == 1)
+        return block;
+    if (mm->range)
+        return block % mm->range;
+    uint64_t run = block >> mm->shift;
+    return (run / mm->n) << mm->shift | (block & ((1ull << mm->shift) - 1));
+}
+
+/* A memory controller and its DRAM: it takes requests by their address
+ * local to it (mem_map_local) while fewer than mc_queue are in flight and
+ * the DRAM has room, and hands each back to its owner's answer function
+ * when the DRAM has done it. The DRAM is a context in the DRAM domain. */
+typedef void (*mem_ctrl_answer_fn)(void *owner, struct pkt *p);
+struct mem_ctrl {
+    struct cgm_memsys *m;
+    unsigned id;
+    struct cgm_dram *dram;
+    struct cgm_dram_checker *checker;  /* with check_dram */
+    ks_domain *domain;
+    ks_eventcount ec;
+    unsigned inflight, queue;
+    mem_ctrl_answer_fn answer;
+    void *owner;
+    struct cgm_memsys_mc_stats st;
+};
+
+/* A system agent: the ring endpoint in front of one memory controller. A
+ * request arriving from the ring waits sa_latency system cycles, then for
+ * room at its controller; answers go back on the reply lane. */
+struct sys_agent {
+    struct cgm_memsys *m;
+    unsigned id;
+    int ep;
+    unsigned latency;
+    struct mem_ctrl *mc;
+    struct fifo rx, tx;
+    ks_eventcount ec;
+};
+
+/* One direction of a hub's link: packets wait in their lane until the
+ * link can take them; it carries link_bytes per GPU cycle, so several small
  * packets may cross in one cycle and a large one takes several. */
 struct hub_link {
     struct fifo q[CGM_NLANES];        /* waiting to cross */
     struct fifo arriving[CGM_NLANES]; /* upward only: crossed, handed to their bank when due */
-    uint64_t busy_until;              /* in bytes: GPU cycle x gpu_link_bytes + bytes sent in it */
+    uint64_t busy_until;              /* in bytes: GPU cycle x link_bytes + bytes sent in it */
     unsigned rr;                      /* lane to look at first */
     struct cgm_memsys_hub_stats st;
 };
 
-/* The GPU hub: one context in the GPU domain between the L2 banks and the
- * ring endpoint on the system agent's switch. */
+/* A GPU hub: one context in the GPU domain between its L2 banks and its
+ * ring endpoint; its link carries link_bytes each way per GPU cycle, and a
+ * packet spends latency GPU cycles more crossing it. */
 struct hub {
+    struct cgm_memsys *m;
+    unsigned id;
+    int ep;
+    unsigned link_bytes, latency;
     struct hub_link down, up;
     unsigned held;                    /* packets in its queues */
     ks_eventcount ec;
+};
+
+/* What sits at a ring endpoint. */
+enum { EP_NONE, EP_NODE, EP_SA, EP_HUB };
+struct endpoint {
+    uint8_t kind;
+    void *obj;                 /* struct node, sys_agent or hub */
+};
+
+/* The system's topology (topology.c). Switch i carries core i on port 0
+ * and slice i on port 1; after them, memory switch k carries system agent
+ * k (and its memory controller) on port 0 and GPU hub k on port 1, as far
+ * as there are any (one of each: seed 000 Fig. 3.2). A GPU L2 bank b
+ * reaches the ring through hub b mod hubs. */
+struct topology {
+    unsigned switches;
+    struct endpoint *eps;      /* by ring endpoint */
+    struct mem_map map;
+    struct mem_ctrl *mcs;
+    struct sys_agent *sas;     /* sas[k] in front of mcs[k] */
+    unsigned nmcs;
+    struct hub *hubs;
+    unsigned nhubs;
 };
 
 /* A scalar cache: the GPU cycle it is free again, and its counts. */
@@ -148,15 +231,8 @@ struct cgm_memsys {
     struct topology topo;
     struct cgm_coh_sys *coh;
     struct cgm_net *net;
-    struct cgm_dram *dram;
-    struct cgm_dram_checker *checker;
     struct node *nodes;        /* by coherence node id */
     unsigned nnodes;
-    int *ep_node;              /* endpoint -> node index, -1 for the system agent, -2 unused */
-    /* system agent */
-    ks_eventcount sa_ec, dram_ec;
-    struct fifo sa_rx, sa_tx;
-    unsigned mc_inflight;
     struct pkt *free_pkts;
     struct pkt_chunk *chunks;
     cgm_memsys_done_fn done;
@@ -175,7 +251,6 @@ struct cgm_memsys {
     struct cgm_memsys_iommu_stats iommu;
     struct scalar_cache *scalar;
     unsigned nscalar;
-    struct hub hub;
     struct cgm_memsys_stats st;
     bool stopping;
 };
@@ -198,13 +273,72 @@ struct cgm_coh_req memsys_gpu_coh_request(const struct cgm_memsys *m, const stru
 int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen);
 void memsys_gpu_side_free(struct cgm_memsys *m);
 
+/* A wait (ks_await_until) costs about two polls of a controller that finds
+ * nothing to do, and each cycle waited a fifth of one (callgrind, the mixed
+ * load of bench-memsys): waits shorter than this many cycles are polled. */
+#define WAIT_MIN_CYCLES 3
+
+/* A context of the memory system: NAME for the first of its kind, NAME.ID
+ * for the others. */
+int memsys_context(struct cgm_memsys *m, ks_entry_fn fn, void *arg, ks_domain *d, const char *name, unsigned id,
+                   char *err, size_t errlen);
+
 /* hub.c */
-int memsys_hub_create(struct cgm_memsys *m, char *err, size_t errlen);
+/* Hub id at ring endpoint ep, with the configuration's link; started (its
+ * context) apart. */
+void memsys_hub_init(struct cgm_memsys *m, struct hub *h, unsigned id, int ep);
+int memsys_hub_start(struct hub *h, char *err, size_t errlen);
 /* A bank's packet for the ring, or the ring's packet for a bank (at the
  * hub's endpoint): false when its lane is full. */
-bool memsys_hub_down(struct cgm_memsys *m, struct pkt *p);
-bool memsys_hub_up(struct cgm_memsys *m, struct pkt *p);
-void memsys_hub_stop(struct cgm_memsys *m);
-void memsys_hub_free(struct cgm_memsys *m);
+bool memsys_hub_down(struct hub *h, struct pkt *p);
+bool memsys_hub_up(struct hub *h, struct pkt *p);
+void memsys_hub_stop(struct hub *h);
+void memsys_hub_free(struct hub *h);
+
+/* mem_map.c: the map of cfg's controllers and interleave; -1 with the
+ * reason in err on a bad one. */
+int memsys_map_init(struct mem_map *mm, const struct cgm_memsys_config *cfg, char *err, size_t errlen);
+
+/* mem_ctrl.c */
+int memsys_mc_create(struct cgm_memsys *m, struct mem_ctrl *mc, unsigned id, const struct cgm_dram_config *dram,
+                     mem_ctrl_answer_fn answer, void *owner, char *err, size_t errlen);
+int memsys_mc_start(struct mem_ctrl *mc, char *err, size_t errlen); /* its DRAM's context */
+bool memsys_mc_can_take(const struct mem_ctrl *mc, uint64_t addr, bool write);
+bool memsys_mc_full(const struct mem_ctrl *mc);
+/* Takes p, a memory request for local address addr (memsys_mc_can_take said yes). */
+void memsys_mc_take(struct mem_ctrl *mc, uint64_t addr, struct pkt *p);
+void memsys_mc_stop(struct mem_ctrl *mc);
+void memsys_mc_free(struct mem_ctrl *mc);
+
+/* sys_agent.c: a system agent at ring endpoint ep and its memory
+ * controller mc with DRAM of the dram settings; started (its context and
+ * its DRAM's) apart. */
+int memsys_sa_create(struct cgm_memsys *m, struct sys_agent *sa, unsigned id, int ep, struct mem_ctrl *mc,
+                     const struct cgm_dram_config *dram, char *err, size_t errlen);
+int memsys_sa_start(struct sys_agent *sa, char *err, size_t errlen);
+/* The ring's packet for the system agent: false when its queue is full. */
+bool memsys_sa_receive(struct sys_agent *sa, struct pkt *p);
+void memsys_sa_stop(struct sys_agent *sa);
+void memsys_sa_free(struct sys_agent *sa);
+
+/* topology.c: the ring and what sits on it besides the caches (memory
+ * controllers, system agents, hubs), after the coherence system; started
+ * (their contexts) after the caches' controllers. */
+int memsys_topology_create(struct cgm_memsys *m, ks_engine *eng, cgm_net_deliver_fn deliver, char *err,
+                           size_t errlen);
+int memsys_topology_start(struct cgm_memsys *m, char *err, size_t errlen);
+void memsys_topology_stop(struct cgm_memsys *m);
+void memsys_topology_free(struct cgm_memsys *m);
+/* The hub at ring endpoint ep, or NULL. */
+static inline struct hub *memsys_hub_at(const struct cgm_memsys *m, int ep)
+{
+    const struct endpoint *e = &m->topo.eps[ep];
+    return e->kind == EP_HUB ? e->obj : NULL;
+}
+/* The ring endpoint of the system agent owning a block. */
+static inline int memsys_mem_ep(const struct cgm_memsys *m, uint64_t block)
+{
+    return m->topo.sas[mem_map_controller(&m->topo.map, block)].ep;
+}
 
 #endif

@@ -43,7 +43,8 @@ static uint64_t mshr_peak(const void *ctx)
     return cgm_coh_core_stats(r->coh, r->core)->mshr_peak;
 }
 
-static uint64_t dram_violations(const void *ctx) { return cgm_memsys_stats(ctx)->dram_violations; }
+static uint64_t mem_reads(const void *ctx) { return cgm_memsys_stats(ctx)->mem_reads; }
+static uint64_t mem_writes(const void *ctx) { return cgm_memsys_stats(ctx)->mem_writes; }
 
 static const uint64_t no_messages[COH_NTYPES];
 
@@ -273,20 +274,78 @@ static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, c
     cgm_stat_counter(reg, x, "wait_cycles", &io->wait_cycles);
 }
 
-/* The GPU hub's link, each way. */
-static void add_hub(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+/* Hub i's link, each way, into x. */
+static void add_hub_link(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat x, unsigned i)
+{
+    static const char *const ways[2] = { "to_memory", "to_gpu" };
+    for (int up = 0; up < 2; up++) {
+        const struct cgm_memsys_hub_stats *st = cgm_memsys_hub_link_stats(m, i, up);
+        cgm_stat w = cgm_stats_object(reg, x, ways[up]);
+        cgm_stat_counter(reg, w, "packets", &st->packets);
+        cgm_stat_counter(reg, w, "bytes", &st->bytes);
+        cgm_stat_counter(reg, w, "link_full_cycles", &st->link_full_cycles);
+    }
+}
+
+/* The GPU hubs' links: hub 0's in "gpu_hub"; with several, every hub in
+ * the array "gpu_hubs" beside it. */
+static void add_hubs(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
 {
     const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
     cgm_stat h = cgm_stats_object(reg, group, "gpu_hub");
     cgm_stat_constant(reg, h, "link_bytes_per_cycle", cfg->gpu_link_bytes);
     cgm_stat_constant(reg, h, "latency_gpu_cycles", cfg->hub_latency);
-    static const char *const ways[2] = { "to_memory", "to_gpu" };
-    for (int up = 0; up < 2; up++) {
-        const struct cgm_memsys_hub_stats *st = cgm_memsys_hub_stats(m, up);
-        cgm_stat w = cgm_stats_object(reg, h, ways[up]);
-        cgm_stat_counter(reg, w, "packets", &st->packets);
-        cgm_stat_counter(reg, w, "bytes", &st->bytes);
-        cgm_stat_counter(reg, w, "link_full_cycles", &st->link_full_cycles);
+    add_hub_link(m, reg, h, 0);
+    if (cgm_memsys_hubs(m) < 2)
+        return;
+    cgm_stat all = cgm_stats_array(reg, group, "gpu_hubs");
+    for (unsigned i = 0; i < cgm_memsys_hubs(m); i++) {
+        cgm_stat x = cgm_stats_object(reg, all, NULL);
+        cgm_stat_id(reg, x, "id", i);
+        if (i == 0)
+            cgm_stat_label(reg, x, "counts_in", "gpu_hub");
+        else
+            add_hub_link(m, reg, x, i);
+    }
+}
+
+/* A memory controller's DRAM into group, with its timing checker's count. */
+struct dram_ref {
+    const struct cgm_memsys *m;
+    unsigned i;
+};
+static uint64_t dram_violations(const void *ctx)
+{
+    const struct dram_ref *r = ctx;
+    return cgm_memsys_controller_violations(r->m, r->i);
+}
+static void add_dram(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group, unsigned i)
+{
+    cgm_stat d = cgm_dram_stats_register(cgm_memsys_controller_dram(m, i), reg, group);
+    struct dram_ref ref = { m, i };
+    if (cgm_memsys_config_of(m)->check_dram)
+        cgm_stat_computed(reg, d, "timing_violations", dram_violations, cgm_stats_keep(reg, &ref, sizeof ref));
+}
+
+/* Memory controller 0's DRAM in "dram"; with several controllers, every
+ * controller in the array "memory_controllers" beside it: the requests it
+ * took and its DRAM. */
+static void add_controllers(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    add_dram(m, reg, group, 0);
+    if (cgm_memsys_controllers(m) < 2)
+        return;
+    cgm_stat all = cgm_stats_array(reg, group, "memory_controllers");
+    for (unsigned i = 0; i < cgm_memsys_controllers(m); i++) {
+        const struct cgm_memsys_mc_stats *st = cgm_memsys_controller_stats(m, i);
+        cgm_stat x = cgm_stats_object(reg, all, NULL);
+        cgm_stat_id(reg, x, "id", i);
+        cgm_stat_counter(reg, x, "memory_reads", &st->reads);
+        cgm_stat_counter(reg, x, "memory_writes", &st->writes);
+        if (i == 0)
+            cgm_stat_label(reg, x, "dram_in", "dram");
+        else
+            add_dram(m, reg, x, i);
     }
 }
 
@@ -362,20 +421,18 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
                       MESI_NROWS);
     add_network(m, reg, group);
     if (cfg->coh.gpu.cus) {
-        add_hub(m, reg, group);
+        add_hubs(m, reg, group);
         add_translation(m, reg, group);
     }
-    cgm_stat d = cgm_dram_stats_register(cgm_memsys_dram(m), reg, group);
-    if (cfg->check_dram)
-        cgm_stat_computed(reg, d, "timing_violations", dram_violations, m);
+    add_controllers(m, reg, group);
     const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
     cgm_stat r = cgm_stats_object(reg, group, "memory_requests");
     cgm_stat done = cgm_stat_counter(reg, r, "completed", &st->completed);
     cgm_stat sum = cgm_stat_counter(reg, r, "latency_sum_cpu_cycles", &st->latency_sum);
     cgm_stat_peak(reg, r, "max_latency_cpu_cycles", &st->latency_max);
     cgm_stat_histogram(reg, r, "latency_histogram", st->latency_hist, 24);
-    cgm_stat_counter(reg, r, "memory_reads", &st->mem_reads);
-    cgm_stat_counter(reg, r, "memory_writes", &st->mem_writes);
+    cgm_stat_computed(reg, r, "memory_reads", mem_reads, m);
+    cgm_stat_computed(reg, r, "memory_writes", mem_writes, m);
     cgm_stat_ratio(reg, r, "avg_latency_cpu_cycles", sum, done, 1, 1);
     return cgm_stats_failed(reg) ? -1 : 0;
 }

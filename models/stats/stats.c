@@ -281,6 +281,30 @@ void cgm_stats_subtract(const struct cgm_stats *s, uint64_t *end, const uint64_t
     }
 }
 
+void cgm_stats_accumulate(const struct cgm_stats *s, uint64_t *sum, const uint64_t *end, const uint64_t *begin)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct stat_node *n = &s->nodes[i];
+        for (unsigned k = 0; k < n->n; k++) {
+            size_t at = n->slot + k;
+            sum[at] = n->kind == STAT_PEAK ? end[at] : sum[at] + (end[at] - begin[at]);
+        }
+    }
+}
+
+uint64_t cgm_stats_read_one(const struct cgm_stats *s, cgm_stat id)
+{
+    if (id < 0 || (size_t)id >= s->n)
+        return 0;
+    const struct stat_node *n = &s->nodes[id];
+    switch (n->kind) {
+    case STAT_COUNTER: case STAT_COMPUTED: case STAT_PEAK:
+        return n->fn ? n->fn(n->ctx) : *n->p;
+    default:
+        return 0;
+    }
+}
+
 double cgm_stats_value(const struct cgm_stats *s, const uint64_t *values, cgm_stat id)
 {
     if (!numeric(s, id))

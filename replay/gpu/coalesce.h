@@ -3,7 +3,7 @@
  *   per instruction: one request per 64-byte block the lanes touch, covering
  *     the bytes they touch in it (what SI hardware does, seed 001 Sec. 3.4.3);
  *   per lane: one request per lane (two when its access straddles a block),
- *     left for the L1's MSHR to merge (what M2S-CGM does, GPU-SPEC 1.6; the
+ *     left for the L1's MSHR to merge (what M2S-CGM's vector memory unit does; the
  *     seed's coalescer-size study needs it). */
 #ifndef REPLAY_GPU_COALESCE_H
 #define REPLAY_GPU_COALESCE_H

@@ -1,4 +1,4 @@
-/* A Southern Islands compute unit (seed 000 Sec. 3.2.4, GPU-SPEC 1.2-1.6),
+/* A Southern Islands compute unit (seed 000 Sec. 3.2.4, M2S-CGM's compute-unit.c),
  * one KnightSim context in the GPU clock domain. Each cycle:
  *   1. memory instructions whose requests have all completed retire
  *      (vmcnt counts vector memory instructions in issue order, lgkmcnt
@@ -14,13 +14,13 @@
  *      per wavefront, scanning its wavefronts in slot order, while its fetch
  *      buffer has room; a wavefront may fetch again when its previous
  *      instruction allows (below).
- * When a wavefront may fetch again (GPU-SPEC 1.3): vector ALU when it enters
+ * When a wavefront may fetch again (M2S-CGM's fetch rules): vector ALU when it enters
  * its SIMD (the next cycle); vector and scalar memory right after issue
  * (their counters track them); scalar ALU and branches at completion; LDS
  * when its accesses have finished. There is no register dependency
  * tracking: one instruction of a wavefront in flight at a time, and
  * s_waitcnt for memory.
- * Where this differs from M2S-CGM (GPU-SPEC section 7): MUBUF, MTBUF and
+ * Where this differs from M2S-CGM's code: MUBUF, MTBUF and
  * MIMG all go to the vector memory unit; s_waitcnt waits for its
  * vmcnt/lgkmcnt counts (gpu.cu.waitcnt = drain: for everything); vector
  * memory counts in vmcnt; a SIMD takes a 64-lane instruction for 64 /

@@ -2,7 +2,7 @@
  * run one after another in launch order (an in-order queue: a kernel may
  * read what the one before wrote). The running kernel's work-groups go in
  * linear id order (x fastest, as the recording ran them) onto compute units
- * round robin, as many in one cycle as fit (GPU-SPEC 1.7): a work-group
+ * round robin, as many in one cycle as fit (as M2S-CGM maps them): a work-group
  * fits a unit with a free work-group slot and room for its LDS (rounded up
  * to lds_alloc), whose pools take its wavefronts one each in turn, each
  * pool bounded by its wavefront slots, VGPRs and SGPRs (the kernel's
@@ -186,6 +186,8 @@ void rp_dispatcher_main(void *arg)
         if (k && !k->started) {
             k->started = true;
             k->start = now;
+            if (g->kstats)
+                rp_kstats_begin(g->kstats, k, now);
             g->next_group = 0;
             if (never_fits(g, k))
                 return;

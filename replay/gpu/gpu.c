@@ -155,6 +155,7 @@ void rp_gpu_destroy(struct rp_gpu *g)
     free(g->kernels);
     rp_gpu_trace_free(&g->trace);
     rp_sync_free(&g->sync);
+    rp_kstats_free(g->kstats);
     free(g);
 }
 
@@ -280,6 +281,8 @@ void rp_gpu_kernel_done(struct rp_gpu *g, struct rp_kernel *k)
 {
     k->done = true;
     k->end = g->last_end = ks_domain_cycle(g->domain) + 1;
+    if (g->kstats)
+        rp_kstats_end(g->kstats, k, ks_domain_cycle(g->domain));
     /* kernels end in launch order: K is the queue's head */
     g->queue_head = k->next;
     g->next_launch = k->launch + 1;

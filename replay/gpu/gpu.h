@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cgm/events.h"
 #include "cgm/knightsim.h"
@@ -61,6 +62,11 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
 /* Brings what the registry reads up to the GPU cycle now: call before
  * every snapshot. */
 void rp_gpu_stats_settle(struct rp_gpu *g);
+/* Each launch's statistics to OUT (NULL: no more), one JSON line per
+ * launch as it ends (kernel_stats.h); false when a line could not be
+ * written. */
+void rp_gpu_kernels_out(struct rp_gpu *g, FILE *out);
+bool rp_gpu_kernels_written(const struct rp_gpu *g);
 /* As of the last settle: busy and stalled cycles summed over the compute
  * units (GPU cycles); CPU cycles host threads spent in copies and flushes. */
 uint64_t rp_gpu_busy_cycles(const struct rp_gpu *g);

@@ -13,6 +13,7 @@
 #include "replay/gpu/coalesce.h"
 #include "replay/gpu/gpu.h"
 #include "replay/gpu/ideal_mem.h"
+#include "replay/gpu/kernel_stats.h"
 #include "replay/gpu/program.h"
 #include "replay/gpu/sync.h"
 #include "replay/gpu/wave_reader.h"
@@ -32,6 +33,8 @@ enum rp_cu_stall {
     CS_FETCH,       /* nothing ready in the issuing pool's fetch buffer */
     CS_COUNT
 };
+/* Their names in the statistics (gpu_stats.c). */
+extern const char *const rp_cu_stall_names[CS_COUNT];
 
 struct rp_kernel {
     uint32_t launch, kernel;
@@ -220,6 +223,7 @@ struct rp_gpu {
     uint64_t issued;               /* wavefront instructions, all compute units */
     uint64_t watch_issued, watch_cycle; /* rp_gpu_stuck: issued at the GPU cycle it last moved */
     uint64_t shown_cycle;          /* the last snapshot's GPU cycle */
+    struct rp_kstats *kstats;      /* statistics per kernel (kernel_stats.c) */
     const char *unit_names[CGM_SI_UNIT_COUNT];
 };
 
@@ -231,6 +235,10 @@ void rp_dispatch_wg_done(struct rp_gpu *g, struct rp_wg *wg);
 void rp_gpu_kernel_done(struct rp_gpu *g, struct rp_kernel *k);
 /* A fatal error: the run stops with MSG. */
 void rp_gpu_fail(struct rp_gpu *g, const char *msg);
+
+/* gpu_stats.c: every compute unit's statistics up to NOW into what the
+ * registry reads. */
+void rp_gpu_settle_cus(struct rp_gpu *g, uint64_t now);
 
 /* cu.c */
 int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id);

@@ -10,8 +10,8 @@
  * sleep (a region-of-interest marker) sees every cycle. */
 #include "replay/gpu/gpu_internal.h"
 
-static const char *const stall_names[CS_COUNT] = { "unit_busy", "memory_wait", "barrier", "dependency",
-                                                   "fetch" };
+const char *const rp_cu_stall_names[CS_COUNT] = { "unit_busy", "memory_wait", "barrier", "dependency",
+                                                  "fetch" };
 
 static uint64_t cu_instructions(const void *ctx)
 {
@@ -43,7 +43,7 @@ static void add_cu(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat cus, cgm_st
      * find them by path. */
     cgm_stat stalls = cgm_stats_object(reg, x, "stall_cycles");
     for (unsigned c = 0; c < CS_COUNT; c++)
-        cgm_stat_counter(reg, stalls, stall_names[c], &st->stall[c]);
+        cgm_stat_counter(reg, stalls, rp_cu_stall_names[c], &st->stall[c]);
     cgm_stat_computed(reg, x, "stall_cycles_total", cu_stalls, st);
     cgm_stat_counter(reg, x, "idle_cycles", &st->idle);
     cgm_stat_counter(reg, x, "work_groups", &st->work_groups);
@@ -95,6 +95,10 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
     cgm_stat ks = cgm_stats_array(reg, x, "kernels");
     for (size_t i = 0; i < g->nkernels; i++)
         add_kernel(reg, ks, g->kernels[i]);
+    /* per kernel of the program (the memory system's caches, registered
+     * before the GPU, are among its sources) */
+    if (!(g->kstats = rp_kstats_register(g, reg, x)))
+        return -1;
     cgm_stat m = cgm_stats_object(reg, x, "memory");
     if (g->cfg->gpu_memory == RP_GPU_MEM_HIERARCHY) {
         /* its caches are in the memory system's "caches" array */
@@ -140,12 +144,19 @@ uint64_t rp_gpu_stall_cycles(const struct rp_gpu *g)
 
 uint64_t rp_gpu_system_cycles(const struct rp_gpu *g) { return g->sync.system_cycles; }
 
+void rp_gpu_settle_cus(struct rp_gpu *g, uint64_t now)
+{
+    for (unsigned i = 0; i < g->ncus; i++)
+        rp_cu_stats_at(&g->cus[i], now, &g->cus[i].shown);
+}
+
 void rp_gpu_stats_settle(struct rp_gpu *g)
 {
     uint64_t now = rp_gpu_cycle(g);
     g->shown_cycle = now;
-    for (unsigned i = 0; i < g->ncus; i++)
-        rp_cu_stats_at(&g->cus[i], now, &g->cus[i].shown);
+    rp_gpu_settle_cus(g, now);
+    if (g->kstats)
+        rp_kstats_settle(g->kstats, now);
     for (size_t i = 0; i < g->nkernels; i++) {
         struct rp_kernel *k = g->kernels[i];
         if (!k->started)
@@ -155,3 +166,7 @@ void rp_gpu_stats_settle(struct rp_gpu *g)
         k->shown_cycles = k->shown_end - k->start;
     }
 }
+
+void rp_gpu_kernels_out(struct rp_gpu *g, FILE *out) { rp_kstats_write_to(g->kstats, out); }
+
+bool rp_gpu_kernels_written(const struct rp_gpu *g) { return rp_kstats_written(g->kstats); }

@@ -1,6 +1,6 @@
 /* Copies and flushes between the CPU's and the GPU's memory, charged per
- * memory organisation as seed 000 charges them (GPU-SPEC.md 3.4, from the
- * original driver's copy calls):
+ * memory organisation as seed 000 charges them (Sec. 4.2, and its driver's
+ * copy calls):
  *   NC-MC, NC-L3  the GPU's data live on pages of their own: a copy to the
  *                 GPU runs as CPU loads of the host's words and stores to
  *                 the GPU's, 4 bytes at a time, then a CPU flush of every

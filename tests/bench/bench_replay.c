@@ -187,14 +187,14 @@ int main(void)
     sh(cmd);
     snprintf(gpu, sizeof gpu, "%s/gpu.cgt", dir);
     snprintf(collab, sizeof collab, "%s/collab.cgt", dir);
-    snprintf(cmd, sizeof cmd, "env -i CGM_KERNELS=%s/kernels %s/tracegen --quiet -o %s -- %s/traces/gpu/%s "
-             "> /dev/null", build, bin, gpu, build, GPU_WORKLOAD);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --env CGM_KERNELS=%s/kernels --quiet -o %s -- %s/traces/gpu/%s "
+             "> /dev/null", bin, build, gpu, build, GPU_WORKLOAD);
     if (sh(cmd)) {
         fprintf(stderr, "bench-replay: cannot record %s\n", GPU_WORKLOAD);
         return 1;
     }
-    snprintf(cmd, sizeof cmd, "env -i CGM_KERNELS=%s/kernels %s/tracegen --quiet -o %s -- %s/traces/gpu/%s "
-             "> /dev/null", build, bin, collab, build, COLLAB_WORKLOAD);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --env CGM_KERNELS=%s/kernels --quiet -o %s -- %s/traces/gpu/%s "
+             "> /dev/null", bin, build, collab, build, COLLAB_WORKLOAD);
     if (sh(cmd)) {
         fprintf(stderr, "bench-replay: cannot record %s\n", COLLAB_WORKLOAD);
         return 1;

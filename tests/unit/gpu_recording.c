@@ -32,12 +32,13 @@ void gpu_record(char *path, const char *kernels, const char *command)
     close(fd);
     char out[80], cmd[4096];
     snprintf(out, sizeof out, "%s.out", path);
-    /* The guest sees its argv and environment: relative paths from its own
-     * folder make the recording the same wherever the tree is and whichever
-     * build (default or sanitizer) made it, so the timing the tests assert
-     * on does not move with the checkout's path. */
-    snprintf(cmd, sizeof cmd, "cd %s/traces/gpu && env -i CGM_KERNELS=../../%s %s/tracegen --quiet -o %s -- ./%s > %s",
-             build, kernels, bin, path, command, out);
+    /* The guest sees its argv and environment (only what --env gives it):
+     * relative paths from its own folder make the recording the same
+     * wherever the tree is and whichever build (default or sanitizer) made
+     * it, so the timing the tests assert on does not move with the
+     * checkout's path. */
+    snprintf(cmd, sizeof cmd, "cd %s/traces/gpu && %s/tracegen --env CGM_KERNELS=../../%s --quiet -o %s -- ./%s > %s",
+             build, bin, kernels, path, command, out);
     int st = system(cmd);
     FILE *f = fopen(out, "r");
     char text[4096] = "";

@@ -13,7 +13,7 @@ fail=0
 runs=0
 check() {
     runs=$((runs + 1))
-    if ! "$BIN/tracegen" --quiet -o "$tmp/t.cgt" -- "$BUILD/traces/gpu/$@" >"$tmp/out" 2>"$tmp/err" ||
+    if ! "$BIN/tracegen" --env CGM_KERNELS="$BUILD/kernels" --quiet -o "$tmp/t.cgt" -- "$BUILD/traces/gpu/$@" >"$tmp/out" 2>"$tmp/err" ||
        ! grep -qx PASS "$tmp/out"; then
         echo "FAIL: $*"; cat "$tmp/out" "$tmp/err"; fail=$((fail + 1)); return
     fi

@@ -11,6 +11,7 @@
 
 #include "cgm/events.h"
 #include "cgm/guest.h"
+#include "cgm/nearest.h"
 #include "tracegen/si/si_record.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"
@@ -54,6 +55,8 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
      * the dispatch reads descriptors from there. */
     g->code_len = (g->prog.image_size + GPAGE_MASK) & ~GPAGE_MASK;
     g->code_address = gpu_guest_map(p, g->code_len, GPROT_R | GPROT_W);
+    if (g->code_address)
+        si_program_relocate(&g->prog, g->code_address);
     if (!g->code_address ||
         gmem_copy_out(p->mem, g->code_address, g->prog.image, g->prog.image_size, 1, NULL) < 0 ||
         gmem_protect(p->mem, g->code_address, g->code_len, GPROT_R) < 0 ||
@@ -115,7 +118,16 @@ static long gpu_kernel(struct x86_process *p, struct gpu_driver *d, uint64_t pro
     const struct gpu_program *g = d->programs[program - 1];
     const struct si_kernel *k = si_program_kernel(&g->prog, name);
     if (!k) {
-        fprintf(stderr, "tracegen: gpu: kernel: no kernel '%s' in %s\n", name, g->prog.path);
+        struct cgm_nearest near = { NULL, 0 };
+        for (size_t i = 0; i < g->prog.nkernels; i++)
+            cgm_nearest_offer(&near, name, g->prog.kernels[i].name);
+        fprintf(stderr, "tracegen: gpu: kernel: no kernel '%s' in %s", name, g->prog.path);
+        if (near.best)
+            fprintf(stderr, " (did you mean '%s'?)", near.best);
+        fprintf(stderr, "; its kernels:");
+        for (size_t i = 0; i < g->prog.nkernels; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", g->prog.kernels[i].name);
+        fprintf(stderr, "%s\n", g->prog.nkernels ? "" : " none");
         return -ENOENT;
     }
     for (uint32_t i = 0; i < d->nkernels; i++)

@@ -62,17 +62,16 @@ int si_exec_smrd(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst *
     uint64_t off = in->smrd_imm ? (uint64_t)in->smrd_offset * 4 : w->s[in->smrd_offset];
     uint64_t base = (uint64_t)w->s[in->sbase] | (uint64_t)w->s[in->sbase + 1] << 32;
     uint32_t limit = ~0u;
-    if (is_scalar_buffer_load(in->opcode)) {
-        base &= 0xffffffffffffull;
-        limit = w->s[in->sbase + 2];
-    }
-    c->addr[0] = base + off;
+    if (is_scalar_buffer_load(in->opcode))
+        limit = w->s[in->sbase + 2];       /* num_records, in bytes; stride is not used */
+    base &= SI_ADDRESS_MASK;               /* the upper bits of a V# word 1 are not base */
+    c->addr[0] = (base + off) & SI_ADDRESS_MASK;
     note_access(c, CGM_SI_LOAD, 0, 4 * n);
     for (unsigned i = 0; i < n; i++) {
         uint64_t byte = off + 4 * i;
         uint32_t v = 0;
         if (byte + 4 <= limit) {
-            const uint8_t *p = si_map(c, w, in, -1, base + byte, 4, 0);
+            const uint8_t *p = si_map(c, w, in, -1, (base + byte) & SI_ADDRESS_MASK, 4, 0);
             if (!p)
                 return -1;
             v = rd32(p);
@@ -335,13 +334,18 @@ static struct srd read_srd(const struct si_wave *w, unsigned s)
     return r;
 }
 
-/* Address of dword k of lane l, or ~0 when the range check drops it. */
+/* Address of byte BYTE of lane l's access (SI ISA manual 8.1, "Buffer
+ * addressing"): addr64 adds the 64-bit VGPR address to the base; otherwise
+ * index = VGPR index (IDXEN) + lane (ADD_TID_ENABLE) and offset = VGPR offset
+ * (OFFEN) + instruction offset, laid out linearly (base + soffset + offset
+ * + index * stride) or swizzled.  Stride and swizzle are not used by addr64,
+ * whose base compilers build with s_mov_b64 from a negative offset. */
 static uint64_t buffer_address(const struct cgm_si_inst *in, const struct srd *r, uint64_t soff,
                                const uint32_t *va, int l, unsigned byte)
 {
     if (in->addr64) {
         uint64_t v = va[l] | (uint64_t)va[SI_LANES + l] << 32;
-        return r->base + v + soff + in->offset + byte;
+        return (r->base + v + soff + in->offset + byte) & SI_ADDRESS_MASK;
     }
     uint64_t index = 0, offset = in->offset + byte;
     if (in->idxen && in->offen) {
@@ -354,16 +358,34 @@ static uint64_t buffer_address(const struct cgm_si_inst *in, const struct srd *r
     }
     if (r->add_tid)
         index += (unsigned)l;
+    uint64_t at;
     if (r->swizzle) {
         uint64_t imsb = index / r->index_stride, ilsb = index % r->index_stride;
         uint64_t omsb = offset / r->element_size, olsb = offset % r->element_size;
-        return r->base + soff +
-               (imsb * r->stride + omsb * r->element_size) * r->index_stride +
-               ilsb * r->element_size + olsb;
+        at = r->base + soff + (imsb * r->stride + omsb * r->element_size) * r->index_stride +
+             ilsb * r->element_size + olsb;
+    } else {
+        at = r->base + soff + offset + index * r->stride;
     }
-    if (r->stride == 0 ? offset >= r->num_records : index >= r->num_records)
-        return ~0ull;
-    return r->base + soff + offset + index * r->stride;
+    return at & SI_ADDRESS_MASK;
+}
+
+/* The manual's range check ("Range checking", 8.1) of the component at BYTE:
+ * a private (scratch) buffer, ADD_TID_ENABLE without IDXEN, is not checked;
+ * a structured buffer (IDXEN) is out of range when the VGPR index is at or
+ * past num_records; a raw buffer when instruction offset + VGPR offset is.
+ * The scalar offset never counts, and neither does addr64 (compilers give
+ * its resource 0 records).  The offset is not wrapped, which is the
+ * saturating compare the hardware makes. */
+static int buffer_out_of_range(const struct cgm_si_inst *in, const struct srd *r,
+                               const uint32_t *va, int l, unsigned byte)
+{
+    if (in->addr64 || (r->add_tid && !in->idxen))
+        return 0;
+    if (in->idxen)
+        return va[l] >= r->num_records;
+    uint64_t offset = (uint64_t)in->offset + byte + (in->offen ? va[l] : 0);
+    return offset >= r->num_records;
 }
 
 /* The buffer atomics, by what they do. */
@@ -413,8 +435,10 @@ static int is_32bit_format(unsigned dfmt)
     return dfmt == 4 || dfmt == 11 || dfmt == 13 || dfmt == 14;
 }
 
-/* Bytes per lane, dwords, sign extension, direction, atomic operation. */
-struct buf_op { unsigned bytes; unsigned dwords; int sext, store; enum mem_op atomic; };
+/* Bytes per lane, dwords, sign extension, direction, a format access (the
+ * data format converts, the range check takes the whole element), atomic
+ * operation. */
+struct buf_op { unsigned bytes; unsigned dwords; int sext, store, format; enum mem_op atomic; };
 
 static int buf_op_of(const struct cgm_si_inst *in, const struct srd *r, struct buf_op *b)
 {
@@ -430,6 +454,7 @@ static int buf_op_of(const struct cgm_si_inst *in, const struct srd *r, struct b
     b->dwords = info->bytes < 4 ? 1 : info->bytes / 4;
     b->sext = in->opcode == CGM_SI_buffer_load_sbyte || in->opcode == CGM_SI_buffer_load_sshort;
     b->store = info->access == CGM_SI_STORE;
+    b->format = in->fmt == CGM_SI_FMT_MTBUF || is_format_access(in->opcode);
     if (info->access == CGM_SI_ATOMIC)
         b->atomic = buffer_atomic_op(in->opcode);
     return 0;
@@ -462,12 +487,21 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst
     for (int l = 0; l < SI_LANES; l++) {
         if (!(exec >> l & 1))
             continue;
-        c->addr[l] = buffer_address(in, &r, soff, va, l, 0);
+        /* Format accesses and atomics are in or out of range as a whole,
+         * by their first byte; dword accesses component by component. */
+        int whole_out = buffer_out_of_range(in, &r, va, l, 0);
+        c->addr[l] = whole_out ? ~0ull : buffer_address(in, &r, soff, va, l, 0);
         if (b.atomic) {
             int wide = b.dwords == 2;
             uint64_t a = c->addr[l];
-            if (a == ~0ull)
+            if (a == ~0ull) {              /* dropped; what it returns is a read: 0 */
+                if (in->glc) {
+                    vd[l] = 0;
+                    if (wide)
+                        vd[SI_LANES + l] = 0;
+                }
                 continue;
+            }
             uint8_t *p = si_map(c, w, in, l, a, b.bytes, 1);
             if (!p)
                 return -1;
@@ -507,8 +541,10 @@ int si_exec_buffer(struct si_ctx *c, struct si_wave *w, const struct cgm_si_inst
         }
         /* All addresses first: the data registers may overlap the address. */
         uint64_t addr[4];
-        for (unsigned k = 0; k < b.dwords; k++)
-            addr[k] = k ? buffer_address(in, &r, soff, va, l, 4 * k) : c->addr[l];
+        for (unsigned k = 0; k < b.dwords; k++) {
+            int out = b.format ? whole_out : buffer_out_of_range(in, &r, va, l, 4 * k);
+            addr[k] = out ? ~0ull : buffer_address(in, &r, soff, va, l, 4 * k);
+        }
         for (unsigned k = 0; k < b.dwords; k++) {
             uint64_t a = addr[k];
             uint32_t *reg = &vd[(size_t)k * SI_LANES + l];

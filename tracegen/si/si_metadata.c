@@ -1,7 +1,7 @@
 /* The AMDGPU kernel metadata note (code object v3+): a MessagePack map whose
  * "amdhsa.kernels" array describes each kernel (arguments, segment sizes,
  * register counts).  Read with msgpack-c; every field is checked for type. */
-#include "tracegen/si/si_program.h"
+#include "tracegen/si/si_elf.h"
 
 #include <msgpack.h>
 #include <stdio.h>
@@ -132,6 +132,23 @@ int si_metadata_parse(const void *data, size_t size, struct si_program *p,
     }
     rc = 0;
 out:
+    msgpack_unpacked_destroy(&doc);
+    return rc;
+}
+
+int si_metadata_target(const void *data, size_t size, char *out, size_t cap)
+{
+    msgpack_unpacked doc;
+    size_t off = 0;
+    int rc = -1;
+    msgpack_unpacked_init(&doc);
+    if (msgpack_unpack_next(&doc, data, size, &off) == MSGPACK_UNPACK_SUCCESS) {
+        const msgpack_object *t = lookup(&doc.data, "amdhsa.target");
+        if (t && t->type == MSGPACK_OBJECT_STR) {
+            copy_str(out, cap, t);
+            rc = 0;
+        }
+    }
     msgpack_unpacked_destroy(&doc);
     return rc;
 }

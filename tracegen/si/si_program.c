@@ -2,10 +2,8 @@
  * their virtual addresses, turns every NAME.kd symbol into a kernel with its
  * AMDHSA descriptor, and hands the NT_AMDGPU_METADATA note to the metadata
  * reader.  Input is untrusted: every size and address is bounds-checked. */
-#include "tracegen/si/si_program.h"
+#include "tracegen/si/si_elf.h"
 
-#include <gelf.h>
-#include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,7 +202,9 @@ static int find_kernels(Elf *elf, const char *name, struct si_program *p, char *
     return 0;
 }
 
-static int read_notes(Elf *elf, const char *name, struct si_program *p, char *err, size_t errlen)
+int si_elf_metadata_notes(Elf *elf, int (*fn)(void *ctx, const void *desc, size_t len,
+                                              uint64_t file_offset),
+                          void *ctx)
 {
     Elf_Scn *scn = NULL;
     int found = 0;
@@ -220,14 +220,37 @@ static int read_notes(Elf *elf, const char *name, struct si_program *p, char *er
             if (nh.n_type != NT_AMDGPU_METADATA || nh.n_namesz != 7 ||
                 memcmp(owner, "AMDGPU", 7) != 0)
                 continue;
-            char why[200];
-            if (si_metadata_parse((const char *)data->d_buf + doff, nh.n_descsz, p, why,
-                                  sizeof why))
-                return fail(name, err, errlen, "%s (note at file offset 0x%llx)", why,
-                            (unsigned long long)(sh.sh_offset + doff));
-            found = 1;
+            found++;
+            if (fn(ctx, (const char *)data->d_buf + doff, nh.n_descsz, sh.sh_offset + doff))
+                return -1;
         }
     }
+    return found;
+}
+
+struct notes_ctx {
+    struct si_program *p;
+    const char *name;
+    char *err;
+    size_t errlen;
+};
+
+static int parse_note(void *ctx, const void *desc, size_t len, uint64_t file_offset)
+{
+    struct notes_ctx *n = ctx;
+    char why[200];
+    if (si_metadata_parse(desc, len, n->p, why, sizeof why))
+        return fail(n->name, n->err, n->errlen, "%s (note at file offset 0x%llx)", why,
+                    (unsigned long long)file_offset);
+    return 0;
+}
+
+static int read_notes(Elf *elf, const char *name, struct si_program *p, char *err, size_t errlen)
+{
+    struct notes_ctx n = { p, name, err, errlen };
+    int found = si_elf_metadata_notes(elf, parse_note, &n);
+    if (found < 0)
+        return -1;
     if (!found && p->nkernels)
         return fail(name, err, errlen, "no NT_AMDGPU_METADATA note (code object v3 or later needed)");
     return 0;
@@ -251,10 +274,14 @@ int si_program_load_memory(const void *data, size_t size, const char *name,
         fail(name, err, errlen, "not an ELF file");
     } else if (gelf_getclass(elf) != ELFCLASS64 || eh.e_machine != EM_AMDGPU) {
         fail(name, err, errlen, "not a 64-bit AMDGPU code object (e_machine %u)", eh.e_machine);
-    } else if (!map_segments(elf, name, data, size, out, err, errlen) &&
+    } else if (!si_refuse_target(elf, &eh, name, err, errlen) &&
+               !si_refuse_unresolved(elf, name, err, errlen) &&
+               !map_segments(elf, name, data, size, out, err, errlen) &&
+               !si_read_relocations(elf, name, out, err, errlen) &&
                !decode_text(out, name, err, errlen) &&
                !find_kernels(elf, name, out, err, errlen) &&
-               !read_notes(elf, name, out, err, errlen)) {
+               !read_notes(elf, name, out, err, errlen) &&
+               !si_refuse_arguments(out, name, err, errlen)) {
         rc = 0;
     }
     if (elf)
@@ -298,6 +325,7 @@ void si_program_free(struct si_program *p)
     for (size_t i = 0; i < p->nkernels; i++)
         free(p->kernels[i].args);
     free(p->kernels);
+    free(p->relocs);
     free(p->insts);
     free(p->image);
     memset(p, 0, sizeof *p);

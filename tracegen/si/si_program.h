@@ -59,6 +59,13 @@ struct si_kernel {
     uint32_t max_flat_workgroup_size;
 };
 
+/* An 8-byte slot of the image that must hold the image's guest address
+ * plus addend (R_AMDGPU_RELATIVE64). */
+struct si_reloc {
+    uint64_t offset;
+    int64_t addend;
+};
+
 struct si_program {
     char path[512];
     uint8_t *image;                   /* loadable segments at their virtual addresses */
@@ -68,6 +75,8 @@ struct si_program {
                                          size 0 where no instruction starts */
     struct si_kernel *kernels;
     size_t nkernels;
+    struct si_reloc *relocs;
+    size_t nrelocs;
 };
 
 /* Loads a code object from a file or from memory.  On failure returns -1
@@ -76,6 +85,10 @@ int si_program_load(const char *path, struct si_program *out, char *err, size_t 
 int si_program_load_memory(const void *data, size_t size, const char *name,
                            struct si_program *out, char *err, size_t errlen);
 void si_program_free(struct si_program *p);
+
+/* Applies the relocations to the image for its placement at guest address
+ * ADDRESS (its vaddr 0); the image is then what guest memory must hold. */
+void si_program_relocate(struct si_program *p, uint64_t address);
 
 const struct si_kernel *si_program_kernel(const struct si_program *p, const char *name);
 

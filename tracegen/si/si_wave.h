@@ -10,6 +10,11 @@
 
 enum { SI_LANES = 64, SI_SREGS = 128 };
 
+/* Memory addresses are 48 bits wide (a buffer resource's base field): the
+ * address arithmetic of scalar and vector memory instructions wraps there,
+ * which compilers rely on when they fold a negative offset into a base. */
+#define SI_ADDRESS_MASK ((1ull << 48) - 1)
+
 enum si_wave_status { SI_WAVE_RUNNING, SI_WAVE_BARRIER, SI_WAVE_DONE };
 
 struct si_wave {

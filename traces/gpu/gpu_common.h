@@ -1,7 +1,8 @@
 /* Shared by the GPU workloads: loading the code objects, packing kernel
  * arguments as the kernarg segment lays them out, and checking results.
  * Code objects are read from $CGM_KERNELS, else $CGM_BUILD/kernels, else
- * build/kernels (the paths are the host's: tracegen opens them).
+ * build/kernels (the paths are the host's: tracegen opens them; the guest
+ * sees the variables tracegen's --env gives it).
  * Region of interest (cgm_roi_begin/end): from the first GPU buffer to the
  * last copy back, the parallel section seed 000 Sec. 3.4.1 times; set-up
  * before it and the CPU's check of the result after it stay outside

@@ -4,7 +4,8 @@
  *   gpu_micro KERNEL GLOBAL LOCAL [LAUNCHES]
  * Every micro-kernel takes (out, in, n); in holds GLOBAL floats, n is
  * GLOBAL. LAUNCHES (default 1) launches it that many times before one
- * wait. Set CGM_KERNELS to the directory holding micro.co. */
+ * wait. CGM_KERNELS names the directory holding micro.co (tracegen --env
+ * CGM_KERNELS=DIR). */
 #include "gpu_common.h"
 
 int main(int argc, char **argv)

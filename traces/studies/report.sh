@@ -70,7 +70,7 @@ verdict() {
     printf '(SHA-256 `%s`) plus each spec'"'"'s `[base]` and axes. The workloads were recorded by\n' \
         "$(sha256sum < traces/configs/seed.ini | cut -c1-16)"
     echo '`traces/studies/run.sh` (commands there); the thesis'"'"' figures are quoted from'
-    echo '`shared/GPU-SPEC.md` section 5. Our workloads and inputs are smaller than the thesis'"'"','
+    echo 'seed 000 Sec. 4.3-4.5. Our workloads and inputs are smaller than the thesis'"'"','
     echo 'so the direction and ordering of the results are what compare, not their size.'
     echo
 } > "$R"

@@ -28,8 +28,9 @@ static int record(const char *path, const char *options, const char *command)
 {
     const char *bin = getenv("CGM_BIN"), *build = getenv("CGM_BUILD");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet %s -o %s -- %s/traces/gpu/%s >/dev/null",
-             bin ? bin : "bin", options, path, build ? build : "build", command);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --env CGM_KERNELS=%s/kernels --quiet %s -o %s -- %s/traces/gpu/%s "
+             ">/dev/null", bin ? bin : "bin", build ? build : "build", options, path, build ? build : "build",
+             command);
     return system(cmd);
 }
 

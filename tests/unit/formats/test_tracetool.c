@@ -165,6 +165,13 @@ static void verify_accepts_intact_and_names_damage(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"complete\":\tfalse"));
     assert_non_null(strstr(r.out, "warning"));
+    /* "incomplete" once in the warning (the reader's reason says why) */
+    const char *w = strstr(r.out, "warning");
+    const char *first = strstr(w, "incomplete");
+    assert_non_null(first);
+    const char *eol = strchr(w, '\n');
+    const char *second = strstr(first + 1, "incomplete");
+    assert_true(!second || (eol && second > eol));
     free(r.out);
     unlink(bad);
 }
@@ -255,8 +262,8 @@ static void si_dump_and_stats_of_a_recorded_workload(void **state)
     lst[ln] = 0;
     fclose(lf);
     snprintf(trace, sizeof trace, "/tmp/cgm_tt_si_%d.cgt", (int)getpid());
-    snprintf(cmd, sizeof cmd, "cd %s && CGM_BUILD=%s %s/tracegen --quiet -o %s -- %s >/dev/null 2>&1",
-             root ? root : ".", build ? build : "build", bin ? bin : "bin", trace, guest);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/tracegen --env CGM_BUILD=%s --quiet -o %s -- %s >/dev/null 2>&1",
+             root ? root : ".", bin ? bin : "bin", build ? build : "build", trace, guest);
     assert_int_equal(system(cmd), 0);
 
     snprintf(args, sizeof args, "info --json %s", trace);
@@ -313,7 +320,94 @@ static void si_dump_and_stats_of_a_recorded_workload(void **state)
     }
     assert_true(lines > 10);
     free(r.out);
+
+    /* Branch targets are addresses: after a branch the stream's next
+     * instruction is at the target (taken) or right after the branch (not),
+     * as the emulator ran it; backprop's s_cbranch_execz go both ways. */
+    snprintf(args, sizeof args, "dump --stream %.0f %s", first_group, trace);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    unsigned long prev = 0, target = 0;
+    int after_branch = 0, taken = 0, not_taken = 0;
+    for (char *save = NULL, *l = strtok_r(r.out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "    0x", 6)) {
+            after_branch = 0; /* a new record: its first instruction follows no branch of this one */
+            continue;
+        }
+        char *end;
+        unsigned long off = strtoul(l + 4, &end, 16);
+        if (after_branch) {
+            if (off == target && off != prev + 4)
+                taken++;
+            else if (off == prev + 4)
+                not_taken++;
+            else
+                fail_msg("after the branch at 0x%lx to 0x%lx comes 0x%lx", prev, target, off);
+        }
+        while (*end == ' ')
+            end++;
+        after_branch = !strncmp(end, "s_branch ", 9) || !strncmp(end, "s_cbranch_", 10);
+        if (after_branch) {
+            const char *t = strstr(end, " 0x");
+            assert_non_null(t);
+            target = strtoul(t + 1, NULL, 16);
+            prev = off;
+        }
+    }
+    assert_true(taken > 0);
+    assert_true(not_taken > 0);
+    free(r.out);
     unlink(trace);
+}
+
+/* -s launch=N[,group=X,Y,Z] picks work-group streams by launch and group:
+ * the golden GPU trace's launch 1 has four work-groups (0..3,0,0), stream
+ * ids 0x40000000 upwards (traces/golden/README.md). */
+static void dump_selects_work_groups(void **state)
+{
+    (void)state;
+    const char *root = getenv("CGM_ROOT");
+    char golden[4096], args[4200];
+    snprintf(golden, sizeof golden, "%s/traces/golden/v2-gpu-stream-copy.cgt", root ? root : ".");
+    snprintf(args, sizeof args, "dump -s launch=1,group=2,0,0 -n 1 %s", golden);
+    struct run r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# stream 1073741826 (gpu_workgroup"));
+    assert_null(strstr(r.out, "# stream 1073741825"));
+    assert_non_null(strstr(r.out, "1073741826:0 wave 0"));
+    free(r.out);
+    snprintf(args, sizeof args, "dump -s launch=1,group=3 -n 0 %s", golden);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# stream 1073741827 "));
+    free(r.out);
+    snprintf(args, sizeof args, "dump -s launch=1 -n 0 %s", golden);
+    r = tracetool(args);
+    assert_int_equal(r.status, 0);
+    int streams = 0;
+    for (const char *p = r.out; (p = strstr(p, "# stream ")); p++)
+        streams++;
+    assert_int_equal(streams, 4);
+    free(r.out);
+    snprintf(args, sizeof args, "dump -s launch=1,group=9,0,0 %s", golden);
+    r = tracetool(args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "launch 1 has 4 work-groups, none (9,0,0)"));
+    free(r.out);
+    snprintf(args, sizeof args, "dump -s launch=2 %s", golden);
+    r = tracetool(args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "no launch 2 (launches: 1)"));
+    free(r.out);
+    static const char *const bad[] = { "launch=", "launch=x", "launch=1,group=", "launch=1,group=1,2,3,4",
+                                       "launch=1,grp=0", "launch=1,group=1,,2", "lunch=1" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args, "dump -s %s %s", bad[i], golden);
+        r = tracetool(args);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.out, "bad stream"));
+        free(r.out);
+    }
 }
 
 static void usage_errors_and_help(void **state)
@@ -355,6 +449,7 @@ int main(void)
         cmocka_unit_test(verify_accepts_intact_and_names_damage),
         cmocka_unit_test(x86_dump_and_stats_of_a_recorded_guest),
         cmocka_unit_test(si_dump_and_stats_of_a_recorded_workload),
+        cmocka_unit_test(dump_selects_work_groups),
         cmocka_unit_test(usage_errors_and_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,8 @@
 /* The statistics registry: counters are read at the snapshot, a region is
  * the difference of two snapshots with labels, ids, constants and peaks
  * left alone, ratios are computed from the values they are printed with,
+ * regions add up as one region over their cycles would (peaks as at the
+ * last one's end), one counter reads alone as the snapshot reads it,
  * members print in registration order, paths find nodes, and a failed
  * registration is reported instead of crashing. */
 #include <setjmp.h>
@@ -93,6 +95,46 @@ static void test_snapshot_and_region(void **state)
     cgm_stats_destroy(s);
 }
 
+/* Two regions of a run, [a, b) and [c, d): their sum counts what happened
+ * inside them and nothing of the gap between. */
+static void test_regions_add_up(void **state)
+{
+    (void)state;
+    struct model m = { .hits = 1, .misses = 1, .peak = 2, .hist = { 0, 1, 0, 0 }, .msgs = { 0, 0, 0 } };
+    struct cgm_stats *s = build(&m);
+    size_t n = cgm_stats_slots(s);
+    uint64_t *snap[4], *sum = calloc(n, sizeof *sum);
+    for (int i = 0; i < 4; i++)
+        snap[i] = calloc(n, sizeof *snap[i]);
+    cgm_stats_read(s, snap[0]);
+    m.hits += 10; m.hist[1] += 2; m.peak = 7;   /* inside the first region */
+    cgm_stats_read(s, snap[1]);
+    m.hits += 1000; m.misses += 1000;           /* the gap */
+    cgm_stats_read(s, snap[2]);
+    m.hits += 5; m.misses += 3; m.msgs[2] += 4; m.peak = 4;  /* inside the second */
+    cgm_stats_read(s, snap[3]);
+    cgm_stats_accumulate(s, sum, snap[1], snap[0]);
+    cgm_stats_accumulate(s, sum, snap[3], snap[2]);
+    assert_true(at(s, sum, "caches.0.hits") == 15);
+    assert_true(at(s, sum, "caches.0.misses") == 3);
+    assert_true(at(s, sum, "caches.0.accesses") == 18);
+    assert_true(at(s, sum, "caches.0.miss_rate") == 3.0 / 18.0);
+    assert_true(at(s, sum, "caches.0.msgs.put") == 4);
+    assert_true(at(s, sum, "caches.0.peak") == 4); /* the second region's end */
+    /* the histogram's bucket 1 (the 5th slot: hits, misses, accesses, peak, then buckets) */
+    assert_int_equal(sum[4 + 1], 2);
+    /* one counter alone: the value the next snapshot would hold */
+    assert_int_equal(cgm_stats_read_one(s, cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.accesses")),
+                     m.hits + m.misses);
+    assert_int_equal(cgm_stats_read_one(s, cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.peak")), 4);
+    assert_int_equal(cgm_stats_read_one(s, cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.id")), 0);
+    assert_int_equal(cgm_stats_read_one(s, -1), 0);
+    for (int i = 0; i < 4; i++)
+        free(snap[i]);
+    free(sum);
+    cgm_stats_destroy(s);
+}
+
 static void test_json_shape(void **state)
 {
     (void)state;
@@ -178,6 +220,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot_and_region),
+        cmocka_unit_test(test_regions_add_up),
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_paths_and_failures),
         cmocka_unit_test(test_label_read_when_printed),

@@ -92,7 +92,8 @@ static void test_bad_files(void **state)
     (void)state;
     expect_load_error("[cpu]\ncores = 2\nwidth = 4\n", 3, "width");
     expect_load_error("[cpu]\n\n[cache.l9]\nsize = 1KiB\n", 4, "cache.l9");
-    expect_load_error("[cache.l1d]\nsize = 32 KB\n", 2, "size");      /* KB is not a suffix we take */
+    expect_load_error("[cache.l1d]\nsize = 32 KiBs\n", 2, "size");    /* not a suffix */
+    expect_load_error("[cache.l1d]\nsize = 32 kilobytes\n", 2, "size");
     expect_load_error("[cache.l1d]\nways = -1\n", 2, "ways");
     expect_load_error("[cpu]\ncores = 65\n", 2, "cores");               /* out of range */
     expect_load_error("[cpu]\npredictor = perceptron\n", 2, "predictor");
@@ -133,6 +134,102 @@ static void test_set_and_checks(void **state)
     assert_int_equal(rp_config_set(&c, "gpu.l2.banks=3", err, sizeof err), 0);
     assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "gpu.l2.banks"));
+}
+
+/* What a user writes: a fraction when the value comes out whole (1.5 x
+ * 10^9 Hz, 0.5 x 2^20 bytes), KB/kB/MB/GB as the powers of 1024 KiB and
+ * MiB are; not a fraction of a count, a fraction beyond a whole unit or
+ * a malformed number. */
+static void test_fractions_and_kb(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "cpu.frequency=1.5GHz", err, sizeof err), 0);
+    assert_int_equal(c.frequency, 1500000000ull);
+    assert_int_equal(rp_config_set(&c, "gpu.frequency=0.8GHz", err, sizeof err), 0);
+    assert_int_equal(c.gpu_frequency, 800000000ull);
+    assert_int_equal(rp_config_set(&c, "network.frequency=2.25 GHz", err, sizeof err), 0);
+    assert_int_equal(c.net_frequency, 2250000000ull);
+    assert_int_equal(rp_config_set(&c, "cache.l2.size=0.5MiB", err, sizeof err), 0);
+    assert_int_equal(c.l2.size, 512 * 1024);
+    assert_int_equal(rp_config_set(&c, "cache.l3.size=1.25MiB", err, sizeof err), 0);
+    assert_int_equal(c.l3.size, 1280 * 1024);
+    assert_int_equal(rp_config_set(&c, "cpu.cores=2.0", err, sizeof err), 0);
+    assert_int_equal(c.cores, 2);
+    static const char *const kib16[] = { "16KB", "16kB", "16kb", "16 KB", "16KiB", "16K" };
+    for (size_t i = 0; i < sizeof kib16 / sizeof *kib16; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "cache.l1d.size=%s", kib16[i]);
+        c.l1d.size = 0;
+        assert_int_equal(rp_config_set(&c, set, err, sizeof err), 0);
+        assert_int_equal(c.l1d.size, 16384);
+    }
+    assert_int_equal(rp_config_set(&c, "memory.size=1GB", err, sizeof err), 0);
+    assert_int_equal(c.mem_size, 1ull << 30);
+    static const char *const bad[] = {
+        "cpu.cores=1.5",                  /* half a core */
+        "cpu.frequency=1.0000000001GHz",  /* ten digits of fraction: beyond a hertz */
+        "cache.l1d.size=1.0001KiB",       /* 1024.1024 bytes */
+        "cpu.frequency=1.GHz", "cpu.frequency=.5GHz", "cpu.frequency=1.5.2GHz", "cache.l1d.size=16Kb B",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        assert_int_equal(rp_config_set(&c, bad[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "is not a valid value"));
+    }
+}
+
+/* An unknown key or section says which known one is nearest, when one is
+ * near; nothing is suggested for a name like none of them. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    expect_load_error("[gpu]\ncompute_unit = 4\n", 2, "unknown key compute_unit in [gpu] (did you mean compute_units?)");
+    expect_load_error("[cpu]\n\nfequency = 1GHz\n", 3, "(did you mean frequency?)");
+    expect_load_error("[cache.l2x]\nsize = 16KiB\n", 2, "unknown section [cache.l2x] (key size) (did you mean cache.l2.size?)");
+    expect_load_error("[gpu.cus]\nsimd = 2\n", 2, "(did you mean gpu.cu.simds?)");
+    expect_load_error("[gpu.cus]\nzzz = 2\n", 2, "(did you mean [gpu.cu]?)");
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "cpu.zzzzzz=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key zzzzzz in [cpu]"));
+    assert_null(strstr(err, "did you mean"));
+    assert_int_equal(rp_config_set(&c, "gpu.bandwidth=1", err, sizeof err), -1);
+    assert_null(strstr(err, "did you mean"));
+}
+
+/* The compute unit's way of making requests is gpu.cu.coalescing, the L1's
+ * coalescer gpu.l1.coalescer; the earlier gpu.cu.coalescer still sets the
+ * former, is printed under its name, and counts as it for "given twice". */
+static void test_coalescer_names(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(c.cu.coalescer, RP_COALESCE_INSTRUCTION);
+    assert_int_equal(rp_config_set(&c, "gpu.cu.coalescer=l1-mshr", err, sizeof err), 0);
+    assert_int_equal(c.cu.coalescer, RP_COALESCE_L1_MSHR);
+    assert_int_equal(rp_config_set(&c, "gpu.cu.coalescing=per-instruction", err, sizeof err), 0);
+    assert_int_equal(c.cu.coalescer, RP_COALESCE_INSTRUCTION);
+    assert_int_equal(rp_config_set(&c, "gpu.l1.coalescer=96", err, sizeof err), 0);
+    assert_int_equal(c.gpu_l1.coalescer, 96);
+    assert_int_equal(rp_config_set(&c, "gpu.cu.coalescing=l1-mshr", err, sizeof err), 0);
+    assert_string_equal(rp_config_key_name("gpu.cu", "coalescer"), "coalescing");
+    assert_string_equal(rp_config_key_name("gpu.l1", "coalescer"), "coalescer");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rp_config_print(&c, f);
+    fclose(f);
+    assert_non_null(strstr(text, "\ncoalescing = l1-mshr\n"));
+    assert_non_null(strstr(text, "[gpu.l1]"));
+    assert_null(strstr(text, "\ncoalescer = l1-mshr"));
+    free(text);
+    expect_load_error("[gpu.cu]\ncoalescer = l1-mshr\ncoalescing = per-instruction\n", 3, "given twice");
 }
 
 /* The GPU memory keys the seed's studies set (traces/studies), by these
@@ -216,6 +313,9 @@ int main(void)
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_set_and_checks),
+        cmocka_unit_test(test_fractions_and_kb),
+        cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_coalescer_names),
         cmocka_unit_test(test_gpu_memory_keys),
         cmocka_unit_test(test_dram_numbers_for_sweeps),
         cmocka_unit_test(test_shipped_configs),

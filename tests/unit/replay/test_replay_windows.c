@@ -4,8 +4,10 @@
  * whole run's value; the windows start every N cycles and the last ends
  * with the run; windows twice as long are pairs of the short ones (the
  * boundaries are where N puts them, not where the engine happened to
- * stop); the same run writes the same windows; and writing windows does
- * not change the run's statistics by a byte. */
+ * stop); the same run writes the same windows; writing windows does
+ * not change the run's statistics by a byte; each window names the regions
+ * of interest it overlaps; and with --roi the windows cover the region
+ * alone, cut at its ends, and add up to its statistics. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,66 +20,10 @@
 #include <unistd.h>
 
 #include "tests/unit/gpu_recording.h"
+#include "tests/unit/replay_cli.h"
 #include "tests/unit/temp_file.h"
 
 static char trace[64], out[4096];
-
-/* Runs bin/replay ARGS; fails the test unless it exits 0. */
-static void replay(const char *fmt, ...)
-{
-    const char *bin = getenv("CGM_BIN");
-    char args[1024], cmd[1400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s/replay -q %s 2>&1", bin ? bin : "bin", args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    if (!WIFEXITED(st) || WEXITSTATUS(st))
-        fail_msg("%s: %s", cmd, out);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = 0;
-    fclose(f);
-    return text;
-}
-
-/* The windows in PATH, parsed; their number in *n. */
-static cJSON **windows(const char *path, size_t *n)
-{
-    char *text = slurp(path), *save = NULL;
-    cJSON **w = NULL;
-    *n = 0;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        w = realloc(w, (*n + 1) * sizeof *w);
-        assert_non_null(w);
-        assert_non_null(w[*n] = cJSON_Parse(line));
-        ++*n;
-    }
-    free(text);
-    return w;
-}
-
-static void free_windows(cJSON **w, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        cJSON_Delete(w[i]);
-    free(w);
-}
 
 /* Statistics that count (the registry's counters): their windows add up.
  * Ratios, peaks, ids and labels do not, and are left out by name. */
@@ -94,17 +40,7 @@ static bool is_counted(const char *name)
     return false;
 }
 
-/* NODE's value in window W at PATH (its place under the root), 0 if the
- * window lacks it. */
-static double at(const cJSON *w, const char *path)
-{
-    const cJSON *x = w;
-    char key[512];
-    snprintf(key, sizeof key, "%s", path);
-    for (char *save = NULL, *k = strtok_r(key, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
-        x = cJSON_IsArray(x) ? cJSON_GetArrayItem(x, atoi(k)) : cJSON_GetObjectItemCaseSensitive(x, k);
-    return cJSON_IsNumber(x) ? x->valuedouble : 0;
-}
+static double at(const cJSON *w, const char *path) { return json_number_or_0(w, path); }
 
 /* Every counter under WHOLE (at PATH) equals its windows' sum; returns how
  * many were compared. */
@@ -119,8 +55,8 @@ static unsigned check_sums(const cJSON *whole, const char *path, cJSON **w, size
         else
             snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", c->string);
         i++;
-        if (!*path && (!strcmp(c->string, "roi") || !strcmp(c->string, "trace")))
-            continue; /* the region of interest is not a window's */
+        if (!*path && (!strcmp(c->string, "roi") || !strcmp(c->string, "regions") || !strcmp(c->string, "trace")))
+            continue; /* the regions of interest are not a window's */
         if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
             compared += check_sums(c, sub, w, n);
         } else if (cJSON_IsNumber(c) && is_counted(c->string)) {
@@ -154,19 +90,19 @@ static void test_windows(void **state)
     (void)state;
     const char *plain = test_temp_file(""), *whole = test_temp_file(""), *again = test_temp_file("");
     const char *w1 = test_temp_file(""), *w2 = test_temp_file(""), *w3 = test_temp_file("");
-    replay("-o %s %s", plain, trace);
-    char *plain_json = slurp(plain);
+    free(replay_cli("-o %s %s", plain, trace));
+    char *plain_json = read_whole_file(plain);
     cJSON *run = cJSON_Parse(plain_json);
     assert_non_null(run);
     double cycles = at(run, "cycles");
     /* about eight windows, the last one shorter */
     unsigned long long len = (unsigned long long)cycles / 7 + 1;
-    replay("-o %s --windows %llu --windows-out %s %s", whole, len, w1, trace);
-    replay("-o %s --windows %llu --windows-out %s %s", again, len, w2, trace);
-    replay("-o /dev/null --windows %llu --windows-out %s %s", 2 * len, w3, trace);
+    free(replay_cli("-o %s --windows %llu --windows-out %s %s", whole, len, w1, trace));
+    free(replay_cli("-o %s --windows %llu --windows-out %s %s", again, len, w2, trace));
+    free(replay_cli("-o /dev/null --windows %llu --windows-out %s %s", 2 * len, w3, trace));
 
     /* the run's statistics do not change with windows; the windows repeat */
-    char *a = slurp(whole), *b = slurp(w1), *c = slurp(w2);
+    char *a = read_whole_file(whole), *b = read_whole_file(w1), *c = read_whole_file(w2);
     assert_string_equal(a, plain_json);
     assert_string_equal(b, c);
     free(a);
@@ -174,7 +110,7 @@ static void test_windows(void **state)
     free(c);
 
     size_t n, m;
-    cJSON **w = windows(w1, &n), **ww = windows(w3, &m);
+    cJSON **w = read_json_lines(w1, &n), **ww = read_json_lines(w3, &m);
     assert_int_equal(n, (size_t)(cycles + len - 1) / len);
     assert_int_equal(m, (n + 1) / 2);
     for (size_t k = 0; k < n; k++) {
@@ -192,19 +128,69 @@ static void test_windows(void **state)
     for (size_t k = 0; k < m; k++)
         for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
             assert_int_equal(at(ww[k], paths[p]), at(w[2 * k], paths[p]) + (2 * k + 1 < n ? at(w[2 * k + 1], paths[p]) : 0));
+    /* each window names the regions of interest it overlaps */
+    const cJSON *regions = cJSON_GetObjectItemCaseSensitive(run, "regions");
+    assert_int_equal(cJSON_GetArraySize(regions), 1);
+    for (size_t k = 0; k < n; k++) {
+        const cJSON *named = cJSON_GetObjectItemCaseSensitive(w[k], "regions"), *r;
+        double b = at(w[k], "begin_cycle"), e = b + at(w[k], "cycles");
+        int i = 0, listed = 0;
+        cJSON_ArrayForEach(r, regions) {
+            bool overlaps = at(r, "begin_cycle") < e && at(r, "end_cycle") > b;
+            bool names = listed < cJSON_GetArraySize(named) && cJSON_GetArrayItem(named, listed)->valueint == i;
+            assert_int_equal(overlaps, names);
+            listed += names;
+            i++;
+        }
+        assert_int_equal(listed, cJSON_GetArraySize(named));
+    }
     /* the windows see the run's parts at different times: not all alike */
     double first = at(w[0], "breakdown.gpu_busy"), differ = 0;
     for (size_t k = 1; k < n; k++)
         differ += at(w[k], "breakdown.gpu_busy") != first;
     assert_true(differ > 0);
 
-    free_windows(w, n);
-    free_windows(ww, m);
+    free_json_lines(w, n);
+    free_json_lines(ww, m);
     cJSON_Delete(run);
     free(plain_json);
     const char *files[] = { plain, whole, again, w1, w2, w3 };
     for (size_t i = 0; i < 6; i++)
         unlink(files[i]);
+}
+
+/* --roi --windows: windows of the region of interest only, each inside it,
+ * every counter of the region their sum. */
+static void test_windows_of_the_region(void **state)
+{
+    (void)state;
+    const char *json = test_temp_file(""), *lines = test_temp_file("");
+    free(replay_cli("-o %s %s", json, trace));
+    cJSON *run = read_json_file(json);
+    const cJSON *region = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(run, "regions"), 0);
+    double begin = at(region, "begin_cycle"), end = at(region, "end_cycle");
+    unsigned long long len = (unsigned long long)(end - begin) / 5 + 1;
+    free(replay_cli("--roi -o /dev/null --windows %llu --windows-out %s %s", len, lines, trace));
+    size_t n;
+    cJSON **w = read_json_lines(lines, &n);
+    /* cut where N puts the boundaries and at the region's ends */
+    assert_true(n >= 5 && n <= 7);
+    double covered = 0;
+    for (size_t k = 0; k < n; k++) {
+        double b = at(w[k], "begin_cycle"), c = at(w[k], "cycles");
+        assert_int_equal(at(w[k], "window"), k);
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w[k], "regions")), 1);
+        assert_true(b >= begin && b + c <= end && c <= len);
+        if (k > 0 && k + 1 < n)
+            assert_int_equal((unsigned long long)b % len, 0);
+        covered += c;
+    }
+    assert_true(covered == end - begin);
+    assert_true(check_sums(cJSON_GetObjectItemCaseSensitive(run, "roi"), "", w, n) > 100);
+    free_json_lines(w, n);
+    cJSON_Delete(run);
+    unlink(json);
+    unlink(lines);
 }
 
 /* Bad usage exits 2 naming the option; an unwritable file exits 1 naming it. */
@@ -236,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_windows),
+        cmocka_unit_test(test_windows_of_the_region),
         cmocka_unit_test(test_windows_usage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -376,14 +376,38 @@ static void test_help_and_usage(void **state)
     char where[600];
     snprintf(where, sizeof where, "%s:4: cache.l1d.size", bad_spec);
     assert_non_null(strstr(out, where));
-    /* A missing trace: refused when running, listed by --dry-run. */
+    /* A missing trace: refused when running; --dry-run lists its points
+     * ("no trace") and fails naming it, as the run would. */
     char *missing = harness_write(dir, "missing.ini", "[sweep]\ntrace = nowhere.cgt\n", 0);
     assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/m", sweep, missing, dir), 1);
     assert_non_null(strstr(out, "missing.ini:2: trace"));
-    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/m --dry-run", sweep, missing, dir), 0);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/m --dry-run", sweep, missing, dir), 1);
     assert_non_null(strstr(out, "no trace"));
+    assert_non_null(strstr(out, "missing.ini:2: trace"));
+    assert_non_null(strstr(out, "nowhere.cgt"));
+    assert_non_null(strstr(out, "1 trace cannot be read"));
     free(bad_spec);
     free(missing);
+}
+
+/* With the real replay: --dry-run refuses a metric the statistics do not
+ * have before anything runs (the issue's roi.cyclez), names what the
+ * region holds, and takes roi.cycles on a trace whose run will have it
+ * only with markers (the list shows "roi" as a marked run has it). */
+static void test_dry_run_checks_metrics(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    assert_true(asprintf(&text, "[sweep]\ntrace = %s\nmetric = roi.cyclez\n[base]\ncpu.cores = 1\n"
+                                "[axes]\ncache.l1d.size = 1KiB, 2KiB\n", trace) > 0);
+    char *typo = harness_write(dir, "typo.ini", text, 0);
+    free(text);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/typo", sweep, typo, dir), 1);
+    assert_non_null(strstr(out, "metric 'roi.cyclez': no 'cyclez' under roi (keys: cycles, cores"));
+    assert_non_null(strstr(out, "against the statistics of 2 points"));
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s --dry-run -o %s/typo --metric roi.cycles "
+                                "--metric 'hits = caches[core0.l1d].hits'", sweep, typo, dir), 0);
+    free(typo);
 }
 
 int main(void)
@@ -394,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_plot_table_and_reference),
         cmocka_unit_test(test_windows_equal_separate_runs),
         cmocka_unit_test(test_help_and_usage),
+        cmocka_unit_test(test_dry_run_checks_metrics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -136,12 +136,81 @@ static void test_mistakes(void **state)
     parse_refused(".cycles", "expected a key name");
 }
 
+/* NAME = EXPR names the column; the expression evaluates as without it. */
+static void test_aliases(void **state)
+{
+    (void)state;
+    struct sweep_metric *m = sweep_metric_parse("l1d_miss = sum(caches[l1d].misses) / sum(caches[l1d].accesses)",
+                                                err, sizeof err);
+    assert_non_null(m);
+    assert_string_equal(sweep_metric_column(m), "l1d_miss");
+    double v;
+    assert_int_equal(sweep_metric_eval(m, doc, &v, err, sizeof err), 0);
+    assert_true(v == 25.0 / 400.0);
+    sweep_metric_free(m);
+    m = sweep_metric_parse("roi.share=roi.cycles/cycles", err, sizeof err);
+    assert_non_null(m);
+    assert_string_equal(sweep_metric_column(m), "roi.share");
+    sweep_metric_free(m);
+    m = sweep_metric_parse("  caches[l3].miss_rate  ", err, sizeof err);
+    assert_non_null(m);
+    assert_string_equal(sweep_metric_column(m), "caches[l3].miss_rate"); /* no alias: the expression */
+    sweep_metric_free(m);
+    /* an alias's expression is checked as any other, and named in messages */
+    m = sweep_metric_parse("x = cyclez", err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(sweep_metric_eval(m, doc, &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, "metric 'cyclez': no 'cyclez'"));
+    sweep_metric_free(m);
+    parse_refused("= cycles", "no column name before '='");
+    parse_refused("a b = cycles", "'a b' is not a column name");
+    parse_refused("x = ", "nothing after '='");
+    parse_refused("x = y = cycles", "more than one '='");
+    parse_refused("x = cycles[", "'[' without ']'");
+}
+
+/* Checking against the shape before a run (every counter 0): a path that
+ * is not there is refused as evaluating refuses it; a zero divisor is
+ * fine; a selector on a list that is empty before the run is trusted. */
+static void test_check_against_a_shape(void **state)
+{
+    (void)state;
+    cJSON *shape = cJSON_Parse("{ \"cycles\": 0, \"caches\": [ { \"name\": \"core0.l1d\", \"kind\": \"l1d\","
+                               " \"misses\": 0, \"accesses\": 0 } ], \"dram\": { \"reads\": 0,"
+                               " \"read_latency_histogram\": [] } }");
+    assert_non_null(shape);
+    static const char *const fine[] = { "cycles", "caches[core0.l1d].misses / caches[l1d].accesses",
+                                        "dram.read_latency_histogram[3].count",
+                                        "sum(dram.read_latency_histogram[*].count)", "n = dram.reads / cycles" };
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+        struct sweep_metric *m = sweep_metric_parse(fine[i], err, sizeof err);
+        assert_non_null(m);
+        if (sweep_metric_check(m, shape, err, sizeof err))
+            fail_msg("%s: %s", fine[i], err);
+        sweep_metric_free(m);
+    }
+    static const char *const refused[][2] = { { "cyclez", "no 'cyclez' at the top" },
+                                              { "caches[l2].misses", "no element named or of kind 'l2'" },
+                                              { "dram.writes / cycles", "no 'writes' under dram" },
+                                              { "dram", "not a number" } };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        struct sweep_metric *m = sweep_metric_parse(refused[i][0], err, sizeof err);
+        assert_non_null(m);
+        assert_int_equal(sweep_metric_check(m, shape, err, sizeof err), -1);
+        assert_non_null(strstr(err, refused[i][1]));
+        sweep_metric_free(m);
+    }
+    cJSON_Delete(shape);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_folds_and_ratios),
         cmocka_unit_test(test_mistakes),
+        cmocka_unit_test(test_aliases),
+        cmocka_unit_test(test_check_against_a_shape),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

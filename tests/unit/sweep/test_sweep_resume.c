@@ -32,10 +32,13 @@
 static const char FAKE_REPLAY[] =
     "#!/bin/sh\n"
     "# replay -q -c INI -o OUT [--windows N --windows-out FILE] TRACE\n"
+    "# replay --list-stats -q -c INI -o OUT TRACE: the statistics' shape, every value 0\n"
     "here=$(dirname \"$0\")\n"
     "window=\n"
+    "list=\n"
     "while [ $# -gt 1 ]; do\n"
     "  case $1 in\n"
+    "  --list-stats) list=1 ;;\n"
     "  -c) ini=$2; shift ;;\n"
     "  -o) out=$2; shift ;;\n"
     "  --windows) window=$2; shift ;;\n"
@@ -44,6 +47,12 @@ static const char FAKE_REPLAY[] =
     "  shift\n"
     "done\n"
     "trace=$1\n"
+    "if [ -n \"$list\" ]; then\n"
+    "  # listed_only: a statistic the list promises and no run reports\n"
+    "  printf '{ \"cycles\": 0, \"instructions\": 0, \"ipc\": 0, \"load\": 0, \"listed_only\": 0, \"trace\": \"%s\" }\\n' \\\n"
+    "    \"$trace\" > \"$out\"\n"
+    "  exit 0\n"
+    "fi\n"
     "echo \"$ini\" >> \"$here/calls\"\n"
     "cores=$(awk '/^\\[/ { s = $0 } s == \"[cpu]\" && $1 == \"cores\" { print $3 }' \"$ini\")\n"
     "case $cores in\n"
@@ -59,7 +68,8 @@ static const char FAKE_REPLAY[] =
     "    k=$((k + 1))\n"
     "  done\n"
     "fi\n"
-    "printf '{ \"cycles\": %d, \"trace\": \"%s\" }\\n' $((cores * 1000)) \"$trace\" > \"$out\"\n";
+    "printf '{ \"cycles\": %d, \"instructions\": %d, \"ipc\": 1, \"load\": 0, \"trace\": \"%s\" }\\n' \\\n"
+    "  $((cores * 1000)) $((cores * 1000)) \"$trace\" > \"$out\"\n";
 
 static const char FAKE_SBATCH[] =
     "#!/bin/sh\n"
@@ -494,6 +504,85 @@ static void test_windows_belong_to_their_point(void **state)
     free(five);
 }
 
+/* Every metric is checked against the statistics the points will report
+ * (replay --list-stats) before any point runs: a typo stops the sweep with
+ * nothing run, by --dry-run too; a metric the list has but no result does
+ * leaves its column empty in a table that is still written. */
+static void test_metrics_checked_before_running(void **state)
+{
+    (void)state;
+    char *s = spec("typo.ini", "[sweep]\ntrace = t.cgt\nmetric = cycles\nmetric = roi.cyclez\n[axes]\ncpu.cores = 1..4\n");
+    int before = calls();
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/typo -j2 --replay %s", sweep, s, dir, replay), 1);
+    assert_int_equal(calls(), before); /* nothing ran */
+    assert_non_null(strstr(out, "checked before running, against the statistics of 4 points"));
+    assert_non_null(strstr(out, "metric 'roi.cyclez': no 'roi' at the top (keys: cycles, instructions"));
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/typo/table.csv", dir) > 0);
+    assert_false(access(path, F_OK) == 0);
+    free(path);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/typo --dry-run --replay %s", sweep, s, dir, replay), 1);
+    assert_non_null(strstr(out, "4 points = cpu.cores (4)"));
+    assert_non_null(strstr(out, "no 'roi' at the top"));
+    assert_int_equal(calls(), before);
+    /* --metric is checked the same way, an alias named */
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/typo --dry-run --metric 'k = cyclez' --replay %s",
+                                sweep, s, dir, replay), 1);
+    assert_non_null(strstr(out, "column k: metric 'cyclez'"));
+    /* window metrics against a window's statistics */
+    char *w = spec("wtypo.ini", "[sweep]\ntrace = t.cgt\nwindows = 100\nmetric = cycles\nwindow_metric = lod\n"
+                                "[axes]\ncpu.cores = 1, 2\n");
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/wtypo --replay %s", sweep, w, dir, replay), 1);
+    assert_non_null(strstr(out, "window_metric 'lod': no 'lod' at the top"));
+    assert_int_equal(calls(), before);
+
+    /* Listed but in no result: the points run, the table is written with
+     * the other columns, the sweep fails naming the metric; an alias names
+     * its column. -j2 is -j 2. */
+    char *l = spec("listed.ini", "[sweep]\ntrace = t.cgt\nmetric = kilocycles = cycles\nmetric = listed_only\n"
+                                 "[axes]\ncpu.cores = 1, 2\n");
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/listed -j2 --replay %s", sweep, l, dir, replay), 1);
+    assert_int_equal(calls() - before, 2);
+    assert_non_null(strstr(out, "listed_only"));
+    assert_non_null(strstr(out, "its column of the table is empty"));
+    char *t = table("listed");
+    assert_non_null(strstr(t, "cpu.cores,kilocycles,listed_only,status,result\n1,1000,,done,points/"));
+    assert_non_null(strstr(t, "\n2,2000,,done,points/"));
+    free(t);
+
+    /* A replay that cannot list its statistics: nothing is checked (a note
+     * says so) and the run finds out. */
+    char *mute = harness_write(dir, "replay-mute", "#!/bin/sh\nexit 0\n", 1);
+    assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/typo --dry-run --replay %s", sweep, s, dir, mute), 0);
+    assert_non_null(strstr(out, "could not list their statistics"));
+    assert_non_null(strstr(out, "the metrics are not checked before the run"));
+    free(mute);
+    free(s);
+    free(w);
+    free(l);
+}
+
+/* Alias columns are columns: one name each, not an axis' or the table's. */
+static void test_alias_columns_are_unique(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        { "[sweep]\ntrace = t.cgt\nmetric = a = cycles\nmetric = a = ipc\n", "metric a is given twice (a = cycles, a = ipc)" },
+        { "[sweep]\ntrace = t.cgt\nmetric = cycles\nmetric = cycles = ipc\n", "metric cycles is given twice" },
+        { "[sweep]\ntrace = t.cgt\nmetric = cpu.cores = cycles\n[axes]\ncpu.cores = 1, 2\n", "has the name of axis cpu.cores" },
+        { "[sweep]\ntrace = t.cgt\nmetric = status = cycles\n", "has the name of the table's own column" },
+        { "[sweep]\ntrace = t.cgt\nmetric = a b = cycles\n", "'a b' is not a column name" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *s = spec("alias.ini", bad[i][0]);
+        assert_int_equal(harness_sh(out, sizeof out, "%s %s -o %s/alias --dry-run --replay %s", sweep, s, dir, replay),
+                         1);
+        if (!strstr(out, bad[i][1]))
+            fail_msg("expected '%s' in:\n%s", bad[i][1], out);
+        free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +592,8 @@ int main(void)
         cmocka_unit_test(test_timeout_stops_a_hung_point),
         cmocka_unit_test(test_slurm_array_matches_local),
         cmocka_unit_test(test_windows_belong_to_their_point),
+        cmocka_unit_test(test_metrics_checked_before_running),
+        cmocka_unit_test(test_alias_columns_are_unique),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +33,24 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Dry-runs SPEC (relative to the tree). */
+/* Dry-runs SPEC (relative to the tree). The studies' traces are recorded
+ * by make studies: a dry run without them lists the points and fails
+ * saying only that (every other error fails the test). */
 static void dry_run(const char *spec, int points)
 {
-    char *path = harness_root(spec);
-    int rc = harness_sh(out, sizeof out, "%s %s --dry-run -o %s/out", sweep, path, dir);
-    if (rc != 0)
+    char *path = harness_root(spec), list[600];
+    snprintf(list, sizeof list, "%s/list", dir);
+    int rc = harness_sh(out, sizeof out, "%s %s --dry-run -o %s/out > %s", sweep, path, dir, list);
+    bool only_traces_missing = rc == 1 && strstr(out, "cannot be read\n") && !strstr(out, "checked before running");
+    if (rc != 0 && !only_traces_missing)
         fail_msg("%s: exit %d:\n%s", spec, rc, out);
+    char *text = harness_read(list);
+    assert_non_null(text);
     char want[128];
     snprintf(want, sizeof want, ": %d points = ", points);
-    if (!strstr(out, want))
-        fail_msg("%s: expected%s in:\n%s", spec, want, out);
+    if (!strstr(text, want))
+        fail_msg("%s: expected%s in:\n%.2000s", spec, want, text);
+    free(text);
     free(path);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/unit/sweep_harness.h"
 
@@ -74,6 +75,21 @@ static void test_windows_errors(void **state)
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "one.jsonl:1:"));
     assert_non_null(strstr(out, "cyclez"));
+    /* A bad line after good ones: nothing but the error is printed (the
+     * table is published whole or not at all), and -o's file is not made. */
+    rc = harness_sh(out, sizeof out, "%s windows %s/bad.jsonl --metric cycles 2>/dev/null", sweep, dir);
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, "");
+    rc = harness_sh(out, sizeof out, "%s windows %s/bad.jsonl --metric cycles -o %s/bad.csv", sweep, dir, dir);
+    assert_int_equal(rc, 1);
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/bad.csv", dir) > 0);
+    assert_false(access(path, F_OK) == 0);
+    free(path);
+    /* and a good file still goes to standard output whole, with an alias's name */
+    rc = harness_sh(out, sizeof out, "%s windows %s/one.jsonl --metric 'c = cycles'", sweep, dir);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "window,begin_cycle,c\n0,0,1\n");
 }
 
 int main(void)

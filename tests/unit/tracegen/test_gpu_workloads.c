@@ -53,12 +53,12 @@ static void test_workloads_pass_verify_and_repeat(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++) {
-        char cmd[4096], t1[1100], t2[1100], e[512];
+        char cmd[4608], t1[1100], t2[1100], e[512];
         snprintf(t1, sizeof t1, "%s/a.cgt", tmp);
         snprintf(t2, sizeof t2, "%s/b.cgt", tmp);
         for (int r = 0; r < 2; r++) {
-            snprintf(cmd, sizeof cmd, "%s/tracegen --quiet -o %s -- %s/traces/gpu/%s", bin,
-                     r ? t2 : t1, build, workloads[i]);
+            snprintf(cmd, sizeof cmd, "%s/tracegen --env CGM_KERNELS=%s/kernels --quiet -o %s -- "
+                     "%s/traces/gpu/%s", bin, build, r ? t2 : t1, build, workloads[i]);
             int st = run(cmd);
             char *o = si_test_read_file(out_path, NULL);
             if (st != 0 || !o || !has_line(o, "PASS")) {
@@ -87,8 +87,8 @@ static void test_driver_errors(void **state)
 {
     (void)state;
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --no-trace -- %s/traces/gpu/driver_errors",
-             bin, build);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --env CGM_KERNELS=%s/kernels --quiet --no-trace -- "
+             "%s/traces/gpu/driver_errors", bin, build, build);
     assert_int_equal(run(cmd), 0);
     char *o = si_test_read_file(out_path, NULL), *m = si_test_read_file(err_path, NULL);
     assert_non_null(o);
@@ -98,7 +98,9 @@ static void test_driver_errors(void **state)
     assert_true(has_line(o, "PASS"));
     /* each failure is explained: what, and where */
     assert_non_null(strstr(m, "/nonexistent/x.co: No such file"));
-    assert_non_null(strstr(m, "no kernel 'nope'"));
+    /* the file's kernels listed (traces/kernels/write.cl has one) */
+    assert_non_null(strstr(m, "no kernel 'nope' in "));
+    assert_non_null(strstr(m, "write.co; its kernels: write_array\n"));
     assert_non_null(strstr(m, "not a positive multiple of the work-group size"));
     assert_non_null(strstr(m, "address 0x10 is not mapped"));
     assert_non_null(strstr(m, "its explicit arguments take 16 bytes, 8 given"));
