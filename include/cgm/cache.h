@@ -1,8 +1,9 @@
 /* Generic cache structures shared by every cache level (CPU L1/L2/L3, GPU
- * vector L1s and L2 banks): a set-associative array with LRU replacement
- * whose lines carry a protocol state, a data token and directory fields
- * (holder sets of any size), and an MSHR file whose entries coalesce the
- * requests waiting on one block. */
+ * vector L1s and L2 banks) and the TLBs: a set-associative array whose
+ * lines carry a state and a data token (a protocol keeps any other field
+ * of its own in arrays beside it, indexed as the lines), replacement by a
+ * policy behind a small interface (victim, touch, insert), and an MSHR
+ * file whose entries coalesce the requests waiting on one block. */
 #ifndef CGM_CACHE_H
 #define CGM_CACHE_H
 
@@ -13,19 +14,44 @@
 struct cgm_cache_line {
     uint64_t block;      /* block number (address / block size) */
     uint64_t data;       /* functional data token, for checking coherence */
-    uint64_t sharers;    /* directory: holders 0..63 (bit per holder; the rest are
-                            in the array's extension words, see cgm_holders_*) */
-    uint64_t lru;        /* larger is more recent */
-    int32_t owner;       /* directory: exclusive holder, or -1 */
-    int32_t requester;   /* the request being served (or joined) while pending */
-    uint16_t acks;       /* acknowledgements still expected */
+    uint64_t repl;       /* the replacement policy's (LRU: the stamp of the last use) */
     uint8_t state;       /* protocol-defined; 0 means invalid */
-    uint8_t pending;     /* protocol-defined transient operation; 0 none */
-    uint8_t req;         /* protocol-defined request type being served */
-    uint8_t early_wb;    /* protocol-defined: a write-back that overtook the operation pending */
     bool dirty;
-    bool instr;          /* the request being served or joined is an instruction fetch */
 };
+
+struct cgm_cache_array;
+struct cgm_repl_policy;
+
+/* How a block comes into the array: as any other (NORMAL), or as one the
+ * caller expects not to be used again (BYPASS: a streaming or bypassing
+ * access; the policy may choose it as the next victim). */
+enum cgm_cache_hint { CGM_HINT_NORMAL, CGM_HINT_BYPASS };
+
+/* Whether a line may be replaced (a victim filter). */
+typedef bool (*cgm_cache_may_evict)(const struct cgm_cache_line *l, void *ctx);
+
+/* A replacement policy. It keeps a word in each line (repl), line_bytes
+ * more per line if it needs them (the array's repl_lines, indexed as the
+ * lines) and a word of its own (repl_clock). */
+struct cgm_repl_policy {
+    const char *name;
+    size_t line_bytes;
+    /* Line l was used (a hit). */
+    void (*touch)(struct cgm_cache_array *a, struct cgm_cache_line *l);
+    /* Line l now holds a new block. */
+    void (*insert)(struct cgm_cache_array *a, struct cgm_cache_line *l, enum cgm_cache_hint hint);
+    /* The line of set to replace: an invalid way if any, else the way the
+     * policy prefers among those may_evict accepts (all if it is NULL);
+     * NULL if none may go. */
+    struct cgm_cache_line *(*victim)(struct cgm_cache_array *a, unsigned set, cgm_cache_may_evict may_evict,
+                                     void *ctx);
+};
+/* Least recently used, by access stamps (the default). Its touch and
+ * victim are called directly, without the policy's pointers, by
+ * cgm_cache_touch and cgm_cache_victim (the hit path of every cache). */
+extern const struct cgm_repl_policy cgm_repl_lru;
+struct cgm_cache_line *cgm_repl_lru_victim(struct cgm_cache_array *a, unsigned set, cgm_cache_may_evict may_evict,
+                                           void *ctx);
 
 struct cgm_cache_array {
     unsigned sets, ways, block_bytes;
@@ -36,92 +62,62 @@ struct cgm_cache_array {
                             a match is confirmed on the line itself */
     unsigned tag_stride; /* ways rounded up to a multiple of 4 */
     uint64_t way_mask;   /* bit per way */
-    uint64_t clock;
-    unsigned holder_words; /* 64-bit words per holder set (1: the line's own) */
-    uint64_t *holders_ext; /* words 1.. of each line's holder set, [line][holder_words - 1] */
+    const struct cgm_repl_policy *repl;
+    void *repl_lines;    /* the policy's state per line beyond the line's repl word */
+    uint64_t repl_clock; /* the policy's own (LRU: the last stamp given) */
 };
 
 /* set_shift: low block-number bits used elsewhere (for example the slice
- * index of a striped cache). Returns 0 or -1 (sets not a power of two, or
- * out of memory). */
+ * index of a striped cache). Replacement is LRU. Returns 0 or -1 (sets not
+ * a power of two, or out of memory). */
 int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways,
                          unsigned block_bytes, unsigned set_shift);
+/* The same with the replacement policy repl. */
+int cgm_cache_array_init_policy(struct cgm_cache_array *a, unsigned sets, unsigned ways, unsigned block_bytes,
+                                unsigned set_shift, const struct cgm_repl_policy *repl);
 void cgm_cache_array_free(struct cgm_cache_array *a);
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block);
 /* The valid line holding block, or NULL. */
 struct cgm_cache_line *cgm_cache_find(struct cgm_cache_array *a, uint64_t block);
-/* The line to replace for block: an invalid way if any, else the least
- * recently used way that may_evict accepts; NULL if none may go. */
-struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
-                                        bool (*may_evict)(const struct cgm_cache_line *, void *),
-                                        void *ctx);
-void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l);
 /* Index of line l in a (set * ways + way). */
 static inline size_t cgm_cache_line_index(const struct cgm_cache_array *a, const struct cgm_cache_line *l)
 {
     return (size_t)(l - a->lines);
 }
-
-/* ---- holder sets ---------------------------------------------------------
- * A directory line's sharers: a bit per holder. Holders 0..63 are the
- * line's sharers word, so a directory over at most 64 holders (the usual
- * case) pays nothing for the rest; cgm_cache_array_set_holders sizes the
- * extension words of an array whose directory tracks more. */
-int cgm_cache_array_set_holders(struct cgm_cache_array *a, unsigned holders);
-
-static inline uint64_t *cgm_holders_word(const struct cgm_cache_array *a, struct cgm_cache_line *l,
-                                         unsigned w)
+/* The line to replace for block (the policy's victim in its set). */
+static inline struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
+                                                      cgm_cache_may_evict may_evict, void *ctx)
 {
-    return w ? &a->holders_ext[cgm_cache_line_index(a, l) * (a->holder_words - 1) + w - 1] : &l->sharers;
+    unsigned set = cgm_cache_set_of(a, block);
+    return a->repl == &cgm_repl_lru ? cgm_repl_lru_victim(a, set, may_evict, ctx)
+                                    : a->repl->victim(a, set, may_evict, ctx);
 }
-static inline bool cgm_holders_has(const struct cgm_cache_array *a, const struct cgm_cache_line *l,
-                                   unsigned h)
+/* LRU's stamp for a use of line l. */
+static inline void cgm_repl_lru_touch(struct cgm_cache_array *a, struct cgm_cache_line *l)
 {
-    return (*cgm_holders_word(a, (struct cgm_cache_line *)l, h / 64) >> (h % 64)) & 1;
+    l->repl = ++a->repl_clock;
 }
-static inline void cgm_holders_add(const struct cgm_cache_array *a, struct cgm_cache_line *l, unsigned h)
+static inline void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l)
 {
-    *cgm_holders_word(a, l, h / 64) |= 1ull << (h % 64);
-}
-static inline void cgm_holders_del(const struct cgm_cache_array *a, struct cgm_cache_line *l, unsigned h)
-{
-    *cgm_holders_word(a, l, h / 64) &= ~(1ull << (h % 64));
-}
-static inline void cgm_holders_clear(const struct cgm_cache_array *a, struct cgm_cache_line *l)
-{
-    for (unsigned w = 0; w < a->holder_words; w++)
-        *cgm_holders_word(a, l, w) = 0;
-}
-static inline bool cgm_holders_empty(const struct cgm_cache_array *a, const struct cgm_cache_line *l)
-{
-    for (unsigned w = 0; w < a->holder_words; w++)
-        if (*cgm_holders_word(a, (struct cgm_cache_line *)l, w))
-            return false;
-    return true;
-}
-static inline unsigned cgm_holders_count(const struct cgm_cache_array *a, const struct cgm_cache_line *l)
-{
-    unsigned n = 0;
-    for (unsigned w = 0; w < a->holder_words; w++)
-        n += (unsigned)__builtin_popcountll(*cgm_holders_word(a, (struct cgm_cache_line *)l, w));
-    return n;
-}
-/* The first holder at or after h, or -1. Iterate with
- * for (int h = cgm_holders_next(a, l, 0); h >= 0; h = cgm_holders_next(a, l, h + 1)). */
-static inline int cgm_holders_next(const struct cgm_cache_array *a, const struct cgm_cache_line *l, unsigned h)
-{
-    for (unsigned w = h / 64; w < a->holder_words; w++) {
-        uint64_t v = *cgm_holders_word(a, (struct cgm_cache_line *)l, w);
-        if (w == h / 64)
-            v &= ~0ull << (h % 64);
-        if (v)
-            return (int)(w * 64 + (unsigned)__builtin_ctzll(v));
-    }
-    return -1;
+    if (a->repl == &cgm_repl_lru)
+        cgm_repl_lru_touch(a, l);
+    else
+        a->repl->touch(a, l);
 }
 /* Gives line l (of a) to block; always use this rather than writing
- * l->block, so the packed tags stay right. */
+ * l->block, so the packed tags stay right. The replacement policy is not
+ * told: cgm_cache_insert does both. */
 void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block);
+/* Line l now holds block, brought in as hint says. */
+static inline void cgm_cache_insert(struct cgm_cache_array *a, struct cgm_cache_line *l, uint64_t block,
+                                    enum cgm_cache_hint hint)
+{
+    cgm_cache_set_block(a, l, block);
+    if (a->repl == &cgm_repl_lru && hint == CGM_HINT_NORMAL)
+        cgm_repl_lru_touch(a, l);
+    else
+        a->repl->insert(a, l, hint);
+}
 
 /* ---- MSHR with coalescer ------------------------------------------------ */
 /* A request parked on an entry, as it came (cgm/coh.h's struct

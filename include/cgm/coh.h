@@ -88,6 +88,9 @@ struct cgm_coh_msg_info {
     uint8_t extra;     /* bytes beyond the network header in every one */
 };
 extern const struct cgm_coh_msg_info cgm_coh_msgs[COH_NTYPES];
+/* The data column as bits: bit 0 the type carries data when clean, bit 1
+ * when dirty (for cgm_coh_msg_has_data, on every message sent). */
+extern const uint8_t cgm_coh_msg_carries[COH_NTYPES];
 extern const char *const cgm_coh_msg_names[COH_NTYPES];
 
 struct cgm_coh_msg {
@@ -95,23 +98,22 @@ struct cgm_coh_msg {
     bool instr;        /* for the instruction cache */
     bool dirty;        /* the data is written (newer than the directory's) */
     bool noncoherent;  /* a GPU bank's request or write-back the L3 serves untracked */
+    uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
+    bool absent;       /* NACK of an upgrade: the slice no longer has the block */
+    uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
+    uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
     int src, dst;      /* node ids (see cgm_coh_node_count) */
     int requester;     /* forwards: the node to send the block to */
     uint64_t block;
     uint64_t data;
-    uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
-    bool absent;       /* NACK of an upgrade: the slice no longer has the block */
-    uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
     uint64_t mask;     /* the bytes of the block it carries or asks for, as a request's; 0: all */
-    uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
 };
 /* Whether m carries data: its type's data column, and for a type that
  * carries the block only when written, its dirty flag. The bytes it
  * carries: the block's, or for a masked type the bytes of its mask. */
 static inline bool cgm_coh_msg_has_data(const struct cgm_coh_msg *m)
 {
-    uint8_t d = cgm_coh_msgs[m->type].data;
-    return d == COH_DATA_BLOCK || d == COH_DATA_MASKED || (d == COH_DATA_WRITTEN && m->dirty);
+    return (cgm_coh_msg_carries[m->type] >> m->dirty) & 1;
 }
 
 /* ---- state-table rows -------------------------------------------------- */

@@ -1,15 +1,16 @@
-/* Set-associative cache array with LRU replacement by access stamps. */
+/* Set-associative cache array with packed tags, its replacement policies
+ * (LRU by access stamps), and the MSHR file. */
 #include "cgm/cache.h"
 
 #include <emmintrin.h>
 #include <stdlib.h>
 #include <string.h>
 
-int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways,
-                         unsigned block_bytes, unsigned set_shift)
+int cgm_cache_array_init_policy(struct cgm_cache_array *a, unsigned sets, unsigned ways, unsigned block_bytes,
+                                unsigned set_shift, const struct cgm_repl_policy *repl)
 {
     memset(a, 0, sizeof *a);
-    if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32)
+    if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32 || !repl)
         return -1;
     /* Each set's tags start on a 16-byte boundary: a lookup compares four
      * ways per SSE2 instruction. */
@@ -18,9 +19,10 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     size_t tag_bytes = ((size_t)sets * stride * sizeof *a->tags + 63) & ~(size_t)63;
     a->lines = calloc(n, sizeof *a->lines);
     a->tags = aligned_alloc(64, tag_bytes);
+    a->repl_lines = repl->line_bytes ? calloc(n, repl->line_bytes) : NULL;
     if (a->tags)
         memset(a->tags, 0, tag_bytes);
-    if (!a->lines || !a->tags) {
+    if (!a->lines || !a->tags || (repl->line_bytes && !a->repl_lines)) {
         cgm_cache_array_free(a);
         return -1;
     }
@@ -30,33 +32,24 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
     a->way_mask = ways >= 64 ? ~0ull : (1ull << ways) - 1;
     a->block_bytes = block_bytes;
     a->set_shift = set_shift;
-    a->holder_words = 1;
+    a->repl = repl;
     return 0;
 }
 
-int cgm_cache_array_set_holders(struct cgm_cache_array *a, unsigned holders)
+int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways,
+                         unsigned block_bytes, unsigned set_shift)
 {
-    unsigned words = holders > 64 ? (holders + 63) / 64 : 1;
-    free(a->holders_ext);
-    a->holders_ext = NULL;
-    a->holder_words = 1;
-    if (words > 1) {
-        a->holders_ext = calloc((size_t)a->sets * a->ways * (words - 1), sizeof *a->holders_ext);
-        if (!a->holders_ext)
-            return -1;
-    }
-    a->holder_words = words;
-    return 0;
+    return cgm_cache_array_init_policy(a, sets, ways, block_bytes, set_shift, &cgm_repl_lru);
 }
 
 void cgm_cache_array_free(struct cgm_cache_array *a)
 {
     free(a->lines);
     free(a->tags);
-    free(a->holders_ext);
+    free(a->repl_lines);
     a->lines = NULL;
     a->tags = NULL;
-    a->holders_ext = NULL;
+    a->repl_lines = NULL;
 }
 
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
@@ -99,18 +92,29 @@ void cgm_cache_set_block(struct cgm_cache_array *a, struct cgm_cache_line *l, ui
     a->tags[a->tag_stride == a->ways ? i : i / a->ways * a->tag_stride + i % a->ways] = fold(block);
 }
 
-struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t block,
-                                        bool (*may_evict)(const struct cgm_cache_line *, void *),
-                                        void *ctx)
+/* ---- LRU ---------------------------------------------------------------
+ * The stamp of each line's last use (its repl word), larger for a more
+ * recent one; a block brought in as a bypass gets stamp 0, older than
+ * every line used or brought in before. */
+static void lru_insert(struct cgm_cache_array *a, struct cgm_cache_line *l, enum cgm_cache_hint hint)
 {
-    struct cgm_cache_line *set = &a->lines[(size_t)cgm_cache_set_of(a, block) * a->ways];
+    if (hint == CGM_HINT_BYPASS)
+        l->repl = 0;
+    else
+        cgm_repl_lru_touch(a, l);
+}
+
+struct cgm_cache_line *cgm_repl_lru_victim(struct cgm_cache_array *a, unsigned set_index,
+                                           cgm_cache_may_evict may_evict, void *ctx)
+{
+    struct cgm_cache_line *set = &a->lines[(size_t)set_index * a->ways];
     /* Mostly the least recently used way may go: ask may_evict about it
      * alone, and walk the set with the filter only if it may not. */
     struct cgm_cache_line *best = &set[0];
     for (unsigned w = 0; w < a->ways; w++) {
         if (!set[w].state)
             return &set[w];
-        if (set[w].lru < best->lru)
+        if (set[w].repl < best->repl)
             best = &set[w];
     }
     if (!may_evict || may_evict(best, ctx))
@@ -119,16 +123,17 @@ struct cgm_cache_line *cgm_cache_victim(struct cgm_cache_array *a, uint64_t bloc
     for (unsigned w = 0; w < a->ways; w++) {
         if (!may_evict(&set[w], ctx))
             continue;
-        if (!best || set[w].lru < best->lru)
+        if (!best || set[w].repl < best->repl)
             best = &set[w];
     }
     return best;
 }
 
-void cgm_cache_touch(struct cgm_cache_array *a, struct cgm_cache_line *l)
-{
-    l->lru = ++a->clock;
-}
+const struct cgm_repl_policy cgm_repl_lru = {
+    .name = "lru", .touch = cgm_repl_lru_touch, .insert = lru_insert, .victim = cgm_repl_lru_victim,
+};
+
+/* ---- MSHR ---------------------------------------------------------------- */
 
 int cgm_mshr_init(struct cgm_mshr *m, unsigned entries, unsigned coalesce)
 {

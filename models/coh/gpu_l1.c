@@ -82,7 +82,7 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_lin
 static void perform(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct cgm_cache_line *l,
                     const struct cgm_coh_req *req)
 {
-    cgm_cache_touch(&l1->a, l);
+    cgm_cache_touch(&l1->a.a, l);
     if (req->op == CGM_OP_STORE) {
         l->state = MESI_M;
         l->data = req->value;
@@ -100,7 +100,7 @@ static int miss(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_r
     if (l1->mshr.used >= l1->mshr.entries)
         return -1;
     if (!way) {
-        way = cgm_cache_victim(&l1->a, block, settled, NULL);
+        way = cgm_cache_victim(&l1->a.a, block, settled, NULL);
         if (!way || !evict(s, l1, way, NULL))
             return -1;
     }
@@ -109,12 +109,11 @@ static int miss(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_r
     cgm_mshr_push(e, s->cfg.gpu.l1_coalesce, &w);
     bool st = req->op == CGM_OP_STORE;
     uint8_t type = st ? COH_GETX : COH_GET;
-    cgm_cache_set_block(&l1->a, way, block);
+    cgm_cache_insert(&l1->a.a, way, block, CGM_HINT_NORMAL);
     way->state = st ? MESI_IM : MESI_IS;
     way->dirty = false;
-    way->req = type;
-    way->pending = JOIN_NONE;
-    cgm_cache_touch(&l1->a, way);
+    coh_meta(&l1->a, way)->req = type;
+    coh_meta(&l1->a, way)->pending = JOIN_NONE;
     if (!l1->replaying)
         l1->st.misses++;
     to_bank(s, l1, (struct cgm_coh_msg){ .type = type, .block = block, .flags = req->flags, .mask = req->mask });
@@ -127,7 +126,7 @@ static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *
                       const struct cgm_coh_req *req)
 {
     uint64_t block = w->block;
-    struct cgm_cache_line *v = cgm_cache_victim(&l1->a, block, settled, NULL);
+    struct cgm_cache_line *v = cgm_cache_victim(&l1->a.a, block, settled, NULL);
     struct core_wb saved = *w;
     wbq_release(&l1->wb, w);
     if (!v || !evict(s, l1, v, w)) {
@@ -137,7 +136,7 @@ static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *
     l1->st.wb_hits++;
     if (!l1->replaying)
         l1->st.hits++;
-    cgm_cache_set_block(&l1->a, v, block);
+    cgm_cache_insert(&l1->a.a, v, block, CGM_HINT_NORMAL);
     v->state = MESI_M;
     v->data = saved.data;
     v->dirty = true;
@@ -147,7 +146,7 @@ static int merge_back(struct cgm_coh_sys *s, struct gpu_l1 *l1, struct core_wb *
 
 static bool has_settled_way(struct gpu_l1 *l1, uint64_t block)
 {
-    return cgm_cache_victim(&l1->a, block, settled, NULL) != NULL;
+    return cgm_cache_victim(&l1->a.a, block, settled, NULL) != NULL;
 }
 
 int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_req *req)
@@ -164,7 +163,7 @@ int gpu_l1_access(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh
             l1->st.coalesced++;
         return 0;
     }
-    struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, block);
     struct core_wb *w = l ? NULL : wbq_find(&l1->wb, block);
     enum l1_sub sub = l1_classify(l, w, w && has_settled_way(l1, block));
     int r;
@@ -226,16 +225,16 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
 static void fill(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m)
 {
     struct cgm_mshr_entry *e = cgm_mshr_find(&l1->mshr, m->block, 0);
-    struct cgm_cache_line *l = cgm_cache_find(&l1->a, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, m->block);
     if (!e || !l || (l->state != MESI_IS && l->state != MESI_IM))
         protocol_error(s, l1, "a block it is not waiting for", m);
     l->state = m->type == COH_PUTS ? MESI_S : m->type == COH_PUTCLNX ? MESI_E : MESI_M;
     l->data = m->data;
     l->dirty = false;
-    uint8_t joined = l->pending;
+    uint8_t joined = coh_meta(&l1->a, l)->pending;
     struct cgm_coh_msg fwd = { .type = joined == JOIN_GETX_FWD ? COH_GETX_FWD : COH_GET_FWD, .src = m->src,
-                               .dst = l1->node, .block = m->block, .requester = l->requester };
-    l->pending = JOIN_NONE;
+                               .dst = l1->node, .block = m->block, .requester = coh_meta(&l1->a, l)->requester };
+    coh_meta(&l1->a, l)->pending = JOIN_NONE;
     coh_replay_entry(s, &l1->mshr, e, access_fn, l1, &l1->stall, l1->node, &l1->replaying);
     if (joined)
         forward(s, l1, &fwd);
@@ -245,13 +244,13 @@ static void fill(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_
 static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m)
 {
     bool x = m->type == COH_GETX_FWD;
-    struct cgm_cache_line *l = cgm_cache_find(&l1->a, m->block);
-    if (l && (l->state == MESI_IS || l->state == MESI_IM) && !l->pending) {
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, m->block);
+    if (l && (l->state == MESI_IS || l->state == MESI_IM) && !coh_meta(&l1->a, l)->pending) {
         /* This CU gave the block up and has asked for it again: the bank
          * serves that request and keeps this forward; join it once the
          * block is back and the waiting requests are done. */
-        l->pending = x ? JOIN_GETX_FWD : JOIN_GET_FWD;
-        l->requester = m->requester;
+        coh_meta(&l1->a, l)->pending = x ? JOIN_GETX_FWD : JOIN_GET_FWD;
+        coh_meta(&l1->a, l)->requester = m->requester;
         l1->st.joins++;
         return;
     }
@@ -286,7 +285,7 @@ static void forward(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_c
 static void invalidate(struct cgm_coh_sys *s, struct gpu_l1 *l1, const struct cgm_coh_msg *m)
 {
     struct cgm_coh_msg ack = { .type = COH_INV_ACK, .block = m->block };
-    struct cgm_cache_line *l = cgm_cache_find(&l1->a, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, m->block);
     if (l && settled(l, NULL)) {
         ack.data = l->data;
         ack.dirty = l->dirty;
@@ -332,12 +331,12 @@ void gpu_l1_wake(struct cgm_coh_sys *s, struct gpu_l1 *l1, uint64_t block, int w
 {
     if (what == COH_WAKE_RETRY) {
         /* Resend the request the bank refused. */
-        struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+        struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, block);
         const struct cgm_mshr_entry *e = cgm_mshr_find(&l1->mshr, block, 0);
         if (!e || !l || (l->state != MESI_IS && l->state != MESI_IM))
             return;
         l1->st.retries++;
-        to_bank(s, l1, (struct cgm_coh_msg){ .type = l->req, .block = block, .flags = e->w[0].flags,
+        to_bank(s, l1, (struct cgm_coh_msg){ .type = coh_meta(&l1->a, l)->req, .block = block, .flags = e->w[0].flags,
                                              .mask = e->w[0].mask });
     } else if (what == COH_WAKE_WB_DRAIN) {
         struct core_wb *w = wbq_find(&l1->wb, block);

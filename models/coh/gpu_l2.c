@@ -109,33 +109,26 @@ static bool settled(const struct cgm_cache_line *l)
 
 static bool may_go(const struct cgm_cache_line *l, void *ctx)
 {
-    (void)ctx;
-    return settled(l) && !l->pending;
+    return settled(l) && !coh_meta(ctx, l)->pending;
 }
 
-
-static void clear_line(struct gpu_l2 *b, struct cgm_cache_line *v)
-{
-    cgm_holders_clear(&b->a, v);
-    memset(v, 0, sizeof *v);
-    v->owner = -1;
-}
+static void clear_line(struct gpu_l2 *b, struct cgm_cache_line *v) { coh_line_clear(&b->a, v); }
 
 /* The owner joins the holder set (to be flushed or invalidated with the
  * sharers); returns the number of holders. */
 static unsigned gather_holders(struct gpu_l2 *b, struct cgm_cache_line *l)
 {
-    if (l->owner >= 0)
-        cgm_holders_add(&b->a, l, (unsigned)l->owner);
-    l->owner = -1;
-    return cgm_holders_count(&b->a, l);
+    if (coh_meta(&b->a, l)->owner >= 0)
+        coh_holders_add(&b->a, l, (unsigned)coh_meta(&b->a, l)->owner);
+    coh_meta(&b->a, l)->owner = -1;
+    return coh_holders_count(&b->a, l);
 }
 
 /* Sends type to every holder; returns how many. */
 static unsigned to_holders(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, uint8_t type)
 {
     unsigned n = 0;
-    for (int h = cgm_holders_next(&b->a, l, 0); h >= 0; h = cgm_holders_next(&b->a, l, (unsigned)h + 1), n++)
+    for (int h = coh_holders_next(&b->a, l, 0); h >= 0; h = coh_holders_next(&b->a, l, (unsigned)h + 1), n++)
         to_cu(s, b, h, (struct cgm_coh_msg){ .type = type, .block = l->block });
     return n;
 }
@@ -245,7 +238,7 @@ static bool evict(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
     if (!v->state)
         return true;
     bool notify = s->gpu_parent == GPU_PARENT_L3 && (v->state == MESI_E || v->state == MESI_M);
-    bool held = v->owner >= 0 || !cgm_holders_empty(&b->a, v);
+    bool held = coh_meta(&b->a, v)->owner >= 0 || !coh_holders_empty(&b->a, v);
     if (held || v->dirty || notify) {
         if (!slot)
             slot = dwbq_free(&b->wb);
@@ -300,8 +293,8 @@ bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
  * a load of a clean one. */
 static void grant_exclusive(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu, bool store)
 {
-    l->owner = cu;
-    cgm_holders_clear(&b->a, l);
+    coh_meta(&b->a, l)->owner = cu;
+    coh_holders_clear(&b->a, l);
     if (store)
         l->state = MESI_M;
     reply_cu(s, b, cu, store || l->state == MESI_M ? COH_PUTX : COH_PUTCLNX, l);
@@ -309,7 +302,7 @@ static void grant_exclusive(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_
 
 static void grant_shared(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
 {
-    cgm_holders_add(&b->a, l, (unsigned)cu);
+    coh_holders_add(&b->a, l, (unsigned)cu);
     reply_cu(s, b, cu, COH_PUTS, l);
 }
 
@@ -318,11 +311,11 @@ static void grant_shared(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cac
  * requester; the reply waits for the holder's answer. */
 static void recall(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu, uint8_t type)
 {
-    l->pending = L2P_RECALL;
-    l->requester = cu;
-    l->req = type;
-    l->acks = 1;
-    to_cu(s, b, l->owner, (struct cgm_coh_msg){ .type = type == COH_GET ? COH_GET_FWD : COH_GETX_FWD,
+    coh_meta(&b->a, l)->pending = L2P_RECALL;
+    coh_meta(&b->a, l)->requester = cu;
+    coh_meta(&b->a, l)->req = type;
+    coh_meta(&b->a, l)->acks = 1;
+    to_cu(s, b, coh_meta(&b->a, l)->owner, (struct cgm_coh_msg){ .type = type == COH_GET ? COH_GET_FWD : COH_GETX_FWD,
                                                 .block = l->block, .requester = b->node });
     b->st.recalls++;
 }
@@ -331,7 +324,7 @@ static void recall(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_lin
  * in the holder set until they answer). Returns how many. */
 static unsigned inval_others(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, int cu)
 {
-    cgm_holders_del(&b->a, l, (unsigned)cu);
+    coh_holders_del(&b->a, l, (unsigned)cu);
     unsigned n = to_holders(s, b, l, COH_INVAL);
     b->st.invalidations += n;
     return n;
@@ -341,9 +334,9 @@ static unsigned inval_others(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm
 static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive)
 {
     l->state = exclusive ? MESI_IM : MESI_IS;
-    l->owner = -1;
-    cgm_holders_clear(&b->a, l);
-    l->pending = L2P_NONE;
+    coh_meta(&b->a, l)->owner = -1;
+    coh_holders_clear(&b->a, l);
+    coh_meta(&b->a, l)->pending = L2P_NONE;
     b->st.parent_requests++;
     parent_get(s, b, l->block, exclusive);
 }
@@ -362,9 +355,9 @@ static bool clean_shared_store(struct cgm_coh_sys *s, struct gpu_l2 *b, struct c
     cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = COH_GETX });
     unsigned n = inval_others(s, b, l, cu);
     if (n) {
-        l->pending = L2P_INVAL_THEN_MISS;
-        l->requester = cu;
-        l->acks = (uint16_t)n;
+        coh_meta(&b->a, l)->pending = L2P_INVAL_THEN_MISS;
+        coh_meta(&b->a, l)->requester = cu;
+        coh_meta(&b->a, l)->acks = (uint16_t)n;
     } else {
         start_miss(s, b, l, true);
     }
@@ -377,9 +370,9 @@ static void dirty_shared_store(struct cgm_coh_sys *s, struct gpu_l2 *b, struct c
 {
     unsigned n = inval_others(s, b, l, cu);
     if (n) {
-        l->pending = L2P_INVAL;
-        l->requester = cu;
-        l->acks = (uint16_t)n;
+        coh_meta(&b->a, l)->pending = L2P_INVAL;
+        coh_meta(&b->a, l)->requester = cu;
+        coh_meta(&b->a, l)->acks = (uint16_t)n;
         return;
     }
     grant_exclusive(s, b, l, cu, true);
@@ -394,16 +387,15 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, 
         nack_cu(s, b, cu, type, block);
         return false;
     }
-    struct cgm_cache_line *v = cgm_cache_victim(&b->a, block, may_go, NULL);
+    struct cgm_cache_line *v = cgm_cache_victim(&b->a.a, block, may_go, &b->a);
     if (!v || !evict(s, b, v, NULL)) {
         nack_cu(s, b, cu, type, block);
         return false;
     }
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&b->mshr, block, 0);
     cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = type });
-    cgm_cache_set_block(&b->a, v, block);
+    cgm_cache_insert(&b->a.a, v, block, CGM_HINT_NORMAL);
     v->dirty = false;
-    cgm_cache_touch(&b->a, v);
     start_miss(s, b, v, type == COH_GETX);
     return true;
 }
@@ -418,13 +410,12 @@ static void merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *w
     dwbq_release(&b->wb, wb); /* nothing joins a writable entry */
     evict(s, b, v, wb);
     b->st.wb_hits++;
-    cgm_cache_set_block(&b->a, v, block);
+    cgm_cache_insert(&b->a.a, v, block, CGM_HINT_NORMAL);
     v->data = data;
     v->dirty = dirty;
     v->state = dirty ? MESI_M : MESI_E;
-    v->owner = -1;
-    cgm_holders_clear(&b->a, v);
-    cgm_cache_touch(&b->a, v);
+    coh_meta(&b->a, v)->owner = -1;
+    coh_holders_clear(&b->a, v);
     grant_exclusive(s, b, v, cu, store);
 }
 
@@ -433,18 +424,18 @@ static enum dir_sub classify(struct gpu_l2 *b, const struct cgm_cache_line *l, i
 {
     if (l) {
         bool m = l->state == MESI_M;
-        if (l->pending) {
-            if (l->owner >= 0) {
-                bool owned = (l->pending == L2P_RECALL || l->pending == L2P_PARENT_RECALL) && l->owner == cu;
+        if (coh_meta(&b->a, l)->pending) {
+            if (coh_meta(&b->a, l)->owner >= 0) {
+                bool owned = (coh_meta(&b->a, l)->pending == L2P_RECALL || coh_meta(&b->a, l)->pending == L2P_PARENT_RECALL) && coh_meta(&b->a, l)->owner == cu;
                 return dir_pending_sub(m ? MESI_M : MESI_E, owned);
             }
-            return dir_pending_sub(MESI_S, cgm_holders_has(&b->a, l, (unsigned)cu));
+            return dir_pending_sub(MESI_S, coh_holders_has(&b->a, l, (unsigned)cu));
         }
-        if (l->owner >= 0)
-            return dir_held_sub(m, l->owner == cu, l->owner != cu);
+        if (coh_meta(&b->a, l)->owner >= 0)
+            return dir_held_sub(m, coh_meta(&b->a, l)->owner == cu, coh_meta(&b->a, l)->owner != cu);
         if (l->state == MESI_S)
             return DIR_S;
-        if (!cgm_holders_empty(&b->a, l))
+        if (!coh_holders_empty(&b->a, l))
             return DIR_S_DIRTY_IN_NODE;
         return m ? DIR_M : DIR_E;
     }
@@ -466,14 +457,14 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t typ
         b->st.coalesced++;
         return;
     }
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, block), *victim = NULL;
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block), *victim = NULL;
     struct dir_wb *wb = NULL;
     enum dir_sub sub = classify(b, l, cu, block, &wb, &victim);
     bool performed = true;
     if (!l)
         b->st.misses++;
-    else if (!l->pending) {
-        cgm_cache_touch(&b->a, l);
+    else if (!coh_meta(&b->a, l)->pending) {
+        cgm_cache_touch(&b->a.a, l);
         b->st.hits++;
     }
     switch (sub) {
@@ -560,17 +551,17 @@ static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
  * waited for completes. */
 static void settle(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l)
 {
-    uint8_t pending = l->pending;
-    l->pending = L2P_NONE;
-    int cu = l->requester;
+    uint8_t pending = coh_meta(&b->a, l)->pending;
+    coh_meta(&b->a, l)->pending = L2P_NONE;
+    int cu = coh_meta(&b->a, l)->requester;
     switch (pending) {
     case L2P_RECALL:
-        if (l->req == COH_GET) {
+        if (coh_meta(&b->a, l)->req == COH_GET) {
             /* Downgraded: the holder (if it kept its copy) and the
              * requester share the block, dirty in the node if written. */
             grant_shared(s, b, l, cu);
         } else {
-            l->owner = -1;
+            coh_meta(&b->a, l)->owner = -1;
             grant_exclusive(s, b, l, cu, true);
         }
         break;
@@ -589,24 +580,24 @@ static void settle(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_lin
 
 static void cu_ack(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct cgm_coh_msg *m)
 {
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
-    if (l && l->pending) {
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
+    if (l && coh_meta(&b->a, l)->pending) {
         take_data(l, m);
-        if (l->pending == L2P_RECALL || l->pending == L2P_PARENT_RECALL) {
-            if (m->type == COH_INV_ACK || cu != l->owner)
+        if (coh_meta(&b->a, l)->pending == L2P_RECALL || coh_meta(&b->a, l)->pending == L2P_PARENT_RECALL) {
+            if (m->type == COH_INV_ACK || cu != coh_meta(&b->a, l)->owner)
                 protocol_error(s, b, "an answer to a recall from a CU that is not the holder", m);
             /* A downgraded holder keeps a shared copy. */
-            bool kept = m->type == COH_FWD_ACK && l->req == (l->pending == L2P_RECALL ? COH_GET : COH_GET_FWD);
-            l->owner = -1;
-            cgm_holders_clear(&b->a, l);
+            bool kept = m->type == COH_FWD_ACK && coh_meta(&b->a, l)->req == (coh_meta(&b->a, l)->pending == L2P_RECALL ? COH_GET : COH_GET_FWD);
+            coh_meta(&b->a, l)->owner = -1;
+            coh_holders_clear(&b->a, l);
             if (kept)
-                cgm_holders_add(&b->a, l, (unsigned)cu);
+                coh_holders_add(&b->a, l, (unsigned)cu);
         } else {
-            if (!cgm_holders_has(&b->a, l, (unsigned)cu))
+            if (!coh_holders_has(&b->a, l, (unsigned)cu))
                 protocol_error(s, b, "an invalidation acknowledgement nobody waits for", m);
-            cgm_holders_del(&b->a, l, (unsigned)cu);
+            coh_holders_del(&b->a, l, (unsigned)cu);
         }
-        if (--l->acks == 0)
+        if (--coh_meta(&b->a, l)->acks == 0)
             settle(s, b, l);
         return;
     }
@@ -624,17 +615,17 @@ static void cu_ack(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct
 /* A written victim from a CU's L1 (it was the holder). */
 static void cu_writeback(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const struct cgm_coh_msg *m)
 {
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
-    if (l && settled(l) && l->pending == L2P_PARENT_FLUSH && cgm_holders_has(&b->a, l, (unsigned)cu)) {
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
+    if (l && settled(l) && coh_meta(&b->a, l)->pending == L2P_PARENT_FLUSH && coh_holders_has(&b->a, l, (unsigned)cu)) {
         take_data(l, m); /* the holder being flushed: its ack follows */
         return;
     }
-    if (l && settled(l) && l->owner == cu) {
+    if (l && settled(l) && coh_meta(&b->a, l)->owner == cu) {
         take_data(l, m);
         /* A holder being recalled stays the recall's target: its answer
          * (a Fwd_Nack now) settles the line. */
-        if (l->pending != L2P_RECALL && l->pending != L2P_PARENT_RECALL)
-            l->owner = -1;
+        if (coh_meta(&b->a, l)->pending != L2P_RECALL && coh_meta(&b->a, l)->pending != L2P_PARENT_RECALL)
+            coh_meta(&b->a, l)->owner = -1;
         return;
     }
     struct dir_wb *wb = l ? NULL : wb_find(b, m->block);
@@ -654,18 +645,18 @@ static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
 {
     int dir = parent_node(s, l->block);
     uint64_t block = l->block;
-    switch (l->req) {
+    switch (coh_meta(&b->a, l)->req) {
     case COH_GET_FWD:
-        to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTS, .block = block, .data = l->data,
-                                                          .instr = l->instr });
+        to_node(s, b, coh_meta(&b->a, l)->requester, (struct cgm_coh_msg){ .type = COH_PUTS, .block = block, .data = l->data,
+                                                          .instr = coh_meta(&b->a, l)->instr });
         to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
                                                  .dirty = l->dirty });
         l->dirty = false;
         l->state = MESI_S;
         break;
     case COH_GETX_FWD:
-        to_node(s, b, l->requester, (struct cgm_coh_msg){ .type = COH_PUTX, .block = block, .data = l->data,
-                                                          .instr = l->instr });
+        to_node(s, b, coh_meta(&b->a, l)->requester, (struct cgm_coh_msg){ .type = COH_PUTX, .block = block, .data = l->data,
+                                                          .instr = coh_meta(&b->a, l)->instr });
         to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
                                                  .dirty = l->dirty });
         clear_line(b, l);
@@ -685,7 +676,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
 {
     bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
     int dir = parent_node(s, m->block);
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
     if (l && !settled(l)) {
         /* The bank's own request is in flight. A forward means the
          * directory serves that request and keeps the forward: join it
@@ -697,38 +688,38 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
             to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block });
         return;
     }
-    if (l && l->pending) {
+    if (l && coh_meta(&b->a, l)->pending) {
         defer(b, m);
         return;
     }
     if (l) {
-        l->req = m->type;
-        l->requester = m->requester;
-        l->instr = m->instr;
+        coh_meta(&b->a, l)->req = m->type;
+        coh_meta(&b->a, l)->requester = m->requester;
+        coh_meta(&b->a, l)->instr = m->instr;
         unsigned n = 0;
         if (m->type == COH_GET_FWD || m->type == COH_GETX_FWD) {
-            if (l->owner >= 0) {
+            if (coh_meta(&b->a, l)->owner >= 0) {
                 /* Take it back from its holder; the holder's L1 may join
                  * this (it is served meanwhile, *_Pending_Owned). */
-                to_cu(s, b, l->owner, (struct cgm_coh_msg){ .type = m->type, .block = m->block,
+                to_cu(s, b, coh_meta(&b->a, l)->owner, (struct cgm_coh_msg){ .type = m->type, .block = m->block,
                                                             .requester = b->node });
-                l->pending = L2P_PARENT_RECALL;
+                coh_meta(&b->a, l)->pending = L2P_PARENT_RECALL;
                 n = 1;
                 b->st.recalls++;
             } else if (m->type == COH_GETX_FWD) {
                 n = to_holders(s, b, l, COH_INVAL);
-                l->pending = L2P_PARENT_FLUSH;
+                coh_meta(&b->a, l)->pending = L2P_PARENT_FLUSH;
                 b->st.invalidations += n;
             }
         } else {
             gather_holders(b, l);
             n = to_holders(s, b, l, m->type == COH_FLUSH ? COH_FLUSH : COH_INVAL);
-            l->pending = L2P_PARENT_FLUSH;
+            coh_meta(&b->a, l)->pending = L2P_PARENT_FLUSH;
             b->st.invalidations += n;
         }
-        l->acks = (uint16_t)n;
+        coh_meta(&b->a, l)->acks = (uint16_t)n;
         if (!n) {
-            l->pending = L2P_NONE;
+            coh_meta(&b->a, l)->pending = L2P_NONE;
             answer_parent(s, b, l);
         }
         return;
@@ -757,7 +748,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
 static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data)
 {
     struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, block, 0);
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
     if (!e || !l || settled(l)) {
         struct cgm_coh_msg m = { .type = COH_PUTX, .dst = b->node, .block = block };
         protocol_error(s, b, "a block it is not waiting for", &m);
@@ -779,9 +770,9 @@ static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_
  * left. */
 static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block)
 {
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
     struct dir_wb *wb = l ? NULL : wb_find(b, block);
-    if (cgm_mshr_find(&b->mshr, block, 0) || (l && (l->pending || !settled(l))) ||
+    if (cgm_mshr_find(&b->mshr, block, 0) || (l && (coh_meta(&b->a, l)->pending || !settled(l))) ||
         (wb && wb->njoin == s->gpu_l2_joins) || (l && !evict(s, b, l, NULL))) {
         b->st.nacks_sent++;
         to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = COH_FLUSH });
@@ -872,7 +863,7 @@ void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int wh
     case COH_WAKE_RETRY: {
         /* Resend what the parent refused: the bank's request, or (the L3
          * serving it untracked) a write-back. */
-        struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+        struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
         b->st.retries++;
         if (l && (l->state == MESI_IS || l->state == MESI_IM))
             parent_get(s, b, block, l->state == MESI_IM);

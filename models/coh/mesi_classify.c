@@ -1,6 +1,7 @@
-/* The halves every cache of the protocol is built from: how a first-level
- * access and a directory request are classified into the substates the
- * tables name, and the write-back queues both keep. */
+/* The halves every cache of the protocol is built from: the arrays with
+ * their lines' protocol fields, how a first-level access and a directory
+ * request are classified into the substates the tables name, and the
+ * write-back queues both keep. */
 #include "mesi_internal.h"
 
 #include <stdlib.h>
@@ -19,6 +20,40 @@ enum l1_sub l1_classify(const struct cgm_cache_line *l, const struct core_wb *wb
     if (wb)
         return wb_writable ? L1_I_WB_WRITABLE : L1_I_WB_NON_WRITABLE;
     return L1_I;
+}
+
+bool coh_array_init(struct coh_array *ca, unsigned sets, unsigned ways, unsigned set_shift, unsigned holders)
+{
+    *ca = (struct coh_array){ .holder_words = holders > 64 ? (holders + 63) / 64 : 1 };
+    if (cgm_cache_array_init(&ca->a, sets, ways, 64, set_shift))
+        return false;
+    size_t n = (size_t)sets * ways;
+    ca->line = malloc(n * sizeof *ca->line);
+    if (ca->holder_words > 1)
+        ca->holders_ext = calloc(n * (ca->holder_words - 1), sizeof *ca->holders_ext);
+    if (!ca->line || (ca->holder_words > 1 && !ca->holders_ext)) {
+        coh_array_free(ca);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        ca->line[i] = (struct coh_line){ .owner = -1 };
+    return true;
+}
+
+void coh_array_free(struct coh_array *ca)
+{
+    cgm_cache_array_free(&ca->a);
+    free(ca->line);
+    free(ca->holders_ext);
+    ca->line = NULL;
+    ca->holders_ext = NULL;
+}
+
+void coh_line_clear(struct coh_array *ca, struct cgm_cache_line *l)
+{
+    coh_holders_clear(ca, l);
+    *coh_meta(ca, l) = (struct coh_line){ .owner = -1 };
+    *l = (struct cgm_cache_line){ 0 };
 }
 
 bool wbq_init(struct core_wbq *q, unsigned n)
@@ -147,12 +182,13 @@ void dwbq_release(struct dir_wbq *q, struct dir_wb *wb)
 /* A line that may leave without a flush: settled, nothing pending, no holder. */
 static bool quiet(const struct cgm_cache_line *l, void *ctx)
 {
-    const struct cgm_cache_array *a = ctx;
-    return (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M) && !l->pending && l->owner < 0 &&
-           cgm_holders_empty(a, l);
+    const struct coh_array *a = ctx;
+    const struct coh_line *d = coh_meta(a, l);
+    return (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M) && !d->pending && d->owner < 0 &&
+           coh_holders_empty(a, l);
 }
 
-enum dir_sub dir_absent_sub(struct cgm_cache_array *a, const struct dir_wb *wb, uint64_t block,
+enum dir_sub dir_absent_sub(struct coh_array *a, const struct dir_wb *wb, uint64_t block,
                             struct cgm_cache_line **victim)
 {
     if (!wb)
@@ -161,7 +197,7 @@ enum dir_sub dir_absent_sub(struct cgm_cache_array *a, const struct dir_wb *wb, 
         return DIR_I_WB_FLUSH_CONFLICT;
     if (wb->state == DWB_WRITING)
         return DIR_I_WB_NON_WRITABLE;
-    struct cgm_cache_line *v = cgm_cache_victim(a, block, quiet, a);
+    struct cgm_cache_line *v = cgm_cache_victim(&a->a, block, quiet, a);
     if (!v || (v->state && !quiet(v, a)))
         return DIR_I_WB_DIR_CONFLICT;
     *victim = v;

@@ -66,7 +66,7 @@ static void finish(struct cgm_coh_sys *s, struct core *c, uint8_t op, uint64_t b
     s->env.done(s->env.ctx, c->id, tag, op, block, value, level);
 }
 
-static bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entry *e, const struct cgm_coh_req *req)
+static inline bool coalesce(struct core *c, struct cgm_coh_sys *s, struct cgm_mshr_entry *e, const struct cgm_coh_req *req)
 {
     struct cgm_mshr_waiter w = coh_waiter_of(req);
     if (!cgm_mshr_push(e, s->cfg.coalesce, &w))
@@ -216,7 +216,7 @@ static bool l1_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
 
 /* ---- performing requests ------------------------------------------------ */
 
-static void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l1, const struct cgm_coh_req *req, unsigned level)
+static inline void perform(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l1, const struct cgm_coh_req *req, unsigned level)
 {
     cgm_cache_touch(&c->l1d, l1);
     if (req->op == CGM_OP_STORE) {
@@ -240,7 +240,7 @@ static void fill_l1d(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
     }
     if (v->state && v->block != l2->block)
         l1_evict(s, c, v, NULL);
-    cgm_cache_set_block(&c->l1d, v, l2->block);
+    cgm_cache_insert(&c->l1d, v, l2->block, CGM_HINT_NORMAL);
     v->state = state;
     v->data = l2->data;
     v->dirty = false;
@@ -256,11 +256,12 @@ static void fill_l1i(struct cgm_coh_sys *s, struct core *c, const struct cgm_cac
             c->st.evictions++;
             c->st.fetch_evictions++;
         }
-        cgm_cache_set_block(&c->l1i, v, l2->block);
+        cgm_cache_insert(&c->l1i, v, l2->block, CGM_HINT_NORMAL);
+    } else {
+        cgm_cache_touch(&c->l1i, v);
     }
     v->state = MESI_S;
     v->data = l2->data;
-    cgm_cache_touch(&c->l1i, v);
     finish(s, c, CGM_OP_FETCH, l2->block, tag, v->data, 2);
 }
 
@@ -309,7 +310,7 @@ static enum l2_sub l2_classify(struct core *c, uint64_t block, struct cgm_mshr_e
         return L2_SECONDARY;
     if ((*e = cgm_mshr_find(&c->mshr, block, KIND_WBWAIT)))
         return L2_WB_WAIT;
-    if ((*l2 = cgm_cache_find(&c->l2, block))) {
+    if ((*l2 = cgm_cache_find(&c->l2.a, block))) {
         switch ((*l2)->state) {
         case MESI_M: return L2_M;
         case MESI_E: return L2_E;
@@ -331,7 +332,7 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
 {
     uint64_t block = l2->block;
     uint8_t op = req->op;
-    cgm_cache_touch(&c->l2, l2);
+    cgm_cache_touch(&c->l2.a, l2);
     if (op == CGM_OP_FETCH) {
         if (!c->replaying)
             c->st.l2_hits++;
@@ -361,7 +362,7 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
         return -1;
     c->st.upgrades++;
     l2->state = MESI_SM;
-    l2->req = COH_UPGRADE;
+    coh_meta(&c->l2, l2)->req = COH_UPGRADE;
     if (upgrade) {
         struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
         if (l1)
@@ -378,7 +379,7 @@ static int l2_hit(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *
 static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *wb, const struct cgm_coh_req *req, struct cgm_cache_line *l1v, bool upgrade)
 {
     uint64_t block = wb->block;
-    struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l2.a, block, stable, NULL);
     if (!v)
         return -1;
     struct core_wb saved = *wb;
@@ -388,7 +389,7 @@ static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
         return -1;
     }
     c->st.wb_hits++;
-    cgm_cache_set_block(&c->l2, v, block);
+    cgm_cache_insert(&c->l2.a, v, block, CGM_HINT_NORMAL);
     v->state = saved.dirty ? MESI_M : MESI_E;
     v->data = saved.data;
     v->dirty = saved.dirty;
@@ -402,18 +403,17 @@ static int l2_miss(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_r
     bool st = req->op == CGM_OP_STORE, fetch = req->op == CGM_OP_FETCH;
     if (c->mshr.used >= c->mshr.entries)
         return -1;
-    struct cgm_cache_line *v = cgm_cache_victim(&c->l2, block, stable, NULL);
+    struct cgm_cache_line *v = cgm_cache_victim(&c->l2.a, block, stable, NULL);
     if (!v || !l2_evict(s, c, v, NULL))
         return -1;
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&c->mshr, block, KIND_DATA);
     uint8_t type = fetch ? COH_GETS : st ? COH_GETX : COH_GET;
     if (!c->replaying)
         c->st.l2_misses++;
-    cgm_cache_set_block(&c->l2, v, block);
+    cgm_cache_insert(&c->l2.a, v, block, CGM_HINT_NORMAL);
     v->state = st ? MESI_IM : MESI_IS;
     v->dirty = false;
-    v->req = type;
-    cgm_cache_touch(&c->l2, v);
+    coh_meta(&c->l2, v)->req = type;
     coalesce(c, s, e, req);
     c->st.coalesced--;
     to_dir(s, c, type, block, fetch);
@@ -522,7 +522,7 @@ static int l1_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     c->st.l1_wb_hits++;
     if (!c->replaying)
         c->st.hits++;
-    cgm_cache_set_block(&c->l1d, v, block);
+    cgm_cache_insert(&c->l1d, v, block, CGM_HINT_NORMAL);
     v->state = MESI_M;
     v->data = saved.data;
     v->dirty = true;
@@ -594,7 +594,7 @@ int core_access(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_req 
     case L1_E:
         if (st && l->state == MESI_E) {
             /* Exclusive in the core: the L2 copy becomes modified too. */
-            struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+            struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, block);
             if (l2)
                 l2->state = MESI_M;
         }
@@ -668,7 +668,7 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
 static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, m->block, KIND_DATA);
-    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, m->block);
     if (!e || !l2 || (l2->state != MESI_IS && l2->state != MESI_IM && l2->state != MESI_SM))
         protocol_error(s, c, "a block it is not waiting for", m);
     if (m->type == COH_UPGRADE_ACK) {
@@ -686,11 +686,11 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
         l1->state = MESI_I;
     if (m->src != dir_node(s, m->block)) /* forwarded by its holder */
         to_dir(s, c, COH_UNBLOCK, m->block, m->instr);
-    uint8_t joined = l2->pending;
+    uint8_t joined = coh_meta(&c->l2, l2)->pending;
     struct cgm_coh_msg fwd = { .type = joined == JOIN_GETX_FWD ? COH_GETX_FWD : COH_GET_FWD,
                                .src = dir_node(s, m->block), .dst = c->id, .block = m->block,
-                               .requester = l2->requester, .instr = l2->instr };
-    l2->pending = JOIN_NONE;
+                               .requester = coh_meta(&c->l2, l2)->requester, .instr = coh_meta(&c->l2, l2)->instr };
+    coh_meta(&c->l2, l2)->pending = JOIN_NONE;
     replay(s, c, e);
     if (joined)
         forward(s, c, &fwd);
@@ -703,19 +703,19 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
 static void retry(struct cgm_coh_sys *s, struct core *c, uint64_t block, bool upgrade)
 {
     struct cgm_mshr_entry *e = cgm_mshr_find(&c->mshr, block, KIND_DATA);
-    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, block);
     if (!e || !l2)
         return;
     c->st.retries++;
     uint8_t t;
     if (l2->state == MESI_IS) {
-        t = l2->req == COH_GETS ? COH_GETS : COH_GET;
-    } else if (l2->state == MESI_SM || (l2->state == MESI_IM && upgrade && l2->req == COH_UPGRADE)) {
+        t = coh_meta(&c->l2, l2)->req == COH_GETS ? COH_GETS : COH_GET;
+    } else if (l2->state == MESI_SM || (l2->state == MESI_IM && upgrade && coh_meta(&c->l2, l2)->req == COH_UPGRADE)) {
         t = COH_UPGRADE;
     } else {
-        if (l2->req == COH_UPGRADE)
+        if (coh_meta(&c->l2, l2)->req == COH_UPGRADE)
             coh_row(s, R33_I_UPG);
-        l2->req = COH_GETX;
+        coh_meta(&c->l2, l2)->req = COH_GETX;
         t = COH_GETX;
     }
     to_dir(s, c, t, block, t == COH_GETS);
@@ -726,7 +726,7 @@ static void retry(struct cgm_coh_sys *s, struct core *c, uint64_t block, bool up
 static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     struct cgm_coh_msg ack = { .type = COH_INV_ACK, .src = c->id, .dst = m->src, .block = m->block };
-    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, m->block);
     if (l2) {
         if (stable(l2, NULL) || l2->state == MESI_SM)
             pull_l1(s, c, l2);
@@ -754,16 +754,16 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
 static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg *m)
 {
     bool x = m->type == COH_GETX_FWD;
-    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, m->block);
+    struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, m->block);
     if (l2 && (l2->state == MESI_IS || l2->state == MESI_IM) &&
-        (l2->req == COH_GET || l2->req == COH_GETX) && !l2->pending) {
+        (coh_meta(&c->l2, l2)->req == COH_GET || coh_meta(&c->l2, l2)->req == COH_GETX) && !coh_meta(&c->l2, l2)->pending) {
         /* This core dropped the block and has asked for it again: the
          * directory serves that request (a *_Pending_Owned row) and keeps
          * this forward pending. Join it once the block is back and the
          * waiting requests are done. */
-        l2->pending = m->type == COH_GETX_FWD ? JOIN_GETX_FWD : JOIN_GET_FWD;
-        l2->requester = m->requester;
-        l2->instr = m->instr;
+        coh_meta(&c->l2, l2)->pending = m->type == COH_GETX_FWD ? JOIN_GETX_FWD : JOIN_GET_FWD;
+        coh_meta(&c->l2, l2)->requester = m->requester;
+        coh_meta(&c->l2, l2)->instr = m->instr;
         return;
     }
     if (l2 && (l2->state == MESI_E || l2->state == MESI_M)) {
@@ -874,7 +874,7 @@ void core_wake(struct cgm_coh_sys *s, struct core *c, uint64_t block, int what)
         struct core_wb *w = l1wb_find(c, block);
         if (!w || !w->sent)
             return;
-        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, block);
         if (!l2 || (l2->state != MESI_E && l2->state != MESI_M)) {
             struct cgm_coh_msg m = { .type = COH_WB, .src = c->id, .dst = c->id, .block = block };
             protocol_error(s, c, "a data-cache write-back the L2 cannot take", &m);

@@ -76,17 +76,10 @@ static struct dir_wb *dwb_find(struct slice *sl, uint64_t block)
 
 static bool not_pending(const struct cgm_cache_line *l, void *ctx)
 {
-    (void)ctx;
-    return !l->pending;
+    return !coh_meta(ctx, l)->pending;
 }
 
-
-static void clear_line(struct slice *sl, struct cgm_cache_line *v)
-{
-    cgm_holders_clear(&sl->l3, v);
-    memset(v, 0, sizeof *v);
-    v->owner = -1;
-}
+static void clear_line(struct slice *sl, struct cgm_cache_line *v) { coh_line_clear(&sl->l3, v); }
 
 /* Moves victim v out of the array: into the write-back queue (slot, or a
  * free one) if it has holders to flush or dirty data; silently if clean and
@@ -95,8 +88,8 @@ static bool dir_evict(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
 {
     if (!v->state)
         return true;
-    bool owner_apart = v->owner >= 0 && !cgm_holders_has(&sl->l3, v, (unsigned)v->owner);
-    unsigned holders = cgm_holders_count(&sl->l3, v) + owner_apart;
+    bool owner_apart = coh_meta(&sl->l3, v)->owner >= 0 && !coh_holders_has(&sl->l3, v, (unsigned)coh_meta(&sl->l3, v)->owner);
+    unsigned holders = coh_holders_count(&sl->l3, v) + owner_apart;
     if (holders || v->dirty) {
         if (!slot)
             slot = dwbq_free(&sl->wb);
@@ -110,8 +103,8 @@ static bool dir_evict(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
             slot->acks = holders;
             sl->st.back_invalidations++;
             if (owner_apart)
-                cgm_holders_add(&sl->l3, v, (unsigned)v->owner);
-            for (int h = cgm_holders_next(&sl->l3, v, 0); h >= 0; h = cgm_holders_next(&sl->l3, v, (unsigned)h + 1))
+                coh_holders_add(&sl->l3, v, (unsigned)coh_meta(&sl->l3, v)->owner);
+            for (int h = coh_holders_next(&sl->l3, v, 0); h >= 0; h = coh_holders_next(&sl->l3, v, (unsigned)h + 1))
                 to_holder(s, sl, h, (struct cgm_coh_msg){ .type = COH_FLUSH, .block = v->block });
         } else {
             s->env.later(s->env.ctx, sl->node, v->block, COH_WAKE_WB_DRAIN);
@@ -127,8 +120,8 @@ static bool dir_evict(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
 static void grant_exclusive(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h,
                             bool store)
 {
-    l->owner = h;
-    cgm_holders_clear(&sl->l3, l);
+    coh_meta(&sl->l3, l)->owner = h;
+    coh_holders_clear(&sl->l3, l);
     if (store)
         l->state = MESI_M;
     reply(s, sl, h, store || l->state == MESI_M ? COH_PUTX : COH_PUTCLNX, l->block, l->data, false);
@@ -136,7 +129,7 @@ static void grant_exclusive(struct cgm_coh_sys *s, struct slice *sl, struct cgm_
 
 static void grant_shared(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h, bool instr)
 {
-    cgm_holders_add(&sl->l3, l, (unsigned)h);
+    coh_holders_add(&sl->l3, l, (unsigned)h);
     reply(s, sl, h, COH_PUTS, l->block, l->data, instr);
 }
 
@@ -145,11 +138,11 @@ static void grant_shared(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cac
 static void forward(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h, uint8_t req,
                     bool instr)
 {
-    l->pending = DP_FWD;
-    l->requester = h;
-    l->req = req;
-    l->acks = 2;
-    to_holder(s, sl, l->owner, (struct cgm_coh_msg){ .type = req == COH_GETX ? COH_GETX_FWD : COH_GET_FWD,
+    coh_meta(&sl->l3, l)->pending = DP_FWD;
+    coh_meta(&sl->l3, l)->requester = h;
+    coh_meta(&sl->l3, l)->req = req;
+    coh_meta(&sl->l3, l)->acks = 2;
+    to_holder(s, sl, coh_meta(&sl->l3, l)->owner, (struct cgm_coh_msg){ .type = req == COH_GETX ? COH_GETX_FWD : COH_GET_FWD,
                                                      .block = l->block,
                                                      .requester = coh_l3_holder_node(s, h, l->block),
                                                      .instr = instr });
@@ -161,23 +154,23 @@ static void forward(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_li
 static void shared_to_modified(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h,
                                bool upgrade)
 {
-    bool had_copy = cgm_holders_has(&sl->l3, l, (unsigned)h);
-    cgm_holders_del(&sl->l3, l, (unsigned)h);
-    unsigned others = cgm_holders_count(&sl->l3, l);
+    bool had_copy = coh_holders_has(&sl->l3, l, (unsigned)h);
+    coh_holders_del(&sl->l3, l, (unsigned)h);
+    unsigned others = coh_holders_count(&sl->l3, l);
     l->state = MESI_M;
-    l->owner = h;
-    l->req = upgrade && had_copy ? COH_UPGRADE : COH_GETX;
+    coh_meta(&sl->l3, l)->owner = h;
+    coh_meta(&sl->l3, l)->req = upgrade && had_copy ? COH_UPGRADE : COH_GETX;
     if (others) {
-        l->pending = DP_INV;
-        l->requester = h;
-        l->acks = (uint16_t)others;
-        for (int o = cgm_holders_next(&sl->l3, l, 0); o >= 0; o = cgm_holders_next(&sl->l3, l, (unsigned)o + 1)) {
+        coh_meta(&sl->l3, l)->pending = DP_INV;
+        coh_meta(&sl->l3, l)->requester = h;
+        coh_meta(&sl->l3, l)->acks = (uint16_t)others;
+        for (int o = coh_holders_next(&sl->l3, l, 0); o >= 0; o = coh_holders_next(&sl->l3, l, (unsigned)o + 1)) {
             to_holder(s, sl, o, (struct cgm_coh_msg){ .type = COH_INVAL, .block = l->block });
             sl->st.invalidations++;
         }
-        cgm_holders_clear(&sl->l3, l);
+        coh_holders_clear(&sl->l3, l);
     } else {
-        reply(s, sl, h, l->req == COH_UPGRADE ? COH_UPGRADE_ACK : COH_PUTX, l->block, l->data, false);
+        reply(s, sl, h, coh_meta(&sl->l3, l)->req == COH_UPGRADE ? COH_UPGRADE_ACK : COH_PUTX, l->block, l->data, false);
     }
 }
 
@@ -186,13 +179,13 @@ static void shared_to_modified(struct cgm_coh_sys *s, struct slice *sl, struct c
  * (from the holder, if another core holds it). */
 static void fetch_exclusive(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h)
 {
-    if (l->owner >= 0 && l->owner != h) {
+    if (coh_meta(&sl->l3, l)->owner >= 0 && coh_meta(&sl->l3, l)->owner != h) {
         forward(s, sl, l, h, COH_GETS, true);
         return;
     }
     l->state = MESI_S;
-    l->owner = -1;
-    cgm_holders_clear(&sl->l3, l);
+    coh_meta(&sl->l3, l)->owner = -1;
+    coh_holders_clear(&sl->l3, l);
     grant_shared(s, sl, l, h, true);
 }
 
@@ -206,20 +199,19 @@ static bool miss(struct cgm_coh_sys *s, struct slice *sl, int h, uint8_t type, b
         nack(s, sl, h, type, block, instr);
         return false;
     }
-    struct cgm_cache_line *v = cgm_cache_victim(&sl->l3, block, not_pending, NULL);
+    struct cgm_cache_line *v = cgm_cache_victim(&sl->l3.a, block, not_pending, &sl->l3);
     if (!v || !dir_evict(s, sl, v, NULL)) {
         nack(s, sl, h, type, block, instr);
         return false;
     }
-    cgm_cache_set_block(&sl->l3, v, block);
+    cgm_cache_insert(&sl->l3.a, v, block, CGM_HINT_NORMAL);
     v->state = rq == DREQ_FETCH ? MESI_S : rq == DREQ_LOAD ? MESI_E : MESI_M;
-    v->owner = -1;
-    cgm_holders_clear(&sl->l3, v);
+    coh_meta(&sl->l3, v)->owner = -1;
+    coh_holders_clear(&sl->l3, v);
     v->dirty = false;
-    v->pending = DP_MEM;
-    v->requester = h;
-    v->req = type;
-    cgm_cache_touch(&sl->l3, v);
+    coh_meta(&sl->l3, v)->pending = DP_MEM;
+    coh_meta(&sl->l3, v)->requester = h;
+    coh_meta(&sl->l3, v)->req = type;
     sl->st.mem_reads++;
     if (++sl->st.mshr_used > sl->st.mshr_peak)
         sl->st.mshr_peak = sl->st.mshr_used;
@@ -237,13 +229,12 @@ static void merge_back(struct cgm_coh_sys *s, struct slice *sl, struct dir_wb *w
     dwbq_release(&sl->wb, wb);
     dir_evict(s, sl, v, wb);
     sl->st.wb_hits++;
-    cgm_cache_set_block(&sl->l3, v, block);
+    cgm_cache_insert(&sl->l3.a, v, block, CGM_HINT_NORMAL);
     v->data = data;
     v->dirty = dirty;
     v->state = dirty ? MESI_M : MESI_E;
-    v->owner = -1;
-    cgm_holders_clear(&sl->l3, v);
-    cgm_cache_touch(&sl->l3, v);
+    coh_meta(&sl->l3, v)->owner = -1;
+    coh_holders_clear(&sl->l3, v);
     if (rq == DREQ_FETCH) {
         v->state = MESI_S;
         grant_shared(s, sl, v, h, true);
@@ -258,11 +249,11 @@ static enum dir_sub l3_classify(struct slice *sl, const struct cgm_cache_line *l
                                 uint64_t block, struct dir_wb **wbp, struct cgm_cache_line **victim)
 {
     if (l) {
-        if (l->pending)
-            return dir_pending_sub(l->state, l->pending == DP_FWD && l->owner == h);
+        if (coh_meta(&sl->l3, l)->pending)
+            return dir_pending_sub(l->state, coh_meta(&sl->l3, l)->pending == DP_FWD && coh_meta(&sl->l3, l)->owner == h);
         if (l->state == MESI_S)
             return DIR_S;
-        return dir_held_sub(l->state == MESI_M, l->owner == h, l->owner >= 0 && l->owner != h);
+        return dir_held_sub(l->state == MESI_M, coh_meta(&sl->l3, l)->owner == h, coh_meta(&sl->l3, l)->owner >= 0 && coh_meta(&sl->l3, l)->owner != h);
     }
     if (rq == DREQ_UPGRADE)
         return DIR_I; /* the block left the L3 before the upgrade arrived */
@@ -275,14 +266,14 @@ static void l3_request(struct cgm_coh_sys *s, struct slice *sl, int h, uint8_t t
 {
     enum dir_req rq = dir_req_of(type);
     sl->st.requests++;
-    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block), *victim = NULL;
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, block), *victim = NULL;
     struct dir_wb *wb = NULL;
     enum dir_sub sub = l3_classify(sl, l, h, rq, block, &wb, &victim);
     bool performed = true;
     if (!l)
         sl->st.misses++;
-    else if (!l->pending) {
-        cgm_cache_touch(&sl->l3, l);
+    else if (!coh_meta(&sl->l3, l)->pending) {
+        cgm_cache_touch(&sl->l3.a, l);
         sl->st.hits++;
     }
     switch (sub) {
@@ -406,13 +397,13 @@ static void untracked_data(struct cgm_coh_sys *s, struct slice *sl, int node, ui
 static void untracked_get(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block)
 {
     sl->st.untracked_requests++;
-    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, block);
     if (l) {
-        if (l->pending) {
+        if (coh_meta(&sl->l3, l)->pending) {
             untracked_nack(s, sl, node, COH_GET, block);
             return;
         }
-        cgm_cache_touch(&sl->l3, l);
+        cgm_cache_touch(&sl->l3.a, l);
         sl->st.hits++;
         untracked_data(s, sl, node, block, l->data);
         return;
@@ -428,21 +419,20 @@ static void untracked_get(struct cgm_coh_sys *s, struct slice *sl, int node, uin
     }
     struct cgm_cache_line *v = NULL;
     if ((!s->cfg.l3_mshr || sl->st.mshr_used < s->cfg.l3_mshr) &&
-        (v = cgm_cache_victim(&sl->l3, block, not_pending, NULL)) && !dir_evict(s, sl, v, NULL))
+        (v = cgm_cache_victim(&sl->l3.a, block, not_pending, &sl->l3)) && !dir_evict(s, sl, v, NULL))
         v = NULL;
     if (!v) {
         untracked_nack(s, sl, node, COH_GET, block);
         return;
     }
-    cgm_cache_set_block(&sl->l3, v, block);
+    cgm_cache_insert(&sl->l3.a, v, block, CGM_HINT_NORMAL);
     v->state = MESI_E;
-    v->owner = -1;
-    cgm_holders_clear(&sl->l3, v);
+    coh_meta(&sl->l3, v)->owner = -1;
+    coh_holders_clear(&sl->l3, v);
     v->dirty = false;
-    v->pending = DP_MEM_UNTRACKED;
-    v->requester = node;
-    v->req = COH_GET;
-    cgm_cache_touch(&sl->l3, v);
+    coh_meta(&sl->l3, v)->pending = DP_MEM_UNTRACKED;
+    coh_meta(&sl->l3, v)->requester = node;
+    coh_meta(&sl->l3, v)->req = COH_GET;
     sl->st.mem_reads++;
     if (++sl->st.mshr_used > sl->st.mshr_peak)
         sl->st.mshr_peak = sl->st.mshr_used;
@@ -453,9 +443,9 @@ static void untracked_get(struct cgm_coh_sys *s, struct slice *sl, int node, uin
 static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int node, const struct cgm_coh_msg *m)
 {
     sl->st.untracked_writebacks++;
-    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, m->block);
     struct dir_wb *wb = l ? NULL : dwb_find(sl, m->block);
-    if ((l && l->pending) || (wb && wb->state == DWB_WRITING)) {
+    if ((l && coh_meta(&sl->l3, l)->pending) || (wb && wb->state == DWB_WRITING)) {
         untracked_nack(s, sl, node, COH_WB, m->block);
         return;
     }
@@ -484,9 +474,9 @@ static void untracked_writeback(struct cgm_coh_sys *s, struct slice *sl, int nod
  * written data to memory); acknowledged once it has. */
 static void cpu_flush(struct cgm_coh_sys *s, struct slice *sl, int node, uint64_t block)
 {
-    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, block);
     struct dir_wb *wb = l ? NULL : dwb_find(sl, block);
-    if ((l && l->pending) || (wb && wb->njoin == s->l3_joins)) {
+    if ((l && coh_meta(&sl->l3, l)->pending) || (wb && wb->njoin == s->l3_joins)) {
         nack(s, sl, s->nodes[node].holder, COH_FLUSH, block, false);
         return;
     }
@@ -520,17 +510,18 @@ static void protocol_error(struct cgm_coh_sys *s, const char *what, const struct
 
 /* A forward ends when both the holder's Fwd_Ack and the requester's
  * Unblock have arrived. */
-static void fwd_settle(struct cgm_cache_line *l)
+static void fwd_settle(struct slice *sl, struct cgm_cache_line *l)
 {
-    if (--l->acks == 0)
-        l->pending = DP_NONE;
+    struct coh_line *d = coh_meta(&sl->l3, l);
+    if (--d->acks == 0)
+        d->pending = DP_NONE;
 }
 
 /* WriteBack or Evict from holder h. */
 static void writeback(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, struct dir_wb *wb,
                       int h, const struct cgm_coh_msg *m)
 {
-    if (l && l->pending == DP_FWD && l->req == COH_GETX && l->requester == h) {
+    if (l && coh_meta(&sl->l3, l)->pending == DP_FWD && coh_meta(&sl->l3, l)->req == COH_GETX && coh_meta(&sl->l3, l)->requester == h) {
         /* The new owner got the forwarded block and evicted it before
          * the old owner's Fwd_Ack arrived. Written, its data is the
          * newer and the Fwd_Ack must not overwrite it. */
@@ -538,15 +529,15 @@ static void writeback(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
             l->data = m->data;
             l->dirty = true;
         }
-        l->early_wb = m->dirty ? EWB_DIRTY : EWB_CLEAN;
+        coh_meta(&sl->l3, l)->early_wb = m->dirty ? EWB_DIRTY : EWB_CLEAN;
     } else if (l) {
-        if (l->owner != h)
+        if (coh_meta(&sl->l3, l)->owner != h)
             protocol_error(s, "write-back from a core that is not the holder", m);
         /* While a forward to the holder is pending it stays the
          * forward's target (its Fwd_Nack or, after a join, Fwd_Ack
          * settles the block). */
-        if (l->pending != DP_FWD)
-            l->owner = -1;
+        if (coh_meta(&sl->l3, l)->pending != DP_FWD)
+            coh_meta(&sl->l3, l)->owner = -1;
         if (m->dirty) {
             l->data = m->data;
             l->dirty = true;
@@ -566,63 +557,63 @@ static void writeback(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_
 static void fwd_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, int h,
                     const struct cgm_coh_msg *m)
 {
-    if (!l || l->pending != DP_FWD)
+    if (!l || coh_meta(&sl->l3, l)->pending != DP_FWD)
         protocol_error(s, "forward acknowledgement without a forward", m);
-    if (l->early_wb) {
+    if (coh_meta(&sl->l3, l)->early_wb) {
         /* The requester has written the block back already. */
-        if (l->early_wb == EWB_CLEAN && m->dirty) {
+        if (coh_meta(&sl->l3, l)->early_wb == EWB_CLEAN && m->dirty) {
             l->data = m->data;
             l->dirty = true;
         }
-        l->early_wb = EWB_NONE;
+        coh_meta(&sl->l3, l)->early_wb = EWB_NONE;
         l->state = MESI_M;
-        l->owner = -1;
-        cgm_holders_clear(&sl->l3, l);
-        fwd_settle(l);
+        coh_meta(&sl->l3, l)->owner = -1;
+        coh_holders_clear(&sl->l3, l);
+        fwd_settle(sl, l);
         return;
     }
     if (m->dirty) {
         l->data = m->data;
         l->dirty = true;
     }
-    if (l->req == COH_GET || l->req == COH_GETS) {
+    if (coh_meta(&sl->l3, l)->req == COH_GET || coh_meta(&sl->l3, l)->req == COH_GETS) {
         l->state = MESI_S;
-        cgm_holders_clear(&sl->l3, l);
-        cgm_holders_add(&sl->l3, l, (unsigned)h);
-        cgm_holders_add(&sl->l3, l, (unsigned)l->requester);
-        l->owner = -1;
+        coh_holders_clear(&sl->l3, l);
+        coh_holders_add(&sl->l3, l, (unsigned)h);
+        coh_holders_add(&sl->l3, l, (unsigned)coh_meta(&sl->l3, l)->requester);
+        coh_meta(&sl->l3, l)->owner = -1;
     } else {
         l->state = MESI_M;
-        l->owner = l->requester;
-        cgm_holders_clear(&sl->l3, l);
+        coh_meta(&sl->l3, l)->owner = coh_meta(&sl->l3, l)->requester;
+        coh_holders_clear(&sl->l3, l);
     }
-    fwd_settle(l);
+    fwd_settle(sl, l);
 }
 
 /* The holder dropped the block (a write-back, if any, came first): the
  * slice's copy is current; send it. */
 static void fwd_nack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, const struct cgm_coh_msg *m)
 {
-    if (!l || l->pending != DP_FWD)
+    if (!l || coh_meta(&sl->l3, l)->pending != DP_FWD)
         protocol_error(s, "forward NACK without a forward", m);
-    l->pending = DP_NONE;
-    l->owner = -1;
-    if (l->req == COH_GETS) {
+    coh_meta(&sl->l3, l)->pending = DP_NONE;
+    coh_meta(&sl->l3, l)->owner = -1;
+    if (coh_meta(&sl->l3, l)->req == COH_GETS) {
         l->state = MESI_S;
-        cgm_holders_clear(&sl->l3, l);
-        grant_shared(s, sl, l, l->requester, true);
+        coh_holders_clear(&sl->l3, l);
+        grant_shared(s, sl, l, coh_meta(&sl->l3, l)->requester, true);
     } else {
-        grant_exclusive(s, sl, l, l->requester, l->req != COH_GET);
+        grant_exclusive(s, sl, l, coh_meta(&sl->l3, l)->requester, coh_meta(&sl->l3, l)->req != COH_GET);
     }
 }
 
 static void inv_ack(struct cgm_coh_sys *s, struct slice *sl, struct cgm_cache_line *l, struct dir_wb *wb,
                     const struct cgm_coh_msg *m)
 {
-    if (l && l->pending == DP_INV) {
-        if (--l->acks == 0) {
-            l->pending = DP_NONE;
-            reply(s, sl, l->requester, l->req == COH_UPGRADE ? COH_UPGRADE_ACK : COH_PUTX, l->block, l->data,
+    if (l && coh_meta(&sl->l3, l)->pending == DP_INV) {
+        if (--coh_meta(&sl->l3, l)->acks == 0) {
+            coh_meta(&sl->l3, l)->pending = DP_NONE;
+            reply(s, sl, coh_meta(&sl->l3, l)->requester, coh_meta(&sl->l3, l)->req == COH_UPGRADE ? COH_UPGRADE_ACK : COH_PUTX, l->block, l->data,
                   false);
         }
     } else if (wb && wb->state == DWB_FLUSHING) {
@@ -674,7 +665,7 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
     default:
         break;
     }
-    struct cgm_cache_line *l = cgm_cache_find(&sl->l3, m->block);
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, m->block);
     struct dir_wb *wb = l ? NULL : dwb_find(sl, m->block);
     switch (m->type) {
     case COH_WB:
@@ -685,9 +676,9 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
         fwd_ack(s, sl, l, h, m);
         return;
     case COH_UNBLOCK:
-        if (!l || l->pending != DP_FWD)
+        if (!l || coh_meta(&sl->l3, l)->pending != DP_FWD)
             protocol_error(s, "unblock without a forward", m);
-        fwd_settle(l);
+        fwd_settle(sl, l);
         return;
     case COH_FWD_NACK:
         fwd_nack(s, sl, l, m);
@@ -703,24 +694,24 @@ void dir_deliver(struct cgm_coh_sys *s, struct slice *sl, const struct cgm_coh_m
 void dir_wake(struct cgm_coh_sys *s, struct slice *sl, uint64_t block, int what)
 {
     if (what == COH_WAKE_MEM_READ) {
-        struct cgm_cache_line *l = cgm_cache_find(&sl->l3, block);
-        if (l && l->pending == DP_MEM_UNTRACKED) {
+        struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, block);
+        if (l && coh_meta(&sl->l3, l)->pending == DP_MEM_UNTRACKED) {
             l->data = s->mem[block];
-            l->pending = DP_NONE;
+            coh_meta(&sl->l3, l)->pending = DP_NONE;
             sl->st.mshr_used--;
-            untracked_data(s, sl, l->requester, block, l->data);
+            untracked_data(s, sl, coh_meta(&sl->l3, l)->requester, block, l->data);
             return;
         }
-        if (!l || l->pending != DP_MEM)
+        if (!l || coh_meta(&sl->l3, l)->pending != DP_MEM)
             return;
         l->data = s->mem[block];
-        l->pending = DP_NONE;
+        coh_meta(&sl->l3, l)->pending = DP_NONE;
         sl->st.mshr_used--;
-        int h = l->requester;
-        if (l->req == COH_GETS)
+        int h = coh_meta(&sl->l3, l)->requester;
+        if (coh_meta(&sl->l3, l)->req == COH_GETS)
             grant_shared(s, sl, l, h, true);
         else
-            grant_exclusive(s, sl, l, h, l->req == COH_GETX);
+            grant_exclusive(s, sl, l, h, coh_meta(&sl->l3, l)->req == COH_GETX);
     } else if (what == COH_WAKE_WB_DRAIN) {
         struct dir_wb *wb = dwb_find(sl, block);
         if (wb && wb->state == DWB_WRITABLE) {

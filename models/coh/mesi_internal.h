@@ -10,6 +10,91 @@
 /* A row the tables do not have (a case that is no table's). */
 #define ROW_NONE MESI_NROWS
 
+/* ---- cache arrays with the protocol's fields of their lines ---------------
+ * A line of the array holds its block, state, data and dirty bit; what the
+ * protocol keeps besides (a directory's holders and owner, the operation a
+ * line waits for) is in coh_line, one per line, indexed as the lines. */
+struct coh_line {
+    uint64_t sharers;    /* directory: holders 0..63 (bit per holder; the rest in holders_ext) */
+    int32_t owner;       /* directory: exclusive holder, or -1 */
+    int32_t requester;   /* the request being served (or joined) while pending */
+    uint16_t acks;       /* acknowledgements still expected */
+    uint8_t pending;     /* the transient operation; 0 none */
+    uint8_t req;         /* the request type being served */
+    uint8_t early_wb;    /* a write-back that overtook the operation pending */
+    bool instr;          /* the request being served or joined is an instruction fetch */
+};
+struct coh_array {
+    struct cgm_cache_array a;
+    struct coh_line *line;     /* [line index] */
+    unsigned holder_words;     /* 64-bit words per holder set (1: coh_line's sharers alone) */
+    uint64_t *holders_ext;     /* words 1.. of each line's holder set, [line][holder_words - 1] */
+};
+/* An array of sets x ways lines (set_shift as cgm_cache_array_init) whose
+ * directory tracks holders holders (0: none); every owner -1. false if out
+ * of memory or the geometry is bad. */
+bool coh_array_init(struct coh_array *ca, unsigned sets, unsigned ways, unsigned set_shift, unsigned holders);
+void coh_array_free(struct coh_array *ca);
+static inline struct coh_line *coh_meta(const struct coh_array *ca, const struct cgm_cache_line *l)
+{
+    return &ca->line[cgm_cache_line_index(&ca->a, l)];
+}
+/* Empties line l and its fields (owner -1). */
+void coh_line_clear(struct coh_array *ca, struct cgm_cache_line *l);
+
+/* A directory line's holders: a bit per holder. Holders 0..63 are the
+ * coh_line's sharers word, so a directory over at most 64 holders (the
+ * usual case) pays nothing for the rest. */
+static inline uint64_t *coh_holders_word(const struct coh_array *ca, const struct cgm_cache_line *l, unsigned w)
+{
+    size_t i = cgm_cache_line_index(&ca->a, l);
+    return w ? &ca->holders_ext[i * (ca->holder_words - 1) + w - 1] : &ca->line[i].sharers;
+}
+static inline bool coh_holders_has(const struct coh_array *ca, const struct cgm_cache_line *l, unsigned h)
+{
+    return (*coh_holders_word(ca, l, h / 64) >> (h % 64)) & 1;
+}
+static inline void coh_holders_add(const struct coh_array *ca, const struct cgm_cache_line *l, unsigned h)
+{
+    *coh_holders_word(ca, l, h / 64) |= 1ull << (h % 64);
+}
+static inline void coh_holders_del(const struct coh_array *ca, const struct cgm_cache_line *l, unsigned h)
+{
+    *coh_holders_word(ca, l, h / 64) &= ~(1ull << (h % 64));
+}
+static inline void coh_holders_clear(const struct coh_array *ca, const struct cgm_cache_line *l)
+{
+    for (unsigned w = 0; w < ca->holder_words; w++)
+        *coh_holders_word(ca, l, w) = 0;
+}
+static inline bool coh_holders_empty(const struct coh_array *ca, const struct cgm_cache_line *l)
+{
+    for (unsigned w = 0; w < ca->holder_words; w++)
+        if (*coh_holders_word(ca, l, w))
+            return false;
+    return true;
+}
+static inline unsigned coh_holders_count(const struct coh_array *ca, const struct cgm_cache_line *l)
+{
+    unsigned n = 0;
+    for (unsigned w = 0; w < ca->holder_words; w++)
+        n += (unsigned)__builtin_popcountll(*coh_holders_word(ca, l, w));
+    return n;
+}
+/* The first holder at or after h, or -1. Iterate with
+ * for (int h = coh_holders_next(ca, l, 0); h >= 0; h = coh_holders_next(ca, l, h + 1)). */
+static inline int coh_holders_next(const struct coh_array *ca, const struct cgm_cache_line *l, unsigned h)
+{
+    for (unsigned w = h / 64; w < ca->holder_words; w++) {
+        uint64_t v = *coh_holders_word(ca, l, w);
+        if (w == h / 64)
+            v &= ~0ull << (h % 64);
+        if (v)
+            return (int)(w * 64 + (unsigned)__builtin_ctzll(v));
+    }
+    return -1;
+}
+
 /* ---- the first-level-cache half ---------------------------------------------
  * A data cache with a write-back queue (Table 3.2; the GPU vector L1's
  * Table 3.6 has the same substates). An access is classified into its
@@ -116,7 +201,7 @@ void dwbq_release(struct dir_wbq *q, struct dir_wb *wb);
  * I, or one of the I_WB_* if its victim entry wb (NULL if none) holds it.
  * For I_WB_Writable, *victim is the way it may merge back into (one whose
  * block leaves without a flush). */
-enum dir_sub dir_absent_sub(struct cgm_cache_array *a, const struct dir_wb *wb, uint64_t block,
+enum dir_sub dir_absent_sub(struct coh_array *a, const struct dir_wb *wb, uint64_t block,
                             struct cgm_cache_line **victim);
 
 /* ---- nodes -------------------------------------------------------------------- */
@@ -173,7 +258,8 @@ enum core_join { JOIN_NONE = 0, JOIN_GET_FWD, JOIN_GETX_FWD };
 
 struct core {
     int id;
-    struct cgm_cache_array l1d, l1i, l2;
+    struct cgm_cache_array l1d, l1i;
+    struct coh_array l2;
     struct cgm_mshr mshr;     /* the L2's */
     struct core_wbq wb;       /* the L2's write-back queue */
     struct core_wbq l1wb;     /* the data cache's write-back queue */
@@ -196,7 +282,7 @@ enum { EWB_NONE = 0, EWB_DIRTY, EWB_CLEAN };
 struct slice {
     int id;
     int node;
-    struct cgm_cache_array l3;
+    struct coh_array l3;
     struct dir_wbq wb;
     struct cgm_coh_slice_stats st;
 };
@@ -208,7 +294,7 @@ struct slice {
  * enum core_join, with line->requester). MSHR entries have kind 0. */
 struct gpu_l1 {
     int id, node;
-    struct cgm_cache_array a;
+    struct coh_array a;
     struct cgm_mshr mshr;
     struct core_wbq wb;       /* written victims on their way to the bank */
     struct stall_list stall;
@@ -238,7 +324,7 @@ enum gpu_parent { GPU_PARENT_MEMORY, GPU_PARENT_L3_UNTRACKED, GPU_PARENT_L3 };
  * Get or GetX). */
 struct gpu_l2 {
     int id, node;
-    struct cgm_cache_array a;
+    struct coh_array a;
     struct cgm_mshr mshr;
     struct dir_wbq wb;
     struct cgm_coh_msg *deferred; /* the parent's messages waiting for their line to settle */

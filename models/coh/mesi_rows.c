@@ -17,6 +17,16 @@ const struct cgm_coh_msg_info cgm_coh_msgs[COH_NTYPES] = {
 #undef MSG
 };
 
+#define CARRIES_NONE 0
+#define CARRIES_BLOCK 3
+#define CARRIES_MASKED 3
+#define CARRIES_WRITTEN 2
+const uint8_t cgm_coh_msg_carries[COH_NTYPES] = {
+#define MSG(id, name, cls, data, extra) [id] = CARRIES_##data,
+#include "cgm/coh_msgs.def"
+#undef MSG
+};
+
 const char *const cgm_coh_msg_names[COH_NTYPES] = {
 #define MSG(id, name, cls, data, extra) [id] = name,
 #include "cgm/coh_msgs.def"

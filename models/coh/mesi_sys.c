@@ -72,7 +72,7 @@ static int create_gpu(struct cgm_coh_sys *s)
         struct gpu_l1 *l1 = &s->gpu_l1[i];
         l1->id = (int)i;
         l1->node = (int)(s->cfg.cores + s->cfg.slices + i);
-        if (!wbq_init(&l1->wb, g->l1_wb_entries) || cgm_cache_array_init(&l1->a, g->l1_sets, g->l1_ways, 64, 0) ||
+        if (!wbq_init(&l1->wb, g->l1_wb_entries) || !coh_array_init(&l1->a, g->l1_sets, g->l1_ways, 0, 0) ||
             cgm_mshr_init(&l1->mshr, g->l1_mshr, g->l1_coalesce))
             return -1;
     }
@@ -84,14 +84,12 @@ static int create_gpu(struct cgm_coh_sys *s)
         b->id = (int)i;
         b->node = (int)(s->cfg.cores + s->cfg.slices + g->cus + i);
         if (!dwbq_init(&b->wb, g->l2_wb_entries) ||
-            cgm_cache_array_init(&b->a, g->l2_sets, g->l2_ways, 64, log2u(g->banks)) ||
-            cgm_cache_array_set_holders(&b->a, g->cus) || cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
+            !coh_array_init(&b->a, g->l2_sets, g->l2_ways, log2u(g->banks), g->cus) ||
+            cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
             return -1;
         for (unsigned w = 0; w < g->l2_wb_entries; w++)
             if (!(b->wb.e[w].join = calloc(s->gpu_l2_joins, sizeof *b->wb.e[w].join)))
                 return -1;
-        for (size_t k = 0; k < (size_t)g->l2_sets * g->l2_ways; k++)
-            b->a.lines[k].owner = -1;
     }
     return 0;
 }
@@ -137,7 +135,7 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         if (!wbq_init(&c->wb, cfg->wb_entries) || !wbq_init(&c->l1wb, cfg->l1_wb_entries) ||
             cgm_cache_array_init(&c->l1d, cfg->l1_sets, cfg->l1_ways, 64, 0) ||
             cgm_cache_array_init(&c->l1i, cfg->l1i_sets, cfg->l1i_ways, 64, 0) ||
-            cgm_cache_array_init(&c->l2, cfg->l2_sets, cfg->l2_ways, 64, 0) ||
+            !coh_array_init(&c->l2, cfg->l2_sets, cfg->l2_ways, 0, 0) ||
             cgm_mshr_init(&c->mshr, cfg->mshr, cfg->coalesce))
             goto fail;
     }
@@ -146,16 +144,13 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         sl->id = (int)i;
         sl->node = (int)(cfg->cores + i);
         if (!dwbq_init(&sl->wb, cfg->l3_wb_entries) ||
-            cgm_cache_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, 64, log2u(cfg->slices)) ||
-            cgm_cache_array_set_holders(&sl->l3, s->l3_holders))
+            !coh_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, log2u(cfg->slices), s->l3_holders))
             goto fail;
         for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
             sl->wb.e[w].join = calloc(s->l3_joins, sizeof *sl->wb.e[w].join);
             if (!sl->wb.e[w].join)
                 goto fail;
         }
-        for (size_t k = 0; k < (size_t)cfg->l3_sets * cfg->l3_ways; k++)
-            sl->l3.lines[k].owner = -1;
     }
     if (s->cfg.gpu.cus && create_gpu(s))
         goto fail;
@@ -174,7 +169,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         struct core *c = &s->cores[i];
         cgm_cache_array_free(&c->l1d);
         cgm_cache_array_free(&c->l1i);
-        cgm_cache_array_free(&c->l2);
+        coh_array_free(&c->l2);
         cgm_mshr_free(&c->mshr);
         free(c->wb.e);
         free(c->l1wb.e);
@@ -182,14 +177,14 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     }
     for (unsigned i = 0; s->gpu_l1 && i < s->cfg.gpu.cus; i++) {
         struct gpu_l1 *l1 = &s->gpu_l1[i];
-        cgm_cache_array_free(&l1->a);
+        coh_array_free(&l1->a);
         cgm_mshr_free(&l1->mshr);
         free(l1->wb.e);
         free(l1->stall.q);
     }
     for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
         struct gpu_l2 *b = &s->gpu_l2[i];
-        cgm_cache_array_free(&b->a);
+        coh_array_free(&b->a);
         cgm_mshr_free(&b->mshr);
         for (unsigned w = 0; b->wb.e && w < b->wb.n; w++)
             free(b->wb.e[w].join);
@@ -200,7 +195,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     free(s->gpu_l2);
     for (unsigned i = 0; s->slices && i < s->cfg.slices; i++) {
         struct slice *sl = &s->slices[i];
-        cgm_cache_array_free(&sl->l3);
+        coh_array_free(&sl->l3);
         for (unsigned w = 0; sl->wb.e && w < sl->wb.n; w++)
             free(sl->wb.e[w].join);
         free(sl->wb.e);
@@ -346,20 +341,22 @@ uint64_t cgm_coh_byte_mask(unsigned block_bytes, unsigned offset, unsigned bytes
     return upto & ~((1ull << first) - 1);
 }
 
-unsigned cgm_coh_msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
+static inline unsigned msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
 {
     if (!cgm_coh_msg_has_data(m))
         return 0;
     unsigned block = s->cfg.block_bytes;
-    if (cgm_coh_msgs[m->type].data != COH_DATA_MASKED || !m->mask)
+    if (!m->mask || cgm_coh_msgs[m->type].data != COH_DATA_MASKED)
         return block;
     unsigned granule = block > 64 ? block / 64 : 1;
     return (unsigned)__builtin_popcountll(m->mask) * granule;
 }
 
+unsigned cgm_coh_msg_bytes(const struct cgm_coh_sys *s, const struct cgm_coh_msg *m) { return msg_bytes(s, m); }
+
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m)
 {
-    m.bytes = (uint16_t)cgm_coh_msg_bytes(s, &m);
+    m.bytes = (uint16_t)msg_bytes(s, &m);
     s->msgs[m.type]++;
     s->node_msgs[m.src].sent[m.type]++;
     s->node_msgs[m.dst].received[m.type]++;
@@ -493,7 +490,7 @@ const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys
 enum cgm_mesi_state cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data)
 {
     struct gpu_l1 *l1 = &s->gpu_l1[cu];
-    struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+    struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, block);
     if (l && (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M)) {
         *data = l->data;
         return (enum cgm_mesi_state)l->state;
@@ -511,8 +508,8 @@ enum cgm_mesi_state cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t bl
     if (!s->cfg.gpu.cus)
         return MESI_I;
     struct gpu_l2 *b = &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)];
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
-    if (!l || l->owner >= 0 || l->pending ||
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
+    if (!l || coh_meta(&b->a, l)->owner >= 0 || coh_meta(&b->a, l)->pending ||
         (l->state != MESI_S && l->state != MESI_E && l->state != MESI_M))
         return MESI_I;
     *data = l->data;
@@ -533,7 +530,7 @@ enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uin
             *data = c->l1wb.e[i].data;
             return MESI_M;
         }
-    l = cgm_cache_find(&c->l2, block);
+    l = cgm_cache_find(&c->l2.a, block);
     if (l && (l->state == MESI_S || l->state == MESI_E || l->state == MESI_M || l->state == MESI_SM)) {
         *data = l->data;
         return l->state == MESI_SM ? MESI_S : (enum cgm_mesi_state)l->state;
@@ -557,10 +554,10 @@ static const char *state_name(unsigned st)
     return st < 7 ? n[st] : "?";
 }
 
-static void dump_holders(const struct cgm_cache_array *a, const struct cgm_cache_line *l, FILE *out)
+static void dump_holders(const struct coh_array *a, const struct cgm_cache_line *l, FILE *out)
 {
     fprintf(out, " holders {");
-    for (int h = cgm_holders_next(a, l, 0); h >= 0; h = cgm_holders_next(a, l, (unsigned)h + 1))
+    for (int h = coh_holders_next(a, l, 0); h >= 0; h = coh_holders_next(a, l, (unsigned)h + 1))
         fprintf(out, " %d", h);
     fprintf(out, " }");
 }
@@ -569,7 +566,7 @@ static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
 {
     for (unsigned i = 0; i < s->cfg.gpu.cus; i++) {
         struct gpu_l1 *l1 = &s->gpu_l1[i];
-        struct cgm_cache_line *l = cgm_cache_find(&l1->a, block);
+        struct cgm_cache_line *l = cgm_cache_find(&l1->a.a, block);
         struct cgm_mshr_entry *e = NULL;
         for (unsigned k = 0; k < l1->mshr.entries; k++)
             if (l1->mshr.e[k].used && l1->mshr.e[k].block == block)
@@ -579,7 +576,8 @@ static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
             continue;
         fprintf(out, "  CU %u: L1 %s", i, l ? state_name(l->state) : "-");
         if (l)
-            fprintf(out, " data %llu%s join %u", (unsigned long long)l->data, l->dirty ? " dirty" : "", l->pending);
+            fprintf(out, " data %llu%s join %u", (unsigned long long)l->data, l->dirty ? " dirty" : "",
+                    coh_meta(&l1->a, l)->pending);
         if (e)
             fprintf(out, ", MSHR with %u waiting", e->n);
         if (w)
@@ -587,12 +585,13 @@ static void dump_gpu(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         fprintf(out, ", %u stalled requests\n", l1->stall.n);
     }
     struct gpu_l2 *b = &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)];
-    struct cgm_cache_line *l = cgm_cache_find(&b->a, block);
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
     if (l) {
-        fprintf(out, "  GPU L2 bank %d: %s owner %d", b->id, state_name(l->state), l->owner);
+        const struct coh_line *d = coh_meta(&b->a, l);
+        fprintf(out, "  GPU L2 bank %d: %s owner %d", b->id, state_name(l->state), d->owner);
         dump_holders(&b->a, l, out);
-        fprintf(out, " pending %u (requester %d, %s, %u acks) data %llu%s\n", l->pending, l->requester,
-                cgm_coh_msg_names[l->req < COH_NTYPES ? l->req : 0], l->acks, (unsigned long long)l->data,
+        fprintf(out, " pending %u (requester %d, %s, %u acks) data %llu%s\n", d->pending, d->requester,
+                cgm_coh_msg_names[d->req < COH_NTYPES ? d->req : 0], d->acks, (unsigned long long)l->data,
                 l->dirty ? " dirty" : "");
     } else {
         fprintf(out, "  GPU L2 bank %d: not present\n", b->id);
@@ -618,7 +617,7 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         struct core *c = &s->cores[i];
         struct cgm_cache_line *l = cgm_cache_find(&c->l1d, block);
         struct cgm_cache_line *li = cgm_cache_find(&c->l1i, block);
-        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2, block);
+        struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, block);
         fprintf(out, "  core %u: L1D %s", i, l ? state_name(l->state) : "-");
         if (l)
             fprintf(out, " data %llu%s", (unsigned long long)l->data, l->dirty ? " dirty" : "");
@@ -630,7 +629,7 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         fprintf(out, ", L2 %s", l2 ? state_name(l2->state) : "-");
         if (l2)
             fprintf(out, " data %llu%s (request %s)", (unsigned long long)l2->data, l2->dirty ? " dirty" : "",
-                    cgm_coh_msg_names[l2->req < COH_NTYPES ? l2->req : 0]);
+                    cgm_coh_msg_names[coh_meta(&c->l2, l2)->req < COH_NTYPES ? coh_meta(&c->l2, l2)->req : 0]);
         for (unsigned w = 0; w < s->cfg.wb_entries; w++)
             if (c->wb.e[w].used && c->wb.e[w].block == block)
                 fprintf(out, ", L2 write-back %s data %llu",
@@ -642,12 +641,14 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
         fprintf(out, ", %u stalled requests\n", c->stall.n);
     }
     struct slice *sl = &s->slices[cgm_coh_slice_of(s, block)];
-    struct cgm_cache_line *l = cgm_cache_find((struct cgm_cache_array *)&sl->l3, block);
-    if (l)
+    struct cgm_cache_line *l = cgm_cache_find(&sl->l3.a, block);
+    if (l) {
+        const struct coh_line *d = coh_meta(&sl->l3, l);
         fprintf(out, "  L3: %s owner %d sharers %#llx pending %u (requester %d, %s, %u acks) data %llu%s\n",
-                state_name(l->state), l->owner, (unsigned long long)l->sharers, l->pending,
-                l->requester, cgm_coh_msg_names[l->req < COH_NTYPES ? l->req : 0], l->acks,
-                (unsigned long long)l->data, l->dirty ? " dirty" : "");
+                state_name(l->state), d->owner, (unsigned long long)d->sharers, d->pending, d->requester,
+                cgm_coh_msg_names[d->req < COH_NTYPES ? d->req : 0], d->acks, (unsigned long long)l->data,
+                l->dirty ? " dirty" : "");
+    }
     else
         fprintf(out, "  L3: not present\n");
     for (unsigned w = 0; w < s->cfg.l3_wb_entries; w++)

@@ -46,10 +46,9 @@ long cgm_mmu_translate(struct cgm_mmu *m, uint32_t asid, uint64_t vaddr, uint64_
     struct cgm_cache_line *v = cgm_cache_victim(&m->tlb, key, NULL, NULL);
     if (v->state)
         m->st.evictions++;
-    cgm_cache_set_block(&m->tlb, v, key);
+    cgm_cache_insert(&m->tlb, v, key, CGM_HINT_NORMAL);
     v->state = 1;
     v->data = frame;
-    cgm_cache_touch(&m->tlb, v);
     *paddr = (frame << pb) | off;
     return lat;
 }

@@ -1,6 +1,7 @@
 /* Cache array and MSHR: LRU replacement against a brute-force model of a
- * fully ordered recency list, victim filtering, MSHR allocation limits and
- * coalescer capacity. */
+ * fully ordered recency list, victim filtering, the bypass hint, a policy
+ * of the caller's behind the replacement interface, MSHR allocation limits
+ * and coalescer capacity. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,10 +82,11 @@ static void test_lru_matches_reference(void **state)
         lru_matches_reference(ways[i]);
 }
 
+/* A written line stands for one the caller may not give up (a transient one). */
 static bool not_pinned(const struct cgm_cache_line *l, void *ctx)
 {
     (void)ctx;
-    return l->pending == 0;
+    return !l->dirty;
 }
 
 static void test_victim_skips_transient_lines(void **state)
@@ -98,12 +100,82 @@ static void test_victim_skips_transient_lines(void **state)
         v->state = 1;
         cgm_cache_touch(&a, v);
     }
-    cgm_cache_find(&a, 0)->pending = 1; /* the LRU line is transient */
+    cgm_cache_find(&a, 0)->dirty = true; /* the LRU line is transient */
     assert_int_equal(cgm_cache_victim(&a, 9, not_pinned, NULL)->block, 1);
-    cgm_cache_find(&a, 1)->pending = 1;
+    cgm_cache_find(&a, 1)->dirty = true;
     assert_null(cgm_cache_victim(&a, 9, not_pinned, NULL));
     cgm_cache_array_free(&a);
     assert_int_equal(cgm_cache_array_init(&a, 3, 2, 64, 0), -1); /* sets must be a power of two */
+}
+
+/* Fills a 4-way set with blocks 0..3 (inserted with hint), each then used once in order. */
+static void fill_set(struct cgm_cache_array *a, enum cgm_cache_hint hint_of_2)
+{
+    for (uint64_t b = 0; b < 4; b++) {
+        struct cgm_cache_line *v = cgm_cache_victim(a, b, NULL, NULL);
+        assert_int_equal(v->state, 0);
+        cgm_cache_insert(a, v, b, b == 2 ? hint_of_2 : CGM_HINT_NORMAL);
+        v->state = 1;
+    }
+}
+
+/* LRU: a block brought in as a bypass is the next victim even though it
+ * came after the others; used once, it is an ordinary line again. */
+static void test_lru_bypass_hint(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, 1, 4, 64, 0), 0);
+    fill_set(&a, CGM_HINT_NORMAL);
+    assert_int_equal(cgm_cache_victim(&a, 9, NULL, NULL)->block, 0);
+    cgm_cache_array_free(&a);
+    assert_int_equal(cgm_cache_array_init(&a, 1, 4, 64, 0), 0);
+    fill_set(&a, CGM_HINT_BYPASS);
+    assert_int_equal(cgm_cache_victim(&a, 9, NULL, NULL)->block, 2);
+    cgm_cache_touch(&a, cgm_cache_find(&a, 2));
+    assert_int_equal(cgm_cache_victim(&a, 9, NULL, NULL)->block, 0);
+    cgm_cache_array_free(&a);
+}
+
+/* A policy of the caller's: first in, first out (touches change nothing).
+ * The array asks it for victims and tells it of inserts. */
+static void fifo_touch(struct cgm_cache_array *a, struct cgm_cache_line *l) { (void)a, (void)l; }
+static void fifo_insert(struct cgm_cache_array *a, struct cgm_cache_line *l, enum cgm_cache_hint hint)
+{
+    (void)hint;
+    ((uint64_t *)a->repl_lines)[cgm_cache_line_index(a, l)] = ++a->repl_clock;
+}
+static struct cgm_cache_line *fifo_victim(struct cgm_cache_array *a, unsigned set, cgm_cache_may_evict may_evict,
+                                          void *ctx)
+{
+    struct cgm_cache_line *best = NULL;
+    const uint64_t *order = a->repl_lines;
+    for (unsigned w = 0; w < a->ways; w++) {
+        size_t i = (size_t)set * a->ways + w;
+        if (!a->lines[i].state)
+            return &a->lines[i];
+        if ((!may_evict || may_evict(&a->lines[i], ctx)) && (!best || order[i] < order[best - a->lines]))
+            best = &a->lines[i];
+    }
+    return best;
+}
+static const struct cgm_repl_policy fifo = {
+    .name = "fifo", .line_bytes = sizeof(uint64_t), .touch = fifo_touch, .insert = fifo_insert,
+    .victim = fifo_victim,
+};
+
+static void test_policy_of_the_caller(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init_policy(&a, 1, 4, 64, 0, &fifo), 0);
+    fill_set(&a, CGM_HINT_NORMAL);
+    cgm_cache_touch(&a, cgm_cache_find(&a, 0)); /* LRU would now give up block 1 */
+    assert_int_equal(cgm_cache_victim(&a, 9, NULL, NULL)->block, 0);
+    cgm_cache_find(&a, 0)->dirty = true;
+    assert_int_equal(cgm_cache_victim(&a, 9, not_pinned, NULL)->block, 1);
+    cgm_cache_array_free(&a);
+    assert_int_equal(cgm_cache_array_init_policy(&a, 1, 4, 64, 0, NULL), -1);
 }
 
 static void test_set_shift_for_striped_slices(void **state)
@@ -236,6 +308,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lru_matches_reference),
         cmocka_unit_test(test_victim_skips_transient_lines),
+        cmocka_unit_test(test_lru_bypass_hint),
+        cmocka_unit_test(test_policy_of_the_caller),
         cmocka_unit_test(test_set_shift_for_striped_slices),
         cmocka_unit_test(test_mshr_limits),
         cmocka_unit_test(test_mshr_find_matches_reference),
