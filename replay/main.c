@@ -89,18 +89,27 @@ static bool looks_like_option(const char *a)
     return a[0] == '-' && a[1];
 }
 
+/* The JSON output -o names (- for standard output), NULL without -o; false
+ * with the reason printed when it cannot be opened. */
+static bool open_json(const char *out, FILE **json)
+{
+    *json = NULL;
+    if (!out)
+        return true;
+    *json = strcmp(out, "-") ? fopen(out, "w") : stdout;
+    if (!*json)
+        fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
+    return *json != NULL;
+}
+
 /* --list-stats: the statistics' paths on standard output (unless QUIET)
  * and, to OUT, their JSON before the run. */
 static int list_stats(struct rp_sim *s, const char *out, bool quiet, bool roi_only)
 {
-    FILE *json = NULL;
-    if (out) {
-        json = strcmp(out, "-") ? fopen(out, "w") : stdout;
-        if (!json) {
-            fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
-            rp_sim_destroy(s);
-            return 1;
-        }
+    FILE *json;
+    if (!open_json(out, &json)) {
+        rp_sim_destroy(s);
+        return 1;
     }
     int rc = rp_list_stats(s, roi_only, quiet || json == stdout ? NULL : stdout, json);
     if (json && json != stdout && fclose(json))
@@ -278,14 +287,10 @@ int main(int argc, char **argv)
         rp_sim_destroy(s);
         return 1;
     }
-    FILE *json = NULL;
-    if (out) {
-        json = strcmp(out, "-") ? fopen(out, "w") : stdout;
-        if (!json) {
-            fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
-            rp_sim_destroy(s);
-            return 1;
-        }
+    FILE *json;
+    if (!open_json(out, &json)) {
+        rp_sim_destroy(s);
+        return 1;
     }
     rc = rp_stats_write(s, json, quiet || (json == stdout) ? NULL : stdout, roi_only);
     if (json && json != stdout && fclose(json))

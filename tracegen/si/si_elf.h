@@ -10,6 +10,11 @@
 
 #include "tracegen/si/si_program.h"
 
+/* Writes "NAME: " and the formatted message into err (errlen 0: nothing)
+ * and returns -1: every loader error names the code object. */
+int si_elf_fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Calls FN with the descriptor of every NT_AMDGPU_METADATA note, in file
  * order, and where it lies in the file.  Returns how many there were, or -1
  * as soon as FN returns non-zero. */

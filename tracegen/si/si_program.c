@@ -23,11 +23,9 @@ enum {
 #define EM_AMDGPU 224
 #endif
 
-static int fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
+int si_elf_fail(const char *name, char *err, size_t errlen, const char *fmt, ...)
 {
-    char msg[256];
+    char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -81,28 +79,28 @@ static int map_segments(Elf *elf, const char *name, const uint8_t *file, size_t 
 {
     size_t n;
     if (elf_getphdrnum(elf, &n) != 0)
-        return fail(name, err, errlen, "cannot read the program headers: %s", elf_errmsg(-1));
+        return si_elf_fail(name, err, errlen, "cannot read the program headers: %s", elf_errmsg(-1));
     uint64_t end = 0;
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, (int)i, &ph))
-            return fail(name, err, errlen, "program header %zu unreadable", i);
+            return si_elf_fail(name, err, errlen, "program header %zu unreadable", i);
         if (ph.p_type != PT_LOAD)
             continue;
         if (ph.p_filesz > ph.p_memsz || ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset)
-            return fail(name, err, errlen, "segment %zu (file offset 0x%llx) lies outside the file",
+            return si_elf_fail(name, err, errlen, "segment %zu (file offset 0x%llx) lies outside the file",
                         i, (unsigned long long)ph.p_offset);
         if (ph.p_vaddr > MAX_IMAGE || ph.p_memsz > MAX_IMAGE - ph.p_vaddr)
-            return fail(name, err, errlen, "segment %zu at 0x%llx is larger than %u MiB", i,
+            return si_elf_fail(name, err, errlen, "segment %zu at 0x%llx is larger than %u MiB", i,
                         (unsigned long long)ph.p_vaddr, MAX_IMAGE >> 20);
         if (ph.p_vaddr + ph.p_memsz > end)
             end = ph.p_vaddr + ph.p_memsz;
     }
     if (end == 0)
-        return fail(name, err, errlen, "no loadable segment");
+        return si_elf_fail(name, err, errlen, "no loadable segment");
     p->image = calloc(1, end);
     if (!p->image)
-        return fail(name, err, errlen, "out of memory for a %llu-byte image",
+        return si_elf_fail(name, err, errlen, "out of memory for a %llu-byte image",
                     (unsigned long long)end);
     p->image_size = end;
     p->text_start = end;
@@ -119,7 +117,7 @@ static int map_segments(Elf *elf, const char *name, const uint8_t *file, size_t 
         }
     }
     if (p->text_end == 0)
-        return fail(name, err, errlen, "no executable segment");
+        return si_elf_fail(name, err, errlen, "no executable segment");
     return 0;
 }
 
@@ -128,18 +126,18 @@ static int add_kernel(struct si_program *p, const char *sym, uint64_t addr, cons
 {
     size_t len = strlen(sym) - 3;
     if (len == 0 || len >= SI_NAME_MAX)
-        return fail(name, err, errlen, "kernel symbol '%s' has a bad name length", sym);
+        return si_elf_fail(name, err, errlen, "kernel symbol '%s' has a bad name length", sym);
     if (addr > p->image_size || p->image_size - addr < KD_SIZE)
-        return fail(name, err, errlen, "descriptor %s at 0x%llx lies outside the image", sym,
+        return si_elf_fail(name, err, errlen, "descriptor %s at 0x%llx lies outside the image", sym,
                     (unsigned long long)addr);
     for (size_t i = 0; i < p->nkernels; i++)
         if (strncmp(p->kernels[i].name, sym, len) == 0 && p->kernels[i].name[len] == '\0')
             return 0;   /* listed in both .symtab and .dynsym */
     if (p->nkernels >= MAX_KERNELS)
-        return fail(name, err, errlen, "more than %d kernels", MAX_KERNELS);
+        return si_elf_fail(name, err, errlen, "more than %d kernels", MAX_KERNELS);
     struct si_kernel *ks = realloc(p->kernels, (p->nkernels + 1) * sizeof *ks);
     if (!ks)
-        return fail(name, err, errlen, "out of memory");
+        return si_elf_fail(name, err, errlen, "out of memory");
     p->kernels = ks;
     struct si_kernel *k = &ks[p->nkernels++];
     memset(k, 0, sizeof *k);
@@ -156,7 +154,7 @@ static int add_kernel(struct si_program *p, const char *sym, uint64_t addr, cons
     k->setup = si_kernel_setup_from(&k->kd);
     k->entry = addr + (uint64_t)k->kd.entry_byte_offset;
     if (k->entry >= p->image_size || (k->entry & 3))
-        return fail(name, err, errlen, "kernel %s: entry 0x%llx is outside the image or unaligned",
+        return si_elf_fail(name, err, errlen, "kernel %s: entry 0x%llx is outside the image or unaligned",
                     k->name, (unsigned long long)k->entry);
     return 0;
 }
@@ -167,7 +165,7 @@ static int decode_text(struct si_program *p, const char *name, char *err, size_t
     uint64_t words = (p->text_end - p->text_start) / 4 + 1;
     p->insts = calloc(words, sizeof *p->insts);
     if (!p->insts)
-        return fail(name, err, errlen, "out of memory for %llu decoded words",
+        return si_elf_fail(name, err, errlen, "out of memory for %llu decoded words",
                     (unsigned long long)words);
     for (uint64_t off = p->text_start; off + 4 <= p->text_end; off += 4)
         cgm_si_decode(p->image + off, p->text_end - off, &p->insts[(off - p->text_start) / 4]);
@@ -189,7 +187,7 @@ static int find_kernels(Elf *elf, const char *name, struct si_program *p, char *
         for (size_t i = 0; i < count; i++) {
             GElf_Sym s;
             if (!gelf_getsym(data, (int)i, &s))
-                return fail(name, err, errlen, "symbol %zu unreadable", i);
+                return si_elf_fail(name, err, errlen, "symbol %zu unreadable", i);
             const char *sym = elf_strptr(elf, sh.sh_link, s.st_name);
             if (!sym || GELF_ST_TYPE(s.st_info) != STT_OBJECT)
                 continue;
@@ -240,7 +238,7 @@ static int parse_note(void *ctx, const void *desc, size_t len, uint64_t file_off
     struct notes_ctx *n = ctx;
     char why[200];
     if (si_metadata_parse(desc, len, n->p, why, sizeof why))
-        return fail(n->name, n->err, n->errlen, "%s (note at file offset 0x%llx)", why,
+        return si_elf_fail(n->name, n->err, n->errlen, "%s (note at file offset 0x%llx)", why,
                     (unsigned long long)file_offset);
     return 0;
 }
@@ -252,7 +250,7 @@ static int read_notes(Elf *elf, const char *name, struct si_program *p, char *er
     if (found < 0)
         return -1;
     if (!found && p->nkernels)
-        return fail(name, err, errlen, "no NT_AMDGPU_METADATA note (code object v3 or later needed)");
+        return si_elf_fail(name, err, errlen, "no NT_AMDGPU_METADATA note (code object v3 or later needed)");
     return 0;
 }
 
@@ -262,18 +260,18 @@ int si_program_load_memory(const void *data, size_t size, const char *name,
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", name);
     if (elf_version(EV_CURRENT) == EV_NONE)
-        return fail(name, err, errlen, "libelf is unusable");
+        return si_elf_fail(name, err, errlen, "libelf is unusable");
     char *copy = malloc(size ? size : 1);
     if (!copy)
-        return fail(name, err, errlen, "out of memory");
+        return si_elf_fail(name, err, errlen, "out of memory");
     memcpy(copy, data, size);
     Elf *elf = elf_memory(copy, size);
     int rc = -1;
     GElf_Ehdr eh;
     if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-        fail(name, err, errlen, "not an ELF file");
+        si_elf_fail(name, err, errlen, "not an ELF file");
     } else if (gelf_getclass(elf) != ELFCLASS64 || eh.e_machine != EM_AMDGPU) {
-        fail(name, err, errlen, "not a 64-bit AMDGPU code object (e_machine %u)", eh.e_machine);
+        si_elf_fail(name, err, errlen, "not a 64-bit AMDGPU code object (e_machine %u)", eh.e_machine);
     } else if (!si_refuse_target(elf, &eh, name, err, errlen) &&
                !si_refuse_unresolved(elf, name, err, errlen) &&
                !map_segments(elf, name, data, size, out, err, errlen) &&
@@ -306,14 +304,14 @@ int si_program_load(const char *path, struct si_program *out, char *err, size_t 
     fseek(f, 0, SEEK_SET);
     if (len < 0 || (unsigned long)len > MAX_FILE) {
         fclose(f);
-        return fail(path, err, errlen, "size %ld is not between 0 and %u MiB", len, MAX_FILE >> 20);
+        return si_elf_fail(path, err, errlen, "size %ld is not between 0 and %u MiB", len, MAX_FILE >> 20);
     }
     uint8_t *buf = malloc(len ? (size_t)len : 1);
     size_t got = buf ? fread(buf, 1, (size_t)len, f) : 0;
     fclose(f);
     if (!buf || got != (size_t)len) {
         free(buf);
-        return fail(path, err, errlen, "cannot read");
+        return si_elf_fail(path, err, errlen, "cannot read");
     }
     int rc = si_program_load_memory(buf, got, path, out, err, errlen);
     free(buf);

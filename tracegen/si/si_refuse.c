@@ -6,7 +6,6 @@
  * device does not have.  Relocations are si_reloc.c's. */
 #include "tracegen/si/si_elf.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,20 +13,6 @@ enum {
     EF_AMDGPU_MACH_MASK = 0xff,
     MACH_GFX600 = 0x20, MACH_GFX601 = 0x21, MACH_GFX602 = 0x3a
 };
-
-static int refuse(const char *name, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int refuse(const char *name, char *err, size_t errlen, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (errlen)
-        snprintf(err, errlen, "%s: %s", name, msg);
-    return -1;
-}
 
 static int take_target(void *ctx, const void *desc, size_t len, uint64_t file_offset)
 {
@@ -53,7 +38,7 @@ int si_refuse_target(Elf *elf, const GElf_Ehdr *eh, const char *name, char *err,
     else
         snprintf(what, sizeof what, "EF_AMDGPU_MACH 0x%02x (e_flags 0x%x)", mach,
                  (unsigned)eh->e_flags);
-    return refuse(name, err, errlen,
+    return si_elf_fail(name, err, errlen,
                   "code object for %s, not for this GPU: the emulator runs Southern Islands "
                   "code objects (gfx600, gfx601, gfx602); compile with -mcpu=tahiti",
                   what);
@@ -86,7 +71,7 @@ int si_refuse_unresolved(Elf *elf, const char *name, char *err, size_t errlen)
             if (!gelf_getsym(data, (int)i, &s) || s.st_shndx != SHN_UNDEF ||
                 !(sym = elf_strptr(elf, sh.sh_link, s.st_name)) || !sym[0])
                 continue;
-            return refuse(name, err, errlen, "undefined symbol %s: %s", sym,
+            return si_elf_fail(name, err, errlen, "undefined symbol %s: %s", sym,
                           si_undefined_meaning(sym));
         }
     }
@@ -119,7 +104,7 @@ int si_refuse_arguments(const struct si_program *p, const char *name, char *err,
             const struct si_kernel_arg *arg = &k->args[a];
             const char *why = lacking(arg->value_kind);
             if (why)
-                return refuse(name, err, errlen,
+                return si_elf_fail(name, err, errlen,
                               "kernel %s: argument %zu%s%s (%s, value kind %s) needs %s, which "
                               "this device does not support",
                               k->name, a, arg->name[0] ? " " : "", arg->name,
