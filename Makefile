@@ -29,8 +29,8 @@ SAN     ?=
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
-                g++ busybox-static sqlite3 python3 python3-numpy
-PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
+                g++ busybox-static sqlite3 python3 python3-numpy liblzma-dev
+PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack liblzma
 # Programs the tests run that pkg-config cannot see (sweep plot draws with
 # gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox;
 # make validate runs sqlite3; the Python reader's tests run python3).
@@ -120,7 +120,8 @@ PC_models     := libcjson
 PC_tracegen   := libelf capstone msgpack
 PC_replay     := inih libcjson
 PC_sweep      := libcjson libxxhash
-PC_tracetool  := libcjson
+# tracetool export --champsim writes .xz with liblzma (liblzma-dev).
+PC_tracetool  := libcjson liblzma
 layer_libs    = $(foreach l,$(USES_$(1)),$(BUILD)/lib/libcgm$(l).a)
 layer_ldlibs  = $(shell pkg-config --libs $(sort $(PC_$(1)) $(foreach l,$(USES_$(1)),$(PC_$(l)))) \
                   2>/dev/null) \

@@ -12,11 +12,7 @@ import tempfile
 import unittest
 
 import cgmtrace
-
-ROOT = os.environ.get("CGM_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
-BIN = os.environ.get("CGM_BIN", os.path.join(ROOT, "bin"))
-GOLDEN = os.path.join(ROOT, "traces", "golden")
-X86_TRACES = ["v1-x86-hello.cgt", "v2-x86-hello.cgt", "v2-gpu-stream-copy.cgt"]
+from tracetool_text import BIN, X86_TRACES, dump_instructions, golden, parse_event, tool
 
 try:
     import numpy
@@ -26,58 +22,6 @@ try:
     import pandas
 except ImportError:
     pandas = None
-
-
-def golden(name):
-    return os.path.join(GOLDEN, name)
-
-
-def tool(*args, check=True):
-    p = subprocess.run([os.path.join(BIN, "tracetool")] + list(args), capture_output=True,
-                       text=True)
-    if check and p.returncode:
-        raise AssertionError("tracetool %s: %s" % (" ".join(args), p.stderr))
-    return p
-
-
-def parse_event(text):
-    name, *fields = text.split()
-    return cgmtrace.Event(name, {k: int(v, 0) for k, v in (f.split("=", 1) for f in fields)})
-
-
-def dump_instructions(path, stream_id):
-    """(ip, accesses, events) of every instruction as `tracetool dump` prints
-    them: a PARTIAL record's "[insn I]" accesses go before those of
-    instruction I of the next block, events with the instruction before
-    them (or, before any, a first item whose ip is None)."""
-    items, partial, before, in_partial, index = [], [], [], False, 0
-    for line in tool("dump", "-s", str(stream_id), path).stdout.splitlines():
-        if line.startswith("#"):
-            continue
-        if not line.startswith(" "):
-            rest = line.split(" ", 1)[1]
-            if rest.startswith(("block ", "partial ")):
-                in_partial = rest.startswith("partial ")
-                if not in_partial:
-                    before, partial, index = partial, [], 0
-                continue
-            if not items:
-                items.append([None, [], []])
-            items[-1][2].append(parse_event(rest))
-            continue
-        words = line.split()
-        if words[0] == "[insn":
-            acc = cgmtrace.Access(int(words[3], 16), int(words[4]), words[2] == "W")
-            if in_partial:
-                partial.append((int(words[1].rstrip("]")), acc))
-            else:
-                items[-1][1].append(acc)
-        elif words[0] in ("R", "W"):
-            items[-1][1].append(cgmtrace.Access(int(words[1], 16), int(words[2]), words[0] == "W"))
-        else:
-            items.append([int(words[0], 16), [a for i, a in before if i == index], []])
-            index += 1
-    return [(ip, tuple(acc), tuple(ev)) for ip, acc, ev in items]
 
 
 class Streams(unittest.TestCase):
