@@ -53,6 +53,8 @@ static int fail(struct cgm_x86_cursor *c, const char *fmt, ...)
 
 static int list_add(struct access_list *l, const struct cgm_x86_access *a, size_t n)
 {
+    if (!n)
+        return 0;   /* A may be NULL then (a block without accesses) */
     if (l->n + n > l->cap) {
         size_t cap = l->cap ? l->cap : 64;
         while (cap < l->n + n)
