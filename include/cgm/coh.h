@@ -80,6 +80,7 @@ struct cgm_coh_msg {
     uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
     bool absent;       /* NACK of an upgrade: the slice no longer has the block */
     uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
+    bool owner;        /* Fwd_Ack: the forwarder keeps the block as its owner, shared and written (MOESI's O) */
     uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
     int src, dst;      /* node ids (see cgm_coh_node_count) */
     int requester;     /* forwards: the node to send the block to */
@@ -131,6 +132,9 @@ struct cgm_coh_protocol {
     const uint8_t *permission; /* [state]: enum cgm_coh_permission */
     unsigned nrows;
     const struct cgm_coh_row_info *rows;
+    /* The protocol whose handlers it reuses, whose rows are its first rows
+     * (counted by those handlers); NULL if none. */
+    const struct cgm_coh_protocol *extends;
     uint32_t messages;         /* bit t: it sends messages of type t (enum cgm_coh_msg_type) */
     /* NULL if copies of one block so counted may coexist, else what is
      * wrong with them (MESI: "one writer excludes every other copy"). */
@@ -303,7 +307,8 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 /* The protocol kind k's controllers run in s. */
 const struct cgm_coh_protocol *cgm_coh_protocol_of(const struct cgm_coh_sys *s, enum cgm_coh_node_kind k);
 /* How often each row of protocol p (cgm_coh_protocol_of a kind) was taken,
- * indexed as p->rows; NULL if no controller of s runs p. */
+ * indexed as p->rows; NULL if no controller of s runs p. A protocol and
+ * the one it extends count into the same array. */
 const uint64_t *cgm_coh_row_counts(const struct cgm_coh_sys *s, const struct cgm_coh_protocol *p);
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s);
 /* Coherence messages by type that one node sent and received. Nodes are

@@ -104,6 +104,7 @@ struct core_wb {
     uint64_t block, data;
     bool used, sent, dirty;
     bool flushing;   /* L2 victim: waits for the data cache's flush acknowledgement */
+    bool shared;     /* L2 victim held shared with its data written (MOESI's O): merges back shared */
 };
 
 /* A write-back queue: its entries, and a filter with bit wbq_bit(block) set
@@ -296,10 +297,13 @@ struct cgm_coh_sys {
     unsigned l3_joins, gpu_l2_joins; /* capacity of a write-back entry's join list */
     uint64_t *mem;         /* memory contents per block */
     /* The protocol of each kind of controller, and the counts of the rows
-     * of every protocol some controller runs ([id]; NULL for the others). */
+     * of every protocol some controller runs or extends ([id]; NULL for the
+     * others): row_arrays[id] of the protocols that extend none, rows[id]
+     * that of the one id extends, so both count into one array. */
     const struct cgm_coh_protocol *proto[CGM_NODE_KINDS];
     const struct coh_kind_ops *ops[CGM_NODE_KINDS];
     uint64_t *rows[CGM_COH_NPROTOCOLS];
+    uint64_t *row_arrays[CGM_COH_NPROTOCOLS];
     uint64_t msgs[COH_NTYPES];
     struct cgm_coh_msg_stats *node_msgs; /* per node */
 };

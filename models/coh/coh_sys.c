@@ -120,6 +120,34 @@ static bool choose_protocols(struct cgm_coh_sys *s, char *err, size_t errlen)
     return true;
 }
 
+/* The protocol p extends, and so on: the one whose row ids p's begin with. */
+static const struct cgm_coh_protocol *row_root(const struct cgm_coh_protocol *p)
+{
+    while (p->extends)
+        p = p->extends;
+    return p;
+}
+
+/* One array of row counters for each protocol in use and those it
+ * extends, as long as the longest table among them. false if out of
+ * memory. */
+static bool count_rows(struct cgm_coh_sys *s)
+{
+    unsigned n[CGM_COH_NPROTOCOLS] = { 0 };
+    for (int k = 0; k < CGM_NODE_KINDS; k++)
+        for (const struct cgm_coh_protocol *p = s->proto[k]; p; p = p->extends) {
+            unsigned *root = &n[row_root(p)->id];
+            if (s->proto[k]->nrows > *root)
+                *root = s->proto[k]->nrows;
+        }
+    for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++)
+        if (n[id] && !(s->row_arrays[id] = calloc(n[id], sizeof *s->row_arrays[id])))
+            return false;
+    for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++)
+        s->rows[id] = s->row_arrays[row_root(cgm_coh_protocols[id])->id];
+    return true;
+}
+
 struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struct cgm_coh_env *env, char *err,
                                    size_t errlen)
 {
@@ -158,11 +186,8 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
     s->node_msgs = calloc(s->nnodes, sizeof *s->node_msgs);
     if (!s->nodes || !s->cores || !s->slices || !s->mem || !s->node_msgs)
         goto fail;
-    for (int k = 0; k < CGM_NODE_KINDS; k++) {
-        const struct cgm_coh_protocol *p = s->proto[k];
-        if (!s->rows[p->id] && !(s->rows[p->id] = calloc(p->nrows ? p->nrows : 1, sizeof *s->rows[p->id])))
-            goto fail;
-    }
+    if (!count_rows(s))
+        goto fail;
     number_nodes(s);
     for (unsigned i = 0; i < cfg->cores; i++) {
         struct core *c = &s->cores[i];
@@ -250,7 +275,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     free(s->mem);
     free(s->node_msgs);
     for (unsigned i = 0; i < CGM_COH_NPROTOCOLS; i++)
-        free(s->rows[i]);
+        free(s->row_arrays[i]);
     free(s);
 }
 
@@ -374,7 +399,10 @@ const struct cgm_coh_protocol *cgm_coh_protocol_of(const struct cgm_coh_sys *s, 
 
 const uint64_t *cgm_coh_row_counts(const struct cgm_coh_sys *s, const struct cgm_coh_protocol *p)
 {
-    return s->rows[p->id];
+    for (int k = 0; k < CGM_NODE_KINDS; k++)
+        if (s->proto[k] == p)
+            return s->rows[p->id];
+    return NULL;
 }
 
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s) { return s->msgs; }

@@ -91,6 +91,12 @@ enum { EWB_NONE = 0, EWB_DIRTY, EWB_CLEAN };
  * requester: the node a forward's block goes to, instr). */
 enum l2_pending { L2P_NONE = 0, L2P_RECALL, L2P_INVAL, L2P_INVAL_THEN_MISS, L2P_PARENT_RECALL, L2P_PARENT_FLUSH };
 
+/* A core's L1s give their copies of l2's block back to the L2: the data
+ * cache's newer data (its line, written, or its write-back queue entry)
+ * comes into l2 (then M and written); then drop_l1 takes the L1 copies. */
+void mesi_core_pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2);
+void mesi_core_drop_l1(struct core *c, uint64_t block);
+
 /* The controllers, as enum cgm_coh_node_kind's operations (ctrl: struct
  * core, slice, gpu_l1, gpu_l2). */
 extern const struct coh_kind_ops mesi_core_ops, mesi_slice_ops, mesi_gpu_l1_ops, mesi_gpu_l2_ops;
