@@ -26,7 +26,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cgm/coh_mesi.h"
+#include "cgm/coh_moesi.h"
 #include "tests/unit/coh_events.h"
 
 #define MAXN 128
@@ -472,6 +472,22 @@ static void test_mixed_coherent(void **state)
     run_all(runs, sizeof runs / sizeof runs[0], false);
 }
 
+/* The cores and slices under MOESI beside the GPU's MESI caches, the L3
+ * tracking the GPU: one invariant over both sides' copies, and blocks the
+ * cores own (O) read by the CUs through the owner. */
+static void test_mixed_coherent_moesi(void **state)
+{
+    (void)state;
+    uint64_t *rows = calloc(MOESI_NROWS, sizeof *rows);
+    assert_non_null(rows);
+    struct run_cfg r = { "C-L3 under MOESI, 4 cores + 8 CUs", small_system(4, 8, true, true), 24, scale(2000000),
+                         20, 60, 6, 13 };
+    r.c.protocol = &cgm_coh_moesi;
+    run(&r, rows, NULL);
+    assert_true(rows[MO34_FWD_ACK_OWNER] > 0 && rows[MO33_O_GETFWD] > 0 && rows[MO34_O_WB] > 0);
+    free(rows);
+}
+
 static void test_mixed_noncoherent(void **state)
 {
     (void)state;
@@ -511,6 +527,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_same_counts),
         cmocka_unit_test(test_mixed_coherent),
+        cmocka_unit_test(test_mixed_coherent_moesi),
         cmocka_unit_test(test_mixed_noncoherent),
         cmocka_unit_test(test_every_gpu_row_reached),
     };
