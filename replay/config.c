@@ -734,6 +734,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
         return -1;
     }
+    const struct cgm_coh_protocol *gp = cgm_coh_protocols[c->gpu_protocol];
+    if (!gp->ops[CGM_NODE_GPU_L1] || !gp->ops[CGM_NODE_GPU_L2]) {
+        snprintf(err, errlen, "gpu.protocol: %s has no controllers for the GPU's caches (it is for "
+                 "coherence.protocol; the GPU's run mesi beside it)", gp->name);
+        return -1;
+    }
     if (!pow2(c->gpu_tlb_sets)) {
         snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
         return -1;

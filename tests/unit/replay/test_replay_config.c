@@ -282,16 +282,24 @@ static void test_protocol_keys(void **state)
     assert_int_equal(rp_config_set(&c, "gpu.protocol=zzzz", err, sizeof err), -1);
     assert_non_null(strstr(err, cgm_coh_protocol_list()));
     assert_null(strstr(err, "did you mean"));
+    /* moesi is the cores' and slices' only */
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=moesi", err, sizeof err), 0);
+    assert_string_equal(cgm_coh_protocols[c.coherence_protocol]->name, "moesi");
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=moesi", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.protocol: moesi has no controllers for the GPU's caches"));
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=mesi", err, sizeof err), 0);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     rp_config_print(&c, f);
     fclose(f);
     assert_non_null(strstr(text, "\n[coherence]\n"));
+    assert_non_null(strstr(strstr(text, "\n[coherence]\n"), "\nprotocol = moesi\n"));
     const char *gpu = strstr(text, "\n[gpu]\n");
     assert_non_null(gpu);
     assert_non_null(strstr(gpu, "\nprotocol = mesi\n"));
-    assert_non_null(strstr(strstr(text, "\n[coherence]\n"), "\nprotocol = mesi\n"));
     free(text);
 }
 
