@@ -125,7 +125,7 @@ struct coh_kind_ops;
  * Registered by one line of cgm/coh_protocols.def. */
 struct cgm_coh_protocol {
     const char *name;          /* the configuration's value (coherence.protocol) */
-    const char *summary;       /* one line for --help */
+    const char *summary;       /* one line for replay --help */
     unsigned id;               /* its index in cgm_coh_protocols */
     unsigned nstates;
     const char *const *state_names;

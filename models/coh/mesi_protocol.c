@@ -70,7 +70,7 @@ const struct coh_kind_ops mesi_gpu_l2_ops = {
 
 const struct cgm_coh_protocol cgm_coh_mesi = {
     .name = "mesi",
-    .summary = "MESI directory (seed 000 Tables 3.1-3.7), CPU and GPU",
+    .summary = "seed 000's MESI directory (Tables 3.1-3.7), CPU and GPU",
     .id = CGM_COH_PROTOCOL_mesi,
     .nstates = MESI_NSTATES,
     .state_names = state_names,

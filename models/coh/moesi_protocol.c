@@ -39,7 +39,7 @@ static const struct coh_kind_ops moesi_slice_ops = {
 
 const struct cgm_coh_protocol cgm_coh_moesi = {
     .name = "moesi",
-    .summary = "MOESI for the CPU's caches (MESI with an owned state); the GPU's caches run MESI",
+    .summary = "MESI with an owned state, cores and slices (the GPU's caches run mesi)",
     .id = CGM_COH_PROTOCOL_moesi,
     .nstates = MOESI_NSTATES,
     .state_names = state_names,

@@ -54,6 +54,12 @@ static void push(struct tester *t, struct coh_event e) { coh_events_push(&t->q, 
 static void env_send(void *ctx, const struct cgm_coh_msg *m)
 {
     struct tester *t = ctx;
+    /* a message of the sender's protocol */
+    const struct cgm_coh_protocol *p = cgm_coh_protocol_of(t->sys, cgm_coh_node_kind(t->sys, m->src));
+    if (!((p->messages >> m->type) & 1)) {
+        fprintf(stderr, "%s sent %s, not one of its messages\n", p->name, cgm_coh_msg_names[m->type]);
+        t->failed = 1;
+    }
     uint64_t at = coh_msg_arrival(&t->rng, t->now, t->max_delay, &t->chan_last[m->src][m->dst]);
     push(t, (struct coh_event){ .time = at, .kind = 0, .m = *m });
 }
