@@ -38,6 +38,7 @@ struct cgm_event;
 #define GPU_MAX_PROGRAMS       64
 #define GPU_MAX_KERNELS        1024
 #define GPU_MAX_ARGS_BYTES     4096
+#define GPU_MAX_BINARY_BYTES   (64u << 20)
 /* work-group streams in one trace: the container holds CGM_STREAMS_MAX
  * streams, leaving room for threads and sections */
 #define GPU_MAX_GROUP_STREAMS  (CGM_STREAMS_MAX - 65536u)
@@ -47,6 +48,8 @@ struct gpu_program {
     uint64_t code_address, code_len;   /* the image mapped in guest memory */
     struct cgm_si_static *table;
     size_t ntable;
+    uint8_t *binary;                   /* the code object's bytes, as loaded */
+    size_t binary_len;
 };
 
 struct gpu_kernel_ref {
@@ -93,5 +96,16 @@ void gpu_record_map(struct x86_thread *t, uint64_t addr, uint64_t len, enum cgm_
                     uint32_t launch);
 long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                 const uint64_t a[6]);
+long gpu_launch_nd(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                   const uint64_t a[6]);
+/* Loads code object BIN (LEN bytes, which the program keeps; NAME for
+ * messages): program handle or -errno, the loader's message in WHY when
+ * WHY is not NULL. */
+long gpu_load_image(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                    const char *name, uint8_t *bin, size_t len, char *why, size_t whylen);
+/* cgm_gpu_build (gpu_build.c) and cgm_gpu_query (gpu_query.c). */
+long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+               const uint64_t a[6]);
+long gpu_query(struct x86_process *p, struct gpu_driver *d, const uint64_t a[6]);
 
 #endif
