@@ -427,6 +427,27 @@ all: opencl
 test: opencl
 $(addprefix test-,$(TEST_PARTS)): opencl
 
+# traces/opencl/*.c: plain OpenCL programs (twins of traces/gpu/ workloads),
+# each linked two ways: dynamically with glibc and -lOpenCL (natively the
+# host's platforms, under tracegen the guest platform) and statically with
+# musl and libcgmopencl.a.
+CL_GUEST_SRC := $(wildcard traces/opencl/*.c)
+CL_GUESTS    := $(patsubst traces/opencl/%.c,$(BUILD)/traces/opencl/dyn/%,$(CL_GUEST_SRC)) \
+                $(patsubst traces/opencl/%.c,$(BUILD)/traces/opencl/static/%,$(CL_GUEST_SRC))
+CL_GUEST_FLAGS := -O2 -Wall -Wextra -Werror -Iinclude
+$(BUILD)/traces/opencl/dyn/%: traces/opencl/%.c $(wildcard traces/opencl/*.h) include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	gcc $(CL_GUEST_FLAGS) -o $@ $< -lOpenCL -lm
+$(BUILD)/traces/opencl/static/%: traces/opencl/%.c $(wildcard traces/opencl/*.h) include/cgm/guest.h \
+                                 $(OPENCL_LIB) | $(OPENCL_INC)/CL
+	@mkdir -p $(dir $@)
+	musl-gcc -static $(CL_GUEST_FLAGS) -isystem $(OPENCL_INC) -o $@ $< $(OPENCL_LIB) -lm -lpthread
+.PHONY: cl-guests
+cl-guests: $(CL_GUESTS) opencl
+all: cl-guests
+test: cl-guests
+$(addprefix test-,$(TEST_PARTS)): cl-guests
+
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)

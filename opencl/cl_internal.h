@@ -143,32 +143,33 @@ cl_int cgm_cl_info_str(const char *s, size_t param_value_size, void *param_value
 
 /* ---- commands (queue.c) ---- */
 enum cl_cmd_op { OP_NONE, OP_SYNC, OP_COPY, OP_FILL, OP_RECT, OP_KERNEL };
+/* A command, built by the caller on its stack; copied (with its wait list,
+ * pattern and arguments) only when it must wait in its queue. */
 struct cl_cmd {
     int op;
-    cl_event event;                /* always made; the caller's if it asked */
-    cl_event *waits;
+    cl_command_type type;
+    const cl_event *waits;
     cl_uint nwaits;
     char *dst;
     const char *src;
     size_t bytes;
-    void *pattern;                 /* OP_FILL: the pattern, pattern_size bytes */
+    const void *pattern;           /* OP_FILL: pattern_size bytes */
     size_t pattern_size;
     size_t rect_region[3], dst_pitch[2], src_pitch[2];
     long kernel;                   /* OP_KERNEL */
     struct cgm_gpu_ndrange nd;
-    unsigned char *args;
+    const unsigned char *args;
     size_t args_bytes;
+    cl_event event;                /* a waiting command's */
     struct cl_cmd *next;
 };
 /* Checks a wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT). */
 cl_int cgm_cl_check_waits(cl_command_queue q, cl_uint n, const cl_event *list);
-/* A command of TYPE for Q, with its wait list; NULL when out of memory. */
-struct cl_cmd *cgm_cl_cmd(cl_command_queue q, cl_command_type type, cl_uint nwaits,
-                          const cl_event *waits);
-/* Queues C (taking it), runs what can run; BLOCKING waits for C's end.
- * Hands C's event to EVENT_OUT (else releases it); returns the command's
- * status when blocking (CL_SUCCESS or its error), CL_SUCCESS otherwise. */
-cl_int cgm_cl_submit(cl_command_queue q, struct cl_cmd *c, int blocking, cl_event *event_out);
+/* Runs command C on Q now when nothing holds it back, else queues a copy.
+ * BLOCKING waits for its end. Gives its event to EVENT_OUT when not NULL.
+ * Returns the command's error when it failed by itself (or, blocking,
+ * because its wait list failed), else CL_SUCCESS. */
+cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, cl_event *event_out);
 /* Runs every queue's runnable commands. */
 void cgm_cl_progress(void);
 /* Makes kernel results visible to the host (cgm_gpu_wait once per batch). */

@@ -331,30 +331,21 @@ CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d
         e = CL_INVALID_WORK_GROUP_SIZE;
     if (e == CL_SUCCESS)
         e = cgm_cl_check_waits(q, n, waits);
-    struct cl_cmd *c = NULL;
-    if (e == CL_SUCCESS && !(c = cgm_cl_cmd(q, CL_COMMAND_NDRANGE_KERNEL, n, waits)))
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c && !(c->args = malloc(k->info.args_bytes + 8))) {
-        cgm_cl_submit(q, c, 0, NULL);   /* an empty command: nothing runs */
-        c = NULL;
-        e = CL_OUT_OF_HOST_MEMORY;
-    }
-    if (c) {
+    if (e == CL_SUCCESS) {
         if (local)
             memcpy(l, local, dims * sizeof *l);
         else
             choose_local(dims, global, max, l);
-        c->op = OP_KERNEL;
-        c->kernel = k->handle;
-        c->nd.dims = dims;
+        struct cl_cmd c = { .op = OP_KERNEL, .type = CL_COMMAND_NDRANGE_KERNEL, .waits = waits,
+                            .nwaits = n, .kernel = k->handle, .args = k->argbuf,
+                            .args_bytes = k->info.args_bytes };
+        c.nd.dims = dims;
         for (cl_uint i = 0; i < dims; i++) {
-            c->nd.global[i] = global[i];
-            c->nd.local[i] = l[i];
-            c->nd.offset[i] = offset ? offset[i] : 0;
+            c.nd.global[i] = global[i];
+            c.nd.local[i] = l[i];
+            c.nd.offset[i] = offset ? offset[i] : 0;
         }
-        memcpy(c->args, k->argbuf, k->info.args_bytes);
-        c->args_bytes = k->info.args_bytes;
-        e = cgm_cl_submit(q, c, 0, event);
+        e = cgm_cl_submit(q, &c, 0, event);
     }
     cgm_cl_unlock();
     return e;

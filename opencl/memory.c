@@ -216,14 +216,9 @@ static cl_int copy_cmd(cl_command_queue q, cl_command_type type, char *dst, cons
                        size_t bytes, cl_bool blocking, cl_uint n, const cl_event *waits,
                        cl_event *event)
 {
-    struct cl_cmd *c = cgm_cl_cmd(q, type, n, waits);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
-    c->op = OP_COPY;
-    c->dst = dst;
-    c->src = src;
-    c->bytes = bytes;
-    return cgm_cl_submit(q, c, blocking, event);
+    struct cl_cmd c = { .op = OP_COPY, .type = type, .waits = waits, .nwaits = n, .dst = dst,
+                        .src = src, .bytes = bytes };
+    return cgm_cl_submit(q, &c, blocking, event);
 }
 
 CGM_API cl_int clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
@@ -291,22 +286,11 @@ CGM_API cl_int clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pat
          offset % pattern_size || size % pattern_size || !size || offset > m->size ||
          size > m->size - offset))
         e = CL_INVALID_VALUE;
-    struct cl_cmd *c = NULL;
-    if (e == CL_SUCCESS && !(c = cgm_cl_cmd(q, CL_COMMAND_FILL_BUFFER, n, waits)))
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c && !(c->pattern = malloc(pattern_size))) {
-        e = CL_OUT_OF_HOST_MEMORY;
-        c->op = OP_NONE;
-        cgm_cl_submit(q, c, 0, NULL);
-        c = NULL;
-    }
-    if (c) {
-        memcpy(c->pattern, pattern, pattern_size);
-        c->op = OP_FILL;
-        c->pattern_size = pattern_size;
-        c->dst = m->addr + offset;
-        c->bytes = size;
-        e = cgm_cl_submit(q, c, 0, event);
+    if (e == CL_SUCCESS) {
+        struct cl_cmd c = { .op = OP_FILL, .type = CL_COMMAND_FILL_BUFFER, .waits = waits,
+                            .nwaits = n, .dst = m->addr + offset, .bytes = size,
+                            .pattern = pattern, .pattern_size = pattern_size };
+        e = cgm_cl_submit(q, &c, 0, event);
     }
     cgm_cl_unlock();
     return e;
@@ -335,18 +319,11 @@ static cl_int rect_cmd(cl_command_queue q, cl_command_type type, char *dst, size
                        const size_t region[3], cl_bool blocking, cl_uint n,
                        const cl_event *waits, cl_event *event)
 {
-    struct cl_cmd *c = cgm_cl_cmd(q, type, n, waits);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
-    c->op = OP_RECT;
-    c->dst = dst;
-    c->src = src;
-    memcpy(c->rect_region, region, sizeof c->rect_region);
-    c->dst_pitch[0] = dst_row;
-    c->dst_pitch[1] = dst_slice;
-    c->src_pitch[0] = src_row;
-    c->src_pitch[1] = src_slice;
-    return cgm_cl_submit(q, c, blocking, event);
+    struct cl_cmd c = { .op = OP_RECT, .type = type, .waits = waits, .nwaits = n, .dst = dst,
+                        .src = src, .dst_pitch = { dst_row, dst_slice },
+                        .src_pitch = { src_row, src_slice } };
+    memcpy(c.rect_region, region, sizeof c.rect_region);
+    return cgm_cl_submit(q, &c, blocking, event);
 }
 
 /* Read (TO_HOST) or write a rectangle between buffer M and host memory PTR. */
@@ -440,12 +417,10 @@ CGM_API void *clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking,
         e = CL_INVALID_VALUE;
     if (e == CL_SUCCESS && (m->flags & CL_MEM_HOST_NO_ACCESS))
         e = CL_INVALID_OPERATION;
-    struct cl_cmd *c = NULL;
-    if (e == CL_SUCCESS && !(c = cgm_cl_cmd(q, CL_COMMAND_MAP_BUFFER, n, waits)))
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c) {
-        c->op = OP_SYNC;
-        e = cgm_cl_submit(q, c, blocking, event);
+    if (e == CL_SUCCESS) {
+        struct cl_cmd c = { .op = OP_SYNC, .type = CL_COMMAND_MAP_BUFFER, .waits = waits,
+                            .nwaits = n };
+        e = cgm_cl_submit(q, &c, blocking, event);
         if (e == CL_SUCCESS) {
             p = m->addr + offset;
             m->maps++;
@@ -464,12 +439,11 @@ CGM_API cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mappe
     if (e == CL_SUCCESS &&
         (!m->maps || (char *)mapped < m->addr || (char *)mapped >= m->addr + m->size))
         e = CL_INVALID_VALUE;
-    struct cl_cmd *c = NULL;
-    if (e == CL_SUCCESS && !(c = cgm_cl_cmd(q, CL_COMMAND_UNMAP_MEM_OBJECT, n, waits)))
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c) {
+    if (e == CL_SUCCESS) {
+        struct cl_cmd c = { .op = OP_NONE, .type = CL_COMMAND_UNMAP_MEM_OBJECT, .waits = waits,
+                            .nwaits = n };
         m->maps--;
-        e = cgm_cl_submit(q, c, 0, event);
+        e = cgm_cl_submit(q, &c, 0, event);
     }
     cgm_cl_unlock();
     return e;
@@ -489,11 +463,11 @@ CGM_API cl_int clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint nmem, cons
         e = check_cmd(q, mems[i], 0, NULL);
     if (e == CL_SUCCESS)
         e = cgm_cl_check_waits(q, n, waits);
-    struct cl_cmd *c = NULL;
-    if (e == CL_SUCCESS && !(c = cgm_cl_cmd(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, n, waits)))
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c)   /* one address space: nothing moves */
-        e = cgm_cl_submit(q, c, 0, event);
+    if (e == CL_SUCCESS) {   /* one address space: nothing moves */
+        struct cl_cmd c = { .op = OP_NONE, .type = CL_COMMAND_MIGRATE_MEM_OBJECTS, .waits = waits,
+                            .nwaits = n };
+        e = cgm_cl_submit(q, &c, 0, event);
+    }
     cgm_cl_unlock();
     return e;
 }

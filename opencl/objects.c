@@ -33,7 +33,7 @@ void cgm_cl_unlock(void)
  * becomes a tombstone until the table is rebuilt. */
 #define TOMB ((const void *)1)
 static struct slot { const void *p; int kind; } *table;
-static size_t cap, used;         /* used counts live entries and tombstones */
+static size_t cap, used, live;   /* used counts live entries and tombstones */
 
 static size_t slot_of(const void *p)
 {
@@ -47,7 +47,8 @@ static int grow(void)
 {
     struct slot *old = table;
     size_t oldcap = cap;
-    size_t ncap = cap ? cap * 2 : 256;
+    /* rebuilt at the same size when tombstones, not live objects, filled it */
+    size_t ncap = !cap ? 64 : (live + 1) * 4 > cap ? cap * 2 : cap;
     struct slot *t = calloc(ncap, sizeof *t);
     if (!t)
         return -1;
@@ -82,6 +83,7 @@ void *cgm_cl_new(size_t bytes, int kind)
         s = (s + 1) & (cap - 1);
     if (!table[s].p)
         used++;
+    live++;
     table[s].p = h;
     table[s].kind = kind;
     return h;
@@ -111,6 +113,7 @@ void cgm_cl_free(void *p)
         if (table[s].p == p) {
             table[s].p = TOMB;
             table[s].kind = 0;
+            live--;
             break;
         }
     free(p);

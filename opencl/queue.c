@@ -83,29 +83,6 @@ cl_int cgm_cl_check_waits(cl_command_queue q, cl_uint n, const cl_event *list)
     return CL_SUCCESS;
 }
 
-struct cl_cmd *cgm_cl_cmd(cl_command_queue q, cl_command_type type, cl_uint nwaits,
-                          const cl_event *waits)
-{
-    struct cl_cmd *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    if (nwaits && !(c->waits = malloc(nwaits * sizeof *waits))) {
-        free(c);
-        return NULL;
-    }
-    if (!(c->event = cgm_cl_event_new(q->ctx, q, type))) {
-        free(c->waits);
-        free(c);
-        return NULL;
-    }
-    for (cl_uint i = 0; i < nwaits; i++) {
-        c->waits[i] = waits[i];
-        waits[i]->h.refs++;
-    }
-    c->nwaits = nwaits;
-    return c;
-}
-
 static int runnable(const struct cl_cmd *c)
 {
     for (cl_uint i = 0; i < c->nwaits; i++)
@@ -129,7 +106,7 @@ static cl_int launch_error(long rc)
 }
 
 /* The command's work; returns its final status. */
-static cl_int execute(struct cl_cmd *c)
+static cl_int execute(const struct cl_cmd *c)
 {
     long rc = 0;
     switch (c->op) {
@@ -144,8 +121,9 @@ static cl_int execute(struct cl_cmd *c)
         char *tmp = malloc(c->bytes);
         if (!tmp)
             return CL_OUT_OF_HOST_MEMORY;
-        for (size_t i = 0; i < c->bytes; i += c->pattern_size)
-            memcpy(tmp + i, c->pattern, c->pattern_size);
+        memcpy(tmp, c->pattern, c->pattern_size);
+        for (size_t done = c->pattern_size; done < c->bytes; done *= 2)   /* doubling */
+            memcpy(tmp + done, tmp, done < c->bytes - done ? done : c->bytes - done);
         rc = cgm_gpu_copy(c->dst, tmp, c->bytes);
         free(tmp);
         return rc < 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
@@ -163,7 +141,6 @@ static cl_int execute(struct cl_cmd *c)
         if (rc < 0)
             return launch_error(rc);
         launches_pending = 1;
-        c->event->launched = 1;
         return CL_COMPLETE;
     case OP_SYNC:   /* a map: the host is to see the buffer */
         cgm_cl_gpu_sync();
@@ -173,33 +150,26 @@ static cl_int execute(struct cl_cmd *c)
     }
 }
 
-static void finish_cmd(struct cl_cmd *c, cl_int status)
+/* Runs C, completing EV (NULL: nobody holds its event); returns its status. */
+static cl_int run(const struct cl_cmd *c, cl_event ev)
 {
-    cl_event ev = c->event;
-    int prof = ev->queue && (ev->queue->props & CL_QUEUE_PROFILING_ENABLE);
-    if (prof)
-        ev->times[3] = cgm_cl_now();
-    for (cl_uint i = 0; i < c->nwaits; i++)
-        clReleaseEvent(c->waits[i]);
-    free(c->waits);
-    free(c->args);
-    free(c->pattern);
-    free(c);
-    cgm_cl_event_complete(ev, status);
-    clReleaseEvent(ev);   /* the command's reference */
-}
-
-static void run(struct cl_cmd *c)
-{
-    cl_event ev = c->event;
-    if (ev->queue && (ev->queue->props & CL_QUEUE_PROFILING_ENABLE))
-        ev->times[1] = ev->times[2] = cgm_cl_now();
-    ev->status = CL_RUNNING;
+    int prof = ev && (ev->queue->props & CL_QUEUE_PROFILING_ENABLE);
+    if (ev) {
+        if (prof)
+            ev->times[1] = ev->times[2] = cgm_cl_now();
+        ev->status = CL_RUNNING;
+    }
     cl_int st = waits_failed(c) ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : execute(c);
-    finish_cmd(c, st);
+    if (ev) {
+        if (prof)
+            ev->times[3] = cgm_cl_now();
+        ev->launched = c->op == OP_KERNEL && st == CL_COMPLETE;
+        cgm_cl_event_complete(ev, st);
+    }
+    return st;
 }
 
-/* Runs Q's commands from the head while they can run. */
+/* Runs Q's waiting commands from the head while they can run. */
 static void progress_queue(cl_command_queue q)
 {
     while (q->head && runnable(q->head)) {
@@ -207,8 +177,37 @@ static void progress_queue(cl_command_queue q)
         q->head = c->next;
         if (!q->head)
             q->tail = NULL;
-        run(c);
+        run(c, c->event);
+        for (cl_uint i = 0; i < c->nwaits; i++)
+            clReleaseEvent(c->waits[i]);
+        clReleaseEvent(c->event);   /* the command's reference */
+        free(c);
     }
+}
+
+/* A heap copy of C holding its wait list, pattern and arguments. */
+static struct cl_cmd *copy_cmd(const struct cl_cmd *c)
+{
+    size_t w = c->nwaits * sizeof *c->waits;
+    struct cl_cmd *d = malloc(sizeof *d + w + c->pattern_size + c->args_bytes);
+    if (!d)
+        return NULL;
+    *d = *c;
+    char *extra = (char *)(d + 1);
+    memcpy(extra, c->waits, w);
+    d->waits = (const cl_event *)(void *)extra;
+    for (cl_uint i = 0; i < c->nwaits; i++)
+        c->waits[i]->h.refs++;
+    if (c->pattern_size) {
+        memcpy(extra + w, c->pattern, c->pattern_size);
+        d->pattern = extra + w;
+    }
+    if (c->args_bytes) {
+        memcpy(extra + w + c->pattern_size, c->args, c->args_bytes);
+        d->args = (const unsigned char *)extra + w + c->pattern_size;
+    }
+    d->next = NULL;
+    return d;
 }
 
 void cgm_cl_progress(void)
@@ -232,28 +231,43 @@ static void wait_event(cl_event ev)
         cgm_cl_gpu_sync();
 }
 
-cl_int cgm_cl_submit(cl_command_queue q, struct cl_cmd *c, int blocking, cl_event *event_out)
+static cl_int result(cl_int st, int blocking)
 {
-    cl_event ev = c->event;
-    ev->h.refs++;    /* ours until the end of this call */
-    if (!q->head && runnable(c)) {
-        run(c);
-    } else {
-        if (q->tail)
-            q->tail->next = c;
-        else
-            q->head = c;
-        q->tail = c;
-        ev->status = CL_SUBMITTED;
-        progress_queue(q);
-    }
-    cl_int st = CL_SUCCESS;
-    if (blocking)
-        wait_event(ev);
     /* a command that failed by itself fails its enqueue; one whose wait list
      * failed fails only a blocking enqueue */
-    if (ev->status < 0 && (blocking || ev->status != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST))
-        st = ev->status;
+    return st < 0 && (blocking || st != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) ? st
+                                                                                    : CL_SUCCESS;
+}
+
+cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, cl_event *event_out)
+{
+    int now = !q->head && runnable(c);
+    cl_event ev = NULL;
+    if ((event_out || !now) && !(ev = cgm_cl_event_new(q->ctx, q, c->type)))
+        return CL_OUT_OF_HOST_MEMORY;
+    if (now) {   /* the usual case: nothing to wait for, no allocation */
+        cl_int st = run(c, ev);
+        if (event_out)
+            *event_out = ev;
+        return result(st, blocking);
+    }
+    struct cl_cmd *d = copy_cmd(c);
+    if (!d) {
+        clReleaseEvent(ev);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    d->event = ev;
+    ev->h.refs++;   /* the command's */
+    ev->status = CL_SUBMITTED;
+    if (q->tail)
+        q->tail->next = d;
+    else
+        q->head = d;
+    q->tail = d;
+    progress_queue(q);
+    if (blocking)
+        wait_event(ev);
+    cl_int st = result(ev->status, blocking);
     if (event_out)
         *event_out = ev;
     else
@@ -456,11 +470,10 @@ static cl_int marker(cl_command_queue q, cl_command_type type, cl_uint n, const 
     cgm_cl_lock();
     cl_int e = cgm_cl_valid(q, K_QUEUE) ? cgm_cl_check_waits(q, n, waits)
                                         : CL_INVALID_COMMAND_QUEUE;
-    struct cl_cmd *c = e == CL_SUCCESS ? cgm_cl_cmd(q, type, n, waits) : NULL;
-    if (e == CL_SUCCESS && !c)
-        e = CL_OUT_OF_HOST_MEMORY;
-    if (c)
-        e = cgm_cl_submit(q, c, 0, event);
+    if (e == CL_SUCCESS) {
+        struct cl_cmd c = { .op = OP_NONE, .type = type, .waits = waits, .nwaits = n };
+        e = cgm_cl_submit(q, &c, 0, event);
+    }
     cgm_cl_unlock();
     return e;
 }
