@@ -67,13 +67,23 @@ static int grow(void)
     return 0;
 }
 
+/* Released objects of each kind, for reuse: an object's memory always
+ * holds an object of its kind (its dispatch pointer intact), so a released
+ * handle that the ICD loader follows still reaches this library, which
+ * finds it is no longer in the table. */
+static struct cl_head *free_objects[K_EVENT + 1];
+
 void *cgm_cl_new(size_t bytes, int kind)
 {
     if ((used + 1) * 2 > cap && grow() < 0)
         return NULL;
-    struct cl_head *h = calloc(1, bytes);
-    if (!h)
+    struct cl_head *h = free_objects[kind];
+    if (h) {
+        free_objects[kind] = *(struct cl_head **)(h + 1);
+        memset(h, 0, bytes);
+    } else if (!(h = calloc(1, bytes))) {
         return NULL;
+    }
     extern const void *cgm_cl_dispatch;
     h->dispatch = cgm_cl_dispatch;
     h->kind = kind;
@@ -111,12 +121,16 @@ void cgm_cl_free(void *p)
         return;
     for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
         if (table[s].p == p) {
+            struct cl_head *h = p;
             table[s].p = TOMB;
             table[s].kind = 0;
             live--;
-            break;
+            /* the link overwrites the dead object's fields, never its head */
+            h->refs = 0;
+            *(struct cl_head **)(h + 1) = free_objects[h->kind];
+            free_objects[h->kind] = h;
+            return;
         }
-    free(p);
 }
 
 cl_int cgm_cl_info(const void *value, size_t size, size_t param_value_size, void *param_value,
