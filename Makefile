@@ -30,8 +30,8 @@ DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
 # Programs the tests run that pkg-config cannot see (sweep plot draws with
 # gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox;
-# make validate runs sqlite3).
-DEP_COMMANDS := gnuplot g++ busybox sqlite3
+# make validate runs sqlite3; test_opencl runs clinfo).
+DEP_COMMANDS := gnuplot g++ busybox sqlite3 clinfo
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
@@ -395,7 +395,8 @@ $(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
 # program's OCL_ICD_VENDORS, and a static library for static musl programs
 # (-lcgmopencl, cgmopencl.pc). musl-gcc searches only musl's headers, so the
 # OpenCL headers (Debian's opencl-c-headers) come through a folder of their own.
-DEB_PACKAGES += opencl-c-headers ocl-icd-libopencl1
+# clinfo (Debian's) runs under tracegen in test_opencl: one platform, one device.
+DEB_PACKAGES += opencl-c-headers ocl-icd-libopencl1 clinfo
 OPENCL_SRC    := $(wildcard opencl/*.c)
 OPENCL_DIR    := $(BUILD)/opencl
 OPENCL_ICD    := $(OPENCL_DIR)/libcgmopencl-icd.so

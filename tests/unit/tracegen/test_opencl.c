@@ -10,7 +10,9 @@
  *     from its source);
  *   - programs built from source are cached: a second recording compiles
  *     nothing and gives the same trace bytes as the first;
- *   - api_checks passes (the API against the standard's error codes). */
+ *   - api_checks passes (the API against the standard's error codes);
+ *   - Debian's clinfo, a program nobody here wrote, finds one platform with
+ *     one device under tracegen. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -257,6 +259,26 @@ static void test_second_recording_compiles_nothing(void **state)
     snprintf(cache, sizeof cache, "%s/cache", tmp);
 }
 
+static void test_clinfo(void **state)
+{
+    (void)state;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s/tracegen --quiet --no-trace -- /usr/bin/clinfo", bin);
+    char *o = output_of(cmd);
+    const char *want[] = { "Number of platforms                               1",
+                           "Platform Name                                   cgmtrace",
+                           "Number of devices                                 1",
+                           "Device Type                                     GPU",
+                           "Local memory size                               65536 (64KiB)",
+                           "Image support                                   No" };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(o, want[i])) {
+            fprintf(stderr, "clinfo lacks '%s':\n%s", want[i], o);
+            fail();
+        }
+    free(o);
+}
+
 int main(void)
 {
     const char *b = getenv("CGM_BIN"), *d = getenv("CGM_BUILD"), *r = getenv("CGM_ROOT");
@@ -274,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_hotspot_twin),
         cmocka_unit_test(test_api_checks),
         cmocka_unit_test(test_second_recording_compiles_nothing),
+        cmocka_unit_test(test_clinfo),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[1200];
