@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgm/trace.h"
+#include "tracegen/gpu/gpu_driver.h"
 #include "tracegen/x86/elf_needed.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/process.h"
@@ -74,6 +75,12 @@ static void usage(FILE *out)
           "      --opencl-cache DIR\n"
           "                        where compiled OpenCL C programs are kept (default\n"
           "                        $XDG_CACHE_HOME/cgmtrace/opencl, ~/.cache/cgmtrace/opencl)\n"
+          "      --compile-kernel FILE.cl\n"
+          "                        compile OpenCL C for the GPU into the code object -o\n"
+          "                        names (for cgm_gpu_load), with the flags and device\n"
+          "                        header clBuildProgram uses; then exit\n"
+          "      --kernel-options OPTS\n"
+          "                        build options for --compile-kernel (-D, -I, -cl-...)\n"
           "      --opencl-vendors DIR\n"
           "                        the ICD folder given to a program that links libOpenCL\n"
           "                        (default: the guest platform's, found beside tracegen)\n"
@@ -338,7 +345,8 @@ int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
            O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK,
-           O_ENV_CLEAR, O_ENV_INHERIT, O_ENV, O_TIME_START, O_OPENCL_CACHE, O_OPENCL_VENDORS };
+           O_ENV_CLEAR, O_ENV_INHERIT, O_ENV, O_TIME_START, O_OPENCL_CACHE, O_OPENCL_VENDORS,
+           O_COMPILE_KERNEL, O_KERNEL_OPTIONS };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -358,6 +366,8 @@ int main(int argc, char **argv)
         { "time-start", required_argument, NULL, O_TIME_START },
         { "opencl-cache", required_argument, NULL, O_OPENCL_CACHE },
         { "opencl-vendors", required_argument, NULL, O_OPENCL_VENDORS },
+        { "compile-kernel", required_argument, NULL, O_COMPILE_KERNEL },
+        { "kernel-options", required_argument, NULL, O_KERNEL_OPTIONS },
         { "strict", no_argument, NULL, O_STRICT },
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
@@ -374,7 +384,7 @@ int main(int argc, char **argv)
     uint64_t chunk_bytes = 0;
     int time_start_set = 0;
     char opencl_cache[4096], vendors_env[4200] = "OCL_ICD_VENDORS=";
-    const char *opencl_vendors = NULL;
+    const char *opencl_vendors = NULL, *compile_kernel = NULL, *kernel_options = "";
     default_opencl_cache(opencl_cache, sizeof opencl_cache);
     opt.opencl_cache = opencl_cache;
     int status = 2; /* until the guest runs: a usage or setup error */
@@ -441,6 +451,8 @@ int main(int argc, char **argv)
         case O_WALK: opt.sandbox_walk = 1; break;
         case O_OPENCL_CACHE: opt.opencl_cache = optarg; break;
         case O_OPENCL_VENDORS: opencl_vendors = optarg; break;
+        case O_COMPILE_KERNEL: compile_kernel = optarg; break;
+        case O_KERNEL_OPTIONS: kernel_options = optarg; break;
         case O_ENV_CLEAR: env_inherit = 0; break;
         case O_ENV_INHERIT: env_inherit = 1; break;
         case O_TIME_START:
@@ -486,6 +498,21 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); status = 0; goto out;
         default: usage(stderr); goto out;
         }
+    }
+    if (compile_kernel) {
+        char why[1024];
+        if (!output || optind < argc) {
+            fputs("tracegen: --compile-kernel FILE.cl takes -o OUT.co and no program\n", stderr);
+            goto out;
+        }
+        if (gpu_compile_file(compile_kernel, kernel_options, opt.opencl_cache, output, why,
+                             sizeof why) < 0) {
+            fprintf(stderr, "tracegen: --compile-kernel: %s\n", why);
+            status = 1;
+            goto out;
+        }
+        status = 0;
+        goto out;
     }
     if (optind >= argc) {
         fputs("tracegen: no program given (tracegen [options] -o OUT.cgt -- PROGRAM [ARGS...])\n",

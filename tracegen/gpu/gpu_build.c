@@ -349,3 +349,54 @@ long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d
     free(log);
     return h;
 }
+
+int gpu_compile_file(const char *cl_path, const char *options, const char *cache_dir,
+                     const char *out, char *why, size_t whylen)
+{
+    size_t len;
+    char *text = read_whole(cl_path, SOURCE_MAX, &len);
+    /* a line marker first, so the compiler's messages name the file */
+    size_t mark = strlen(cl_path) + 16;
+    char *src = text ? malloc(mark + len + 1) : NULL;
+    if (!src) {
+        snprintf(why, whylen, "%s: %s", cl_path, strerror(errno));
+        free(text);
+        return -1;
+    }
+    len = (size_t)snprintf(src, mark + len + 1, "# 1 \"%s\"\n%s", cl_path, text);
+    free(text);
+    /* quoted includes are found beside the source, as a compiler given the file finds them */
+    char dir_opt[4200], *slash = strrchr(cl_path, '/');
+    snprintf(dir_opt, sizeof dir_opt, "%s -I%.*s", options ? options : "",
+             slash ? (int)(slash - cl_path) : 1, slash ? cl_path : ".");
+    struct build_args args;
+    int rc = parse_options(dir_opt, &args, why, whylen);
+    char key[33], co[4200], log[4200];
+    if (rc == 0) {
+        cache_key(src, len, &args, key);
+        rc = compile(cache_dir, key, src, len, &args, why, whylen);
+    }
+    free(args.buf);
+    free(src);
+    if (rc < 0)
+        return -1;
+    snprintf(log, sizeof log, "%s/%s.log", cache_dir, key);
+    size_t n = 0;
+    char *msgs = read_whole(log, LOG_MAX, &n);
+    if (msgs && n)
+        fputs(msgs, stderr);   /* the compiler's warnings, or its errors */
+    free(msgs);
+    if (rc) {
+        snprintf(why, whylen, "%s: the compilation failed", cl_path);
+        return -1;
+    }
+    snprintf(co, sizeof co, "%s/%s.co", cache_dir, key);
+    char *bin = read_whole(co, GPU_MAX_BINARY_BYTES, &n);
+    if (!bin || write_file(out, bin, n) < 0) {
+        snprintf(why, whylen, "%s: %s", out, strerror(errno));
+        free(bin);
+        return -1;
+    }
+    free(bin);
+    return 0;
+}

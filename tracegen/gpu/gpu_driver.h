@@ -107,5 +107,10 @@ long gpu_load_image(struct x86_process *p, struct x86_thread *t, struct gpu_driv
 long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                const uint64_t a[6]);
 long gpu_query(struct x86_process *p, struct gpu_driver *d, const uint64_t a[6]);
+/* tracegen --compile-kernel: OpenCL C file CL_PATH (with OPTIONS, as
+ * clBuildProgram takes them) into code object OUT, as cgm_gpu_build compiles,
+ * through CACHE_DIR; the compiler's messages on stderr. 0, or -1 with WHY. */
+int gpu_compile_file(const char *cl_path, const char *options, const char *cache_dir,
+                     const char *out, char *why, size_t whylen);
 
 #endif

@@ -12,13 +12,17 @@
  *     nothing and gives the same trace bytes as the first;
  *   - api_checks passes (the API against the standard's error codes);
  *   - Debian's clinfo, a program nobody here wrote, finds one platform with
- *     one device under tracegen. */
+ *     one device under tracegen;
+ *   - the README's worked cgm/guest.h example runs as the README says: its
+ *     kernel compiled by tracegen --compile-kernel, byte for byte the code
+ *     object the Makefile's kernel rule makes of the same source. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <cJSON.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +39,7 @@ static char bin[1024], build[1024], root[1024], tmp[1024], cache[1100], out_path
 static int run(const char *cmd)
 {
     char full[8192];
-    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, out_path, err_path);
+    snprintf(full, sizeof full, "(%s) >%s 2>%s", cmd, out_path, err_path);
     int st = system(full);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -279,12 +283,56 @@ static void test_clinfo(void **state)
     free(o);
 }
 
+static void test_readme_example(void **state)
+{
+    (void)state;
+    char cmd[16384];
+    /* README.md, "Recording and replaying your own program", GPU programs */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s/tracegen --opencl-cache %s --compile-kernel %s/traces/examples/scale.cl "
+             "-o scale.co && musl-gcc -static -O2 -I%s/include -o scale %s/traces/examples/scale.c "
+             "&& %s/tracegen --quiet -o scale.cgt -- ./scale scale.co && %s/tracetool verify "
+             "scale.cgt && %s/replay -c %s/traces/configs/seed.ini -o scale.json scale.cgt",
+             tmp, bin, cache, root, root, root, bin, bin, bin, root);
+    char *o = output_of(cmd);
+    assert_non_null(strstr(o, "PASS\n"));
+    free(o);
+    /* 1024 work-items in groups of 64: 16 work-group streams */
+    char trace[1200];
+    snprintf(trace, sizeof trace, "%s/scale.cgt", tmp);
+    static struct kernel_work w;
+    kernel_work(trace, &w);
+    assert_int_equal(w.launches, 1);
+    assert_int_equal(w.groups[1], 16);
+    /* the Makefile's rule on hotspot.cl and --compile-kernel agree */
+    char co[1200], ref[1200];
+    snprintf(co, sizeof co, "%s/hotspot.co", tmp);
+    snprintf(ref, sizeof ref, "%s/kernels/hotspot.co", build);
+    snprintf(cmd, sizeof cmd, "%s/tracegen --opencl-cache %s --compile-kernel "
+             "%s/traces/kernels/hotspot.cl -o %s", bin, cache, root, co);
+    free(output_of(cmd));
+    size_t l1, l2;
+    char *a = si_test_read_file(co, &l1), *b = si_test_read_file(ref, &l2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(l1 == l2 && !memcmp(a, b, l1));
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const char *b = getenv("CGM_BIN"), *d = getenv("CGM_BUILD"), *r = getenv("CGM_ROOT");
     snprintf(bin, sizeof bin, "%s", b ? b : "bin");
     snprintf(build, sizeof build, "%s", d ? d : "build");
     snprintf(root, sizeof root, "%s", r ? r : ".");
+    /* absolute: some commands run in the temporary folder */
+    char *const dirs[] = { bin, build, root };
+    for (int i = 0; i < 3; i++) {
+        char real[PATH_MAX];
+        if (realpath(dirs[i], real))
+            snprintf(dirs[i], sizeof bin, "%.1000s", real);
+    }
     snprintf(tmp, sizeof tmp, "/tmp/test_opencl.XXXXXX");
     if (!mkdtemp(tmp))
         return 1;
@@ -297,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_api_checks),
         cmocka_unit_test(test_second_recording_compiles_nothing),
         cmocka_unit_test(test_clinfo),
+        cmocka_unit_test(test_readme_example),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[1200];
