@@ -14,8 +14,9 @@ struct _cl_device_id cgm_cl_device = { { NULL, K_DEVICE, 1 }, { 0 } };
 #define PLATFORM_VERSION "OpenCL 1.2 cgmtrace"
 #define ICD_SUFFIX       "CGM"
 #define DEVICE_NAME      "Southern Islands (gfx600, tracegen)"
+#define FP64_EXTENSION "cl_khr_fp64 "
 #define DEVICE_EXTENSIONS                                                                      \
-    "cl_khr_fp64 cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "      \
+    "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "                  \
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store"
 
 int cgm_cl_platform_ready(void)
@@ -184,7 +185,7 @@ CGM_API cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t
     case CL_DEVICE_PROFILE: return S("FULL_PROFILE");
     case CL_DEVICE_VERSION: return S("OpenCL 1.2 cgmtrace");
     case CL_DEVICE_OPENCL_C_VERSION: return S("OpenCL C 1.2 ");
-    case CL_DEVICE_EXTENSIONS: return S(d->doubles ? DEVICE_EXTENSIONS : DEVICE_EXTENSIONS + 12);
+    case CL_DEVICE_EXTENSIONS: return S(d->doubles ? FP64_EXTENSION DEVICE_EXTENSIONS : DEVICE_EXTENSIONS);
     case CL_DEVICE_BUILT_IN_KERNELS: return S("");
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return SZ(0);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return B(1);
