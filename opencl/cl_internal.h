@@ -126,6 +126,9 @@ void cgm_cl_unlock(void);
 void *cgm_cl_new(size_t bytes, int kind);
 /* 1 when P is a live object of KIND. */
 int cgm_cl_valid(const void *p, int kind);
+/* clRetain*: one more reference to P when it is a live object of KIND,
+ * else INVALID (the kind's error code). */
+cl_int cgm_cl_retain(void *p, int kind, cl_int invalid);
 /* Unregisters and frees P. */
 void cgm_cl_free(void *p);
 extern struct _cl_platform_id cgm_cl_platform;

@@ -89,10 +89,7 @@ CGM_API cl_context clCreateContextFromType(const cl_context_properties *props,
 
 CGM_API cl_int clRetainContext(cl_context c)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(c, K_CONTEXT) ? (c->h.refs++, CL_SUCCESS) : CL_INVALID_CONTEXT;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(c, K_CONTEXT, CL_INVALID_CONTEXT);
 }
 
 CGM_API cl_int clReleaseContext(cl_context c)
@@ -166,10 +163,7 @@ CGM_API cl_command_queue clCreateCommandQueue(cl_context c, cl_device_id device,
 
 CGM_API cl_int clRetainCommandQueue(cl_command_queue q)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(q, K_QUEUE) ? (q->h.refs++, CL_SUCCESS) : CL_INVALID_COMMAND_QUEUE;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(q, K_QUEUE, CL_INVALID_COMMAND_QUEUE);
 }
 
 CGM_API cl_int clFinish(cl_command_queue q);

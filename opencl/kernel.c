@@ -96,10 +96,7 @@ CGM_API cl_int clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *kern
 
 CGM_API cl_int clRetainKernel(cl_kernel k)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(k, K_KERNEL) ? (k->h.refs++, CL_SUCCESS) : CL_INVALID_KERNEL;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(k, K_KERNEL, CL_INVALID_KERNEL);
 }
 
 CGM_API cl_int clReleaseKernel(cl_kernel k)

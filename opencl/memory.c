@@ -112,10 +112,7 @@ CGM_API cl_mem clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_cr
 
 CGM_API cl_int clRetainMemObject(cl_mem m)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(m, K_MEM) ? (m->h.refs++, CL_SUCCESS) : CL_INVALID_MEM_OBJECT;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(m, K_MEM, CL_INVALID_MEM_OBJECT);
 }
 
 CGM_API cl_int clReleaseMemObject(cl_mem m)

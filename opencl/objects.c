@@ -115,6 +115,14 @@ int cgm_cl_valid(const void *p, int kind)
     return 0;
 }
 
+cl_int cgm_cl_retain(void *p, int kind, cl_int invalid)
+{
+    cgm_cl_lock();
+    cl_int e = cgm_cl_valid(p, kind) ? (((struct cl_head *)p)->refs++, CL_SUCCESS) : invalid;
+    cgm_cl_unlock();
+    return e;
+}
+
 void cgm_cl_free(void *p)
 {
     if (!p || !cap)

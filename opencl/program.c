@@ -115,10 +115,7 @@ CGM_API cl_program clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev,
 
 CGM_API cl_int clRetainProgram(cl_program p)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(p, K_PROGRAM) ? (p->h.refs++, CL_SUCCESS) : CL_INVALID_PROGRAM;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(p, K_PROGRAM, CL_INVALID_PROGRAM);
 }
 
 CGM_API cl_int clReleaseProgram(cl_program p)

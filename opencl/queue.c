@@ -376,10 +376,7 @@ CGM_API cl_int clGetEventProfilingInfo(cl_event ev, cl_profiling_info param, siz
 
 CGM_API cl_int clRetainEvent(cl_event ev)
 {
-    cgm_cl_lock();
-    cl_int e = cgm_cl_valid(ev, K_EVENT) ? (ev->h.refs++, CL_SUCCESS) : CL_INVALID_EVENT;
-    cgm_cl_unlock();
-    return e;
+    return cgm_cl_retain(ev, K_EVENT, CL_INVALID_EVENT);
 }
 
 CGM_API cl_int clReleaseEvent(cl_event ev)

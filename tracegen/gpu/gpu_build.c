@@ -306,15 +306,10 @@ long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d
                 (unsigned long long)opt_addr, OPTIONS_MAX - 1);
         return -EFAULT;
     }
-    char *src = malloc(len);
+    long rc0;
+    char *src = (char *)gpu_copy_in_new(p, src_addr, len, "build: the source", &rc0);
     if (!src)
-        return -ENOMEM;
-    if (gmem_copy_in(p->mem, src, src_addr, len, NULL) < 0) {
-        fprintf(stderr, "tracegen: gpu: build: %llu source bytes at 0x%llx are not mapped\n",
-                (unsigned long long)len, (unsigned long long)src_addr);
-        free(src);
-        return -EFAULT;
-    }
+        return rc0;
     struct build_args args;
     if (parse_options(options, &args, why, sizeof why) < 0) {
         free(args.buf);

@@ -137,15 +137,10 @@ static long gpu_load_binary(struct x86_process *p, struct x86_thread *t, struct 
                 (unsigned long long)len, GPU_MAX_BINARY_BYTES >> 20);
         return -EINVAL;
     }
-    uint8_t *bin = malloc(len);
+    long rc;
+    uint8_t *bin = gpu_copy_in_new(p, addr, len, "load binary", &rc);
     if (!bin)
-        return -ENOMEM;
-    if (gmem_copy_in(p->mem, bin, addr, len, NULL) < 0) {
-        fprintf(stderr, "tracegen: gpu: load binary: %llu bytes at 0x%llx are not mapped\n",
-                (unsigned long long)len, (unsigned long long)addr);
-        free(bin);
-        return -EFAULT;
-    }
+        return rc;
     char name[64];
     snprintf(name, sizeof name, "<binary of %llu bytes>", (unsigned long long)len);
     return gpu_load_image(p, t, d, name, bin, len, NULL, 0);

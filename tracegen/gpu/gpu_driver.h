@@ -87,6 +87,10 @@ void gpu_driver_destroy(struct gpu_driver *d);
 /* Maps LEN bytes of fresh zeroed guest memory with PROT (GPROT_*) below the
  * process's mmap area; returns the address or 0. */
 uint64_t gpu_guest_map(struct x86_process *p, uint64_t len, int prot);
+/* LEN bytes of guest memory at ADDR in a fresh host buffer; NULL with
+ * *RC = -ENOMEM or -EFAULT (said on stderr, naming WHAT) when it fails. */
+uint8_t *gpu_copy_in_new(struct x86_process *p, uint64_t addr, uint64_t len, const char *what,
+                         long *rc);
 /* The emulator's view of guest memory. */
 struct si_memory gpu_si_memory(struct x86_process *p);
 /* Records EV in T's stream when tracing. */
