@@ -444,6 +444,40 @@ static void events(struct cl_env *env)
     clReleaseMemObject(m);
 }
 
+/* A kernel held back by a user event runs with the arguments it was
+ * enqueued with (the standard: clSetKernelArg after the enqueue does not
+ * change it), after the commands before it and before those after it. */
+static void held_kernel(struct cl_env *env)
+{
+    cl_int e, rc;
+    cl_program p = build(env, "__kernel void put(__global int *v, int x) { v[get_global_id(0)] = x; }",
+                         "", &rc);
+    cl_kernel k = cl_kernel_of(p, "put");
+    cl_mem m = cl_buffer(env, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL);
+    cl_event user = clCreateUserEvent(env->ctx, &e);
+    int one = 1, two = 2, got[64] = { 0 };
+    size_t g = 64;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof one, &one);
+    EXPECT_ERR(clEnqueueNDRangeKernel(env->q, k, 1, NULL, &g, NULL, 1, &user, NULL), CL_SUCCESS);
+    clSetKernelArg(k, 1, sizeof two, &two);    /* changes only the next launch */
+    cl_event r;
+    EXPECT_ERR(clEnqueueReadBuffer(env->q, m, CL_FALSE, 0, sizeof got, got, 0, NULL, &r), CL_SUCCESS);
+    EXPECT(got[0] == 0, "nothing ran while the kernel waited: %d", got[0]);
+    clSetUserEventStatus(user, CL_COMPLETE);
+    EXPECT_ERR(clWaitForEvents(1, &r), CL_SUCCESS);
+    EXPECT(got[0] == 1 && got[63] == 1, "the held kernel ran with its own arguments: %d %d", got[0],
+           got[63]);
+    EXPECT_ERR(clEnqueueNDRangeKernel(env->q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT_ERR(clEnqueueReadBuffer(env->q, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(got[5] == 2, "the next launch takes the new argument: %d", got[5]);
+    clReleaseEvent(r);
+    clReleaseEvent(user);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 /* Linked with libcgmopencl.a (no ICD loader between): handles that are no
  * object at all, or of another kind, are the library's to refuse. */
 static void bad_handles(struct cl_env *env)
@@ -479,6 +513,7 @@ int main(void)
     buffers(&env);
     programs_and_kernels(&env);
     events(&env);
+    held_kernel(&env);
     if (!clGetExtensionFunctionAddress("clGetICDLoaderInfoOCLICD"))   /* ocl-icd answers it */
         bad_handles(&env);
     clReleaseCommandQueue(env.q);
