@@ -487,7 +487,7 @@ install: $(PROGRAMS) $(ALL_LIBS) opencl
 	ln -sfn /usr/include/CL $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl/CL
 	printf '%s\n' 'prefix=$(PREFIX)' 'Name: cgmopencl' \
 	  'Description: the cgmtrace guest OpenCL 1.2 platform, static, for musl programs' \
-	  'Version: 1.2' 'Cflags: -isystem $${prefix}/include/cgmtrace-opencl' \
+	  'Version: 1.2' 'Cflags: -I$${prefix}/include -isystem $${prefix}/include/cgmtrace-opencl' \
 	  'Libs: -L$${prefix}/lib -lcgmopencl' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cgmopencl.pc
 
 # Keep intermediate objects so a second make rebuilds nothing.
