@@ -68,7 +68,7 @@ static char *record(const char *program, const char *trace)
     return output_of(cmd);
 }
 
-enum { MAX_LAUNCHES = 16, MAX_GROUPS = 4096 };
+enum { MAX_LAUNCHES = 128 };
 struct kernel_work {
     unsigned launches;
     uint64_t insts[MAX_LAUNCHES + 1];          /* by launch id */
@@ -199,6 +199,14 @@ static void test_hotspot_twin(void **state)
 {
     (void)state;
     check_twin("hotspot", "32 3", 3, 3 * 4.0 * 32 * 32);
+}
+
+/* lud: the matrix (48 x 48 floats) in with its buffer and out with one
+ * read, around 94 launches. */
+static void test_lud_twin(void **state)
+{
+    (void)state;
+    check_twin("lud", "", 2, 2 * 4.0 * 48 * 48);
 }
 
 static void test_api_checks(void **state)
@@ -342,6 +350,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backprop_twin),
         cmocka_unit_test(test_hotspot_twin),
+        cmocka_unit_test(test_lud_twin),
         cmocka_unit_test(test_api_checks),
         cmocka_unit_test(test_second_recording_compiles_nothing),
         cmocka_unit_test(test_clinfo),
