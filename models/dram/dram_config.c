@@ -67,9 +67,13 @@ static const struct key keys[] = {
     { "write_low", K_UINT, C(write_low), 0, 4095,
       "writes queued at which a drain stops while reads wait", NULL },
     { "write_drain", K_ENUM, C(write_drain), 0, 0,
-      "idle: drain also when no read is queued, stop at write_low while reads wait; watermark: "
-      "with no read queued only above write_low, write every write queued at the start",
+      "idle: drain also when nothing waits to be scheduled, stop at write_low while reads wait; "
+      "watermark: with nothing waiting only above write_low, take the writes queued at the start "
+      "and stop (reads wait for them to be written, or with bank queues to be moved there)",
       write_drains },
+    { "bank_queue_size", K_UINT, C(bank_queue_size), 0, 256,
+      "command queue per bank that requests move to one a cycle and the scheduler picks from "
+      "(0: it picks from the transaction queue)", NULL },
     { "hit_cap", K_UINT, C(hit_cap), 1, 1u << 20,
       "row hits served ahead of an older request for another row", NULL },
     { "mapping", K_MAPPING, C(mapping), 0, 0,

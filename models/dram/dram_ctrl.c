@@ -8,7 +8,12 @@
  * outside a drain only reads are scheduled, so they pass the writes (the
  * read-to-write turnarounds a controller avoids). A read of a queued write's
  * block is served from the write queue, a second write to it merges, and a
- * write never passes a read of its block that was queued before it. */
+ * write never passes a read of its block that was queued before it.
+ *
+ * With bank queues, those queues are what the scheduler looks at, reads and
+ * writes together; the transaction queues only feed them, one request a
+ * cycle after the cycle's command, from the queue the drain rule says. A
+ * write in a bank queue still serves reads of its block and merges writes. */
 #include "cgm/dram.h"
 #include "cgm/check.h"
 
@@ -56,6 +61,10 @@ struct channel {
     unsigned wblocked;        /* writes whose reads_before is not 0 */
     bool writing;             /* draining the write queue */
     unsigned drain_left;      /* watermark policy: writes this drain still owes */
+    struct entry *bq;         /* bank queues, in the order requests moved there;
+                                 NULL without them */
+    unsigned bn;
+    unsigned *bank_n;         /* [rank][bank index]: requests in its bank queue */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
     /* No command can issue before this cycle: the soonest time at which a
@@ -127,6 +136,10 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
         ch->bank_hit = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->bank_hit);
         if (cfg->write_queue_size && !(ch->wq = calloc(cfg->write_queue_size, sizeof *ch->wq)))
             goto oom;
+        size_t nb = (size_t)cfg->ranks * d->nbanks;
+        if (cfg->bank_queue_size && (!(ch->bq = calloc(nb * cfg->bank_queue_size, sizeof *ch->bq)) ||
+                                     !(ch->bank_n = calloc(nb, sizeof *ch->bank_n))))
+            goto oom;
         if (!ch->q || !ch->banks || !ch->ranks || !ch->bank_hit)
             goto oom;
         for (unsigned r = 0; r < cfg->ranks; r++) {
@@ -150,6 +163,8 @@ void cgm_dram_destroy(struct cgm_dram *d)
         for (unsigned c = 0; c < d->cfg.channels; c++) {
             free(d->ch[c].q);
             free(d->ch[c].wq);
+            free(d->ch[c].bq);
+            free(d->ch[c].bank_n);
             free(d->ch[c].banks);
             free(d->ch[c].ranks);
             free(d->ch[c].bank_hit);
@@ -177,10 +192,18 @@ const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d) { return &d
 uint64_t cgm_dram_now(const struct cgm_dram *d) { return d->now; }
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d) { return &d->st; }
 
-/* Writes that start a drain on a channel where no read is queued. */
+/* Writes that start a drain on a channel where nothing waits to be
+ * scheduled. */
 static unsigned idle_drain_writes(const struct cgm_dram *d)
 {
     return d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK ? d->cfg.write_low + 1 : 1;
+}
+
+/* Whether nothing waits to be scheduled: no read queued or, with bank
+ * queues, nothing in them. */
+static bool nothing_to_schedule(const struct channel *ch)
+{
+    return ch->bq ? !ch->bn : !ch->n;
 }
 
 unsigned cgm_dram_pending(const struct cgm_dram *d)
@@ -188,8 +211,8 @@ unsigned cgm_dram_pending(const struct cgm_dram *d)
     unsigned n = d->nfly;
     for (unsigned c = 0; c < d->cfg.channels; c++) {
         const struct channel *ch = &d->ch[c];
-        bool held = !ch->writing && !ch->n && ch->wn < idle_drain_writes(d);
-        n += ch->n + (held ? 0 : ch->wn);
+        bool held = !ch->writing && !ch->n && !ch->bn && ch->wn < idle_drain_writes(d);
+        n += ch->n + ch->bn + (held ? 0 : ch->wn);
     }
     return n;
 }
@@ -197,8 +220,11 @@ unsigned cgm_dram_pending(const struct cgm_dram *d)
 unsigned cgm_dram_writes_queued(const struct cgm_dram *d)
 {
     unsigned n = 0;
-    for (unsigned c = 0; c < d->cfg.channels; c++)
+    for (unsigned c = 0; c < d->cfg.channels; c++) {
         n += d->ch[c].wn;
+        for (unsigned i = 0; i < d->ch[c].bn; i++)
+            n += d->ch[c].bq[i].r.write;
+    }
     return n;
 }
 
@@ -209,11 +235,15 @@ bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr)
     return ch->n < d->cfg.queue_size && (!ch->wq || ch->wn < d->cfg.write_queue_size);
 }
 
+/* A write of block in the write queue or a bank queue, or NULL. */
 static struct entry *queued_write(const struct channel *ch, uint64_t block)
 {
     for (unsigned i = 0; i < ch->wn; i++)
         if (ch->wq[i].block == block)
             return &ch->wq[i];
+    for (unsigned i = 0; i < ch->bn; i++)
+        if (ch->bq[i].r.write && ch->bq[i].block == block)
+            return &ch->bq[i];
     return NULL;
 }
 
@@ -281,6 +311,8 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
             add_entry(d, e, r, a);
             for (unsigned i = 0; i < ch->n; i++)
                 e->reads_before += ch->q[i].block == block;
+            for (unsigned i = 0; i < ch->bn; i++)
+                e->reads_before += !ch->bq[i].r.write && ch->bq[i].block == block;
             ch->wblocked += e->reads_before != 0;
         }
         from_write_queue(d, r);
@@ -461,9 +493,10 @@ static bool queued_hit(struct queue q, unsigned skip, unsigned bank, uint32_t ro
  * wants row of bank. */
 static bool row_wanted(struct channel *ch, struct queue q, unsigned skip, unsigned bank, uint32_t row)
 {
-    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
+    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn }, banks = { ch->bq, &ch->bn };
     return queued_hit(reads, q.e == ch->q ? skip : UINT32_MAX, bank, row) ||
-           (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row));
+           (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row)) ||
+           (ch->bq && queued_hit(banks, q.e == ch->bq ? skip : UINT32_MAX, bank, row));
 }
 
 static bool older_conflict(struct queue q, unsigned i, unsigned bank, uint32_t row)
@@ -480,13 +513,14 @@ static void remove_entry(struct queue q, unsigned i)
     (*q.n)--;
 }
 
-/* The queue this cycle serves: without a write queue the one queue; with
- * one, the writes from the cycle their count reaches write_high (or, no read
- * being queued, idle_drain_writes) until the queue is empty or, by the idle
- * policy, write_low are left while reads wait, by the watermark policy, the
- * writes queued at the start are written (reads wait meanwhile); the reads
- * otherwise, and also while every queued write waits for an older read of
- * its block. */
+/* The transaction queue this cycle serves (schedules from or, with bank
+ * queues, moves from): without a write queue the one queue; with one, the
+ * writes from the cycle their count reaches write_high (or, nothing waiting
+ * to be scheduled, idle_drain_writes) until the queue is empty or, by the
+ * idle policy, write_low are left while reads wait, by the watermark
+ * policy, the writes queued at the start are taken (reads wait meanwhile);
+ * the reads otherwise, and also while every queued write waits for an older
+ * read of its block. */
 static struct queue serving(struct cgm_dram *d, struct channel *ch)
 {
     struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
@@ -494,7 +528,7 @@ static struct queue serving(struct cgm_dram *d, struct channel *ch)
         return reads;
     bool watermark = d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK;
     if (!ch->writing &&
-        (ch->wn >= d->cfg.write_high || (!ch->n && ch->wn >= idle_drain_writes(d)))) {
+        (ch->wn >= d->cfg.write_high || (nothing_to_schedule(ch) && ch->wn >= idle_drain_writes(d)))) {
         ch->writing = true;
         ch->drain_left = watermark ? ch->wn : 0;
         d->st.write_drains++;
@@ -540,16 +574,44 @@ static bool schedule_refresh(struct cgm_dram *d, unsigned c, uint64_t *wake)
     return false;
 }
 
+/* Takes entry i of q out; a bank queue's count goes down with it. */
+static void take_entry(struct channel *ch, struct queue q, unsigned i)
+{
+    if (q.e == ch->bq)
+        ch->bank_n[q.e[i].bank]--;
+    remove_entry(q, i);
+}
+
+/* With bank queues: moves the oldest request of the transaction queue the
+ * drain rule serves whose bank queue has room (a write not while a read of
+ * its block is queued before it) to that bank queue. */
+static void move_to_bank_queue(struct cgm_dram *d, struct channel *ch)
+{
+    struct queue from = serving(d, ch);
+    for (unsigned i = 0; i < *from.n; i++) {
+        struct entry *e = &from.e[i];
+        if (ch->bank_n[e->bank] >= d->cfg.bank_queue_size || e->reads_before)
+            continue;
+        if (e->r.write && ch->drain_left)
+            ch->drain_left--;
+        ch->bq[ch->bn++] = *e;
+        ch->bank_n[e->bank]++;
+        remove_entry(from, i);
+        lift_at(&ch->wake, d->now + 1);
+        return;
+    }
+}
+
 /* At most one command for channel c this cycle. A look that finds none
  * notes in ch->wake when one could first issue, and the cycles before it
  * are not looked at. */
-static void schedule_channel(struct cgm_dram *d, unsigned c)
+static void issue_command(struct cgm_dram *d, unsigned c)
 {
     struct channel *ch = &d->ch[c];
     if (d->now < ch->wake)
         return;
     bool was_writing = ch->writing;
-    struct queue q = serving(d, ch);
+    struct queue q = ch->bq ? (struct queue){ ch->bq, &ch->bn } : serving(d, ch);
     uint64_t wake = UINT64_MAX;
     if (schedule_refresh(d, c, &wake))
         return;
@@ -575,11 +637,11 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
         if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(q, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
-        if (e->r.write && ch->drain_left)
+        if (e->r.write && ch->drain_left && !ch->bq)
             ch->drain_left--;
         if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, e->bank, e->a.row))
             bk->close_asap = true;
-        remove_entry(q, i);
+        take_entry(ch, q, i);
         return;
     }
 
@@ -632,6 +694,13 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
     ch->wake = ch->writing != was_writing ? d->now + 1 : wake;
 }
 
+static void schedule_channel(struct cgm_dram *d, unsigned c)
+{
+    issue_command(d, c);
+    if (d->ch[c].bq)
+        move_to_bank_queue(d, &d->ch[c]);
+}
+
 static unsigned hist_bucket(uint64_t v)
 {
     unsigned b = 0;
@@ -680,7 +749,7 @@ void cgm_dram_tick(struct cgm_dram *d)
 {
     complete_due(d);
     for (unsigned c = 0; c < d->cfg.channels; c++) {
-        d->st.queue_occupancy_sum += d->ch[c].n + d->ch[c].wn;
+        d->st.queue_occupancy_sum += d->ch[c].n + d->ch[c].wn + d->ch[c].bn;
         schedule_channel(d, c);
     }
     d->now++;
