@@ -65,6 +65,7 @@ struct channel {
                                  NULL without them */
     unsigned bn;
     unsigned *bank_n;         /* [rank][bank index]: requests in its bank queue */
+    unsigned rr;              /* the bank queue that issued last */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
     /* No command can issue before this cycle: the soonest time at which a
@@ -602,6 +603,81 @@ static void move_to_bank_queue(struct cgm_dram *d, struct channel *ch)
     }
 }
 
+/* Closed page: precharges a row nobody queued wants any more. */
+static bool close_unwanted(struct cgm_dram *d, unsigned c, struct queue q, uint64_t *wake)
+{
+    struct channel *ch = &d->ch[c];
+    for (unsigned r = 0; r < d->cfg.ranks; r++)
+        for (unsigned i = 0; i < d->nbanks; i++) {
+            struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
+            if (!bk->open || !bk->close_asap || row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row))
+                continue;
+            if (d->now >= bk->next_pre) {
+                do_pre(d, c, r, i / d->cfg.banks_per_group, i % d->cfg.banks_per_group);
+                return true;
+            }
+            lift_at(wake, bk->next_pre);
+        }
+    return false;
+}
+
+/* Bank queues: the banks in turn from the one after the last that issued;
+ * in a bank's queue the first request whose next command may issue issues
+ * it, a precharge only for the oldest and, while a request for the open row
+ * waits behind it, only once the row has served hit_cap column commands. */
+static bool issue_round_robin(struct cgm_dram *d, unsigned c, uint64_t *wake)
+{
+    struct channel *ch = &d->ch[c];
+    struct queue q = { ch->bq, &ch->bn };
+    unsigned nb = d->cfg.ranks * d->nbanks;
+    for (unsigned k = 1; k <= nb; k++) {
+        unsigned b = (ch->rr + k) % nb, rank = b / d->nbanks;
+        struct bank *bk = &ch->banks[b];
+        if (!ch->bank_n[b] || ch->ranks[rank].ref_pending)
+            continue;
+        bool oldest = true;
+        for (unsigned i = 0; i < ch->bn; i++) {
+            struct entry *e = &ch->bq[i];
+            if (e->bank != b)
+                continue;
+            bool first = oldest;
+            oldest = false;
+            uint64_t ready;
+            if (!bk->open) {
+                ready = act_ready(d, ch, rank, bk);
+                if (d->now >= ready) {
+                    do_act(d, c, rank, e->a.bg, e->a.bank, e->a.row);
+                    e->caused_act = true;
+                }
+            } else if (bk->row == e->a.row) {
+                if (e->reads_before)
+                    continue;
+                ready = e->r.write ? bk->next_wr : bk->next_rd;
+                if (d->now >= ready) {
+                    do_column(d, c, e);
+                    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, b, e->a.row))
+                        bk->close_asap = true;
+                    take_entry(ch, q, i);
+                }
+            } else if (first && (bk->hits_since_act >= d->cfg.hit_cap || !queued_hit(q, i, b, bk->row))) {
+                ready = bk->next_pre;
+                if (d->now >= ready) {
+                    do_pre(d, c, rank, e->a.bg, e->a.bank);
+                    e->caused_pre = true;
+                }
+            } else {
+                continue;
+            }
+            if (d->now >= ready) {
+                ch->rr = b;
+                return true;
+            }
+            lift_at(wake, ready);
+        }
+    }
+    return false;
+}
+
 /* At most one command for channel c this cycle. A look that finds none
  * notes in ch->wake when one could first issue, and the cycles before it
  * are not looked at. */
@@ -615,6 +691,12 @@ static void issue_command(struct cgm_dram *d, unsigned c)
     uint64_t wake = UINT64_MAX;
     if (schedule_refresh(d, c, &wake))
         return;
+    if (ch->bq) {
+        bool closed = d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && close_unwanted(d, c, q, &wake);
+        if (!closed && !issue_round_robin(d, c, &wake))
+            ch->wake = wake;
+        return;
+    }
 
     /* First ready: the oldest request whose row is open and whose column
      * command may issue now, unless its bank has served hit_cap hits while
@@ -637,7 +719,7 @@ static void issue_command(struct cgm_dram *d, unsigned c)
         if (bk->hits_since_act >= d->cfg.hit_cap && older_conflict(q, i, e->bank, e->a.row))
             continue;
         do_column(d, c, e);
-        if (e->r.write && ch->drain_left && !ch->bq)
+        if (e->r.write && ch->drain_left)
             ch->drain_left--;
         if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, e->bank, e->a.row))
             bk->close_asap = true;
@@ -645,22 +727,8 @@ static void issue_command(struct cgm_dram *d, unsigned c)
         return;
     }
 
-    /* Closed page: precharge rows nobody queued wants any more. */
-    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE) {
-        for (unsigned r = 0; r < d->cfg.ranks; r++)
-            for (unsigned i = 0; i < d->nbanks; i++) {
-                struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
-                struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
-                                           .bank = i % d->cfg.banks_per_group };
-                if (!bk->open || !bk->close_asap || row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row))
-                    continue;
-                if (d->now >= bk->next_pre) {
-                    do_pre(d, c, r, a.bg, a.bank);
-                    return;
-                }
-                lift_at(&wake, bk->next_pre);
-            }
-    }
+    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && close_unwanted(d, c, q, &wake))
+        return;
 
     /* Otherwise the oldest request whose next command (ACT or PRE) may issue. */
     for (unsigned i = 0; i < *q.n; i++) {
