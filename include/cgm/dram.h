@@ -76,11 +76,14 @@ struct cgm_dram_config {
     unsigned write_queue_size, write_high, write_low;
     enum cgm_dram_write_drain write_drain;
     /* Per-bank command queues between the transaction queues and the
-     * scheduler; 0: none, the scheduler picks from the transaction queue
-     * (reads or, in a drain, writes). With them, one request a cycle moves
-     * from the transaction queue a drain says (the oldest whose bank queue
-     * has room) to its bank's queue, and the scheduler picks FR-FCFS among
-     * every request in the bank queues, reads and writes alike. */
+     * scheduler; 0: none, the scheduler picks FR-FCFS from the transaction
+     * queue (reads or, in a drain, writes). With them, one request a cycle
+     * moves from the transaction queue a drain says (the oldest whose bank
+     * queue has room) to its bank's queue, and the scheduler looks at the
+     * banks in turn from the one after the last that issued, taking in a
+     * bank's queue the first request, read or write, whose next command may
+     * issue (a precharge only for the oldest, and while a request for the
+     * open row waits only once hit_cap column commands used the row). */
     unsigned bank_queue_size;
     unsigned hit_cap;    /* row hits served ahead of an older conflicting request */
     /* Fields from the most to the least significant address bit, separated

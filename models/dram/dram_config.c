@@ -72,8 +72,8 @@ static const struct key keys[] = {
       "and stop (reads wait for them to be written, or with bank queues to be moved there)",
       write_drains },
     { "bank_queue_size", K_UINT, C(bank_queue_size), 0, 256,
-      "command queue per bank that requests move to one a cycle and the scheduler picks from "
-      "(0: it picks from the transaction queue)", NULL },
+      "command queue per bank: requests move there one a cycle, the scheduler serves the banks in "
+      "turn (0: it picks FR-FCFS from the transaction queue)", NULL },
     { "hit_cap", K_UINT, C(hit_cap), 1, 1u << 20,
       "row hits served ahead of an older request for another row", NULL },
     { "mapping", K_MAPPING, C(mapping), 0, 0,

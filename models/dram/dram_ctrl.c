@@ -11,9 +11,10 @@
  * write never passes a read of its block that was queued before it.
  *
  * With bank queues, those queues are what the scheduler looks at, reads and
- * writes together; the transaction queues only feed them, one request a
- * cycle after the cycle's command, from the queue the drain rule says. A
- * write in a bank queue still serves reads of its block and merges writes. */
+ * writes together, bank by bank in turn; the transaction queues only feed
+ * them, one request a cycle after the cycle's command, from the queue the
+ * drain rule says. A write in a bank queue still serves reads of its block
+ * and merges writes. */
 #include "cgm/dram.h"
 #include "cgm/check.h"
 
@@ -61,9 +62,11 @@ struct channel {
     unsigned wblocked;        /* writes whose reads_before is not 0 */
     bool writing;             /* draining the write queue */
     unsigned drain_left;      /* watermark policy: writes this drain still owes */
-    struct entry *bq;         /* bank queues, in the order requests moved there;
-                                 NULL without them */
-    unsigned bn;
+    /* Bank queues, NULL without them: bank b's holds bank_n[b] requests at
+     * bq[b * bank_queue_size], in the order they moved there. */
+    struct entry *bq;
+    unsigned bqsize;          /* bank_queue_size */
+    unsigned bn;              /* requests in all of them */
     unsigned *bank_n;         /* [rank][bank index]: requests in its bank queue */
     unsigned rr;              /* the bank queue that issued last */
     struct bank *banks;       /* [rank][bank index] */
@@ -106,6 +109,13 @@ struct cgm_dram {
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* Bank b's queue of ch (with bank queues). */
+static struct queue bank_queue(const struct channel *ch, unsigned b)
+{
+    return (struct queue){ ch->bq + (size_t)b * ch->bqsize, &ch->bank_n[b] };
+}
+
+
 struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, size_t errlen)
 {
     if (cgm_dram_config_validate(cfg, err, errlen))
@@ -138,6 +148,7 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
         if (cfg->write_queue_size && !(ch->wq = calloc(cfg->write_queue_size, sizeof *ch->wq)))
             goto oom;
         size_t nb = (size_t)cfg->ranks * d->nbanks;
+        ch->bqsize = cfg->bank_queue_size;
         if (cfg->bank_queue_size && (!(ch->bq = calloc(nb * cfg->bank_queue_size, sizeof *ch->bq)) ||
                                      !(ch->bank_n = calloc(nb, sizeof *ch->bank_n))))
             goto oom;
@@ -222,9 +233,11 @@ unsigned cgm_dram_writes_queued(const struct cgm_dram *d)
 {
     unsigned n = 0;
     for (unsigned c = 0; c < d->cfg.channels; c++) {
-        n += d->ch[c].wn;
-        for (unsigned i = 0; i < d->ch[c].bn; i++)
-            n += d->ch[c].bq[i].r.write;
+        const struct channel *ch = &d->ch[c];
+        n += ch->wn;
+        for (unsigned b = 0; ch->bq && b < d->cfg.ranks * d->nbanks; b++)
+            for (unsigned i = 0; i < ch->bank_n[b]; i++)
+                n += bank_queue(ch, b).e[i].r.write;
     }
     return n;
 }
@@ -236,16 +249,17 @@ bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr)
     return ch->n < d->cfg.queue_size && (!ch->wq || ch->wn < d->cfg.write_queue_size);
 }
 
-/* A write of block in the write queue or a bank queue, or NULL. */
-static struct entry *queued_write(const struct channel *ch, uint64_t block)
+/* Whether a write of block is in the write queue or a bank queue. */
+static bool queued_write(const struct cgm_dram *d, const struct channel *ch, uint64_t block)
 {
     for (unsigned i = 0; i < ch->wn; i++)
         if (ch->wq[i].block == block)
-            return &ch->wq[i];
-    for (unsigned i = 0; i < ch->bn; i++)
-        if (ch->bq[i].r.write && ch->bq[i].block == block)
-            return &ch->bq[i];
-    return NULL;
+            return true;
+    for (unsigned b = 0; ch->bq && b < d->cfg.ranks * d->nbanks; b++)
+        for (unsigned i = 0; i < ch->bank_n[b]; i++)
+            if (bank_queue(ch, b).e[i].r.write && bank_queue(ch, b).e[i].block == block)
+                return true;
+    return false;
 }
 
 bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_request *r)
@@ -254,7 +268,7 @@ bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_reques
     const struct channel *ch = &d->ch[a.chan];
     if (!ch->wq)
         return ch->n < d->cfg.queue_size;
-    if (queued_write(ch, r->addr >> d->map.offset_bits))
+    if (queued_write(d, ch, r->addr >> d->map.offset_bits))
         return true;
     return r->write ? ch->wn < d->cfg.write_queue_size : ch->n < d->cfg.queue_size;
 }
@@ -305,19 +319,22 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
     if (!ch->wq) {
         add_entry(d, &ch->q[ch->n++], r, a);
     } else if (r->write) {
-        if (queued_write(ch, block)) {
+        if (queued_write(d, ch, block)) {
             d->st.writes_merged++;
         } else {
             struct entry *e = &ch->wq[ch->wn++];
             add_entry(d, e, r, a);
             for (unsigned i = 0; i < ch->n; i++)
                 e->reads_before += ch->q[i].block == block;
-            for (unsigned i = 0; i < ch->bn; i++)
-                e->reads_before += !ch->bq[i].r.write && ch->bq[i].block == block;
+            if (ch->bq) {
+                struct queue bq = bank_queue(ch, e->bank);
+                for (unsigned i = 0; i < *bq.n; i++)
+                    e->reads_before += !bq.e[i].r.write && bq.e[i].block == block;
+            }
             ch->wblocked += e->reads_before != 0;
         }
         from_write_queue(d, r);
-    } else if (queued_write(ch, block)) {
+    } else if (queued_write(d, ch, block)) {
         d->st.reads_forwarded++;
         from_write_queue(d, r);
     } else {
@@ -494,10 +511,11 @@ static bool queued_hit(struct queue q, unsigned skip, unsigned bank, uint32_t ro
  * wants row of bank. */
 static bool row_wanted(struct channel *ch, struct queue q, unsigned skip, unsigned bank, uint32_t row)
 {
-    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn }, banks = { ch->bq, &ch->bn };
+    struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
+    struct queue banks = ch->bq ? bank_queue(ch, bank) : (struct queue){ NULL, NULL };
     return queued_hit(reads, q.e == ch->q ? skip : UINT32_MAX, bank, row) ||
            (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row)) ||
-           (ch->bq && queued_hit(banks, q.e == ch->bq ? skip : UINT32_MAX, bank, row));
+           (ch->bq && queued_hit(banks, q.e == banks.e ? skip : UINT32_MAX, bank, row));
 }
 
 static bool older_conflict(struct queue q, unsigned i, unsigned bank, uint32_t row)
@@ -575,14 +593,6 @@ static bool schedule_refresh(struct cgm_dram *d, unsigned c, uint64_t *wake)
     return false;
 }
 
-/* Takes entry i of q out; a bank queue's count goes down with it. */
-static void take_entry(struct channel *ch, struct queue q, unsigned i)
-{
-    if (q.e == ch->bq)
-        ch->bank_n[q.e[i].bank]--;
-    remove_entry(q, i);
-}
-
 /* With bank queues: moves the oldest request of the transaction queue the
  * drain rule serves whose bank queue has room (a write not while a read of
  * its block is queued before it) to that bank queue. */
@@ -595,8 +605,9 @@ static void move_to_bank_queue(struct cgm_dram *d, struct channel *ch)
             continue;
         if (e->r.write && ch->drain_left)
             ch->drain_left--;
-        ch->bq[ch->bn++] = *e;
-        ch->bank_n[e->bank]++;
+        struct queue to = bank_queue(ch, e->bank);
+        to.e[(*to.n)++] = *e;
+        ch->bn++;
         remove_entry(from, i);
         lift_at(&ch->wake, d->now + 1);
         return;
@@ -628,20 +639,15 @@ static bool close_unwanted(struct cgm_dram *d, unsigned c, struct queue q, uint6
 static bool issue_round_robin(struct cgm_dram *d, unsigned c, uint64_t *wake)
 {
     struct channel *ch = &d->ch[c];
-    struct queue q = { ch->bq, &ch->bn };
     unsigned nb = d->cfg.ranks * d->nbanks;
     for (unsigned k = 1; k <= nb; k++) {
         unsigned b = (ch->rr + k) % nb, rank = b / d->nbanks;
         struct bank *bk = &ch->banks[b];
-        if (!ch->bank_n[b] || ch->ranks[rank].ref_pending)
+        struct queue q = bank_queue(ch, b);
+        if (!*q.n || ch->ranks[rank].ref_pending)
             continue;
-        bool oldest = true;
-        for (unsigned i = 0; i < ch->bn; i++) {
-            struct entry *e = &ch->bq[i];
-            if (e->bank != b)
-                continue;
-            bool first = oldest;
-            oldest = false;
+        for (unsigned i = 0; i < *q.n; i++) {
+            struct entry *e = &q.e[i];
             uint64_t ready;
             if (!bk->open) {
                 ready = act_ready(d, ch, rank, bk);
@@ -657,9 +663,10 @@ static bool issue_round_robin(struct cgm_dram *d, unsigned c, uint64_t *wake)
                     do_column(d, c, e);
                     if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, b, e->a.row))
                         bk->close_asap = true;
-                    take_entry(ch, q, i);
+                    remove_entry(q, i);
+                    ch->bn--;
                 }
-            } else if (first && (bk->hits_since_act >= d->cfg.hit_cap || !queued_hit(q, i, b, bk->row))) {
+            } else if (!i && (bk->hits_since_act >= d->cfg.hit_cap || !queued_hit(q, i, b, bk->row))) {
                 ready = bk->next_pre;
                 if (d->now >= ready) {
                     do_pre(d, c, rank, e->a.bg, e->a.bank);
@@ -687,7 +694,7 @@ static void issue_command(struct cgm_dram *d, unsigned c)
     if (d->now < ch->wake)
         return;
     bool was_writing = ch->writing;
-    struct queue q = ch->bq ? (struct queue){ ch->bq, &ch->bn } : serving(d, ch);
+    struct queue q = ch->bq ? (struct queue){ NULL, NULL } : serving(d, ch);
     uint64_t wake = UINT64_MAX;
     if (schedule_refresh(d, c, &wake))
         return;
@@ -723,7 +730,7 @@ static void issue_command(struct cgm_dram *d, unsigned c)
             ch->drain_left--;
         if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, e->bank, e->a.row))
             bk->close_asap = true;
-        take_entry(ch, q, i);
+        remove_entry(q, i);
         return;
     }
 

@@ -7,8 +7,11 @@ DRAMSIM3_TREE is an extracted DRAMsim3 source tree: the devices are its
 configs/DDR3_4Gb_x8_1600.ini and configs/DDR4_8Gb_x8_2400.ini with 32768 rows
 per bank, one rank, 1 or 2 channels, open page; the [dram] keys given to the
 model are the same figures (DRAMsim3's row-hit cap is 4, its write buffer
-drains from full or, with its command queues empty, from more than 8 writes).
-KEY=VALUE pairs are further [dram] keys for the model (to try another rule).
+drains from full or, with its command queues empty, from more than 8 writes;
+its per-bank command queues are the model's bank queues). The drain rule is
+the model's default. KEY=VALUE pairs are further [dram] keys for the model
+(to try another rule: write_drain=idle bank_queue_size=0 is the one-level
+controller with the drain to write_low).
 Each stream runs through both replay drivers; TABLE gets one row per run and
 the verdict against the bounds: read latency within 10%, bandwidth within
 5%, row hits within 2 points. Exit status 1 if any row is out of bounds, 3 if
@@ -67,6 +70,7 @@ def model_keys(ini):
         "bus_bits": sy["bus_width"], "page_policy": "open",
         "queue_size": sy["trans_queue_size"], "write_queue_size": sy["trans_queue_size"],
         "write_high": sy["trans_queue_size"], "write_low": "8", "hit_cap": "4",
+        "bank_queue_size": sy["cmd_queue_size"],
     }
     # DRAMsim3 names fields two letters each, most significant first.
     names = {"ro": "row", "ch": "chan", "ra": "rank", "ba": "bank", "bg": "bg", "co": "col"}
