@@ -115,7 +115,6 @@ static struct queue bank_queue(const struct channel *ch, unsigned b)
     return (struct queue){ ch->bq + (size_t)b * ch->bqsize, &ch->bank_n[b] };
 }
 
-
 struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, size_t errlen)
 {
     if (cgm_dram_config_validate(cfg, err, errlen))
