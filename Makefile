@@ -6,9 +6,11 @@
 #   tracegen/**/*.c        -> libcgmtracegen.a    (tracegen/main.c -> bin/tracegen)
 #   replay/**/*.c          -> libcgmreplay.a      (replay/main.c   -> bin/replay)
 #   sweep/*.c              -> libcgmsweep.a       (sweep/main.c    -> bin/sweep)
+#   formats/*.c again      -> libcgmtrace.so      python/cgmtrace/*.py -> $(BUILD)/python
 #   tests/unit/PART/test_*.c -> one cmocka program each, run by `make test`
 #                             (PART: formats, models, tracegen, replay, sweep;
 #                             `make test-PART` runs one part's)
+#   tests/python/test_*.py -> unittest modules, run by `make test` (and test-python)
 #   tests/bench/bench_*.c  -> `make bench-NAME` (underscores become dashes)
 #   tests/fuzz/fuzz_*.c    -> libFuzzer targets, `make fuzz`
 #
@@ -22,16 +24,18 @@ SAN     ?=
 # Debian packages the project builds, tests and benchmarks with (g++: the C++
 # guest workloads traces/x86/*.cc; busybox-static: a static program nobody here
 # wrote, whose applets test_x86_busybox runs under tracegen; sqlite3: the
-# dynamically linked SQLite shell make validate runs on a file database).
+# dynamically linked SQLite shell make validate runs on a file database;
+# python3-numpy: the Python reader's arrays, which its tests check).
 DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
                 libcapstone-dev libcmocka-dev libinih-dev libcjson-dev \
                 libxxhash-dev libsystemc-dev musl-tools valgrind gnuplot-nox \
-                g++ busybox-static sqlite3
-PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack
+                g++ busybox-static sqlite3 python3 python3-numpy liblzma-dev
+PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack liblzma
 # Programs the tests run that pkg-config cannot see (sweep plot draws with
 # gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox;
-# make validate runs sqlite3; test_opencl runs clinfo).
-DEP_COMMANDS := gnuplot g++ busybox sqlite3 clinfo
+# make validate runs sqlite3; test_opencl runs clinfo; the Python reader's
+# tests run python3).
+DEP_COMMANDS := gnuplot g++ busybox sqlite3 clinfo python3
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
@@ -118,7 +122,8 @@ PC_models     := libcjson
 PC_tracegen   := libelf capstone msgpack
 PC_replay     := inih libcjson
 PC_sweep      := libcjson libxxhash
-PC_tracetool  := libcjson
+# tracetool export --champsim writes .xz with liblzma (liblzma-dev).
+PC_tracetool  := libcjson liblzma
 layer_libs    = $(foreach l,$(USES_$(1)),$(BUILD)/lib/libcgm$(l).a)
 layer_ldlibs  = $(shell pkg-config --libs $(sort $(PC_$(1)) $(foreach l,$(USES_$(1)),$(PC_$(l)))) \
                   2>/dev/null) \
@@ -222,12 +227,45 @@ $(foreach p,$(TEST_PARTS),$(eval $(call test_link_rule,$(p))))
 $(BUILD)/tests/formats/test_x86_view: LDLIBS += -lelf
 $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.c.o $(call layer_libs,bench); $(call link,bench)
 
+# ---- the trace library as a shared library, and the Python reader ---------
+# formats/ compiled again as position-independent code into libcgmtrace.so
+# (the same code as libcgmformats.a; its SONAME's number changes when its
+# ABI does). The Python package python/cgmtrace loads it through ctypes;
+# `make` copies it to $(BUILD)/python (PYTHONPATH=$(BUILD)/python).
+TRACE_SO_VERSION := 1.0.0
+TRACE_SONAME     := libcgmtrace.so.1
+LIB_TRACE_SO     := $(BUILD)/lib/libcgmtrace.so.$(TRACE_SO_VERSION)
+# Without the sanitizers: the Python that loads it is not built with them.
+$(BUILD)/pic/%.c.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 $(CFLAGS) $(WARN) $(EXTRA_CFLAGS) -fPIC -c $< -o $@
+$(LIB_TRACE_SO): $(patsubst %,$(BUILD)/pic/%.o,$(FORMATS_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -shared -Wl,-soname,$(TRACE_SONAME) -Wl,--no-undefined -o $@ $^ \
+	  $(call layer_ldlibs,formats)
+	ln -sf $(notdir $@) $(BUILD)/lib/$(TRACE_SONAME)
+	ln -sf $(TRACE_SONAME) $(BUILD)/lib/libcgmtrace.so
+# Debian's interpreter when there is one: it sees Debian's python3-numpy.
+PYTHON       ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+PYTHON_PKG   := $(wildcard python/cgmtrace/*.py)
+PYTHON_BUILT := $(patsubst python/%,$(BUILD)/python/%,$(PYTHON_PKG))
+$(BUILD)/python/%.py: python/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+.PHONY: python
+python: $(LIB_TRACE_SO) $(PYTHON_BUILT)
+all: python
+
 # ---- tests -----------------------------------------------------------------
 # Unit tests find the programs and data through these variables.
-TEST_ENV = CGM_BIN=$(abspath $(BIN)) CGM_ROOT=$(abspath .) CGM_BUILD=$(abspath $(BUILD))
+TEST_ENV = CGM_BIN=$(abspath $(BIN)) CGM_ROOT=$(abspath .) CGM_BUILD=$(abspath $(BUILD)) \
+           CGM_PYTHON=$(PYTHON) PYTHONPATH=$(abspath $(BUILD)/python)
 
-test: $(PROGRAMS) $(UNIT_BINS)
-	@$(TEST_ENV) sh tests/run_tests.sh $(UNIT_BINS)
+# tests/python/test_*.py: the Python reader's unittest modules, run beside the
+# cmocka programs (tests/run_tests.sh counts both).
+PYTHON_TESTS := $(wildcard tests/python/test_*.py)
+test: $(PROGRAMS) $(UNIT_BINS) python
+	@$(TEST_ENV) sh tests/run_tests.sh $(UNIT_BINS) $(PYTHON_TESTS)
 
 test-unit: test
 
@@ -236,6 +274,9 @@ test-$(1): $$(PROGRAMS) $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
 	@$$(TEST_ENV) sh tests/run_tests.sh $$(call unit_bins,$$(wildcard tests/unit/$(1)/test_*.c))
 endef
 $(foreach p,$(TEST_PARTS),$(eval $(call test_part_rule,$(p))))
+.PHONY: test-python
+test-python: $(PROGRAMS) python
+	@$(TEST_ENV) sh tests/run_tests.sh $(PYTHON_TESTS)
 
 # Fingerprints of replay's statistics (tests/fingerprints/run.sh): the check
 # (also a unit test, test_fingerprints) and the explicit refresh.
@@ -388,6 +429,7 @@ test: gpu-guests
 bench-gpu: gpu-guests
 validate: gpu-guests
 $(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
+test-formats: python
 
 # ---- the guest OpenCL platform (opencl/) ------------------------------------
 # Guest code: an ICD driver for the ocl-icd loader of dynamically linked
@@ -471,17 +513,30 @@ deps-validate:
 validate: $(PROGRAMS) deps-validate
 	@$(TEST_ENV) sh tests/validate/run.sh
 
-# The guest OpenCL platform: the ICD driver and its vendors folder under
-# lib/cgmtrace (where an installed tracegen looks), libcgmopencl.a with
-# cgmopencl.pc (musl static programs: musl-gcc -static $(pkg-config --cflags
-# --libs cgmopencl)).
-install: $(PROGRAMS) $(ALL_LIBS) opencl
+# install-built installs what is built without building anything (the
+# install test uses it on the tree make test built). The guest OpenCL
+# platform: the ICD driver and its vendors folder under lib/cgmtrace (where
+# an installed tracegen looks), libcgmopencl.a with cgmopencl.pc (musl static
+# programs: musl-gcc -static $(pkg-config --cflags --libs cgmopencl)).
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+install: $(PROGRAMS) $(ALL_LIBS) $(LIB_TRACE_SO) python opencl
+	@$(MAKE) --no-print-directory install-built
+.PHONY: install-built
+install-built:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/cgm $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/lib/cgmtrace/vendors $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PYTHONDIR)/cgmtrace \
+	  $(DESTDIR)$(PREFIX)/lib/cgmtrace/vendors $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/cgm/*.h include/cgm/*.def $(DESTDIR)$(PREFIX)/include/cgm
-	install -m 644 $(ALL_LIBS) $(OPENCL_LIB) $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(ALL_LIBS) $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(LIB_FORMATS) $(DESTDIR)$(PREFIX)/lib/libcgmtrace.a
+	install -m 755 $(LIB_TRACE_SO) $(DESTDIR)$(PREFIX)/lib
+	ln -sf $(notdir $(LIB_TRACE_SO)) $(DESTDIR)$(PREFIX)/lib/$(TRACE_SONAME)
+	ln -sf $(TRACE_SONAME) $(DESTDIR)$(PREFIX)/lib/libcgmtrace.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(TRACE_SO_VERSION)|' \
+	  -e 's|@REQUIRES@|$(PC_formats)|' formats/cgmtrace.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cgmtrace.pc
+	install -m 644 $(PYTHON_PKG) $(DESTDIR)$(PYTHONDIR)/cgmtrace
+	install -m 644 $(OPENCL_LIB) $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(OPENCL_ICD) $(DESTDIR)$(PREFIX)/lib/cgmtrace
 	echo $(PREFIX)/lib/cgmtrace/libcgmopencl-icd.so > $(DESTDIR)$(PREFIX)/lib/cgmtrace/vendors/cgmtrace.icd
 	ln -sfn /usr/include/CL $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl/CL
@@ -496,4 +551,4 @@ install: $(PROGRAMS) $(ALL_LIBS) opencl
 clean:
 	rm -rf build bin
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

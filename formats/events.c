@@ -53,6 +53,12 @@ const char *cgm_event_field_name(uint8_t type, int field)
     return field >= 0 && field < n ? events[type].fields[field] : NULL;
 }
 
+char cgm_event_field_kind(uint8_t type, int field)
+{
+    int n = cgm_event_field_count(type);
+    return field >= 0 && field < n ? events[type].kind[field] : 0;
+}
+
 size_t cgm_event_encode(uint8_t *out, const struct cgm_event *ev)
 {
     int n = cgm_event_field_count(ev->type);

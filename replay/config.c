@@ -66,6 +66,50 @@ static const char *const protocol_names[] = {
     { sec, "coalescer", T_COUNT, OFF(fld.coalescer), co, 1, 4096, NULL,                            \
       "requests parked behind outstanding misses, " per " (seed 000 Sec. 4.5's coalescer size)" }
 
+/* [energy.*]: femtojoules per event and per cycle (replay/energy.c).
+ * Defaults: M. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm):
+ * an instruction's overhead in a simple core about 70 pJ, a 64-bit read of
+ * a 32 KB SRAM 20 pJ and of a 1 MB one 100 pJ. Where no published figure
+ * fits (passive rates, DRAM commands: the presets carry no IDD currents),
+ * the default is 0. */
+#define EFJ(sec, name, fld, def, doc) { sec, name, T_COUNT, OFF(energy.fld), def, 0, 1ull << 40, NULL, doc }
+#define ENERGY_CACHE_KEYS(sec, k, access)                                                           \
+    EFJ(sec, "access", cache[k][RP_E_ACCESS], access, "fJ per access (tag lookup and read or write)"), \
+    EFJ(sec, "fill", cache[k][RP_E_FILL], "0", "fJ per miss (the block's fill)"),                    \
+    EFJ(sec, "writeback", cache[k][RP_E_WRITEBACK], "0", "fJ per write-back"),                      \
+    EFJ(sec, "passive", cache[k][RP_E_CACHE_PASSIVE], "0", "fJ per CPU cycle of the run")
+#define ENERGY_KEYS                                                                                 \
+    { "energy", "enable", T_COUNT, OFF(energy.enable), "0", 0, 1, NULL,                              \
+      "1: energy and power per element, per part and in total in the statistics (\"energy\")" },     \
+    EFJ("energy.core", "uop", core_uop, "70000", "fJ per committed micro-op other than loads and stores"), \
+    EFJ("energy.core", "load", core_load, "70000", "fJ per committed load micro-op (the L1 access apart)"), \
+    EFJ("energy.core", "store", core_store, "70000", "fJ per committed store micro-op (the L1 access apart)"), \
+    EFJ("energy.core", "passive", core_passive, "0", "fJ per cycle that committed nothing"),       \
+    ENERGY_CACHE_KEYS("energy.l1i", RP_E_L1I, "20000"),                                               \
+    ENERGY_CACHE_KEYS("energy.l1d", RP_E_L1D, "20000"),                                               \
+    ENERGY_CACHE_KEYS("energy.l2", RP_E_L2, "100000"),                                                \
+    ENERGY_CACHE_KEYS("energy.l3", RP_E_L3, "100000"),                                                \
+    ENERGY_CACHE_KEYS("energy.gpu_l1v", RP_E_GPU_L1V, "20000"),                                       \
+    ENERGY_CACHE_KEYS("energy.gpu_l2", RP_E_GPU_L2, "100000"),                                        \
+    ENERGY_CACHE_KEYS("energy.gpu_scalar", RP_E_GPU_SCALAR, "20000"),                                 \
+    EFJ("energy.ring", "hop", ring_hop, "0", "fJ per packet through a switch"),                     \
+    EFJ("energy.ring", "flit", ring_flit, "0", "fJ per flit over a link (a link's busy cycle)"),    \
+    EFJ("energy.ring", "passive", ring_passive, "0", "fJ per CPU cycle of the run"),                \
+    EFJ("energy.dram", "activate", dram_activate, "0", "fJ per ACT"),                               \
+    EFJ("energy.dram", "read", dram_read, "0", "fJ per read burst"),                                \
+    EFJ("energy.dram", "write", dram_write, "0", "fJ per write burst"),                             \
+    EFJ("energy.dram", "precharge", dram_precharge, "0", "fJ per PRE"),                             \
+    EFJ("energy.dram", "refresh", dram_refresh, "0", "fJ per REF"),                                 \
+    EFJ("energy.dram", "passive", dram_passive, "0", "fJ per DRAM cycle (background)"),             \
+    EFJ("energy.cu", "salu", cu[RP_E_SALU], "0", "fJ per scalar ALU wavefront instruction"),        \
+    EFJ("energy.cu", "valu", cu[RP_E_VALU], "0", "fJ per vector ALU wavefront instruction"),        \
+    EFJ("energy.cu", "smem", cu[RP_E_SMEM], "0", "fJ per scalar memory wavefront instruction"),     \
+    EFJ("energy.cu", "vmem", cu[RP_E_VMEM], "0", "fJ per vector memory wavefront instruction"),     \
+    EFJ("energy.cu", "lds", cu[RP_E_LDS], "0", "fJ per LDS wavefront instruction"),                 \
+    EFJ("energy.cu", "branch", cu[RP_E_BRANCH], "0", "fJ per branch wavefront instruction"),        \
+    EFJ("energy.cu", "other", cu[RP_E_CU_OTHER], "0", "fJ per other wavefront instruction (barrier, waitcnt, end, ...)"), \
+    EFJ("energy.cu", "passive", cu[RP_E_CU_PASSIVE], "0", "fJ per idle GPU cycle of the compute unit")
+
 static const struct key keys[] = {
     { "cpu", "cores", T_COUNT, OFF(cores), "4", 1, 64, NULL, "cores" },
     { "cpu", "frequency", T_HZ, OFF(frequency), "4GHz", 1000000, 20000000000ull, NULL, "core clock" },
@@ -236,6 +280,7 @@ static const struct key keys[] = {
       "bytes per GPU cycle all vector requests share (32 at 1 GHz: seed 000 Table 4.1's 32 GB/s)" },
     { "gpu.ideal_memory", "scalar_latency", T_CYCLES, OFF(ideal_scalar_latency), "2", 0, 1000000, NULL,
       "scalar loads: a scalar cache that always hits (seed 000)" },
+    ENERGY_KEYS
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

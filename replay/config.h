@@ -17,6 +17,21 @@ struct rp_cache_cfg {
     uint64_t size, ways, block, latency, mshr;
 };
 
+/* Energy profiles, femtojoules per event and per cycle (replay/energy.h). */
+enum rp_energy_cache { RP_E_L1I, RP_E_L1D, RP_E_L2, RP_E_L3, RP_E_GPU_L1V, RP_E_GPU_L2, RP_E_GPU_SCALAR,
+                       RP_E_CACHE_KINDS };
+enum rp_energy_cache_event { RP_E_ACCESS, RP_E_FILL, RP_E_WRITEBACK, RP_E_CACHE_PASSIVE, RP_E_CACHE_EVENTS };
+enum rp_energy_cu_event { RP_E_SALU, RP_E_VALU, RP_E_SMEM, RP_E_VMEM, RP_E_LDS, RP_E_BRANCH, RP_E_CU_OTHER,
+                          RP_E_CU_PASSIVE, RP_E_CU_EVENTS };
+struct rp_energy_cfg {
+    uint64_t enable;
+    uint64_t core_uop, core_load, core_store, core_passive;
+    uint64_t cache[RP_E_CACHE_KINDS][RP_E_CACHE_EVENTS];
+    uint64_t ring_hop, ring_flit, ring_passive;
+    uint64_t dram_activate, dram_read, dram_write, dram_precharge, dram_refresh, dram_passive;
+    uint64_t cu[RP_E_CU_EVENTS];
+};
+
 struct rp_config {
     /* [cpu] */
     uint64_t cores, frequency;
@@ -61,6 +76,8 @@ struct rp_config {
     } cu;
     /* [gpu.ideal_memory]: the plain timed memory */
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
+    /* [energy], [energy.*]: the energy profiles (replay/energy.c) */
+    struct rp_energy_cfg energy;
 };
 
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };

@@ -172,6 +172,8 @@ static unsigned commit(struct rp_core *c, uint64_t now)
             else
                 c->stores_after_commit++;
         }
+        if (u->syscall && c->sim->timeline)
+            rp_timeline_syscall_commit(c->sim->timeline, c->id, now);
         if (u->retire) {
             c->st.instructions++;
             if (c->thread)
@@ -658,6 +660,13 @@ static bool request_line(struct rp_core *c, uint64_t block, uint64_t now)
     return true;
 }
 
+/* The thread the core runs changed at NOW (--timeline). */
+static void timeline_thread(struct rp_core *c, uint64_t now)
+{
+    if (c->sim->timeline)
+        rp_timeline_core_thread(c->sim->timeline, c->id, now, c->thread ? c->thread->tid : RP_TIMELINE_NO_THREAD);
+}
+
 /* Returns the instructions (or events) taken this cycle. Fetch is
  * pipelined: a new line is requested (one per cycle, up to cpu.fetch_lines
  * in flight) and its instructions enter the fetch queue at once, where
@@ -684,6 +693,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
                 return taken;
             }
             c->thread = t;
+            timeline_thread(c, now);
             c->fetch_cause = ST_FRONTEND;
             c->slice_start = now;
             c->st.context_switches++;
@@ -697,6 +707,7 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
                 if (pipeline_empty(c)) {
                     rp_sched_yield(&s->sched, t);
                     c->thread = NULL;
+                    timeline_thread(c, now);
                     taken++;
                     continue;
                 }
@@ -720,12 +731,14 @@ static unsigned fetch(struct rp_core *c, struct fetch_state *fs, uint64_t now)
             taken++;
             if (it->kind == RP_ITEM_END) {
                 c->thread = NULL;
+                timeline_thread(c, now);
                 rp_sched_exit(&s->sched, t);
                 continue;
             }
             if (!rp_sim_event(s, c, t, &it->ev)) {
                 t->has_held = true; /* re-examined when it runs again */
                 c->thread = NULL;
+                timeline_thread(c, now);
             }
             return taken;
         }
@@ -823,6 +836,8 @@ static void finish(struct rp_core *c, uint64_t now)
     c->finished = true;
     if (c->st.cycles == 0)
         c->st.cycles = now + 1;
+    if (c->sim->timeline)
+        rp_timeline_core_end(c->sim->timeline, c->id, now + 1);
     rp_sim_core_finished(c->sim, now + 1);
 }
 
@@ -848,6 +863,8 @@ void rp_core_main(void *arg)
             c->st.stall[why]++;
         else
             c->st.commit_cycles++;
+        if (s->timeline)
+            rp_timeline_core_pass(s->timeline, c->id, now, committed ? ST_COUNT : why);
         if (s->failed) {
             finish(c, now);
             return;

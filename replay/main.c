@@ -18,7 +18,8 @@ static void usage(FILE *out)
 {
     fputs("usage: replay [-c CONFIG.ini] [--set SECTION.KEY=VALUE]... [-o STATS.json] [-q] [--roi]\n"
           "              [--partial] [--windows N --windows-out FILE] [--kernels-out FILE]\n"
-          "              TRACE.cgt\n"
+          "              [--timeline FILE.json [--timeline-max-events N] [--timeline-stall N]\n"
+          "              [--timeline-window N]] TRACE.cgt\n"
           "       replay --print-config [-c CONFIG.ini] [--set SECTION.KEY=VALUE]...\n"
           "       replay --list-stats [-c CONFIG.ini] [--set ...]... [-o SHAPE.json] [-q] [--roi] TRACE.cgt\n"
           "       replay --dram-trace FILE [-c CONFIG.ini] [--set dram.KEY=VALUE]... [-o STATS.json]\n"
@@ -67,6 +68,15 @@ static void usage(FILE *out)
           "  --windows-out F  where --windows writes\n"
           "  --kernels-out F  also write each GPU launch's statistics to F, one JSON\n"
           "                   object per line as the launch ends\n"
+          "  --timeline F     also write the run as Chrome trace-event JSON (Perfetto,\n"
+          "                   chrome://tracing) as it goes: per core the thread it runs,\n"
+          "                   its system calls and memory stalls; per compute unit its\n"
+          "                   work-groups; the GPU's kernels, copies and flushes; IPC,\n"
+          "                   DRAM bandwidth and ring load per window\n"
+          "  --timeline-max-events N  at most N events in it (default 1000000; the rest\n"
+          "                   are counted and left out)\n"
+          "  --timeline-stall N  memory stalls of N CPU cycles or more (default 100)\n"
+          "  --timeline-window N  the counters every N CPU cycles (default 10000)\n"
           "  -h, --help       this text\n"
           "\n"
           "Sizes take B, KiB, MiB, GiB (KB, kB, MB, GB are the same powers of 1024),\n"
@@ -87,7 +97,8 @@ static void usage(FILE *out)
 static bool takes_argument(const char *a)
 {
     return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--dram-trace") ||
-           !strcmp(a, "--windows") || !strcmp(a, "--windows-out") || !strcmp(a, "--kernels-out");
+           !strcmp(a, "--windows") || !strcmp(a, "--windows-out") || !strcmp(a, "--kernels-out") ||
+           !strncmp(a, "--timeline", 10);
 }
 
 static bool looks_like_option(const char *a)
@@ -106,6 +117,35 @@ static bool open_json(const char *out, FILE **json)
     if (!*json)
         fprintf(stderr, "replay: %s: %s\n", out, strerror(errno));
     return *json != NULL;
+}
+
+/* --timeline's numbers (NUM: max events, stall, window; NULL: the
+ * default): 0, or -1 with the reason printed. */
+static int parse_timeline_options(const char *timeline, const char *const num[3], const char *dram_trace,
+                                  struct rp_timeline_options *opt)
+{
+    static const char *const names[3] = { "--timeline-max-events", "--timeline-stall", "--timeline-window" };
+    uint64_t *field[3] = { &opt->max_events, &opt->stall_cycles, &opt->window_cycles };
+    for (int k = 0; k < 3; k++) {
+        if (!num[k])
+            continue;
+        if (!timeline || dram_trace) {
+            fprintf(stderr, "replay: %s goes with --timeline FILE and a trace\n", names[k]);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        *field[k] = strtoull(num[k], &end, 10);
+        if (errno || *end || !*field[k] || num[k][0] == '-') {
+            fprintf(stderr, "replay: %s %s: not a whole number above 0\n", names[k], num[k]);
+            return -1;
+        }
+    }
+    if (timeline && dram_trace) {
+        fprintf(stderr, "replay: --timeline goes with a trace, not --dram-trace\n");
+        return -1;
+    }
+    return 0;
 }
 
 /* --list-stats: the statistics' paths on standard output (unless QUIET)
@@ -133,6 +173,7 @@ int main(int argc, char **argv)
     rp_config_defaults(&cfg);
     const char *config = NULL, *out = NULL, *trace = NULL, *dram_trace = NULL;
     const char *window = NULL, *windows_out = NULL, *kernels_out = NULL;
+    const char *timeline = NULL, *timeline_num[3] = { NULL, NULL, NULL };
     bool print = false, quiet = false, partial = false, roi_only = false, check = false, list = false;
     char err[1024];
     for (int i = 1; i < argc; i++) {
@@ -163,6 +204,18 @@ int main(int argc, char **argv)
                 windows_out = argv[i + 1];
             else if (!strcmp(a, "--kernels-out"))
                 kernels_out = argv[i + 1];
+            else if (!strcmp(a, "--timeline"))
+                timeline = argv[i + 1];
+            else if (!strcmp(a, "--timeline-max-events"))
+                timeline_num[0] = argv[i + 1];
+            else if (!strcmp(a, "--timeline-stall"))
+                timeline_num[1] = argv[i + 1];
+            else if (!strcmp(a, "--timeline-window"))
+                timeline_num[2] = argv[i + 1];
+            else if (!strncmp(a, "--timeline", 10)) {
+                fprintf(stderr, "replay: unknown option %s (see --help)\n", a);
+                return 2;
+            }
             i++;
         } else if (!strcmp(a, "--check")) {
             check = true;
@@ -201,6 +254,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    struct rp_timeline_options tl_opt = { 0 };
+    if (parse_timeline_options(timeline, timeline_num, dram_trace, &tl_opt))
+        return 2;
     if (config && rp_config_load(&cfg, config, err, sizeof err)) {
         fprintf(stderr, "replay: %s\n", err);
         return 1;
@@ -276,7 +332,19 @@ int main(int argc, char **argv)
         rp_sim_destroy(s);
         return 1;
     }
+    if (timeline && !(s->timeline = rp_timeline_open(s, timeline, &tl_opt, err, sizeof err))) {
+        fprintf(stderr, "replay: --timeline %s\n", err);
+        rp_windows_free(s->windows);
+        rp_sim_destroy(s);
+        return 1;
+    }
     int rc = rp_sim_run(s, isatty(STDERR_FILENO));
+    if (!rc && s->timeline) {
+        rc = rp_timeline_finish(s->timeline, s);
+        s->timeline = NULL;
+        if (rc)
+            snprintf(s->error, sizeof s->error, "%s: writing the timeline failed", timeline);
+    }
     if (!rc && rp_stats_kernels_close(s)) {
         rc = -1;
         snprintf(s->error, sizeof s->error, "%s: writing the kernels' statistics failed", kernels_out);
@@ -290,6 +358,8 @@ int main(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "replay: %s\n", s->error);
         rp_windows_free(s->windows);
+        rp_timeline_free(s->timeline);
+        s->timeline = NULL;
         rp_sim_destroy(s);
         return 1;
     }

@@ -305,6 +305,8 @@ static void shoot_down(struct rp_sim *s, uint64_t addr, uint64_t len)
 
 bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, const struct cgm_event *ev)
 {
+    if (s->timeline && ev->type == CGM_EV_SYSCALL)
+        rp_timeline_syscall(s->timeline, rp_core_id(c), ev);
     switch (ev->type) {
     case CGM_EV_THREAD_CREATE:
     case CGM_EV_FUTEX_WAKE:
@@ -442,12 +444,14 @@ int rp_sim_run(struct rp_sim *s, bool progress)
     ks_stop stop;
     do {
         /* in steps of a million cycles, stopping at each window's end */
-        uint64_t to = rp_windows_stop_at(s->windows, cycle + 1000000);
+        uint64_t to = rp_timeline_stop_at(s->timeline, rp_windows_stop_at(s->windows, cycle + 1000000));
         stop = ks_run_cycles(s->eng, cpu, to);
         if (stop == KS_STOP_LIMIT && rp_windows_reached(s->windows, s, to)) {
             snprintf(s->error, sizeof s->error, "%s: writing the window statistics failed", s->trace_name);
             return -1;
         }
+        if (stop == KS_STOP_LIMIT)
+            rp_timeline_reached(s->timeline, s, to);
         if (to < cycle + 1000000)
             continue;
         cycle = to;

@@ -16,6 +16,7 @@
 #include "replay/config.h"
 #include "replay/sched.h"
 #include "replay/stats_roi.h"
+#include "replay/timeline.h"
 #include "replay/x86_static.h"
 
 /* Why a cycle committed nothing. With an empty reorder buffer the cause
@@ -73,6 +74,7 @@ struct rp_sim {
     uint64_t *core_cycles;         /* per core: cycles run up to snapshot_cycle */
     struct rp_regions regions;     /* the regions of interest (replay/stats_roi.c) */
     struct rp_windows *windows;    /* statistics per window (replay/windows.c), or NULL */
+    struct rp_timeline *timeline;  /* --timeline (replay/timeline.c), or NULL */
     FILE *kernels_out;             /* each GPU launch's statistics (--kernels-out), or NULL */
 };
 

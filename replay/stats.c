@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/energy.h"
 #include "replay/gpu/gpu.h"
 #include "replay/sim.h"
 
@@ -154,6 +155,8 @@ int rp_stats_register(struct rp_sim *s)
     cgm_stat dram = cgm_stats_child(reg, root, "dram");
     cgm_stat_ratio(reg, dram, "bandwidth_gbytes_per_s", cgm_stats_child(reg, dram, "bytes"), seconds, 1,
                    1e9);
+    if (s->cfg.energy.enable && rp_energy_register(s, cycles))
+        return -1;
     return cgm_stats_failed(reg) ? -1 : 0;
 }
 

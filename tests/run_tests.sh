@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs each cmocka test program given as an argument and adds up the results.
+# Runs each cmocka test program given as an argument, and each Python unittest
+# module (NAME.py, run by $CGM_PYTHON, verbosely), and adds up the results.
 # cmocka prints "[       OK ] name" per passing test and "[  FAILED  ] N test(s)"
-# in its summary; a program that dies before its summary counts as one failure,
+# in its summary, unittest "name ... ok", "... FAIL" and "... ERROR" per test;
+# a program that dies before its summary counts as one failure,
 # and so does one that runs longer than CGM_TEST_TIMEOUT seconds (default 600:
 # a hang, such as a simulation that never finishes, must not stall the run).
 # CGM_TEST_JOBS programs run at once (default 2: most of the time goes to a
@@ -17,9 +19,11 @@ trap 'rm -rf "$CGM_TEST_OUT"' EXIT
 
 # Runs program $2 as number $1, leaving its output in N.log and its exit
 # status in N.rc (written last: the printer waits for it).
-run_one='CMOCKA_MESSAGE_OUTPUT=stdout timeout -k 10 "${CGM_TEST_TIMEOUT:-600}" "$2" \
-    >"$CGM_TEST_OUT/$1.log" 2>&1
-echo $? >"$CGM_TEST_OUT/$1.rc.tmp" && mv "$CGM_TEST_OUT/$1.rc.tmp" "$CGM_TEST_OUT/$1.rc"'
+run_one='n=$1; shift
+case "$1" in *.py) set -- "${CGM_PYTHON:-python3}" "$1" -v ;; esac
+CMOCKA_MESSAGE_OUTPUT=stdout timeout -k 10 "${CGM_TEST_TIMEOUT:-600}" "$@" \
+    >"$CGM_TEST_OUT/$n.log" 2>&1
+echo $? >"$CGM_TEST_OUT/$n.rc.tmp" && mv "$CGM_TEST_OUT/$n.rc.tmp" "$CGM_TEST_OUT/$n.rc"'
 
 i=0
 for t in "$@"; do
@@ -45,9 +49,17 @@ for t in "$@"; do
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "test program $name ran longer than ${CGM_TEST_TIMEOUT:-600} s and was stopped"
     fi
-    p=$(grep -c '^\[       OK \]' "$log")
-    f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test(s).*/\1/p' "$log" | head -n 1)
-    [ -n "$f" ] || f=0
+    case "$t" in
+    *.py)
+        p=$(grep -c ' \.\.\. ok$' "$log")
+        f=$(grep -c ' \.\.\. \(FAIL\|ERROR\)$' "$log")
+        ;;
+    *)
+        p=$(grep -c '^\[       OK \]' "$log")
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test(s).*/\1/p' "$log" | head -n 1)
+        [ -n "$f" ] || f=0
+        ;;
+    esac
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "test program $name exited with status $rc before reporting a failure"
         f=1

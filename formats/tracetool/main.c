@@ -17,6 +17,7 @@ static const struct {
     { "verify", cmd_verify, "check every chunk, checksum and the index; exit 0 only if intact" },
     { "dump", cmd_dump, "records as text, by stream and record range" },
     { "stats", cmd_stats, "counts by record and event type per stream" },
+    { "export", cmd_export, "x86 threads as text lines or a ChampSim trace" },
 };
 
 static void usage(FILE *out)

@@ -11,6 +11,7 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Opens FILE for a subcommand; prints the error and returns NULL. Warns on
  * stderr when the trace is incomplete. */

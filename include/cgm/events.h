@@ -56,6 +56,9 @@ const char *cgm_event_name(uint8_t type);
 /* Number of fields of TYPE (-1 for an unknown type), and their names. */
 int cgm_event_field_count(uint8_t type);
 const char *cgm_event_field_name(uint8_t type, int field);
+/* A field's kind as cgm/events.def gives it: 'U', 'X' or 'S' (0 when TYPE
+ * has no such field); 'S' fields hold int64_t values. */
+char cgm_event_field_kind(uint8_t type, int field);
 
 /* Encodes EV into OUT (at least CGM_EVENT_BYTES_MAX bytes); returns the
  * length, or 0 for an unknown type. */

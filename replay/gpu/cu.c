@@ -454,6 +454,9 @@ static void wg_end(struct rp_cu *cu, struct rp_wg *wg)
     (void)c;
     cu->st.work_groups++;
     cu->st.work_group_cycles += ks_cycle() + 1 - wg->start;
+    if (cu->gpu->sim->timeline)
+        rp_timeline_wg_end(cu->gpu->sim->timeline, cu->id, wg, ks_domain_cycle_tick(cu->gpu->domain, ks_cycle() + 1),
+                           ks_cycle() + 1 - wg->start);
     /* Freed at the start of the next cycle: callers still hold its waves. */
     wg->next = cu->dead;
     cu->dead = wg;

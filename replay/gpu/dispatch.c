@@ -91,6 +91,8 @@ static bool map(struct rp_gpu *g, struct rp_cu *cu, struct rp_kernel *k, const u
     wg->nwaves = wg->waves_left = wg->live = k->waves;
     wg->lds = (k->lds_bytes + c->lds_alloc - 1) / c->lds_alloc * c->lds_alloc;
     wg->start = now;
+    if (g->sim->timeline)
+        rp_timeline_wg_begin(g->sim->timeline, cu->id, wg, k->launch, wg->id, ks_domain_cycle_tick(g->domain, now));
     if (rp_wg_stream_open(&wg->stream, g->trace.r, stream, prog, k->waves, RP_WAVE_QUEUE_WORDS, g->trace.name, err,
                           sizeof err)) {
         free(wg->waves);
@@ -188,6 +190,8 @@ void rp_dispatcher_main(void *arg)
             k->start = now;
             if (g->kstats)
                 rp_kstats_begin(g->kstats, k, now);
+            if (g->sim->timeline)
+                rp_timeline_kernel_begin(g->sim->timeline, k->launch, k->name, ks_domain_cycle_tick(g->domain, now));
             g->next_group = 0;
             if (never_fits(g, k))
                 return;

@@ -283,6 +283,8 @@ void rp_gpu_kernel_done(struct rp_gpu *g, struct rp_kernel *k)
     k->end = g->last_end = ks_domain_cycle(g->domain) + 1;
     if (g->kstats)
         rp_kstats_end(g->kstats, k, ks_domain_cycle(g->domain));
+    if (g->sim->timeline)
+        rp_timeline_kernel_end(g->sim->timeline, ks_domain_cycle_tick(g->domain, k->end), k->end - k->start);
     /* kernels end in launch order: K is the queue's head */
     g->queue_head = k->next;
     g->next_launch = k->launch + 1;

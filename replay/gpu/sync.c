@@ -165,6 +165,23 @@ static bool copy_phases(const struct rp_sync *y, struct rp_sync_job *j, bool to_
     return add_phase(j, flush) && (!y->copies || add_phase(j, copy));
 }
 
+/* J's phases on the timeline: "copy, CPU flush" and the bytes copied or flushed. */
+static void timeline_begin(struct rp_sync *y, struct rp_sync_job *j)
+{
+    static const char *const kind[] = { [PH_COPY] = "copy", [PH_FLUSH_CPU] = "CPU flush",
+                                        [PH_FLUSH_GPU] = "GPU flush" };
+    char what[96] = "";
+    uint64_t bytes = 0;
+    for (unsigned i = 0; i < j->nph; i++) {
+        size_t n = strlen(what);
+        if (n + 16 < sizeof what)
+            snprintf(what + n, sizeof what - n, "%s%s", n ? ", " : "", kind[j->ph[i].kind]);
+        bytes += j->ph[i].bytes;
+    }
+    rp_timeline_sync_begin(y->gpu->sim->timeline, (size_t)(j - y->jobs), j->t->tid, what, bytes,
+                           ks_domain_cycle_tick(cgm_memsys_cpu_domain(y->gpu->sim->ms), j->start));
+}
+
 /* Starts J for T if it has phases; false when T must wait. */
 static bool start(struct rp_sync *y, struct rp_sync_job *j, struct rp_thread *t, unsigned core)
 {
@@ -180,6 +197,8 @@ static bool start(struct rp_sync *y, struct rp_sync_job *j, struct rp_thread *t,
     j->active = true;
     y->active++;
     t->state = TH_WAITING_GPU;
+    if (y->gpu->sim->timeline)
+        timeline_begin(y, j);
     ks_advance(&y->ec);
     return false;
 }
@@ -346,6 +365,9 @@ void rp_sync_main(void *arg)
                 y->active--;
                 y->jobs_done++;
                 y->system_cycles += now + 1 - j->start;
+                if (g->sim->timeline)
+                    rp_timeline_sync_end(g->sim->timeline, i, ks_domain_cycle_tick(ks_context_domain(ks_self()), now + 1),
+                                         now + 1 - j->start);
                 j->t->synced = true;
                 rp_sched_yield(&g->sim->sched, j->t);
             }
