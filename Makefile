@@ -33,8 +33,9 @@ DEB_PACKAGES := make pkg-config gcc clang lld llvm liblz4-dev libelf-dev \
 PC_PACKAGES  := liblz4 libelf capstone cmocka inih libcjson libxxhash msgpack liblzma
 # Programs the tests run that pkg-config cannot see (sweep plot draws with
 # gnuplot; the C++ guest is built with g++; test_x86_busybox runs busybox;
-# make validate runs sqlite3; the Python reader's tests run python3).
-DEP_COMMANDS := gnuplot g++ busybox sqlite3 python3
+# make validate runs sqlite3; test_opencl runs clinfo; the Python reader's
+# tests run python3).
+DEP_COMMANDS := gnuplot g++ busybox sqlite3 clinfo python3
 
 # `make`, `make test` and `make demo` install missing packages first.
 NO_DEPS_GOALS := deps clean help
@@ -81,7 +82,8 @@ find_src = $(shell find $(1) -name '$(2)' 2>/dev/null | LC_ALL=C sort)
 FORMATS_SRC   := $(wildcard formats/*.c)
 TRACETOOL_SRC := $(wildcard formats/tracetool/*.c)
 MODELS_SRC    := $(call find_src,models,*.c) $(call find_src,models,*.S)
-TRACEGEN_SRC  := $(filter-out tracegen/main.c,$(call find_src,tracegen,*.c))
+TRACEGEN_SRC  := $(filter-out tracegen/main.c,$(call find_src,tracegen,*.c)) \
+                 $(call find_src,tracegen,*.S)
 REPLAY_SRC    := $(filter-out replay/main.c,$(call find_src,replay,*.c))
 SWEEP_SRC     := $(filter-out sweep/main.c,$(wildcard sweep/*.c))
 TEST_PARTS    := formats models tracegen replay sweep
@@ -360,6 +362,8 @@ define kernel_link
 	ld.lld -shared $(@:.co=.o) -o $@
 endef
 $(BUILD)/kernels/%.co: traces/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
+# tracegen carries the device header for the OpenCL C programs it compiles.
+$(BUILD)/obj/tracegen/gpu/gpu_device_header.S.o: traces/include/cgm_device.h
 $(BUILD)/kernels/test/%.co: tests/data/si/kernels/%.cl traces/include/cgm_device.h; $(kernel_link)
 # What the loader must refuse or accept (test_si_refuse): micro.cl for other
 # GPUs and the other SI chips -> $(BUILD)/kernels/target/GFX/micro.co, and
@@ -427,6 +431,66 @@ validate: gpu-guests
 $(addprefix test-,$(TEST_PARTS)): kernels x86-guests gpu-guests
 test-formats: python
 
+# ---- the guest OpenCL platform (opencl/) ------------------------------------
+# Guest code: an ICD driver for the ocl-icd loader of dynamically linked
+# (glibc) programs, with its vendors folder, which tracegen names in such a
+# program's OCL_ICD_VENDORS, and a static library for static musl programs
+# (-lcgmopencl, cgmopencl.pc). musl-gcc searches only musl's headers, so the
+# OpenCL headers (Debian's opencl-c-headers) come through a folder of their own.
+# clinfo (Debian's) runs under tracegen in test_opencl: one platform, one device.
+DEB_PACKAGES += opencl-c-headers ocl-icd-libopencl1 clinfo
+OPENCL_SRC    := $(wildcard opencl/*.c)
+OPENCL_DIR    := $(BUILD)/opencl
+OPENCL_ICD    := $(OPENCL_DIR)/libcgmopencl-icd.so
+OPENCL_LIB    := $(OPENCL_DIR)/libcgmopencl.a
+OPENCL_VENDOR := $(OPENCL_DIR)/vendors/cgmtrace.icd
+OPENCL_INC    := $(OPENCL_DIR)/include
+OPENCL_FLAGS  := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -Iinclude
+OPENCL_DEPS   := $(wildcard opencl/*.h) include/cgm/guest.h
+$(OPENCL_INC)/CL:
+	@mkdir -p $(dir $@)
+	ln -sfn /usr/include/CL $@
+$(OPENCL_DIR)/icd/%.o: opencl/%.c $(OPENCL_DEPS)
+	@mkdir -p $(dir $@)
+	gcc $(OPENCL_FLAGS) -fPIC -fvisibility=hidden -DCGM_OPENCL_ICD -c $< -o $@
+$(OPENCL_DIR)/static/%.o: opencl/%.c $(OPENCL_DEPS) | $(OPENCL_INC)/CL
+	@mkdir -p $(dir $@)
+	musl-gcc $(OPENCL_FLAGS) -isystem $(OPENCL_INC) -c $< -o $@
+$(OPENCL_ICD): $(patsubst opencl/%.c,$(OPENCL_DIR)/icd/%.o,$(OPENCL_SRC))
+	gcc -shared -Wl,-soname,libcgmopencl-icd.so -o $@ $^ -lpthread
+$(OPENCL_LIB): $(patsubst opencl/%.c,$(OPENCL_DIR)/static/%.o,$(OPENCL_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+$(OPENCL_VENDOR): $(OPENCL_ICD)
+	@mkdir -p $(dir $@)
+	echo $(abspath $(OPENCL_ICD)) > $@
+.PHONY: opencl
+opencl: $(OPENCL_ICD) $(OPENCL_LIB) $(OPENCL_VENDOR) $(OPENCL_INC)/CL
+all: opencl
+test: opencl
+$(addprefix test-,$(TEST_PARTS)): opencl
+
+# traces/opencl/*.c: plain OpenCL programs (twins of traces/gpu/ workloads),
+# each linked two ways: dynamically with glibc and -lOpenCL (natively the
+# host's platforms, under tracegen the guest platform) and statically with
+# musl and libcgmopencl.a.
+CL_GUEST_SRC := $(wildcard traces/opencl/*.c)
+CL_GUESTS    := $(patsubst traces/opencl/%.c,$(BUILD)/traces/opencl/dyn/%,$(CL_GUEST_SRC)) \
+                $(patsubst traces/opencl/%.c,$(BUILD)/traces/opencl/static/%,$(CL_GUEST_SRC))
+CL_GUEST_FLAGS := -O2 -Wall -Wextra -Werror -Iinclude
+$(BUILD)/traces/opencl/dyn/%: traces/opencl/%.c $(wildcard traces/opencl/*.h) include/cgm/guest.h
+	@mkdir -p $(dir $@)
+	gcc $(CL_GUEST_FLAGS) -o $@ $< -lOpenCL -lm
+$(BUILD)/traces/opencl/static/%: traces/opencl/%.c $(wildcard traces/opencl/*.h) include/cgm/guest.h \
+                                 $(OPENCL_LIB) | $(OPENCL_INC)/CL
+	@mkdir -p $(dir $@)
+	musl-gcc -static $(CL_GUEST_FLAGS) -isystem $(OPENCL_INC) -o $@ $< $(OPENCL_LIB) -lm -lpthread
+.PHONY: cl-guests
+cl-guests: $(CL_GUESTS) opencl
+all: cl-guests
+test: cl-guests
+$(addprefix test-,$(TEST_PARTS)): cl-guests
+
 # ---- demo, validation, install ---------------------------------------------
 demo: $(PROGRAMS) x86-guests
 	@sh traces/demo.sh $(BIN)
@@ -450,14 +514,18 @@ validate: $(PROGRAMS) deps-validate
 	@$(TEST_ENV) sh tests/validate/run.sh
 
 # install-built installs what is built without building anything (the
-# install test uses it on the tree make test built).
+# install test uses it on the tree make test built). The guest OpenCL
+# platform: the ICD driver and its vendors folder under lib/cgmtrace (where
+# an installed tracegen looks), libcgmopencl.a with cgmopencl.pc (musl static
+# programs: musl-gcc -static $(pkg-config --cflags --libs cgmopencl)).
 PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
-install: $(PROGRAMS) $(ALL_LIBS) $(LIB_TRACE_SO) python
+install: $(PROGRAMS) $(ALL_LIBS) $(LIB_TRACE_SO) python opencl
 	@$(MAKE) --no-print-directory install-built
 .PHONY: install-built
 install-built:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/cgm $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PYTHONDIR)/cgmtrace
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PYTHONDIR)/cgmtrace \
+	  $(DESTDIR)$(PREFIX)/lib/cgmtrace/vendors $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/cgm/*.h include/cgm/*.def $(DESTDIR)$(PREFIX)/include/cgm
 	install -m 644 $(ALL_LIBS) $(DESTDIR)$(PREFIX)/lib
@@ -468,6 +536,14 @@ install-built:
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(TRACE_SO_VERSION)|' \
 	  -e 's|@REQUIRES@|$(PC_formats)|' formats/cgmtrace.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cgmtrace.pc
 	install -m 644 $(PYTHON_PKG) $(DESTDIR)$(PYTHONDIR)/cgmtrace
+	install -m 644 $(OPENCL_LIB) $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(OPENCL_ICD) $(DESTDIR)$(PREFIX)/lib/cgmtrace
+	echo $(PREFIX)/lib/cgmtrace/libcgmopencl-icd.so > $(DESTDIR)$(PREFIX)/lib/cgmtrace/vendors/cgmtrace.icd
+	ln -sfn /usr/include/CL $(DESTDIR)$(PREFIX)/include/cgmtrace-opencl/CL
+	printf '%s\n' 'prefix=$(PREFIX)' 'Name: cgmopencl' \
+	  'Description: the cgmtrace guest OpenCL 1.2 platform, static, for musl programs' \
+	  'Version: 1.2' 'Cflags: -I$${prefix}/include -isystem $${prefix}/include/cgmtrace-opencl' \
+	  'Libs: -L$${prefix}/lib -lcgmopencl' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cgmopencl.pc
 
 # Keep intermediate objects so a second make rebuilds nothing.
 .SECONDARY:

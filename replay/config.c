@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgm/coh.h"
 #include "cgm/dram.h"
 #include "cgm/input.h"
 #include "cgm/nearest.h"
@@ -35,6 +36,13 @@ static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NU
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
 static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
+/* The coherence protocols of cgm/coh_protocols.def, value = its id. */
+static const char *const protocol_names[] = {
+#define PROTOCOL(id) #id,
+#include "cgm/coh_protocols.def"
+#undef PROTOCOL
+    NULL
+};
 
 #define OFF(f) offsetof(struct rp_config, f)
 #define CACHE_KEYS(sec, fld, sz, w, lat, m)                                                        \
@@ -145,6 +153,9 @@ static const struct key keys[] = {
     CACHE_KEYS("cache.l3", l3, "2MiB", "16", "20", "32"),
     { "cache.l3", "slices", T_COUNT, OFF(l3_slices), "4", 1, 64, NULL,
       "slices striped by block address (power of two); size is per slice" },
+    { "coherence", "protocol", T_ENUM, OFF(coherence_protocol), "mesi", 0, CGM_COH_NPROTOCOLS - 1, protocol_names,
+      "the protocol of the CPU's caches and the L3 directory (the GPU's caches run gpu.protocol; "
+      "models/coh/README.md)" },
     { "network", "frequency", T_HZ, OFF(net_frequency), "2GHz", 1000000, 20000000000ull, NULL,
       "ring and system agent clock" },
     { "network", "queue_size", T_COUNT, OFF(net_queue), "8", 2, 1024, NULL, "packets per lane per input port" },
@@ -186,6 +197,8 @@ static const struct key keys[] = {
       "hierarchy: the GPU on the CPU's pages (coherent) or on its own (noncoherent)" },
     { "gpu", "connection", T_ENUM, OFF(gpu_connection), "l3", 0, 1, gpu_connection_names,
       "hierarchy: GPU L2 misses go to the L3 or the memory controller (mc)" },
+    { "gpu", "protocol", T_ENUM, OFF(gpu_protocol), "mesi", 0, CGM_COH_NPROTOCOLS - 1, protocol_names,
+      "the protocol of the GPU's vector L1s and L2 banks (one with GPU controllers: models/coh/README.md)" },
     { "gpu", "link_bytes", T_BYTES, OFF(gpu_link_bytes), "32", 1, 4096, NULL,
       "hierarchy: the hub's link between the GPU L2 banks and the ring, bytes per GPU cycle each way" },
     { "gpu", "xbar_bytes", T_BYTES, OFF(gpu_xbar_bytes), "32", 1, 4096, NULL,
@@ -514,13 +527,17 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
                 *field(c, k) = i;
                 return 0;
             }
-        char list[128] = "";
+        char list[128] = "", hint[96] = "";
+        struct cgm_nearest near = { NULL, 0 };
         for (size_t i = 0; k->names[i]; i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, k->names[i], sizeof list - strlen(list) - 1);
+            cgm_nearest_offer(&near, value, k->names[i]);
         }
-        return config_error(err, errlen, "%s: %s.%s: '%s' is not one of %s", at, section, key, value,
-                            list);
+        if (near.best)
+            snprintf(hint, sizeof hint, " (did you mean %s?)", near.best);
+        return config_error(err, errlen, "%s: %s.%s: '%s' is not one of %s%s", at, section, key, value,
+                            list, hint);
     }
     return number_value(k, value, at, field(c, k), err, errlen);
 }
@@ -760,6 +777,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         return -1;
     if (c->gpu_l2_banks && !pow2(c->gpu_l2_banks)) {
         snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
+        return -1;
+    }
+    const struct cgm_coh_protocol *gp = cgm_coh_protocols[c->gpu_protocol];
+    if (!gp->ops[CGM_NODE_GPU_L1] || !gp->ops[CGM_NODE_GPU_L2]) {
+        snprintf(err, errlen, "gpu.protocol: %s has no controllers for the GPU's caches (it is for "
+                 "coherence.protocol; the GPU's run mesi beside it)", gp->name);
         return -1;
     }
     if (!pow2(c->gpu_tlb_sets)) {

@@ -44,6 +44,8 @@ struct rp_config {
     /* caches */
     struct rp_cache_cfg l1i, l1d, l2, l3;
     uint64_t l3_slices;
+    /* [coherence]; gpu.protocol: protocols by id (cgm/coh_protocols.def) */
+    uint64_t coherence_protocol, gpu_protocol;
     /* [network] */
     uint64_t net_frequency, net_queue, net_flit_bytes, net_latency;
     /* [memory]: system agents, controllers, physical memory */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgm/coh.h"
 #include "cgm/output.h"
 #include "cgm/trace.h"
 #include "replay/config.h"
@@ -27,9 +28,11 @@ static void usage(FILE *out)
           "Simulates a cgmtrace trace cycle by cycle: its x86 threads on out-of-order\n"
           "cores, its GPU work-groups (when it holds any) on Southern Islands compute\n"
           "units, and the memory system (TLBs, L1I/L1D, private L2, L3 slices with the\n"
-          "MESI directory; the GPU's vector L1s, L2 banks and hub in the organisation\n"
+          "directory; the GPU's vector L1s, L2 banks and hub in the organisation\n"
           "gpu.coherence and gpu.connection choose; ring network, system agent, memory\n"
-          "controller, DRAM).\n"
+          "controller, DRAM). The coherence protocol of the CPU's caches and the L3\n"
+          "directory is coherence.protocol's, the GPU caches' gpu.protocol's (mesi, the\n"
+          "default, is seed 000's MESI; the protocols are listed below).\n"
           "\n"
           "  -c FILE          configuration (INI); without it the built-in system is used\n"
           "                   (4 GHz quad-core, 32 KiB L1s, 256 KiB L2s, 2 MiB L3 slices,\n"
@@ -84,6 +87,9 @@ static void usage(FILE *out)
           "when it is a terminal. Exit status: 0 done, 1 bad input or configuration,\n"
           "2 bad usage.\n",
           out);
+    fputs("\nCoherence protocols (coherence.protocol, gpu.protocol):\n", out);
+    for (unsigned i = 0; i < CGM_COH_NPROTOCOLS; i++)
+        fprintf(out, "  %-16s %s\n", cgm_coh_protocols[i]->name, cgm_coh_protocols[i]->summary);
 }
 
 /* An option's argument never looks like an option ("-" alone is standard

@@ -29,6 +29,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
                            c->gpu_connection == RP_GPU_TO_L3);
     struct cgm_coh_gpu_config *g = &m->coh.gpu;
+    g->protocol = cgm_coh_protocols[c->gpu_protocol];
     if (c->gpu_l2_banks)
         g->banks = (unsigned)c->gpu_l2_banks;
     g->l1_ways = (unsigned)c->gpu_l1.ways;
@@ -73,6 +74,7 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->coh.l2_sets = (unsigned)(c->l2.size / (c->l2.ways * c->l2.block));
     m->coh.mshr = (unsigned)c->l2.mshr;
     m->coh.l3_mshr = (unsigned)c->l3.mshr;
+    m->coh.protocol = cgm_coh_protocols[c->coherence_protocol];
     m->l1_latency = (unsigned)c->l1d.latency;
     m->l2_latency = (unsigned)(c->l2.latency - c->l1d.latency);
     m->l3_latency = (unsigned)c->l3.latency;

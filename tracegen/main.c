@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cgm/trace.h"
+#include "tracegen/gpu/gpu_driver.h"
+#include "tracegen/x86/elf_needed.h"
 #include "tracegen/x86/fault.h"
 #include "tracegen/x86/process.h"
 #include "tracegen/x86/recorder.h"
@@ -70,6 +72,18 @@ static void usage(FILE *out)
           "                        holds every variable of it, tokens and keys included\n"
           "      --env-clear       the guest starts with no environment (the default;\n"
           "                        cancels an earlier --env-inherit)\n"
+          "      --opencl-cache DIR\n"
+          "                        where compiled OpenCL C programs are kept (default\n"
+          "                        $XDG_CACHE_HOME/cgmtrace/opencl, ~/.cache/cgmtrace/opencl)\n"
+          "      --compile-kernel FILE.cl\n"
+          "                        compile OpenCL C for the GPU into the code object -o\n"
+          "                        names (for cgm_gpu_load), with the flags and device\n"
+          "                        header clBuildProgram uses; then exit\n"
+          "      --kernel-options OPTS\n"
+          "                        build options for --compile-kernel (-D, -I, -cl-...)\n"
+          "      --opencl-vendors DIR\n"
+          "                        the ICD folder given to a program that links libOpenCL\n"
+          "                        (default: the guest platform's, found beside tracegen)\n"
           "      --strict          an unsupported system call stops the run instead of\n"
           "                        returning ENOSYS with a warning\n"
           "      --seed N          seed for AT_RANDOM and getrandom (default 0)\n"
@@ -105,6 +119,12 @@ static void usage(FILE *out)
           "wait; tracegen runs them on its SI emulator over the guest's memory and\n"
           "records one stream per work-group (named after its static table section,\n"
           "si.static.N) and the GPU calls as events in the calling thread's stream.\n"
+          "OpenCL: a dynamically linked program that needs libOpenCL gets\n"
+          "OCL_ICD_VENDORS in its environment (unless --env sets it), naming the folder\n"
+          "of the guest platform (opencl/), so the ICD loader finds exactly that one\n"
+          "platform; natively the same binary uses the host's (PoCL). The platform\n"
+          "compiles clBuildProgram's OpenCL C with the host's clang (CGM_KERNEL_CLANG\n"
+          "in tracegen's environment names another), cached in --opencl-cache.\n"
           "A trace also holds a \"program\" section: argv, working directory, executable,\n"
           "the guest's environment, exit status, instructions.\n",
           out);
@@ -280,11 +300,53 @@ static char *program_info(int gargc, char **gargv, char **envp, const struct x86
     return text;
 }
 
+/* The default --opencl-cache: $XDG_CACHE_HOME/cgmtrace/opencl, else
+ * $HOME/.cache/cgmtrace/opencl, else a folder of the user's under /tmp. */
+static void default_opencl_cache(char *out, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/')
+        snprintf(out, len, "%s/cgmtrace/opencl", xdg);
+    else if (home && home[0] == '/')
+        snprintf(out, len, "%s/.cache/cgmtrace/opencl", home);
+    else
+        snprintf(out, len, "/tmp/cgmtrace-opencl-%ld", (long)getuid());
+}
+
+/* The guest platform's ICD folder beside this tracegen: installed
+ * (PREFIX/bin -> PREFIX/lib/cgmtrace/vendors) or in the tree (bin ->
+ * build/opencl/vendors, BUILD/bin -> BUILD/opencl/vendors). */
+static int find_opencl_vendors(char *out, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    static const char *const rel[] = { "../lib/cgmtrace/vendors", "../build/opencl/vendors",
+                                       "../opencl/vendors" };
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        char path[4200], real[4096];
+        snprintf(path, sizeof path, "%s/%s/cgmtrace.icd", exe, rel[i]);
+        if (access(path, R_OK) == 0 && realpath(path, real)) {
+            *strrchr(real, '/') = 0;
+            snprintf(out, len, "%s", real);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     enum { O_NOTRACE = 256, O_ROI, O_MAX, O_QUANTUM, O_STDIN, O_ALLOW, O_STRICT, O_SEED,
            O_QUIET, O_STATS, O_CPU, O_MAX_SECONDS, O_MAX_MEMORY, O_MAX_TRACE, O_CHUNK, O_WALK,
-           O_ENV_CLEAR, O_ENV_INHERIT, O_ENV, O_TIME_START };
+           O_ENV_CLEAR, O_ENV_INHERIT, O_ENV, O_TIME_START, O_OPENCL_CACHE, O_OPENCL_VENDORS,
+           O_COMPILE_KERNEL, O_KERNEL_OPTIONS };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "no-trace", no_argument, NULL, O_NOTRACE },
@@ -302,6 +364,10 @@ int main(int argc, char **argv)
         { "env-inherit", no_argument, NULL, O_ENV_INHERIT },
         { "env", required_argument, NULL, O_ENV },
         { "time-start", required_argument, NULL, O_TIME_START },
+        { "opencl-cache", required_argument, NULL, O_OPENCL_CACHE },
+        { "opencl-vendors", required_argument, NULL, O_OPENCL_VENDORS },
+        { "compile-kernel", required_argument, NULL, O_COMPILE_KERNEL },
+        { "kernel-options", required_argument, NULL, O_KERNEL_OPTIONS },
         { "strict", no_argument, NULL, O_STRICT },
         { "seed", required_argument, NULL, O_SEED },
         { "quiet", no_argument, NULL, O_QUIET },
@@ -317,6 +383,10 @@ int main(int argc, char **argv)
     struct env_list genv = { NULL, 0 }, env_set = { NULL, 0 };
     uint64_t chunk_bytes = 0;
     int time_start_set = 0;
+    char opencl_cache[4096], vendors_env[4200] = "OCL_ICD_VENDORS=";
+    const char *opencl_vendors = NULL, *compile_kernel = NULL, *kernel_options = "";
+    default_opencl_cache(opencl_cache, sizeof opencl_cache);
+    opt.opencl_cache = opencl_cache;
     int status = 2; /* until the guest runs: a usage or setup error */
     opt.progress = isatty(2);
     while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
@@ -379,6 +449,10 @@ int main(int argc, char **argv)
             break;
         case O_STRICT: opt.strict = 1; break;
         case O_WALK: opt.sandbox_walk = 1; break;
+        case O_OPENCL_CACHE: opt.opencl_cache = optarg; break;
+        case O_OPENCL_VENDORS: opencl_vendors = optarg; break;
+        case O_COMPILE_KERNEL: compile_kernel = optarg; break;
+        case O_KERNEL_OPTIONS: kernel_options = optarg; break;
         case O_ENV_CLEAR: env_inherit = 0; break;
         case O_ENV_INHERIT: env_inherit = 1; break;
         case O_TIME_START:
@@ -425,6 +499,21 @@ int main(int argc, char **argv)
         default: usage(stderr); goto out;
         }
     }
+    if (compile_kernel) {
+        char why[1024];
+        if (!output || optind < argc) {
+            fputs("tracegen: --compile-kernel FILE.cl takes -o OUT.co and no program\n", stderr);
+            goto out;
+        }
+        if (gpu_compile_file(compile_kernel, kernel_options, opt.opencl_cache, output, why,
+                             sizeof why) < 0) {
+            fprintf(stderr, "tracegen: --compile-kernel: %s\n", why);
+            status = 1;
+            goto out;
+        }
+        status = 0;
+        goto out;
+    }
     if (optind >= argc) {
         fputs("tracegen: no program given (tracegen [options] -o OUT.cgt -- PROGRAM [ARGS...])\n",
               stderr);
@@ -436,7 +525,24 @@ int main(int argc, char **argv)
     }
     if (!time_start_set)
         opt.time_start = X86_TIME_START;
-    if ((env_inherit && env_merge(&genv, environ) < 0) || env_merge(&genv, env_set.v) < 0) {
+    /* A program that links libOpenCL gets the guest platform (before --env,
+     * which may override it). */
+    size_t vprefix = strlen(vendors_env);
+    char *vendors_entry = NULL;
+    if (x86_elf_needs(argv[optind], "libOpenCL.so")) {
+        if (opencl_vendors)
+            snprintf(vendors_env + vprefix, sizeof vendors_env - vprefix, "%s", opencl_vendors);
+        if (opencl_vendors ||
+            find_opencl_vendors(vendors_env + vprefix, sizeof vendors_env - vprefix) == 0)
+            vendors_entry = vendors_env;
+        else if (!opt.quiet)
+            fputs("tracegen: warning: the program links libOpenCL but the guest OpenCL platform "
+                  "is not beside tracegen (build it with make, or give --opencl-vendors DIR)\n",
+                  stderr);
+    }
+    char *vendors_vec[2] = { vendors_entry, NULL };
+    if ((env_inherit && env_merge(&genv, environ) < 0) || env_merge(&genv, vendors_vec) < 0 ||
+        env_merge(&genv, env_set.v) < 0) {
         fputs("tracegen: out of memory\n", stderr);
         goto out;
     }

@@ -1,35 +1,17 @@
-/* The MESI directory protocol of seed 000 Tables 3.1-3.7. CPU: per core an
- * instruction cache (S/I, Table 3.1), a data cache with its write-back
- * queue (Table 3.2) and a private L2 smart cache with its own write-back
- * queue (Table 3.3), inclusive of both; L3 slices striped by block number
- * hold the directory (core holders, pending bit, forwards, invalidations
- * with acknowledgements, NACKs and retries, write-back conflicts; Tables
- * 3.4 and 3.5), inclusive of the cores' caches. GPU: per compute unit a
- * vector L1 (Table 3.6), and L2 banks striped by block, each a directory
- * over the CUs (Table 3.7) and a client of memory or of the L3, which
- * serves it untracked or tracks the whole GPU as one more holder.
+/* The coherence system: the caches of the cores (first-level caches and a
+ * private L2 each), the L3 slices that hold the directory over them, and
+ * the GPU's vector L1s and L2 banks, exchanging messages over an
+ * environment that delivers them and times wake-ups. It knows nothing of
+ * the engine that drives it (the coherence testers drive it with random
+ * delays; the timed hierarchy in models/memsys wraps the same handlers in
+ * KnightSim contexts). Channels between two nodes must be FIFO.
  *
- * The protocol is written as message handlers over an environment that
- * delivers messages and timed wake-ups; it knows nothing of the engine that
- * drives it (the coherence tester drives it with random delays; the timed
- * hierarchy wraps the same handlers in KnightSim contexts). Channels between
- * two nodes must be FIFO. Every state-table row the handlers take is counted
- * (cgm_mesi_row_counts) so tests can show each row is reached.
- *
- * Deviations from the seed, on purpose: a core's L1s and L2 act on each
- * other at once (the L1-L2 latency is charged as time, not modelled as
- * messages), so an L2 eviction or a directory action takes the L1 copies
- * back immediately. One exchange is kept as time: an exclusive or modified
- * L2 victim the data cache held waits in the write-back queue for the data
- * cache's flush acknowledgement (one wake-up, COH_WAKE_L1_FLUSHED) before
- * it may leave or merge back, and a data-cache request for it meanwhile is
- * a flush conflict (Table 3.3 I_WB_Flush_Conflict: NACKed to the data
- * cache, which retries it like a stalled request; l1_nacks). The
- * directory collects invalidation acknowledgements before it replies, so a
- * writer never coexists with readers; a requester that receives a block forwarded by another core
- * sends the directory an Unblock, and the directory keeps the block pending
- * until it has both that and the owner's acknowledgement (without it a
- * later forward could overtake the forwarded data). */
+ * What a cache does is its protocol's (struct cgm_coh_protocol): one is
+ * chosen for the CPU's controllers (cores and slices) and one for the
+ * GPU's (vector L1s and L2 banks), from the registry cgm/coh_protocols.def.
+ * The plumbing every protocol runs on is here: the node table, requests,
+ * messages and their lanes and sizes, wake-ups, the statistics and the
+ * views checkers use. mesi (cgm/coh_mesi.h) is seed 000's protocol. */
 #ifndef CGM_COH_H
 #define CGM_COH_H
 
@@ -39,9 +21,6 @@
 #include <stdio.h>
 
 #include "cgm/cache.h"
-
-enum cgm_mesi_state { MESI_I = 0, MESI_S, MESI_E, MESI_M,
-                      MESI_IS, MESI_IM, MESI_SM /* transient: waiting for data / upgrade */ };
 
 /* A request. The flushes are issued by a core and complete once the block
  * has left every cache on that side (the CPU's caches, the L3 included, or
@@ -101,6 +80,7 @@ struct cgm_coh_msg {
     uint8_t req;       /* NACK: the request type refused; WriteBack_Ack: Flush for a flush */
     bool absent;       /* NACK of an upgrade: the slice no longer has the block */
     uint8_t flags;     /* the request's CGM_COH_GLC | CGM_COH_SLC */
+    bool owner;        /* Fwd_Ack: the forwarder keeps the block as its owner, shared and written (MOESI's O) */
     uint16_t bytes;    /* data bytes it carries beyond its header (set when sent) */
     int src, dst;      /* node ids (see cgm_coh_node_count) */
     int requester;     /* forwards: the node to send the block to */
@@ -116,20 +96,68 @@ static inline bool cgm_coh_msg_has_data(const struct cgm_coh_msg *m)
     return (cgm_coh_msg_carries[m->type] >> m->dirty) & 1;
 }
 
-/* ---- state-table rows -------------------------------------------------- */
-enum cgm_mesi_row {
-#define ROW(id, table, text) id,
-#include "cgm/coh_rows.def"
-#undef ROW
-    MESI_NROWS
+/* ---- protocols ----------------------------------------------------------- */
+/* The nodes of a system, numbered cores first (0..cores-1), then the L3
+ * slices, the GPU vector L1s and the GPU L2 banks. A node is one message
+ * endpoint: a core's caches (its L2 talks for its L1s), a CU's vector L1,
+ * or a directory. Each kind is a kind of controller a protocol provides. */
+enum cgm_coh_node_kind { CGM_NODE_CORE, CGM_NODE_SLICE, CGM_NODE_GPU_L1, CGM_NODE_GPU_L2, CGM_NODE_KINDS };
+
+/* What a copy in a state lets its holder do, for the checkers. */
+enum cgm_coh_permission { CGM_COH_NO_COPY, CGM_COH_READ, CGM_COH_WRITE };
+/* The copies of one block the checker sees, by permission. */
+struct cgm_coh_census {
+    unsigned readers, writers;
 };
-struct cgm_mesi_row_info {
-    const char *table;  /* "3.1" ... "3.5" */
-    const char *text;   /* state, substate, event and actions as the table reads */
+/* A row of a protocol's tables: the controller kind it is of (enum
+ * cgm_coh_node_kind), its table, its text (state, substate, event and
+ * actions as the table reads) and the two as its statistic's name
+ * ("3.4 M: Load -> Hit -> Set_Core_Holder -> PutX"). */
+struct cgm_coh_row_info {
+    uint8_t kind;
+    const char *table, *text, *name;
 };
-extern const struct cgm_mesi_row_info cgm_mesi_rows[MESI_NROWS];
-/* false for the rows this model does not have (see above). */
-bool cgm_mesi_row_implemented(enum cgm_mesi_row r);
+/* What a protocol does at one kind of controller (models/coh). */
+struct coh_kind_ops;
+
+/* A protocol: its states (state 0 is no copy), what each lets a holder
+ * do, its rows, the messages it sends, its invariant and its controllers.
+ * Registered by one line of cgm/coh_protocols.def. */
+struct cgm_coh_protocol {
+    const char *name;          /* the configuration's value (coherence.protocol) */
+    const char *summary;       /* one line for replay --help */
+    unsigned id;               /* its index in cgm_coh_protocols */
+    unsigned nstates;
+    const char *const *state_names;
+    const uint8_t *permission; /* [state]: enum cgm_coh_permission */
+    unsigned nrows;
+    const struct cgm_coh_row_info *rows;
+    /* The protocol whose handlers it reuses, whose rows are its first rows
+     * (counted by those handlers); NULL if none. */
+    const struct cgm_coh_protocol *extends;
+    uint32_t messages;         /* bit t: it sends messages of type t (enum cgm_coh_msg_type) */
+    /* NULL if copies of one block so counted may coexist, else what is
+     * wrong with them (MESI: "one writer excludes every other copy"). */
+    const char *(*invariant)(const struct cgm_coh_census *c);
+    /* [kind]: its controller of that kind; NULL if it has none (the
+     * system then runs mesi's there). */
+    const struct coh_kind_ops *ops[CGM_NODE_KINDS];
+};
+
+enum cgm_coh_protocol_id {
+#define PROTOCOL(id) CGM_COH_PROTOCOL_##id,
+#include "cgm/coh_protocols.def"
+#undef PROTOCOL
+    CGM_COH_NPROTOCOLS
+};
+/* The registry, in cgm/coh_protocols.def's order. */
+extern const struct cgm_coh_protocol *const cgm_coh_protocols[CGM_COH_NPROTOCOLS];
+/* The protocol of that name; NULL if none. */
+const struct cgm_coh_protocol *cgm_coh_protocol_find(const char *name);
+/* "mesi, moesi": the registered names, for error messages. */
+const char *cgm_coh_protocol_list(void);
+/* The name of state st of p ("?" if it has none). */
+const char *cgm_coh_state_name(const struct cgm_coh_protocol *p, unsigned st);
 
 /* ---- the system -------------------------------------------------------- */
 struct cgm_coh_env {
@@ -174,6 +202,9 @@ struct cgm_coh_gpu_config {
     unsigned cus, banks;              /* banks: a power of two, striped by block */
     unsigned l1_sets, l1_ways, l1_mshr, l1_coalesce, l1_wb_entries;
     unsigned l2_sets, l2_ways, l2_mshr, l2_coalesce, l2_wb_entries; /* per bank */
+    /* The vector L1s' and L2 banks' protocol; NULL: the system's if it has
+     * GPU controllers, else mesi. */
+    const struct cgm_coh_protocol *protocol;
     bool shared_llc;                  /* L2 misses go to the L3 (else to memory) */
     bool coherent;                    /* with shared_llc: the L3 directory tracks the GPU */
 };
@@ -190,6 +221,7 @@ struct cgm_coh_config {
                                          A miss beyond it is NACKed (seed 001 Sec. 4.5.1) */
     uint64_t blocks;                  /* memory size in blocks (functional values) */
     unsigned block_bytes;             /* a block's bytes, as a message carries it; 0: 64 */
+    const struct cgm_coh_protocol *protocol; /* the whole system's; NULL: mesi */
     struct cgm_coh_gpu_config gpu;
 };
 
@@ -239,11 +271,6 @@ struct cgm_coh_gpu_l2_stats {
 
 struct cgm_coh_sys;
 
-/* The nodes of a system, numbered cores first (0..cores-1), then the L3
- * slices, the GPU vector L1s and the GPU L2 banks. A node is one message
- * endpoint: a core's caches (its L2 talks for its L1s), a CU's vector L1,
- * or a directory. */
-enum cgm_coh_node_kind { CGM_NODE_CORE, CGM_NODE_SLICE, CGM_NODE_GPU_L1, CGM_NODE_GPU_L2, CGM_NODE_KINDS };
 unsigned cgm_coh_node_count(const struct cgm_coh_sys *s);
 enum cgm_coh_node_kind cgm_coh_node_kind(const struct cgm_coh_sys *s, int node);
 /* The node's number among the nodes of its kind (core 2, slice 0, ...). */
@@ -277,7 +304,12 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 
-const uint64_t *cgm_mesi_row_counts(const struct cgm_coh_sys *s);
+/* The protocol kind k's controllers run in s. */
+const struct cgm_coh_protocol *cgm_coh_protocol_of(const struct cgm_coh_sys *s, enum cgm_coh_node_kind k);
+/* How often each row of protocol p (cgm_coh_protocol_of a kind) was taken,
+ * indexed as p->rows; NULL if no controller of s runs p. A protocol and
+ * the one it extends count into the same array. */
+const uint64_t *cgm_coh_row_counts(const struct cgm_coh_sys *s, const struct cgm_coh_protocol *p);
 const uint64_t *cgm_coh_msg_counts(const struct cgm_coh_sys *s);
 /* Coherence messages by type that one node sent and received. Nodes are
  * the cores 0..cores-1 (each core's L2, the only cache of a core that
@@ -311,19 +343,24 @@ int cgm_coh_gpu_l1_node(const struct cgm_coh_sys *s, int cu);
 int cgm_coh_gpu_l2_node(const struct cgm_coh_sys *s, int bank);
 
 /* For checkers: the newest copy of block core c holds. Returns its state
- * (MESI_I if none) and the data through *data. Looked for in order: the
- * data cache, its write-back queue (the core's newest data even once sent
- * to the L2), the L2, the L2's write-back queue entry not yet sent, the
- * instruction cache. */
-enum cgm_mesi_state cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block,
-                                      uint64_t *data);
+ * in the cores' protocol (0 if none; cgm_coh_protocol_of(s, CGM_NODE_CORE)
+ * names it and says what it permits) and the data through *data. Looked
+ * for in order: the data cache, its write-back queue (the core's newest
+ * data even once sent to the L2), the L2, the L2's write-back queue entry
+ * not yet sent, the instruction cache. */
+unsigned cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block, uint64_t *data);
 /* For checkers: the copy of block CU cu's vector L1 holds (its array,
- * then its write-back queue), as cgm_coh_core_copy. */
-enum cgm_mesi_state cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data);
+ * then its write-back queue), as cgm_coh_core_copy, in the vector L1s'
+ * protocol. */
+unsigned cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data);
 /* The GPU L2 bank's own copy of block, readable when no CU holds it
- * exclusively: its permission at its parent (MESI_I if it has none or a
- * CU owns it) and its data. */
-enum cgm_mesi_state cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t block, uint64_t *data);
+ * exclusively: its state in the banks' protocol (0 if it has no readable
+ * copy) and its data. */
+unsigned cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t block, uint64_t *data);
+/* What the checkers hold a block's copies to: NULL if census (the copies
+ * the agents of protocol p hold) agrees with p's invariant, else what is
+ * wrong. */
+const char *cgm_coh_check_census(const struct cgm_coh_protocol *p, const struct cgm_coh_census *census);
 /* Prints every controller's view of block (for deadlock reports). */
 void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out);
 

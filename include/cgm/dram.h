@@ -34,13 +34,18 @@ enum cgm_dram_page_policy { CGM_DRAM_OPEN_PAGE, CGM_DRAM_CLOSED_PAGE };
 
 /* How a write queue drains (see write_queue_size). */
 enum cgm_dram_write_drain {
-    /* Also whenever no read is queued and a write waits; a drain stops at
+    /* Also whenever nothing waits to be scheduled (no read queued; with
+     * bank queues, those empty) and a write waits; a drain stops at
      * write_low writes when reads wait (Ramulator's and USIMM's rule). */
     CGM_DRAM_DRAIN_IDLE,
-    /* With no read queued, only once more than write_low writes wait (fewer
-     * stay queued); a drain writes every write queued at its start, reads
-     * waiting or not (DRAMsim3's rule, with write_high = write_queue_size
-     * and write_low = 8). */
+    /* With nothing waiting to be scheduled, only once more than write_low
+     * writes wait (fewer stay queued); a drain takes the writes queued at
+     * its start and only them, then stops whether reads wait or not. Taking
+     * a write is writing it without bank queues (reads wait until the
+     * drain's last write), moving it to its bank queue with them (reads
+     * already there keep issuing beside the writes; the reads queued behind
+     * wait). With bank_queue_size = 8, write_high = write_queue_size and
+     * write_low = 8 this is DRAMsim3's controller. */
     CGM_DRAM_DRAIN_WATERMARK
 };
 
@@ -70,6 +75,16 @@ struct cgm_dram_config {
      * then and when a drain stops. */
     unsigned write_queue_size, write_high, write_low;
     enum cgm_dram_write_drain write_drain;
+    /* Per-bank command queues between the transaction queues and the
+     * scheduler; 0: none, the scheduler picks FR-FCFS from the transaction
+     * queue (reads or, in a drain, writes). With them, one request a cycle
+     * moves from the transaction queue a drain says (the oldest whose bank
+     * queue has room) to its bank's queue, and the scheduler looks at the
+     * banks in turn from the one after the last that issued, taking in a
+     * bank's queue the first request, read or write, whose next command may
+     * issue (a precharge only for the oldest, and while a request for the
+     * open row waits only once hit_cap column commands used the row). */
+    unsigned bank_queue_size;
     unsigned hit_cap;    /* row hits served ahead of an older conflicting request */
     /* Fields from the most to the least significant address bit, separated
      * by ':'; the burst offset lies below them. Every field appears once. */

@@ -48,7 +48,11 @@ static inline long cgm_roi_end(void)
 #define CGM_SYSCALL_GPU_COPY      (CGM_SYSCALL_GPU_BASE + 5)
 #define CGM_SYSCALL_GPU_LAUNCH    (CGM_SYSCALL_GPU_BASE + 6)
 #define CGM_SYSCALL_GPU_WAIT      (CGM_SYSCALL_GPU_BASE + 7)
-#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_WAIT
+#define CGM_SYSCALL_GPU_LOAD_BINARY (CGM_SYSCALL_GPU_BASE + 8)
+#define CGM_SYSCALL_GPU_BUILD     (CGM_SYSCALL_GPU_BASE + 9)
+#define CGM_SYSCALL_GPU_QUERY     (CGM_SYSCALL_GPU_BASE + 10)
+#define CGM_SYSCALL_GPU_LAUNCH_ND (CGM_SYSCALL_GPU_BASE + 11)
+#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_LAUNCH_ND
 
 static inline long cgm_guest_syscall6(long nr, long a0, long a1, long a2, long a3, long a4,
                                       long a5)
@@ -122,6 +126,94 @@ static inline int cgm_gpu_launch(long kernel, unsigned dims, const size_t global
 static inline int cgm_gpu_wait(void)
 {
     return (int)cgm_guest_syscall6(CGM_SYSCALL_GPU_WAIT, 0, 0, 0, 0, 0, 0);
+}
+
+/* ---- calls for an OpenCL platform (opencl/) ------------------------------
+ * Programs from memory and from OpenCL C source, what the device and a
+ * kernel look like, launches with global offsets. */
+
+/* Loads a code object held in memory (as clCreateProgramWithBinary): program
+ * handle > 0, or -errno (-ENOEXEC: the device cannot run it). */
+static inline long cgm_gpu_load_binary(const void *image, size_t bytes)
+{
+    return cgm_guest_syscall6(CGM_SYSCALL_GPU_LOAD_BINARY, (long)image, (long)bytes, 0, 0, 0, 0);
+}
+
+/* Compiles OpenCL C SOURCE (BYTES long, NUL not needed) with OPTIONS (a
+ * NUL-terminated clBuildProgram option string, or NULL) for the device on
+ * the host and loads it: program handle > 0, or -errno (-EINVAL: an option
+ * the compiler is not given; -ENOEXEC: the compilation failed or the device
+ * cannot run the result). The compiler's messages go to LOG (LOG_CAP bytes,
+ * NUL-terminated; may be NULL). Results are cached by source and options. */
+static inline long cgm_gpu_build(const char *source, size_t bytes, const char *options,
+                                 char *log, size_t log_cap)
+{
+    return cgm_guest_syscall6(CGM_SYSCALL_GPU_BUILD, (long)source, (long)bytes, (long)options,
+                              (long)log, (long)log_cap, 0);
+}
+
+/* What cgm_gpu_query(WHAT, HANDLE, INDEX, BUF, CAP) describes. It returns
+ * the bytes the answer takes (copying at most CAP of them to BUF), or -errno. */
+enum cgm_gpu_query_what {
+    CGM_GPU_Q_DEVICE = 1,         /* struct cgm_gpu_device_info */
+    CGM_GPU_Q_PROGRAM_BINARY = 2, /* HANDLE a program: its code object's bytes */
+    CGM_GPU_Q_KERNEL_NAME = 3,    /* HANDLE a program: the name of its kernel INDEX (from 0),
+                                     NUL-terminated; -ENOENT past the last */
+    CGM_GPU_Q_KERNEL_INFO = 4,    /* HANDLE a kernel: struct cgm_gpu_kernel_info */
+    CGM_GPU_Q_KERNEL_ARG = 5,     /* HANDLE a kernel: struct cgm_gpu_kernel_arg of its
+                                     explicit argument INDEX (from 0) */
+};
+
+struct cgm_gpu_device_info {
+    unsigned compute_units;       /* what the device reports; replay decides the real count */
+    unsigned wavefront_size;
+    unsigned lds_bytes;           /* local memory per work-group */
+    unsigned max_workgroup_size;
+    unsigned doubles;             /* 1: double precision is emulated */
+    unsigned max_args_bytes;      /* explicit kernel argument bytes of a launch */
+};
+
+struct cgm_gpu_kernel_info {
+    unsigned nargs;               /* explicit arguments */
+    unsigned args_bytes;          /* where the explicit arguments end in the kernarg segment */
+    unsigned max_workgroup_size;
+    unsigned lds_bytes;           /* fixed __local bytes */
+    unsigned private_bytes;       /* per work-item */
+};
+
+enum cgm_gpu_arg_kind {
+    CGM_GPU_ARG_VALUE = 0,        /* by value: scalars, vectors, structs */
+    CGM_GPU_ARG_GLOBAL = 1,       /* __global or __constant pointer (a buffer) */
+    CGM_GPU_ARG_LOCAL = 2,        /* __local pointer: the slot holds the bytes wanted */
+};
+
+struct cgm_gpu_kernel_arg {
+    unsigned offset, size;        /* in the kernarg segment */
+    unsigned kind;                /* enum cgm_gpu_arg_kind */
+    unsigned is_constant;         /* __constant pointer */
+    char name[128], type_name[128]; /* from the code object's metadata ("" when absent) */
+};
+
+static inline long cgm_gpu_query(unsigned what, long handle, unsigned index, void *buf,
+                                 size_t cap)
+{
+    return cgm_guest_syscall6(CGM_SYSCALL_GPU_QUERY, (long)what, handle, (long)index, (long)buf,
+                              (long)cap, 0);
+}
+
+/* An NDRange: DIMS (1..3) dimensions, OFFSET added to every global id,
+ * LOCAL all 0 to let the driver choose. */
+struct cgm_gpu_ndrange {
+    unsigned long dims;
+    unsigned long offset[3], global[3], local[3];
+};
+
+/* cgm_gpu_launch over an NDRange with global offsets. */
+static inline int cgm_gpu_launch_nd(long kernel, const struct cgm_gpu_ndrange *nd,
+                                    const void *args, size_t args_bytes)
+{
+    return (int)cgm_guest_syscall6(CGM_SYSCALL_GPU_LAUNCH_ND, kernel, (long)nd, (long)args,
+                                   (long)args_bytes, 0, 0);
 }
 
 #endif

@@ -111,7 +111,7 @@ static void replay(struct cgm_coh_sys *s, struct core *c, struct cgm_mshr_entry 
 /* Takes the data cache's newer data for the block (its line, written, or
  * its write-back queue entry) into L2 line l2, and drops the queue entry.
  * The L1 line itself stays (as a clean copy). */
-static void pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2)
+void mesi_core_pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line *l2)
 {
     struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, l2->block);
     if (l1 && l1->dirty) {
@@ -132,8 +132,8 @@ static void pull_l1(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_line
     }
 }
 
-/* Drops the L1 copies of a block (after pull_l1). */
-static void drop_l1(struct core *c, uint64_t block)
+/* Drops the L1 copies of a block (after mesi_core_pull_l1). */
+void mesi_core_drop_l1(struct core *c, uint64_t block)
 {
     struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, block);
     if (l1) {
@@ -161,7 +161,7 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
         return true;
     const struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, v->block);
     bool l1_held = (l1 && l1->state) || l1wb_find(c, v->block);
-    pull_l1(s, c, v);
+    mesi_core_pull_l1(s, c, v);
     bool exclusive = v->state == MESI_E || v->state == MESI_M;
     if (exclusive && !v->dirty && !slot)
         slot = wbq_free(&c->wb); /* clean: tell the directory if there is room */
@@ -173,7 +173,8 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
         /* An exclusive block the data cache held leaves once the data
          * cache acknowledges its flush (the data came back above). */
         wbq_take(&c->wb, slot, (struct core_wb){ .block = v->block, .data = v->data, .used = true,
-                                                 .dirty = v->dirty, .flushing = l1_held });
+                                                 .dirty = v->dirty, .flushing = l1_held,
+                                                 .shared = !exclusive });
         unsigned inuse = 0;
         for (unsigned i = 0; i < c->wb.n; i++)
             inuse += c->wb.e[i].used;
@@ -185,7 +186,7 @@ static bool l2_evict(struct cgm_coh_sys *s, struct core *c, struct cgm_cache_lin
             c->st.clean_evictions++;
         s->env.later(s->env.ctx, c->id, v->block, slot->flushing ? COH_WAKE_L1_FLUSHED : COH_WAKE_WB_DRAIN);
     }
-    drop_l1(c, v->block);
+    mesi_core_drop_l1(c, v->block);
     c->st.l2_evictions++;
     v->state = MESI_I;
     v->dirty = false;
@@ -390,7 +391,7 @@ static int l2_merge_back(struct cgm_coh_sys *s, struct core *c, struct core_wb *
     }
     c->st.wb_hits++;
     cgm_cache_insert(&c->l2.a, v, block, CGM_HINT_NORMAL);
-    v->state = saved.dirty ? MESI_M : MESI_E;
+    v->state = saved.shared ? MESI_S : saved.dirty ? MESI_M : MESI_E;
     v->data = saved.data;
     v->dirty = saved.dirty;
     return l2_hit(s, c, v, req, l1v, upgrade);
@@ -672,14 +673,15 @@ static void fill(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_msg
     if (!e || !l2 || (l2->state != MESI_IS && l2->state != MESI_IM && l2->state != MESI_SM))
         protocol_error(s, c, "a block it is not waiting for", m);
     if (m->type == COH_UPGRADE_ACK) {
+        /* The copy stays as written as it was (a written shared copy, MOESI's O, upgrades written) */
         if (l2->state != MESI_SM)
             protocol_error(s, c, "an upgrade acknowledged without a shared copy", m);
         l2->state = MESI_M;
     } else {
         l2->state = m->type == COH_PUTS ? MESI_S : m->type == COH_PUTCLNX ? MESI_E : MESI_M;
         l2->data = m->data;
+        l2->dirty = false;
     }
-    l2->dirty = false;
     /* A data-cache copy waiting on an upgrade is refilled by the replays. */
     struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, m->block);
     if (l1 && l1->state == MESI_SM)
@@ -729,7 +731,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
     struct cgm_cache_line *l2 = cgm_cache_find(&c->l2.a, m->block);
     if (l2) {
         if (stable(l2, NULL) || l2->state == MESI_SM)
-            pull_l1(s, c, l2);
+            mesi_core_pull_l1(s, c, l2);
         if (l2->state == MESI_S) {
             l2->state = MESI_I;
         } else if (l2->state == MESI_SM) {
@@ -740,7 +742,7 @@ static void invalidate(struct cgm_coh_sys *s, struct core *c, const struct cgm_c
             l2->state = MESI_I;
             l2->dirty = false;
         }
-        drop_l1(c, m->block);
+        mesi_core_drop_l1(c, m->block);
     }
     struct core_wb *wb = l2wb_find(c, m->block);
     if (wb && !wb->sent && m->type == COH_FLUSH) {
@@ -767,7 +769,7 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
         return;
     }
     if (l2 && (l2->state == MESI_E || l2->state == MESI_M)) {
-        pull_l1(s, c, l2);
+        mesi_core_pull_l1(s, c, l2);
         struct cgm_coh_msg data = { .type = x ? COH_PUTX : COH_PUTS, .src = c->id,
                                     .dst = m->requester, .block = m->block, .data = l2->data,
                                     .instr = m->instr };
@@ -779,7 +781,7 @@ static void forward(struct cgm_coh_sys *s, struct core *c, const struct cgm_coh_
         l2->dirty = false;
         if (x) {
             l2->state = MESI_I;
-            drop_l1(c, m->block);
+            mesi_core_drop_l1(c, m->block);
         } else {
             l2->state = MESI_S;
             struct cgm_cache_line *l1 = cgm_cache_find(&c->l1d, m->block);

@@ -67,9 +67,12 @@ static const struct key keys[] = {
     { "write_low", K_UINT, C(write_low), 0, 4095,
       "writes queued at which a drain stops while reads wait", NULL },
     { "write_drain", K_ENUM, C(write_drain), 0, 0,
-      "idle: drain also when no read is queued, stop at write_low while reads wait; watermark: "
-      "with no read queued only above write_low, write every write queued at the start",
+      "watermark: drain above write_low only with nothing to schedule, take the writes queued at "
+      "the start; idle: also drain when idle, stop at write_low",
       write_drains },
+    { "bank_queue_size", K_UINT, C(bank_queue_size), 0, 256,
+      "command queue per bank, fed one request a cycle, banks served in turn (0: none, FR-FCFS)",
+      NULL },
     { "hit_cap", K_UINT, C(hit_cap), 1, 1u << 20,
       "row hits served ahead of an older request for another row", NULL },
     { "mapping", K_MAPPING, C(mapping), 0, 0,

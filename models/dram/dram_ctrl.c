@@ -8,7 +8,13 @@
  * outside a drain only reads are scheduled, so they pass the writes (the
  * read-to-write turnarounds a controller avoids). A read of a queued write's
  * block is served from the write queue, a second write to it merges, and a
- * write never passes a read of its block that was queued before it. */
+ * write never passes a read of its block that was queued before it.
+ *
+ * With bank queues, those queues are what the scheduler looks at, reads and
+ * writes together, bank by bank in turn; the transaction queues only feed
+ * them, one request a cycle after the cycle's command, from the queue the
+ * drain rule says. A write in a bank queue still serves reads of its block
+ * and merges writes. */
 #include "cgm/dram.h"
 #include "cgm/check.h"
 
@@ -56,6 +62,13 @@ struct channel {
     unsigned wblocked;        /* writes whose reads_before is not 0 */
     bool writing;             /* draining the write queue */
     unsigned drain_left;      /* watermark policy: writes this drain still owes */
+    /* Bank queues, NULL without them: bank b's holds bank_n[b] requests at
+     * bq[b * bank_queue_size], in the order they moved there. */
+    struct entry *bq;
+    unsigned bqsize;          /* bank_queue_size */
+    unsigned bn;              /* requests in all of them */
+    unsigned *bank_n;         /* [rank][bank index]: requests in its bank queue */
+    unsigned rr;              /* the bank queue that issued last */
     struct bank *banks;       /* [rank][bank index] */
     struct rank *ranks;
     /* No command can issue before this cycle: the soonest time at which a
@@ -96,6 +109,12 @@ struct cgm_dram {
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* Bank b's queue of ch (with bank queues). */
+static struct queue bank_queue(const struct channel *ch, unsigned b)
+{
+    return (struct queue){ ch->bq + (size_t)b * ch->bqsize, &ch->bank_n[b] };
+}
+
 struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, size_t errlen)
 {
     if (cgm_dram_config_validate(cfg, err, errlen))
@@ -127,6 +146,11 @@ struct cgm_dram *cgm_dram_create(const struct cgm_dram_config *cfg, char *err, s
         ch->bank_hit = calloc((size_t)cfg->ranks * d->nbanks, sizeof *ch->bank_hit);
         if (cfg->write_queue_size && !(ch->wq = calloc(cfg->write_queue_size, sizeof *ch->wq)))
             goto oom;
+        size_t nb = (size_t)cfg->ranks * d->nbanks;
+        ch->bqsize = cfg->bank_queue_size;
+        if (cfg->bank_queue_size && (!(ch->bq = calloc(nb * cfg->bank_queue_size, sizeof *ch->bq)) ||
+                                     !(ch->bank_n = calloc(nb, sizeof *ch->bank_n))))
+            goto oom;
         if (!ch->q || !ch->banks || !ch->ranks || !ch->bank_hit)
             goto oom;
         for (unsigned r = 0; r < cfg->ranks; r++) {
@@ -150,6 +174,8 @@ void cgm_dram_destroy(struct cgm_dram *d)
         for (unsigned c = 0; c < d->cfg.channels; c++) {
             free(d->ch[c].q);
             free(d->ch[c].wq);
+            free(d->ch[c].bq);
+            free(d->ch[c].bank_n);
             free(d->ch[c].banks);
             free(d->ch[c].ranks);
             free(d->ch[c].bank_hit);
@@ -177,10 +203,18 @@ const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d) { return &d
 uint64_t cgm_dram_now(const struct cgm_dram *d) { return d->now; }
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d) { return &d->st; }
 
-/* Writes that start a drain on a channel where no read is queued. */
+/* Writes that start a drain on a channel where nothing waits to be
+ * scheduled. */
 static unsigned idle_drain_writes(const struct cgm_dram *d)
 {
     return d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK ? d->cfg.write_low + 1 : 1;
+}
+
+/* Whether nothing waits to be scheduled: no read queued or, with bank
+ * queues, nothing in them. */
+static bool nothing_to_schedule(const struct channel *ch)
+{
+    return ch->bq ? !ch->bn : !ch->n;
 }
 
 unsigned cgm_dram_pending(const struct cgm_dram *d)
@@ -188,8 +222,8 @@ unsigned cgm_dram_pending(const struct cgm_dram *d)
     unsigned n = d->nfly;
     for (unsigned c = 0; c < d->cfg.channels; c++) {
         const struct channel *ch = &d->ch[c];
-        bool held = !ch->writing && !ch->n && ch->wn < idle_drain_writes(d);
-        n += ch->n + (held ? 0 : ch->wn);
+        bool held = !ch->writing && !ch->n && !ch->bn && ch->wn < idle_drain_writes(d);
+        n += ch->n + ch->bn + (held ? 0 : ch->wn);
     }
     return n;
 }
@@ -197,8 +231,13 @@ unsigned cgm_dram_pending(const struct cgm_dram *d)
 unsigned cgm_dram_writes_queued(const struct cgm_dram *d)
 {
     unsigned n = 0;
-    for (unsigned c = 0; c < d->cfg.channels; c++)
-        n += d->ch[c].wn;
+    for (unsigned c = 0; c < d->cfg.channels; c++) {
+        const struct channel *ch = &d->ch[c];
+        n += ch->wn;
+        for (unsigned b = 0; ch->bq && b < d->cfg.ranks * d->nbanks; b++)
+            for (unsigned i = 0; i < ch->bank_n[b]; i++)
+                n += bank_queue(ch, b).e[i].r.write;
+    }
     return n;
 }
 
@@ -209,12 +248,17 @@ bool cgm_dram_can_accept(const struct cgm_dram *d, uint64_t addr)
     return ch->n < d->cfg.queue_size && (!ch->wq || ch->wn < d->cfg.write_queue_size);
 }
 
-static struct entry *queued_write(const struct channel *ch, uint64_t block)
+/* Whether a write of block is in the write queue or a bank queue. */
+static bool queued_write(const struct cgm_dram *d, const struct channel *ch, uint64_t block)
 {
     for (unsigned i = 0; i < ch->wn; i++)
         if (ch->wq[i].block == block)
-            return &ch->wq[i];
-    return NULL;
+            return true;
+    for (unsigned b = 0; ch->bq && b < d->cfg.ranks * d->nbanks; b++)
+        for (unsigned i = 0; i < ch->bank_n[b]; i++)
+            if (bank_queue(ch, b).e[i].r.write && bank_queue(ch, b).e[i].block == block)
+                return true;
+    return false;
 }
 
 bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_request *r)
@@ -223,7 +267,7 @@ bool cgm_dram_can_enqueue(const struct cgm_dram *d, const struct cgm_dram_reques
     const struct channel *ch = &d->ch[a.chan];
     if (!ch->wq)
         return ch->n < d->cfg.queue_size;
-    if (queued_write(ch, r->addr >> d->map.offset_bits))
+    if (queued_write(d, ch, r->addr >> d->map.offset_bits))
         return true;
     return r->write ? ch->wn < d->cfg.write_queue_size : ch->n < d->cfg.queue_size;
 }
@@ -274,17 +318,22 @@ int cgm_dram_enqueue(struct cgm_dram *d, const struct cgm_dram_request *r)
     if (!ch->wq) {
         add_entry(d, &ch->q[ch->n++], r, a);
     } else if (r->write) {
-        if (queued_write(ch, block)) {
+        if (queued_write(d, ch, block)) {
             d->st.writes_merged++;
         } else {
             struct entry *e = &ch->wq[ch->wn++];
             add_entry(d, e, r, a);
             for (unsigned i = 0; i < ch->n; i++)
                 e->reads_before += ch->q[i].block == block;
+            if (ch->bq) {
+                struct queue bq = bank_queue(ch, e->bank);
+                for (unsigned i = 0; i < *bq.n; i++)
+                    e->reads_before += !bq.e[i].r.write && bq.e[i].block == block;
+            }
             ch->wblocked += e->reads_before != 0;
         }
         from_write_queue(d, r);
-    } else if (queued_write(ch, block)) {
+    } else if (queued_write(d, ch, block)) {
         d->st.reads_forwarded++;
         from_write_queue(d, r);
     } else {
@@ -462,8 +511,10 @@ static bool queued_hit(struct queue q, unsigned skip, unsigned bank, uint32_t ro
 static bool row_wanted(struct channel *ch, struct queue q, unsigned skip, unsigned bank, uint32_t row)
 {
     struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
+    struct queue banks = ch->bq ? bank_queue(ch, bank) : (struct queue){ NULL, NULL };
     return queued_hit(reads, q.e == ch->q ? skip : UINT32_MAX, bank, row) ||
-           (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row));
+           (ch->wq && queued_hit(writes, q.e == ch->wq ? skip : UINT32_MAX, bank, row)) ||
+           (ch->bq && queued_hit(banks, q.e == banks.e ? skip : UINT32_MAX, bank, row));
 }
 
 static bool older_conflict(struct queue q, unsigned i, unsigned bank, uint32_t row)
@@ -480,13 +531,14 @@ static void remove_entry(struct queue q, unsigned i)
     (*q.n)--;
 }
 
-/* The queue this cycle serves: without a write queue the one queue; with
- * one, the writes from the cycle their count reaches write_high (or, no read
- * being queued, idle_drain_writes) until the queue is empty or, by the idle
- * policy, write_low are left while reads wait, by the watermark policy, the
- * writes queued at the start are written (reads wait meanwhile); the reads
- * otherwise, and also while every queued write waits for an older read of
- * its block. */
+/* The transaction queue this cycle serves (schedules from or, with bank
+ * queues, moves from): without a write queue the one queue; with one, the
+ * writes from the cycle their count reaches write_high (or, nothing waiting
+ * to be scheduled, idle_drain_writes) until the queue is empty or, by the
+ * idle policy, write_low are left while reads wait, by the watermark
+ * policy, the writes queued at the start are taken (reads wait meanwhile);
+ * the reads otherwise, and also while every queued write waits for an older
+ * read of its block. */
 static struct queue serving(struct cgm_dram *d, struct channel *ch)
 {
     struct queue reads = { ch->q, &ch->n }, writes = { ch->wq, &ch->wn };
@@ -494,7 +546,7 @@ static struct queue serving(struct cgm_dram *d, struct channel *ch)
         return reads;
     bool watermark = d->cfg.write_drain == CGM_DRAM_DRAIN_WATERMARK;
     if (!ch->writing &&
-        (ch->wn >= d->cfg.write_high || (!ch->n && ch->wn >= idle_drain_writes(d)))) {
+        (ch->wn >= d->cfg.write_high || (nothing_to_schedule(ch) && ch->wn >= idle_drain_writes(d)))) {
         ch->writing = true;
         ch->drain_left = watermark ? ch->wn : 0;
         d->st.write_drains++;
@@ -540,19 +592,117 @@ static bool schedule_refresh(struct cgm_dram *d, unsigned c, uint64_t *wake)
     return false;
 }
 
+/* With bank queues: moves the oldest request of the transaction queue the
+ * drain rule serves whose bank queue has room (a write not while a read of
+ * its block is queued before it) to that bank queue. */
+static void move_to_bank_queue(struct cgm_dram *d, struct channel *ch)
+{
+    struct queue from = serving(d, ch);
+    for (unsigned i = 0; i < *from.n; i++) {
+        struct entry *e = &from.e[i];
+        if (ch->bank_n[e->bank] >= d->cfg.bank_queue_size || e->reads_before)
+            continue;
+        if (e->r.write && ch->drain_left)
+            ch->drain_left--;
+        struct queue to = bank_queue(ch, e->bank);
+        to.e[(*to.n)++] = *e;
+        ch->bn++;
+        remove_entry(from, i);
+        lift_at(&ch->wake, d->now + 1);
+        return;
+    }
+}
+
+/* Closed page: precharges a row nobody queued wants any more. */
+static bool close_unwanted(struct cgm_dram *d, unsigned c, struct queue q, uint64_t *wake)
+{
+    struct channel *ch = &d->ch[c];
+    for (unsigned r = 0; r < d->cfg.ranks; r++)
+        for (unsigned i = 0; i < d->nbanks; i++) {
+            struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
+            if (!bk->open || !bk->close_asap || row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row))
+                continue;
+            if (d->now >= bk->next_pre) {
+                do_pre(d, c, r, i / d->cfg.banks_per_group, i % d->cfg.banks_per_group);
+                return true;
+            }
+            lift_at(wake, bk->next_pre);
+        }
+    return false;
+}
+
+/* Bank queues: the banks in turn from the one after the last that issued;
+ * in a bank's queue the first request whose next command may issue issues
+ * it, a precharge only for the oldest and, while a request for the open row
+ * waits behind it, only once the row has served hit_cap column commands. */
+static bool issue_round_robin(struct cgm_dram *d, unsigned c, uint64_t *wake)
+{
+    struct channel *ch = &d->ch[c];
+    unsigned nb = d->cfg.ranks * d->nbanks;
+    for (unsigned k = 1; k <= nb; k++) {
+        unsigned b = (ch->rr + k) % nb, rank = b / d->nbanks;
+        struct bank *bk = &ch->banks[b];
+        struct queue q = bank_queue(ch, b);
+        if (!*q.n || ch->ranks[rank].ref_pending)
+            continue;
+        for (unsigned i = 0; i < *q.n; i++) {
+            struct entry *e = &q.e[i];
+            uint64_t ready;
+            if (!bk->open) {
+                ready = act_ready(d, ch, rank, bk);
+                if (d->now >= ready) {
+                    do_act(d, c, rank, e->a.bg, e->a.bank, e->a.row);
+                    e->caused_act = true;
+                }
+            } else if (bk->row == e->a.row) {
+                if (e->reads_before)
+                    continue;
+                ready = e->r.write ? bk->next_wr : bk->next_rd;
+                if (d->now >= ready) {
+                    do_column(d, c, e);
+                    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && !row_wanted(ch, q, i, b, e->a.row))
+                        bk->close_asap = true;
+                    remove_entry(q, i);
+                    ch->bn--;
+                }
+            } else if (!i && (bk->hits_since_act >= d->cfg.hit_cap || !queued_hit(q, i, b, bk->row))) {
+                ready = bk->next_pre;
+                if (d->now >= ready) {
+                    do_pre(d, c, rank, e->a.bg, e->a.bank);
+                    e->caused_pre = true;
+                }
+            } else {
+                continue;
+            }
+            if (d->now >= ready) {
+                ch->rr = b;
+                return true;
+            }
+            lift_at(wake, ready);
+        }
+    }
+    return false;
+}
+
 /* At most one command for channel c this cycle. A look that finds none
  * notes in ch->wake when one could first issue, and the cycles before it
  * are not looked at. */
-static void schedule_channel(struct cgm_dram *d, unsigned c)
+static void issue_command(struct cgm_dram *d, unsigned c)
 {
     struct channel *ch = &d->ch[c];
     if (d->now < ch->wake)
         return;
     bool was_writing = ch->writing;
-    struct queue q = serving(d, ch);
+    struct queue q = ch->bq ? (struct queue){ NULL, NULL } : serving(d, ch);
     uint64_t wake = UINT64_MAX;
     if (schedule_refresh(d, c, &wake))
         return;
+    if (ch->bq) {
+        bool closed = d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && close_unwanted(d, c, q, &wake);
+        if (!closed && !issue_round_robin(d, c, &wake))
+            ch->wake = wake;
+        return;
+    }
 
     /* First ready: the oldest request whose row is open and whose column
      * command may issue now, unless its bank has served hit_cap hits while
@@ -583,22 +733,8 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
         return;
     }
 
-    /* Closed page: precharge rows nobody queued wants any more. */
-    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE) {
-        for (unsigned r = 0; r < d->cfg.ranks; r++)
-            for (unsigned i = 0; i < d->nbanks; i++) {
-                struct bank *bk = &ch->banks[(size_t)r * d->nbanks + i];
-                struct cgm_dram_addr a = { .rank = r, .bg = i / d->cfg.banks_per_group,
-                                           .bank = i % d->cfg.banks_per_group };
-                if (!bk->open || !bk->close_asap || row_wanted(ch, q, UINT32_MAX, r * d->nbanks + i, bk->row))
-                    continue;
-                if (d->now >= bk->next_pre) {
-                    do_pre(d, c, r, a.bg, a.bank);
-                    return;
-                }
-                lift_at(&wake, bk->next_pre);
-            }
-    }
+    if (d->cfg.page_policy == CGM_DRAM_CLOSED_PAGE && close_unwanted(d, c, q, &wake))
+        return;
 
     /* Otherwise the oldest request whose next command (ACT or PRE) may issue. */
     for (unsigned i = 0; i < *q.n; i++) {
@@ -630,6 +766,13 @@ static void schedule_channel(struct cgm_dram *d, unsigned c)
     /* A drain that started or stopped this cycle may stop or start the
      * next (serving looks once per cycle): look again then. */
     ch->wake = ch->writing != was_writing ? d->now + 1 : wake;
+}
+
+static void schedule_channel(struct cgm_dram *d, unsigned c)
+{
+    issue_command(d, c);
+    if (d->ch[c].bq)
+        move_to_bank_queue(d, &d->ch[c]);
 }
 
 static unsigned hist_bucket(uint64_t v)
@@ -680,7 +823,7 @@ void cgm_dram_tick(struct cgm_dram *d)
 {
     complete_due(d);
     for (unsigned c = 0; c < d->cfg.channels; c++) {
-        d->st.queue_occupancy_sum += d->ch[c].n + d->ch[c].wn;
+        d->st.queue_occupancy_sum += d->ch[c].n + d->ch[c].wn + d->ch[c].bn;
         schedule_channel(d, c);
     }
     d->now++;

@@ -173,6 +173,10 @@ int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_
                  cfg->write_queue_size, cfg->write_high, cfg->write_low);
         return -1;
     }
+    if (cfg->bank_queue_size > 256) {
+        snprintf(err, errlen, "bank_queue_size (%u) must be 0..256", cfg->bank_queue_size);
+        return -1;
+    }
     if (!t->cl || !t->cwl || !t->rcd || !t->rp || !t->ras || !t->ccd_s || !t->ccd_l ||
         !t->rrd_s || !t->rrd_l) {
         snprintf(err, errlen, "CL, CWL, tRCD, tRP, tRAS, tCCD and tRRD must be at least 1");

@@ -1,4 +1,4 @@
-/* The timed memory system: the MESI handlers of models/coh wrapped in
+/* The timed memory system: the coherence controllers of models/coh wrapped in
  * KnightSim contexts, joined by the ring and backed by the memory
  * controllers and their DRAM behind their system agents.
  *

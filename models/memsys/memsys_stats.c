@@ -385,12 +385,23 @@ static void add_network(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_s
     cgm_stat_computed(reg, n, "blocked", net_blocked, m);
 }
 
-/* "3.4 M: Load -> Hit -> Set_Core_Holder -> PutX": one name per row. */
-static const char *const row_names[MESI_NROWS] = {
-#define ROW(id, table, text) table " " text,
-#include "cgm/coh_rows.def"
-#undef ROW
-};
+/* The rows of protocol p that the controllers of the kinds it runs here
+ * took, as protocol_rows (the rows of the GPU's kinds only in a system
+ * with compute units, so a CPU-only system's statistics are its CPU
+ * tables'). */
+static void add_rows(const struct cgm_memsys_config *cfg, const struct cgm_coh_sys *coh, const struct cgm_coh_protocol *p,
+                     struct cgm_stats *reg, cgm_stat group, const char *name)
+{
+    const char *names[p->nrows ? p->nrows : 1];
+    for (unsigned r = 0; r < p->nrows; r++) {
+        enum cgm_coh_node_kind k = (enum cgm_coh_node_kind)p->rows[r].kind;
+        bool present = cfg->coh.gpu.cus || (k != CGM_NODE_GPU_L1 && k != CGM_NODE_GPU_L2);
+        names[r] = present && cgm_coh_protocol_of(coh, k) == p ? p->rows[r].name : NULL;
+    }
+    const char *const *kept = cgm_stats_keep(reg, names, p->nrows * sizeof *names);
+    if (kept)
+        cgm_stat_counters(reg, group, name, cgm_coh_row_counts(coh, p), kept, p->nrows);
+}
 
 int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
 {
@@ -411,14 +422,12 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_scalar(m, reg, caches, i);
     cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
                       COH_NTYPES);
-    /* The GPU's tables (3.6, 3.7) only in a system with compute units, so
-     * a CPU-only system's statistics stay those of the CPU's tables. */
-    const char *names[MESI_NROWS];
-    for (int r = 0; r < MESI_NROWS; r++)
-        names[r] = cfg->coh.gpu.cus || strcmp(cgm_mesi_rows[r].table, "3.5") <= 0 ? row_names[r] : NULL;
-    const char *const *kept = cgm_stats_keep(reg, names, sizeof names);
-    cgm_stat_counters(reg, group, "protocol_rows", cgm_mesi_row_counts(coh), kept ? kept : row_names,
-                      MESI_NROWS);
+    /* The system's protocol's rows; the GPU's apart when it runs another. */
+    const struct cgm_coh_protocol *cpu = cgm_coh_protocol_of(coh, CGM_NODE_CORE);
+    const struct cgm_coh_protocol *gpu = cgm_coh_protocol_of(coh, CGM_NODE_GPU_L1);
+    add_rows(cfg, coh, cpu, reg, group, "protocol_rows");
+    if (gpu != cpu && cfg->coh.gpu.cus)
+        add_rows(cfg, coh, gpu, reg, group, "gpu_protocol_rows");
     add_network(m, reg, group);
     if (cfg->coh.gpu.cus) {
         add_hubs(m, reg, group);

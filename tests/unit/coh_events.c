@@ -67,11 +67,18 @@ uint64_t coh_rnd(uint64_t *s)
 
 uint64_t coh_run_signature(const struct cgm_coh_sys *s, uint64_t *rows_total, uint64_t now)
 {
-    const uint64_t *rows = cgm_mesi_row_counts(s);
+    const struct cgm_coh_protocol *p = cgm_coh_protocol_of(s, CGM_NODE_CORE);
+    const struct cgm_coh_protocol *gpu = cgm_coh_protocol_of(s, CGM_NODE_GPU_L1);
+    const uint64_t *rows = cgm_coh_row_counts(s, p);
     uint64_t sig = 1469598103934665603ull;
-    for (int r = 0; r < MESI_NROWS; r++) {
+    for (unsigned r = 0; r < p->nrows; r++) {
         rows_total[r] += rows[r];
         sig = (sig ^ rows[r]) * 1099511628211ull;
+    }
+    if (gpu != p) {
+        const uint64_t *g = cgm_coh_row_counts(s, gpu);
+        for (unsigned r = 0; r < gpu->nrows; r++)
+            sig = (sig ^ g[r]) * 1099511628211ull;
     }
     const uint64_t *msgs = cgm_coh_msg_counts(s);
     for (int m = 0; m < COH_NTYPES; m++)

@@ -29,7 +29,8 @@ void coh_events_push(struct coh_events *q, struct coh_event e);
 struct coh_event coh_events_pop(struct coh_events *q);
 void coh_events_free(struct coh_events *q);
 /* A run's fingerprint (its row and message counts and its end time), the
- * rows also added to rows_total. */
+ * rows of the cores' protocol also added to rows_total (indexed as its
+ * rows). */
 uint64_t coh_run_signature(const struct cgm_coh_sys *s, uint64_t *rows_total, uint64_t now);
 /* The testers' length: CGM_COH_SCALE (1 by default; 0.1 for a quick run),
  * a twentieth of it under the sanitizers. */

@@ -24,29 +24,50 @@ int gpu_is_syscall(uint64_t nr)
     return nr >= (uint64_t)CGM_SYSCALL_GPU_BASE && nr <= (uint64_t)CGM_SYSCALL_GPU_LAST;
 }
 
-static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
-                     uint64_t path_addr)
+/* Reads the guest's file PATH whole into a fresh buffer. */
+static uint8_t *read_file(const char *path, size_t *len)
 {
-    char path[PATH_MAX], err[1024];
-    if (gmem_read_str(p->mem, path, path_addr, sizeof path) < 0) {
-        fprintf(stderr, "tracegen: gpu: load: bad path pointer 0x%llx\n",
-                (unsigned long long)path_addr);
-        return -EFAULT;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *buf = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && (uint64_t)n <= GPU_MAX_BINARY_BYTES && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc(n ? (size_t)n : 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
     }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Loads the code object BIN (LEN bytes, named NAME in messages; the
+ * program keeps it) into guest memory and records it: handle or -errno,
+ * with the loader's message also in WHY when given. */
+long gpu_load_image(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                    const char *name, uint8_t *bin, size_t len, char *why, size_t whylen)
+{
+    char err[1024];
+    if (why && whylen)
+        why[0] = 0;
     if (d->nprograms == GPU_MAX_PROGRAMS) {
-        fprintf(stderr, "tracegen: gpu: load %s: at most %d programs\n", path, GPU_MAX_PROGRAMS);
+        fprintf(stderr, "tracegen: gpu: load %s: at most %d programs\n", name, GPU_MAX_PROGRAMS);
+        free(bin);
         return -EMFILE;
     }
-    if (access(path, R_OK) < 0) {
-        int e = errno;
-        fprintf(stderr, "tracegen: gpu: load %s: %s\n", path, strerror(e));
-        return -e;
-    }
     struct gpu_program *g = calloc(1, sizeof *g);
-    if (!g)
+    if (!g) {
+        free(bin);
         return -ENOMEM;
-    if (si_program_load(path, &g->prog, err, sizeof err) < 0) {
+    }
+    g->binary = bin;
+    g->binary_len = len;
+    if (si_program_load_memory(bin, len, name, &g->prog, err, sizeof err) < 0) {
         fprintf(stderr, "tracegen: gpu: load: %s\n", err);
+        if (why)
+            snprintf(why, whylen, "%s", err);
+        free(bin);
         free(g);
         return -ENOEXEC;
     }
@@ -61,17 +82,19 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
         gmem_copy_out(p->mem, g->code_address, g->prog.image, g->prog.image_size, 1, NULL) < 0 ||
         gmem_protect(p->mem, g->code_address, g->code_len, GPROT_R) < 0 ||
         si_static_table(&g->prog, &g->table, &g->ntable) < 0) {
-        fprintf(stderr, "tracegen: gpu: load %s: out of guest memory for the image\n", path);
+        fprintf(stderr, "tracegen: gpu: load %s: out of guest memory for the image\n", name);
         si_program_free(&g->prog);
+        free(bin);
         free(g);
         return -ENOMEM;
     }
     if (p->rec && si_static_write(x86_rec_writer(p->rec), GPU_STATIC_STREAM_BASE + handle,
                                   handle, g->table, g->ntable) < 0) {
-        fprintf(stderr, "tracegen: gpu: load %s: cannot write its static table: %s\n", path,
+        fprintf(stderr, "tracegen: gpu: load %s: cannot write its static table: %s\n", name,
                 cgm_writer_error(x86_rec_writer(p->rec)));
         free(g->table);
         si_program_free(&g->prog);
+        free(bin);
         free(g);
         return -EIO;
     }
@@ -79,6 +102,48 @@ static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_dri
     gpu_record_map(t, g->code_address, g->code_len, CGM_GPU_MAP_CODE, 0);
     x86_rec_event_fields(t->rec, CGM_EV_GPU_LOAD, handle, g->prog.image_size, 0, 0);
     return handle;
+}
+
+static long gpu_load(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                     uint64_t path_addr)
+{
+    char path[PATH_MAX];
+    if (gmem_read_str(p->mem, path, path_addr, sizeof path) < 0) {
+        fprintf(stderr, "tracegen: gpu: load: bad path pointer 0x%llx\n",
+                (unsigned long long)path_addr);
+        return -EFAULT;
+    }
+    if (access(path, R_OK) < 0) {
+        int e = errno;
+        fprintf(stderr, "tracegen: gpu: load %s: %s\n", path, strerror(e));
+        return -e;
+    }
+    size_t len;
+    uint8_t *bin = read_file(path, &len);
+    if (!bin) {
+        fprintf(stderr, "tracegen: gpu: load %s: cannot read it (or larger than %u MiB)\n",
+                path, GPU_MAX_BINARY_BYTES >> 20);
+        return -EIO;
+    }
+    return gpu_load_image(p, t, d, path, bin, len, NULL, 0);
+}
+
+/* A code object in guest memory (clCreateProgramWithBinary). */
+static long gpu_load_binary(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                            uint64_t addr, uint64_t len)
+{
+    if (!len || len > GPU_MAX_BINARY_BYTES) {
+        fprintf(stderr, "tracegen: gpu: load binary: size %llu is not between 1 and %u MiB\n",
+                (unsigned long long)len, GPU_MAX_BINARY_BYTES >> 20);
+        return -EINVAL;
+    }
+    long rc;
+    uint8_t *bin = gpu_copy_in_new(p, addr, len, "load binary", &rc);
+    if (!bin)
+        return rc;
+    char name[64];
+    snprintf(name, sizeof name, "<binary of %llu bytes>", (unsigned long long)len);
+    return gpu_load_image(p, t, d, name, bin, len, NULL, 0);
 }
 
 /* Section "si.kernel.HANDLE": what the kernel needs of a compute unit. */
@@ -246,6 +311,10 @@ long gpu_syscall(struct x86_process *p, struct x86_thread *t, uint64_t nr, const
     case 5: return gpu_copy(p, t, a[0], a[1], a[2]);
     case 6: return gpu_launch(p, t, d, a);
     case 7: return gpu_wait(p, t, d);
+    case 8: return gpu_load_binary(p, t, d, a[0], a[1]);
+    case 9: return gpu_build(p, t, d, a);
+    case 10: return gpu_query(p, d, a);
+    case 11: return gpu_launch_nd(p, t, d, a);
     default: return -ENOSYS;
     }
 }
@@ -256,6 +325,7 @@ void gpu_driver_destroy(struct gpu_driver *d)
         return;
     for (uint32_t i = 0; i < d->nprograms; i++) {
         free(d->programs[i]->table);
+        free(d->programs[i]->binary);
         si_program_free(&d->programs[i]->prog);
         free(d->programs[i]);
     }

@@ -38,6 +38,7 @@ struct cgm_event;
 #define GPU_MAX_PROGRAMS       64
 #define GPU_MAX_KERNELS        1024
 #define GPU_MAX_ARGS_BYTES     4096
+#define GPU_MAX_BINARY_BYTES   (64u << 20)
 /* work-group streams in one trace: the container holds CGM_STREAMS_MAX
  * streams, leaving room for threads and sections */
 #define GPU_MAX_GROUP_STREAMS  (CGM_STREAMS_MAX - 65536u)
@@ -47,6 +48,8 @@ struct gpu_program {
     uint64_t code_address, code_len;   /* the image mapped in guest memory */
     struct cgm_si_static *table;
     size_t ntable;
+    uint8_t *binary;                   /* the code object's bytes, as loaded */
+    size_t binary_len;
 };
 
 struct gpu_kernel_ref {
@@ -84,6 +87,10 @@ void gpu_driver_destroy(struct gpu_driver *d);
 /* Maps LEN bytes of fresh zeroed guest memory with PROT (GPROT_*) below the
  * process's mmap area; returns the address or 0. */
 uint64_t gpu_guest_map(struct x86_process *p, uint64_t len, int prot);
+/* LEN bytes of guest memory at ADDR in a fresh host buffer; NULL with
+ * *RC = -ENOMEM or -EFAULT (said on stderr, naming WHAT) when it fails. */
+uint8_t *gpu_copy_in_new(struct x86_process *p, uint64_t addr, uint64_t len, const char *what,
+                         long *rc);
 /* The emulator's view of guest memory. */
 struct si_memory gpu_si_memory(struct x86_process *p);
 /* Records EV in T's stream when tracing. */
@@ -93,5 +100,21 @@ void gpu_record_map(struct x86_thread *t, uint64_t addr, uint64_t len, enum cgm_
                     uint32_t launch);
 long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                 const uint64_t a[6]);
+long gpu_launch_nd(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                   const uint64_t a[6]);
+/* Loads code object BIN (LEN bytes, which the program keeps; NAME for
+ * messages): program handle or -errno, the loader's message in WHY when
+ * WHY is not NULL. */
+long gpu_load_image(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                    const char *name, uint8_t *bin, size_t len, char *why, size_t whylen);
+/* cgm_gpu_build (gpu_build.c) and cgm_gpu_query (gpu_query.c). */
+long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+               const uint64_t a[6]);
+long gpu_query(struct x86_process *p, struct gpu_driver *d, const uint64_t a[6]);
+/* tracegen --compile-kernel: OpenCL C file CL_PATH (with OPTIONS, as
+ * clBuildProgram takes them) into code object OUT, as cgm_gpu_build compiles,
+ * through CACHE_DIR; the compiler's messages on stderr. 0, or -1 with WHY. */
+int gpu_compile_file(const char *cl_path, const char *options, const char *cache_dir,
+                     const char *out, char *why, size_t whylen);
 
 #endif

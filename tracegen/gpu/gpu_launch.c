@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cgm/events.h"
+#include "cgm/guest.h"
 #include "tracegen/si/si_emu.h"
 #include "tracegen/si/si_record.h"
 #include "tracegen/x86/mem.h"
@@ -20,24 +21,29 @@
 /* A kernel that runs this many wavefront instructions is taken to hang. */
 #define LAUNCH_INSTRUCTION_LIMIT (1ull << 36)
 
-/* Reads the grid; fills GRID and GROUP (unused dimensions 1). */
-static int read_grid(struct x86_process *p, const struct si_kernel *k, unsigned dims,
-                     uint64_t global_addr, uint64_t local_addr, uint32_t grid[3],
-                     uint32_t group[3])
+/* Checks the grid G (work-items) and L (work-group sizes; all 0: the
+ * driver picks) of DIMS dimensions; fills GRID and GROUP (unused
+ * dimensions 1). */
+static int check_grid(const struct si_kernel *k, unsigned dims, const uint64_t gin[3],
+                      const uint64_t lin[3], uint32_t grid[3], uint32_t group[3])
 {
     uint64_t g[3] = { 1, 1, 1 }, l[3] = { 1, 1, 1 };
     if (dims < 1 || dims > 3) {
         fprintf(stderr, "tracegen: gpu: launch %s: dims must be 1..3, not %u\n", k->name, dims);
         return -EINVAL;
     }
-    if (gmem_copy_in(p->mem, g, global_addr, dims * 8, NULL) < 0 ||
-        (local_addr && gmem_copy_in(p->mem, l, local_addr, dims * 8, NULL) < 0)) {
-        fprintf(stderr, "tracegen: gpu: launch %s: bad global/local pointer\n", k->name);
-        return -EFAULT;
+    int pick = 1;
+    for (unsigned i = 0; i < dims; i++) {
+        g[i] = gin[i];
+        l[i] = lin[i];
+        pick &= lin[i] == 0;
     }
-    if (!local_addr) /* the largest power of two up to 64 dividing the x size */
+    if (pick) { /* the largest power of two up to 64 dividing the x size */
+        for (unsigned i = 1; i < dims; i++)
+            l[i] = 1;
         for (l[0] = 64; l[0] > 1 && g[0] % l[0]; l[0] /= 2)
             ;
+    }
     uint64_t items = 1, max = k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 256;
     for (unsigned i = 0; i < 3; i++) {
         if (!g[i] || !l[i] || g[i] > UINT32_MAX || g[i] % l[i]) {
@@ -56,6 +62,19 @@ static int read_grid(struct x86_process *p, const struct si_kernel *k, unsigned 
         return -EINVAL;
     }
     return 0;
+}
+
+/* Writes the global offsets into the kernarg segment's hidden arguments. */
+static void set_global_offsets(const struct si_kernel *k, uint8_t *kernarg, size_t len,
+                               const uint64_t offset[3])
+{
+    static const char *const kinds[3] = { "hidden_global_offset_x", "hidden_global_offset_y",
+                                          "hidden_global_offset_z" };
+    for (size_t i = 0; i < k->nargs; i++)
+        for (unsigned d = 0; d < 3; d++)
+            if (!strcmp(k->args[i].value_kind, kinds[d]) && k->args[i].size <= 8 &&
+                k->args[i].offset + (size_t)k->args[i].size <= len)
+                memcpy(kernarg + k->args[i].offset, &offset[d], k->args[i].size);
 }
 
 /* Turns each __local pointer argument's requested size into an LDS offset
@@ -149,10 +168,11 @@ static int run(struct x86_process *p, struct gpu_driver *d, const struct gpu_pro
     return rc;
 }
 
-long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
-                const uint64_t a[6])
+/* A launch of kernel KH over the NDRange ND (dims, offsets, sizes) with
+ * the explicit argument bytes at ARGS_ADDR. */
+static long launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d, uint64_t kh,
+                   const struct cgm_gpu_ndrange *nd, uint64_t args_addr, uint64_t args_bytes)
 {
-    uint64_t kh = a[0], args_addr = a[4], args_bytes = a[5];
     if (kh < 1 || kh > d->nkernels) {
         fprintf(stderr, "tracegen: gpu: launch: %lld is not a kernel handle\n", (long long)kh);
         return -EBADF;
@@ -165,9 +185,13 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
     l.program = &g->prog;
     l.kernel = k;
     l.code_address = g->code_address;
-    l.dims = (unsigned)a[1];
+    l.dims = (unsigned)nd->dims;
     l.max_instructions = LAUNCH_INSTRUCTION_LIMIT;
-    int rc = read_grid(p, k, (unsigned)a[1], a[2], a[3], l.grid, l.group);
+    int rc = nd->dims == l.dims ? check_grid(k, l.dims, nd->global, nd->local, l.grid, l.group)
+                                : -EINVAL;
+    if (rc == -EINVAL && nd->dims != l.dims)
+        fprintf(stderr, "tracegen: gpu: launch %s: dims must be 1..3, not %llu\n", k->name,
+                (unsigned long long)nd->dims);
     if (rc)
         return rc;
     if (args_bytes > GPU_MAX_ARGS_BYTES) {
@@ -213,6 +237,7 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
         free(kernarg);
         return -EINVAL;
     }
+    set_global_offsets(k, kernarg, ka_len, nd->offset);
     /* One guest region per launch: kernarg segment, dispatch packet,
      * private memory; unmapped when the dispatch ends. */
     uint64_t ka_off = 0, pk_off = (ka_len + 63) & ~63ull, sc_off = pk_off + 64;
@@ -245,4 +270,31 @@ long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *
         return -EFAULT;
     }
     return 0;
+}
+
+long gpu_launch(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                const uint64_t a[6])
+{
+    struct cgm_gpu_ndrange nd;
+    memset(&nd, 0, sizeof nd);
+    nd.dims = a[1];
+    if (nd.dims >= 1 && nd.dims <= 3 &&
+        (gmem_copy_in(p->mem, nd.global, a[2], nd.dims * 8, NULL) < 0 ||
+         (a[3] && gmem_copy_in(p->mem, nd.local, a[3], nd.dims * 8, NULL) < 0))) {
+        fprintf(stderr, "tracegen: gpu: launch: bad global/local pointer\n");
+        return -EFAULT;
+    }
+    return launch(p, t, d, a[0], &nd, a[4], a[5]);
+}
+
+long gpu_launch_nd(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                   const uint64_t a[6])
+{
+    struct cgm_gpu_ndrange nd;
+    if (gmem_copy_in(p->mem, &nd, a[1], sizeof nd, NULL) < 0) {
+        fprintf(stderr, "tracegen: gpu: launch: bad NDRange pointer 0x%llx\n",
+                (unsigned long long)a[1]);
+        return -EFAULT;
+    }
+    return launch(p, t, d, a[0], &nd, a[2], a[3]);
 }

@@ -1,5 +1,8 @@
 /* Guest memory for the GPU: fresh mappings in the guest's address space
  * (the GPU shares it, as in HSA) and the emulator's view of that memory. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgm/events.h"
@@ -20,6 +23,24 @@ uint64_t gpu_guest_map(struct x86_process *p, uint64_t len, int prot)
         return 0;
     p->mmap_top = at;
     return at;
+}
+
+uint8_t *gpu_copy_in_new(struct x86_process *p, uint64_t addr, uint64_t len, const char *what,
+                         long *rc)
+{
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        *rc = -ENOMEM;
+        return NULL;
+    }
+    if (gmem_copy_in(p->mem, buf, addr, len, NULL) < 0) {
+        fprintf(stderr, "tracegen: gpu: %s: %llu bytes at 0x%llx are not mapped\n", what,
+                (unsigned long long)len, (unsigned long long)addr);
+        free(buf);
+        *rc = -EFAULT;
+        return NULL;
+    }
+    return buf;
 }
 
 /* Host pointer to [addr, addr+len) when every byte is mapped with the

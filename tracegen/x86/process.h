@@ -35,6 +35,7 @@ struct x86_options {
     uint64_t seed;               /* AT_RANDOM and getrandom */
     unsigned cpu_level;          /* enum x86_cpu_level: what CPUID reports */
     uint64_t time_start;         /* the virtual clock's start, seconds since 1970 */
+    const char *opencl_cache;    /* folder of compiled OpenCL C programs (gpu_build.c) */
 };
 
 /* How tracegen serves a guest descriptor whose host one it made. */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cgm/coh.h"
+#include "cgm/coh_mesi.h"
 
 struct item {
     bool wake;
@@ -102,7 +102,7 @@ static void test_flush_conflict_rows(void **state)
     /* B's miss evicts A from the L2; before the flush is acknowledged a
      * load and a store to A meet the conflict. */
     assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = b, .tag = 1, .op = CGM_OP_LOAD }), 0);
-    const uint64_t *rows = cgm_mesi_row_counts(w->sys);
+    const uint64_t *rows = cgm_coh_row_counts(w->sys, &cgm_coh_mesi);
     assert_int_equal(rows[R33_WBFC_LOAD], 0);
     assert_int_equal(cgm_coh_access(w->sys, 0, &(struct cgm_coh_req){ .block = a, .tag = 2, .op = CGM_OP_LOAD }), 0);
     assert_int_equal(rows[R33_WBFC_LOAD], 1);

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cgm/coh.h"
+#include "cgm/coh_moesi.h"
 #include "tests/unit/coh_events.h"
 
 #define MAXN 128
@@ -106,38 +106,48 @@ static void check_block(struct tester *t, uint64_t block)
     bool gpu_side = t->coherent || b->use == USE_GPU || (b->use == USE_HANDOFF && b->side == 1);
     if (b->use == USE_HANDOFF && (b->handing || b->check_next_read) && !t->coherent)
         return; /* between the sides: checked by the new side's first read */
-    unsigned excl = 0, shared = 0;
+    const struct cgm_coh_protocol *cpu = cgm_coh_protocol_of(t->sys, CGM_NODE_CORE);
+    const struct cgm_coh_protocol *gpu = cgm_coh_protocol_of(t->sys, CGM_NODE_GPU_L1);
+    struct cgm_coh_census census = { 0 };
     for (unsigned a = 0; a < t->agents; a++) {
         bool core = a < t->cores;
         if ((core && !cpu_side) || (!core && !gpu_side))
             continue;
         uint64_t data = 0;
-        enum cgm_mesi_state st = core ? cgm_coh_core_copy(t->sys, (int)a, block, &data)
-                                      : cgm_coh_gpu_copy(t->sys, (int)(a - t->cores), block, &data);
-        if (st == MESI_I)
+        const struct cgm_coh_protocol *p = core ? cpu : gpu;
+        unsigned st = core ? cgm_coh_core_copy(t->sys, (int)a, block, &data)
+                           : cgm_coh_gpu_copy(t->sys, (int)(a - t->cores), block, &data);
+        if (p->permission[st] == CGM_COH_NO_COPY)
             continue;
-        if (st == MESI_S)
-            shared++;
+        if (p->permission[st] == CGM_COH_WRITE)
+            census.writers++;
         else
-            excl++;
+            census.readers++;
         if (data != t->golden[block]) {
-            fprintf(stderr, "time %llu: %s %u holds block %llu in %d with value %llu, last store %llu\n",
+            fprintf(stderr, "time %llu: %s %u holds block %llu in %s with value %llu, last store %llu\n",
                     (unsigned long long)t->now, core ? "core" : "CU", core ? a : a - t->cores,
-                    (unsigned long long)block, st, (unsigned long long)data,
+                    (unsigned long long)block, cgm_coh_state_name(p, st), (unsigned long long)data,
                     (unsigned long long)t->golden[block]);
             fail_block(t, block);
         }
     }
     uint64_t data = 0;
-    if (gpu_side && t->cus && cgm_coh_gpu_l2_copy(t->sys, block, &data) != MESI_I && data != t->golden[block]) {
+    const struct cgm_coh_protocol *banks = cgm_coh_protocol_of(t->sys, CGM_NODE_GPU_L2);
+    if (gpu_side && t->cus && banks->permission[cgm_coh_gpu_l2_copy(t->sys, block, &data)] != CGM_COH_NO_COPY &&
+        data != t->golden[block]) {
         fprintf(stderr, "time %llu: the GPU L2 holds block %llu with value %llu, last store %llu\n",
                 (unsigned long long)t->now, (unsigned long long)block, (unsigned long long)data,
                 (unsigned long long)t->golden[block]);
         fail_block(t, block);
     }
-    if (excl > 1 || (excl && shared)) {
-        fprintf(stderr, "time %llu: block %llu has %u writers and %u readers\n", (unsigned long long)t->now,
-                (unsigned long long)block, excl, shared);
+    /* One invariant over both sides' copies: the system's protocol's
+     * (each side's when they are checked apart). */
+    const char *wrong = cgm_coh_check_census(cpu_side ? cpu : gpu, &census);
+    if (!wrong && gpu != cpu && gpu_side)
+        wrong = cgm_coh_check_census(gpu, &census);
+    if (wrong) {
+        fprintf(stderr, "time %llu: block %llu has %u writers and %u readers: %s\n", (unsigned long long)t->now,
+                (unsigned long long)block, census.writers, census.readers, wrong);
         fail_block(t, block);
     }
 }
@@ -421,14 +431,15 @@ static struct cgm_coh_config small_system(unsigned cores, unsigned cus, bool sha
     };
 }
 
-static void check_rows(const uint64_t *rows, const char *first, const char *last, bool required)
+/* Every row of p's controllers of the GPU's kinds was reached. */
+static void check_rows(const struct cgm_coh_protocol *p, const uint64_t *rows, bool required)
 {
     int missing = 0;
-    for (int r = 0; r < MESI_NROWS; r++) {
-        if (strcmp(cgm_mesi_rows[r].table, first) < 0 || strcmp(cgm_mesi_rows[r].table, last) > 0)
+    for (unsigned r = 0; r < p->nrows; r++) {
+        if (p->rows[r].kind != CGM_NODE_GPU_L1 && p->rows[r].kind != CGM_NODE_GPU_L2)
             continue;
         if (!rows[r]) {
-            printf("  Table %s row \"%s\": never reached\n", cgm_mesi_rows[r].table, cgm_mesi_rows[r].text);
+            printf("  Table %s row \"%s\": never reached\n", p->rows[r].table, p->rows[r].text);
             missing++;
         }
     }
@@ -461,6 +472,22 @@ static void test_mixed_coherent(void **state)
     run_all(runs, sizeof runs / sizeof runs[0], false);
 }
 
+/* The cores and slices under MOESI beside the GPU's MESI caches, the L3
+ * tracking the GPU: one invariant over both sides' copies, and blocks the
+ * cores own (O) read by the CUs through the owner. */
+static void test_mixed_coherent_moesi(void **state)
+{
+    (void)state;
+    uint64_t *rows = calloc(MOESI_NROWS, sizeof *rows);
+    assert_non_null(rows);
+    struct run_cfg r = { "C-L3 under MOESI, 4 cores + 8 CUs", small_system(4, 8, true, true), 24, scale(2000000),
+                         20, 60, 6, 13 };
+    r.c.protocol = &cgm_coh_moesi;
+    run(&r, rows, NULL);
+    assert_true(rows[MO34_FWD_ACK_OWNER] > 0 && rows[MO33_O_GETFWD] > 0 && rows[MO34_O_WB] > 0);
+    free(rows);
+}
+
 static void test_mixed_noncoherent(void **state)
 {
     (void)state;
@@ -477,7 +504,7 @@ static void test_mixed_noncoherent(void **state)
 static void test_every_gpu_row_reached(void **state)
 {
     (void)state;
-    check_rows(gpu_rows, "3.6", "3.7", scale_factor() >= 0.3);
+    check_rows(&cgm_coh_mesi, gpu_rows, scale_factor() >= 0.3);
     printf("%llu requests in all\n", (unsigned long long)total_requests);
 }
 
@@ -500,6 +527,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_same_counts),
         cmocka_unit_test(test_mixed_coherent),
+        cmocka_unit_test(test_mixed_coherent_moesi),
         cmocka_unit_test(test_mixed_noncoherent),
         cmocka_unit_test(test_every_gpu_row_reached),
     };

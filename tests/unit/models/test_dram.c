@@ -205,14 +205,18 @@ static uint64_t one(struct run *run, uint64_t addr, bool write, uint64_t at)
  * conflict = tRP + tRCD + CL + BL/2 (RL = AL + CL; with AL the column
  * command goes out tRCD - AL after the activate). */
 /* A write is done when acknowledged: with a write queue, a cycle after it
- * is queued; through one shared queue, when its last beat is written. */
-static void check_idle_latency(const char *preset, bool one_queue, unsigned cl, unsigned al,
-                               unsigned cwl, unsigned rcd, unsigned rp, unsigned bl)
+ * is queued; through one shared queue, when its last beat is written. With
+ * bank queues a request moves to its bank's queue after the cycle's
+ * command, so its first command goes a cycle later. */
+static void check_idle_latency(const char *preset, bool one_queue, bool bank_queues, unsigned cl,
+                               unsigned al, unsigned cwl, unsigned rcd, unsigned rp, unsigned bl)
 {
     struct cgm_dram_config c;
     cgm_dram_preset(preset, &c);
     if (one_queue)
         c.write_queue_size = 0;
+    c.bank_queue_size = bank_queues ? 8 : 0;
+    unsigned move = bank_queues;
     struct run run;
     run_open(&run, &c);
     const struct cgm_dram_map *m = cgm_dram_map_of(run.d);
@@ -222,26 +226,31 @@ static void check_idle_latency(const char *preset, bool one_queue, unsigned cl, 
     uint64_t y = cgm_dram_map_encode(m, &a);
     a.row = 6;
     uint64_t z = cgm_dram_map_encode(m, &a);
-    assert_int_equal(one(&run, x, false, 10), rcd + cl + bl / 2);
-    assert_int_equal(one(&run, y, false, 500), al + cl + bl / 2);
-    assert_int_equal(one(&run, y, true, 1000), c.write_queue_size ? 1 : al + cwl + bl / 2);
-    assert_int_equal(one(&run, z, false, 1500), rp + rcd + cl + bl / 2);
+    assert_int_equal(one(&run, x, false, 10), move + rcd + cl + bl / 2);
+    assert_int_equal(one(&run, y, false, 500), move + al + cl + bl / 2);
+    assert_int_equal(one(&run, y, true, 1000), c.write_queue_size ? 1 : move + al + cwl + bl / 2);
+    assert_int_equal(one(&run, z, false, 1500), move + rp + rcd + cl + bl / 2);
+    /* the watermark rule holds one queued write (fewer than write_low + 1) */
+    bool written = !c.write_queue_size || c.write_drain == CGM_DRAM_DRAIN_IDLE;
     const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
-    assert_int_equal(s->row_hits, 2);
+    assert_int_equal(s->row_hits, 1 + written);
     assert_int_equal(s->row_misses, 2);
     assert_int_equal(s->row_conflicts, 1);
+    assert_int_equal(cgm_dram_writes_queued(run.d), !written);
     run_close(&run);
 }
 
 static void test_idle_latency(void **state)
 {
     (void)state;
-    for (int one_queue = 0; one_queue < 2; one_queue++) {
-        check_idle_latency("DDR3-1600", one_queue, 11, 0, 8, clocks(13.75, 1.25), clocks(13.75, 1.25), 8);
-        check_idle_latency("DDR4-2400", one_queue, 16, 0, 12, clocks(13.32, 1 / 1.2),
-                           clocks(13.32, 1 / 1.2), 8);
-        check_idle_latency("GDDR5", one_queue, 18, 17, 6, 18, 18, 16);
-    }
+    for (int one_queue = 0; one_queue < 2; one_queue++)
+        for (int bq = 0; bq < 2; bq++) {
+            check_idle_latency("DDR3-1600", one_queue, bq, 11, 0, 8, clocks(13.75, 1.25),
+                               clocks(13.75, 1.25), 8);
+            check_idle_latency("DDR4-2400", one_queue, bq, 16, 0, 12, clocks(13.32, 1 / 1.2),
+                               clocks(13.32, 1 / 1.2), 8);
+            check_idle_latency("GDDR5", one_queue, bq, 18, 17, 6, 18, 18, 16);
+        }
 }
 
 /* Peak: a long sequential read stream, refresh off, reaches the bus limit
@@ -335,7 +344,7 @@ static void test_checker_random_traffic(void **state)
 {
     (void)state;
     for (int p = 0; cgm_dram_preset_names[p]; p++)
-        for (int variant = 0; variant < 6; variant++) {
+        for (int variant = 0; variant < 8; variant++) {
             struct cgm_dram_config c;
             cgm_dram_preset(cgm_dram_preset_names[p], &c);
             if (variant == 1) {
@@ -353,10 +362,19 @@ static void test_checker_random_traffic(void **state)
             } else if (variant == 4) { /* one queue for reads and writes */
                 c.write_queue_size = 0;
                 c.ranks = 2;
-            } else if (variant == 5) { /* DRAMsim3's drain: when full, or idle and > 8 */
+            } else if (variant == 5) { /* no bank queues, the drain to write_low */
+                c.bank_queue_size = 0;
+                c.write_drain = CGM_DRAM_DRAIN_IDLE;
+                c.write_high = 24;
+            } else if (variant == 6) { /* no bank queues, the watermark drain */
+                c.bank_queue_size = 0;
                 c.write_drain = CGM_DRAM_DRAIN_WATERMARK;
-                c.write_high = c.write_queue_size;
-                c.write_low = 8;
+            } else if (variant == 7) { /* small bank queues feeding a closed page, two ranks */
+                c.bank_queue_size = 2;
+                c.write_drain = CGM_DRAM_DRAIN_IDLE;
+                c.write_high = 24;
+                c.ranks = 2;
+                c.page_policy = CGM_DRAM_CLOSED_PAGE;
             }
             uint64_t cmds = 0;
             struct cgm_dram_stats st = random_run(&c, 30000, 77 + p, &cmds);
@@ -495,10 +513,14 @@ static void log_cmd(void *ctx, const struct cgm_dram_command *c)
         l->kind[l->n++] = c->cmd == CGM_DRAM_RD ? 'R' : 'W';
 }
 
+/* The one-level controller (no bank queues) with the idle drain rule and
+ * the write queue's size and watermarks given. */
 static struct cgm_dram_config wq_config(unsigned size, unsigned high, unsigned low)
 {
     struct cgm_dram_config c;
     cgm_dram_preset("DDR4-2400", &c);
+    c.bank_queue_size = 0;
+    c.write_drain = CGM_DRAM_DRAIN_IDLE;
     c.channels = 1;
     c.t.refi = 0; /* no refresh between the commands looked at */
     c.write_queue_size = size;
@@ -654,39 +676,44 @@ static void test_watermark_drain_holds_a_few_writes(void **state)
 {
     (void)state;
     struct cgm_dram_config c = wq_config(16, 12, 4);
-    c.write_drain = CGM_DRAM_DRAIN_WATERMARK;
     struct run run;
     struct cmd_log log;
-    run_wq(&run, &log, &c);
-    for (uint32_t i = 0; i < c.write_low; i++) {
-        struct cgm_dram_request w = { .addr = block_addr(run.d, i % 4, 3, i), .write = true };
+    /* the same with bank queues, where "no read queued" is "bank queues empty" */
+    for (unsigned bq = 0; bq <= 8; bq += 8) {
+        c.write_drain = CGM_DRAM_DRAIN_WATERMARK;
+        c.bank_queue_size = bq;
+        run_wq(&run, &log, &c);
+        for (uint32_t i = 0; i < c.write_low; i++) {
+            struct cgm_dram_request w = { .addr = block_addr(run.d, i % 4, 3, i), .write = true };
+            assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+        }
+        cgm_dram_skip_idle(run.d, 100000);
+        assert_int_equal(log.n, 0);
+        assert_int_equal(cgm_dram_pending(run.d), 0);
+        assert_int_equal(cgm_dram_stats(run.d)->write_drains, 0);
+        /* every write was acknowledged a cycle after it was queued */
+        assert_int_equal(run.done_count, c.write_low);
+        /* a read passes them */
+        struct cgm_dram_request r = { .addr = block_addr(run.d, 5, 9, 0),
+                                      .arrival = cgm_dram_now(run.d) };
+        assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+        drain_all(&run);
+        assert_int_equal(log.n, 1);
+        assert_int_equal(log.kind[0], 'R');
+        /* one more write than write_low: all of them go, in one drain */
+        struct cgm_dram_request w = { .addr = block_addr(run.d, 6, 3, 0), .write = true,
+                                      .arrival = cgm_dram_now(run.d) };
         assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
+        drain_all(&run);
+        assert_int_equal(log.n, 1 + c.write_low + 1);
+        for (unsigned i = 1; i < log.n; i++)
+            assert_int_equal(log.kind[i], 'W');
+        assert_int_equal(cgm_dram_stats(run.d)->write_drains, 1);
+        assert_int_equal(cgm_dram_writes_queued(run.d), 0);
+        run_close(&run);
     }
-    cgm_dram_skip_idle(run.d, 100000);
-    assert_int_equal(log.n, 0);
-    assert_int_equal(cgm_dram_pending(run.d), 0);
-    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 0);
-    /* every write was acknowledged a cycle after it was queued */
-    assert_int_equal(run.done_count, c.write_low);
-    /* a read passes them */
-    struct cgm_dram_request r = { .addr = block_addr(run.d, 5, 9, 0), .arrival = cgm_dram_now(run.d) };
-    assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
-    drain_all(&run);
-    assert_int_equal(log.n, 1);
-    assert_int_equal(log.kind[0], 'R');
-    /* one more write than write_low: all of them go, in one drain */
-    struct cgm_dram_request w = { .addr = block_addr(run.d, 6, 3, 0), .write = true,
-                                  .arrival = cgm_dram_now(run.d) };
-    assert_int_equal(cgm_dram_enqueue(run.d, &w), 0);
-    drain_all(&run);
-    assert_int_equal(log.n, 1 + c.write_low + 1);
-    for (unsigned i = 1; i < log.n; i++)
-        assert_int_equal(log.kind[i], 'W');
-    assert_int_equal(cgm_dram_stats(run.d)->write_drains, 1);
-    assert_int_equal(cgm_dram_writes_queued(run.d), 0);
-    run_close(&run);
-
     c.write_drain = CGM_DRAM_DRAIN_IDLE;
+    c.bank_queue_size = 0;
     run_wq(&run, &log, &c);
     struct cgm_dram_request one_write = { .addr = block_addr(run.d, 0, 3, 0), .write = true };
     assert_int_equal(cgm_dram_enqueue(run.d, &one_write), 0);
@@ -697,25 +724,111 @@ static void test_watermark_drain_holds_a_few_writes(void **state)
     run_close(&run);
 }
 
-static void test_closed_page(void **state)
+/* ---- bank queues ------------------------------------------------------- */
+
+/* Reads of one bank, each of its own row, offered at cycle 0: the
+ * transaction queue takes queue_size of them; one a cycle moves to the bank
+ * queue (cycles 0..7 for a bank queue of 8), where the first stays until its
+ * column command at 1 + tRCD; so after 10 cycles exactly 8 more fit. */
+static void test_bank_queue_capacity(void **state)
 {
     (void)state;
     struct cgm_dram_config c;
     cgm_dram_preset("DDR3-1600", &c);
-    c.page_policy = CGM_DRAM_CLOSED_PAGE;
+    c.channels = 1;
+    c.t.refi = 0;
+    assert_int_equal(c.bank_queue_size, 8);
     struct run run;
     run_open(&run, &c);
-    /* Under a closed page every isolated access pays tRCD + CL + BL/2, and
-     * never a conflict. */
-    assert_int_equal(one(&run, 0, false, 0), 11 + 11 + 4);
-    assert_int_equal(one(&run, 0, false, 200), 11 + 11 + 4);
-    assert_int_equal(one(&run, 1 << 20, false, 400), 11 + 11 + 4);
-    cgm_dram_skip_idle(run.d, 1000);
-    const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
-    assert_int_equal(s->row_hits, 0);
-    assert_int_equal(s->row_conflicts, 0);
-    assert_int_equal(s->precharges, 3);
+    uint32_t row = 0;
+    unsigned taken = 0;
+    for (;; row++) {
+        struct cgm_dram_request r = { .addr = block_addr(run.d, 0, row, 0) };
+        if (cgm_dram_enqueue(run.d, &r))
+            break;
+        taken++;
+    }
+    assert_int_equal(taken, c.queue_size);
+    for (int i = 0; i < 10; i++)
+        cgm_dram_tick(run.d);
+    assert_true(1 + c.t.rcd > 10);
+    taken = 0;
+    for (;; row++) {
+        struct cgm_dram_request r = { .addr = block_addr(run.d, 0, row, 0), .arrival = 10 };
+        if (cgm_dram_enqueue(run.d, &r))
+            break;
+        taken++;
+    }
+    assert_int_equal(taken, c.bank_queue_size);
+    drain_all(&run);
+    assert_int_equal(run.done_count, c.queue_size + c.bank_queue_size);
     run_close(&run);
+}
+
+/* Two open rows, three hits queued for each, bank 0's first: FR-FCFS over
+ * one queue serves the oldest hit each time (bank 0's three, then bank
+ * 1's); bank queues are served in turn, so the banks alternate once both
+ * have a request moved. */
+static void test_bank_queues_take_turns(void **state)
+{
+    (void)state;
+    for (unsigned bq = 0; bq <= 8; bq += 8) {
+        struct cgm_dram_config c;
+        cgm_dram_preset("DDR3-1600", &c);
+        c.channels = 1;
+        c.t.refi = 0;
+        c.bank_queue_size = bq;
+        struct run run;
+        run_open(&run, &c);
+        for (unsigned b = 0; b < 2; b++) { /* open row 1 of banks 0 and 1 */
+            struct cgm_dram_request r = { .addr = block_addr(run.d, b, 1, 0) };
+            assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+        }
+        drain_all(&run);
+        run.norder = 0;
+        uint64_t now = cgm_dram_now(run.d);
+        for (unsigned b = 0; b < 2; b++)
+            for (uint32_t i = 1; i <= 3; i++) {
+                struct cgm_dram_request r = { .addr = block_addr(run.d, b, 1, i), .arrival = now,
+                                              .tag = (void *)(uintptr_t)(10 * b + i) };
+                assert_int_equal(cgm_dram_enqueue(run.d, &r), 0);
+            }
+        drain_all(&run);
+        static const uintptr_t fcfs[6] = { 1, 2, 3, 11, 12, 13 }, turns[6] = { 1, 11, 2, 12, 3, 13 };
+        const uintptr_t *want = bq ? turns : fcfs;
+        assert_int_equal(run.norder, 6);
+        for (unsigned i = 0; i < 6; i++)
+            if (run.order[i] != want[i])
+                fail_msg("bank_queue_size %u: read %u done is %lu, want %lu", bq, i,
+                         (unsigned long)run.order[i], (unsigned long)want[i]);
+        assert_int_equal(cgm_dram_stats(run.d)->row_hits, 6);
+        run_close(&run);
+    }
+}
+
+static void test_closed_page(void **state)
+{
+    (void)state;
+    for (unsigned bq = 0; bq <= 8; bq += 8) {
+        struct cgm_dram_config c;
+        cgm_dram_preset("DDR3-1600", &c);
+        c.page_policy = CGM_DRAM_CLOSED_PAGE;
+        c.bank_queue_size = bq;
+        unsigned move = bq != 0; /* the cycle to its bank queue */
+        struct run run;
+        run_open(&run, &c);
+        /* Under a closed page every isolated access pays tRCD + CL + BL/2,
+         * and never a conflict. */
+        assert_int_equal(one(&run, 0, false, 0), move + 11 + 11 + 4);
+        assert_int_equal(one(&run, 0, false, 200), move + 11 + 11 + 4);
+        assert_int_equal(one(&run, 1 << 20, false, 400), move + 11 + 11 + 4);
+        cgm_dram_skip_idle(run.d, 1000);
+        const struct cgm_dram_stats *s = cgm_dram_stats(run.d);
+        assert_int_equal(s->row_hits, 0);
+        assert_int_equal(s->row_conflicts, 0);
+        assert_int_equal(s->precharges, 3);
+        run_close(&run);
+    }
 }
 
 static void test_refresh_rate(void **state)
@@ -887,9 +1000,15 @@ static void test_config_keys(void **state)
     assert_int_equal(cgm_dram_config_set(&c, "preset", "DDR9", err, sizeof err), -1);
     assert_non_null(strstr(err, "DDR9"));
     assert_int_equal(cgm_dram_config_set(&c, "page_policy", "ajar", err, sizeof err), -1);
+    assert_int_equal(c.write_drain, CGM_DRAM_DRAIN_WATERMARK);
+    assert_int_equal(cgm_dram_config_set(&c, "write_drain", "idle", err, sizeof err), 0);
     assert_int_equal(c.write_drain, CGM_DRAM_DRAIN_IDLE);
     assert_int_equal(cgm_dram_config_set(&c, "write_drain", "watermark", err, sizeof err), 0);
     assert_int_equal(c.write_drain, CGM_DRAM_DRAIN_WATERMARK);
+    assert_int_equal(cgm_dram_config_set(&c, "bank_queue_size", "0", err, sizeof err), 0);
+    assert_int_equal(c.bank_queue_size, 0);
+    assert_int_equal(cgm_dram_config_set(&c, "bank_queue_size", "257", err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram.bank_queue_size"));
     assert_int_equal(cgm_dram_config_set(&c, "write_drain", "full", err, sizeof err), -1);
     assert_non_null(strstr(err, "dram.write_drain"));
     assert_non_null(strstr(err, "idle or watermark"));
@@ -961,6 +1080,8 @@ int main(void)
         cmocka_unit_test(test_read_of_a_queued_write),
         cmocka_unit_test(test_drain_between_the_watermarks),
         cmocka_unit_test(test_watermark_drain_holds_a_few_writes),
+        cmocka_unit_test(test_bank_queue_capacity),
+        cmocka_unit_test(test_bank_queues_take_turns),
         cmocka_unit_test(test_closed_page),
         cmocka_unit_test(test_refresh_rate),
         cmocka_unit_test(test_trace_driver),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgm/coh.h"
 #include "replay/config.h"
 #include "tests/unit/temp_file.h"
 
@@ -261,6 +262,47 @@ static void test_gpu_memory_keys(void **state)
 /* A sweep reads and writes [dram]'s whole-number keys as it does every
  * other number (the ranges are the DRAM table's own), and refuses a
  * number for the keys that take names or fractions. */
+/* coherence.protocol and gpu.protocol name a registered protocol (mesi by
+ * default); a bad name is refused with its line, the valid names and the
+ * nearest; both are printed and read back. */
+static void test_protocol_keys(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_string_equal(cgm_coh_protocols[c.coherence_protocol]->name, "mesi");
+    assert_string_equal(cgm_coh_protocols[c.gpu_protocol]->name, "mesi");
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=mesi", err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=mesi", err, sizeof err), 0);
+    expect_load_error("[cpu]\ncores = 2\n[coherence]\nprotocol = mesy\n", 4,
+                      "coherence.protocol: 'mesy' is not one of mesi");
+    expect_load_error("[coherence]\nprotocol = mesy\n", 2, "(did you mean mesi?)");
+    expect_load_error("[gpu]\nprotocol = directory\n", 2, "gpu.protocol: 'directory' is not one of");
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=zzzz", err, sizeof err), -1);
+    assert_non_null(strstr(err, cgm_coh_protocol_list()));
+    assert_null(strstr(err, "did you mean"));
+    /* moesi is the cores' and slices' only */
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=moesi", err, sizeof err), 0);
+    assert_string_equal(cgm_coh_protocols[c.coherence_protocol]->name, "moesi");
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=moesi", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.protocol: moesi has no controllers for the GPU's caches"));
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=mesi", err, sizeof err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rp_config_print(&c, f);
+    fclose(f);
+    assert_non_null(strstr(text, "\n[coherence]\n"));
+    assert_non_null(strstr(strstr(text, "\n[coherence]\n"), "\nprotocol = moesi\n"));
+    const char *gpu = strstr(text, "\n[gpu]\n");
+    assert_non_null(gpu);
+    assert_non_null(strstr(gpu, "\nprotocol = mesi\n"));
+    free(text);
+}
+
 static void test_dram_numbers_for_sweeps(void **state)
 {
     (void)state;
@@ -317,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_coalescer_names),
         cmocka_unit_test(test_gpu_memory_keys),
+        cmocka_unit_test(test_protocol_keys),
         cmocka_unit_test(test_dram_numbers_for_sweeps),
         cmocka_unit_test(test_shipped_configs),
     };

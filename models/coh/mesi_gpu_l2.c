@@ -273,15 +273,16 @@ static bool has_room(const struct gpu_l2 *b)
     return b->mshr.used < b->mshr.entries && dwbq_free(&b->wb);
 }
 
-bool cgm_coh_gpu_bank_refusal_counted(const struct cgm_coh_sys *s, int bank)
+bool gpu_l2_refusal_counted(const struct gpu_l2 *b)
 {
-    const struct gpu_l2 *b = &s->gpu_l2[bank];
     return b->full && !has_room(b);
 }
 
-bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
+/* A CU's request finds an MSHR entry and a write-back entry free
+ * (cgm_coh_gpu_bank_admits). */
+bool gpu_l2_admits(struct cgm_coh_sys *s, struct gpu_l2 *b)
 {
-    struct gpu_l2 *b = &s->gpu_l2[bank];
+    (void)s;
     bool admits = has_room(b);
     if (!admits && !b->full)
         b->st.full_stalls++;

@@ -1,0 +1,168 @@
+/* Live objects, the library lock, clGet*Info's copying rules, the clock. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cl_internal.h"
+
+static pthread_mutex_t lock;
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+
+static void lock_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&lock, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+void cgm_cl_lock(void)
+{
+    pthread_once(&lock_once, lock_init);
+    pthread_mutex_lock(&lock);
+}
+
+void cgm_cl_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+/* An open-addressing set of live objects (pointer -> kind); a removed slot
+ * becomes a tombstone until the table is rebuilt. */
+#define TOMB ((const void *)1)
+static struct slot { const void *p; int kind; } *table;
+static size_t cap, used, live;   /* used counts live entries and tombstones */
+
+static size_t slot_of(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 20) & (cap - 1);
+}
+
+static int grow(void)
+{
+    struct slot *old = table;
+    size_t oldcap = cap;
+    /* rebuilt at the same size when tombstones, not live objects, filled it */
+    size_t ncap = !cap ? 64 : (live + 1) * 4 > cap ? cap * 2 : cap;
+    struct slot *t = calloc(ncap, sizeof *t);
+    if (!t)
+        return -1;
+    table = t;
+    cap = ncap;
+    used = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].p && old[i].p != TOMB) {
+            size_t s = slot_of(old[i].p);
+            while (table[s].p)
+                s = (s + 1) & (cap - 1);
+            table[s] = old[i];
+            used++;
+        }
+    free(old);
+    return 0;
+}
+
+/* Released objects of each kind, for reuse: an object's memory always
+ * holds an object of its kind (its dispatch pointer intact), so a released
+ * handle that the ICD loader follows still reaches this library, which
+ * finds it is no longer in the table. */
+static struct cl_head *free_objects[K_EVENT + 1];
+
+void *cgm_cl_new(size_t bytes, int kind)
+{
+    if ((used + 1) * 2 > cap && grow() < 0)
+        return NULL;
+    struct cl_head *h = free_objects[kind];
+    if (h) {
+        free_objects[kind] = *(struct cl_head **)(h + 1);
+        memset(h, 0, bytes);
+    } else if (!(h = calloc(1, bytes))) {
+        return NULL;
+    }
+    extern const void *cgm_cl_dispatch;
+    h->dispatch = cgm_cl_dispatch;
+    h->kind = kind;
+    h->refs = 1;
+    size_t s = slot_of(h);
+    while (table[s].p && table[s].p != TOMB)
+        s = (s + 1) & (cap - 1);
+    if (!table[s].p)
+        used++;
+    live++;
+    table[s].p = h;
+    table[s].kind = kind;
+    return h;
+}
+
+int cgm_cl_valid(const void *p, int kind)
+{
+    if (!p)
+        return 0;
+    if (p == &cgm_cl_platform)
+        return kind == K_PLATFORM;
+    if (p == &cgm_cl_device)
+        return kind == K_DEVICE;
+    if (!cap)
+        return 0;
+    for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
+        if (table[s].p == p)
+            return table[s].kind == kind;
+    return 0;
+}
+
+cl_int cgm_cl_retain(void *p, int kind, cl_int invalid)
+{
+    cgm_cl_lock();
+    cl_int e = cgm_cl_valid(p, kind) ? (((struct cl_head *)p)->refs++, CL_SUCCESS) : invalid;
+    cgm_cl_unlock();
+    return e;
+}
+
+void cgm_cl_free(void *p)
+{
+    if (!p || !cap)
+        return;
+    for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
+        if (table[s].p == p) {
+            struct cl_head *h = p;
+            table[s].p = TOMB;
+            table[s].kind = 0;
+            live--;
+            /* the link overwrites the dead object's fields, never its head */
+            h->refs = 0;
+            *(struct cl_head **)(h + 1) = free_objects[h->kind];
+            free_objects[h->kind] = h;
+            return;
+        }
+}
+
+cl_int cgm_cl_info(const void *value, size_t size, size_t param_value_size, void *param_value,
+                   size_t *param_value_size_ret)
+{
+    if (param_value) {
+        if (param_value_size < size)
+            return CL_INVALID_VALUE;
+        memcpy(param_value, value, size);
+    }
+    if (param_value_size_ret)
+        *param_value_size_ret = size;
+    return CL_SUCCESS;
+}
+
+cl_int cgm_cl_info_str(const char *s, size_t param_value_size, void *param_value,
+                       size_t *param_value_size_ret)
+{
+    return cgm_cl_info(s, strlen(s) + 1, param_value_size, param_value, param_value_size_ret);
+}
+
+cl_ulong cgm_cl_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
+}
