@@ -137,10 +137,12 @@ struct cgm_coh_protocol {
     const struct cgm_coh_protocol *extends;
     uint32_t messages;         /* bit t: it sends messages of type t (enum cgm_coh_msg_type) */
     /* NULL if copies of one block so counted may coexist, else what is
-     * wrong with them (MESI: "one writer excludes every other copy"). */
+     * wrong with them (MESI: "one writer excludes every other copy"); NULL
+     * in a protocol that extends another: the other's. */
     const char *(*invariant)(const struct cgm_coh_census *c);
     /* [kind]: its controller of that kind; NULL if it has none (the
-     * system then runs mesi's there). */
+     * system then runs mesi's there). An operation left NULL by a protocol
+     * that extends another is the other's. */
     const struct coh_kind_ops *ops[CGM_NODE_KINDS];
 };
 

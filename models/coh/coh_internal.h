@@ -301,7 +301,7 @@ struct cgm_coh_sys {
      * others): row_arrays[id] of the protocols that extend none, rows[id]
      * that of the one id extends, so both count into one array. */
     const struct cgm_coh_protocol *proto[CGM_NODE_KINDS];
-    const struct coh_kind_ops *ops[CGM_NODE_KINDS];
+    struct coh_kind_ops ops[CGM_NODE_KINDS]; /* proto[k]'s, inherited operations filled in */
     uint64_t *rows[CGM_COH_NPROTOCOLS];
     uint64_t *row_arrays[CGM_COH_NPROTOCOLS];
     uint64_t msgs[COH_NTYPES];

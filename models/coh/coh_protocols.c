@@ -38,5 +38,7 @@ const char *cgm_coh_state_name(const struct cgm_coh_protocol *p, unsigned st)
 
 const char *cgm_coh_check_census(const struct cgm_coh_protocol *p, const struct cgm_coh_census *census)
 {
-    return p->invariant(census);
+    while (!p->invariant && p->extends)
+        p = p->extends;
+    return p->invariant ? p->invariant(census) : NULL;
 }

@@ -96,6 +96,28 @@ static int create_gpu(struct cgm_coh_sys *s)
     return 0;
 }
 
+/* p's operations at kind k, those it leaves NULL taken from the protocol
+ * it extends (and so on). */
+static struct coh_kind_ops resolved_ops(const struct cgm_coh_protocol *p, int k)
+{
+    struct coh_kind_ops o = *p->ops[k];
+    for (const struct cgm_coh_protocol *q = p->extends; q; q = q->extends) {
+        const struct coh_kind_ops *b = q->ops[k];
+        if (!b)
+            continue;
+#define INHERIT(f) if (!o.f) o.f = b->f
+        INHERIT(access);
+        INHERIT(deliver);
+        INHERIT(wake);
+        INHERIT(copy);
+        INHERIT(dump);
+        INHERIT(admits);
+        INHERIT(refusal_counted);
+#undef INHERIT
+    }
+    return o;
+}
+
 /* Each kind's protocol: the system's for the CPU's controllers, the GPU's
  * (or else the system's) for the GPU's; a system protocol without
  * controllers of a kind leaves it to mesi's. false (the reason in err) if
@@ -115,7 +137,7 @@ static bool choose_protocols(struct cgm_coh_sys *s, char *err, size_t errlen)
         if (!p->ops[k])
             p = cgm_coh_protocols[0];
         s->proto[k] = p;
-        s->ops[k] = p->ops[k];
+        s->ops[k] = resolved_ops(p, k);
     }
     return true;
 }
@@ -330,7 +352,7 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *
         l1->st.stalls++;
         return -1;
     }
-    int r = s->ops[CGM_NODE_GPU_L1]->access(s, l1, req);
+    int r = s->ops[CGM_NODE_GPU_L1].access(s, l1, req);
     if (r < 0) {
         l1->st.stalls++;
         l1->refusal_stands = true;
@@ -354,7 +376,7 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *re
     if (req->block >= s->cfg.blocks)
         return -1;
     c->st.accesses++;
-    int r = s->ops[CGM_NODE_CORE]->access(s, c, req);
+    int r = s->ops[CGM_NODE_CORE].access(s, c, req);
     if (r < 0) {
         c->st.accesses--;
         c->st.stalls++;
@@ -371,7 +393,7 @@ void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m)
     const struct coh_node *n = &s->nodes[m->dst];
     if (n->kind == CGM_NODE_GPU_L1)
         ((struct gpu_l1 *)n->ctrl)->refusal_stands = false;
-    s->ops[n->kind]->deliver(s, n->ctrl, m);
+    s->ops[n->kind].deliver(s, n->ctrl, m);
 }
 
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
@@ -379,17 +401,17 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
     const struct coh_node *n = &s->nodes[node];
     if (n->kind == CGM_NODE_GPU_L1)
         ((struct gpu_l1 *)n->ctrl)->refusal_stands = false;
-    s->ops[n->kind]->wake(s, n->ctrl, block, what);
+    s->ops[n->kind].wake(s, n->ctrl, block, what);
 }
 
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
 {
-    return s->ops[CGM_NODE_GPU_L2]->admits(s, &s->gpu_l2[bank]);
+    return s->ops[CGM_NODE_GPU_L2].admits(s, &s->gpu_l2[bank]);
 }
 
 bool cgm_coh_gpu_bank_refusal_counted(const struct cgm_coh_sys *s, int bank)
 {
-    return s->ops[CGM_NODE_GPU_L2]->refusal_counted(s, &s->gpu_l2[bank]);
+    return s->ops[CGM_NODE_GPU_L2].refusal_counted(s, &s->gpu_l2[bank]);
 }
 
 const struct cgm_coh_protocol *cgm_coh_protocol_of(const struct cgm_coh_sys *s, enum cgm_coh_node_kind k)
@@ -437,19 +459,19 @@ const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys
 
 unsigned cgm_coh_core_copy(const struct cgm_coh_sys *s, int core, uint64_t block, uint64_t *data)
 {
-    return s->ops[CGM_NODE_CORE]->copy(s, &s->cores[core], block, data);
+    return s->ops[CGM_NODE_CORE].copy(s, &s->cores[core], block, data);
 }
 
 unsigned cgm_coh_gpu_copy(const struct cgm_coh_sys *s, int cu, uint64_t block, uint64_t *data)
 {
-    return s->ops[CGM_NODE_GPU_L1]->copy(s, &s->gpu_l1[cu], block, data);
+    return s->ops[CGM_NODE_GPU_L1].copy(s, &s->gpu_l1[cu], block, data);
 }
 
 unsigned cgm_coh_gpu_l2_copy(const struct cgm_coh_sys *s, uint64_t block, uint64_t *data)
 {
     if (!s->cfg.gpu.cus)
         return 0;
-    return s->ops[CGM_NODE_GPU_L2]->copy(s, &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)], block, data);
+    return s->ops[CGM_NODE_GPU_L2].copy(s, &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)], block, data);
 }
 
 /* Every core, the block's slice, every CU, the block's bank. */
@@ -458,11 +480,11 @@ void cgm_coh_dump_block(const struct cgm_coh_sys *s, uint64_t block, FILE *out)
     fprintf(out, "block %llu (slice %d, memory value %llu):\n", (unsigned long long)block,
             cgm_coh_slice_of(s, block), (unsigned long long)(block < s->cfg.blocks ? s->mem[block] : 0));
     for (unsigned i = 0; i < s->cfg.cores; i++)
-        s->ops[CGM_NODE_CORE]->dump(s, &s->cores[i], block, out);
-    s->ops[CGM_NODE_SLICE]->dump(s, &s->slices[cgm_coh_slice_of(s, block)], block, out);
+        s->ops[CGM_NODE_CORE].dump(s, &s->cores[i], block, out);
+    s->ops[CGM_NODE_SLICE].dump(s, &s->slices[cgm_coh_slice_of(s, block)], block, out);
     if (!s->cfg.gpu.cus)
         return;
     for (unsigned i = 0; i < s->cfg.gpu.cus; i++)
-        s->ops[CGM_NODE_GPU_L1]->dump(s, &s->gpu_l1[i], block, out);
-    s->ops[CGM_NODE_GPU_L2]->dump(s, &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)], block, out);
+        s->ops[CGM_NODE_GPU_L1].dump(s, &s->gpu_l1[i], block, out);
+    s->ops[CGM_NODE_GPU_L2].dump(s, &s->gpu_l2[cgm_coh_gpu_bank_of(s, block)], block, out);
 }

@@ -18,23 +18,14 @@ static const uint8_t permission[MOESI_NSTATES] = {
     [MESI_S] = CGM_COH_READ, [MESI_E] = CGM_COH_WRITE, [MESI_M] = CGM_COH_WRITE, [MOESI_O] = CGM_COH_READ,
 };
 
-/* MESI's single writer or many readers. */
-static const char *swmr(const struct cgm_coh_census *c) { return cgm_coh_mesi.invariant(c); }
-
-/* What the cores and slices do as MESI's do. */
-static int access_as_mesi(struct cgm_coh_sys *s, void *c, const struct cgm_coh_req *r) { return core_access(s, c, r); }
-static void core_wake_as_mesi(struct cgm_coh_sys *s, void *c, uint64_t block, int what) { core_wake(s, c, block, what); }
-static void slice_wake_as_mesi(struct cgm_coh_sys *s, void *sl, uint64_t block, int what)
-{
-    dir_wake(s, sl, block, what);
-}
-
+/* Every operation and the invariant it leaves out are MESI's (through
+ * extends): an O line is an S line with written data to the rest of
+ * MESI's handlers, and O is a reader to the checker. */
 static const struct coh_kind_ops moesi_core_ops = {
-    .access = access_as_mesi, .deliver = moesi_core_deliver, .wake = core_wake_as_mesi, .copy = moesi_core_copy,
-    .dump = mesi_core_dump,
+    .deliver = moesi_core_deliver, .copy = moesi_core_copy,
 };
 static const struct coh_kind_ops moesi_slice_ops = {
-    .deliver = moesi_dir_deliver, .wake = slice_wake_as_mesi, .dump = mesi_slice_dump,
+    .deliver = moesi_dir_deliver,
 };
 
 const struct cgm_coh_protocol cgm_coh_moesi = {
@@ -48,6 +39,5 @@ const struct cgm_coh_protocol cgm_coh_moesi = {
     .rows = rows,
     .extends = &cgm_coh_mesi,
     .messages = (1u << COH_NTYPES) - 1,
-    .invariant = swmr,
     .ops = { [CGM_NODE_CORE] = &moesi_core_ops, [CGM_NODE_SLICE] = &moesi_slice_ops },
 };
