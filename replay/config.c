@@ -69,9 +69,9 @@ static const char *const protocol_names[] = {
 /* [energy.*]: femtojoules per event and per cycle (replay/energy.c).
  * Defaults: M. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm):
  * an instruction's overhead in a simple core about 70 pJ, a 64-bit read of
- * a 32 KB SRAM 20 pJ and of a 1 MB one 100 pJ. Where no published figure
- * fits (passive rates, DRAM commands: the presets carry no IDD currents),
- * the default is 0. */
+ * a 32 KB SRAM 20 pJ and of a 1 MB one 100 pJ. DRAM energy comes from the
+ * preset's IDD currents (models/dram/dram_presets.c). Where no published
+ * figure fits (passive rates), the default is 0. */
 #define EFJ(sec, name, fld, def, doc) { sec, name, T_COUNT, OFF(energy.fld), def, 0, 1ull << 40, NULL, doc }
 #define ENERGY_CACHE_KEYS(sec, k, access)                                                           \
     EFJ(sec, "access", cache[k][RP_E_ACCESS], access, "fJ per access (tag lookup and read or write)"), \
@@ -95,12 +95,14 @@ static const char *const protocol_names[] = {
     EFJ("energy.ring", "hop", ring_hop, "0", "fJ per packet through a switch"),                     \
     EFJ("energy.ring", "flit", ring_flit, "0", "fJ per flit over a link (a link's busy cycle)"),    \
     EFJ("energy.ring", "passive", ring_passive, "0", "fJ per CPU cycle of the run"),                \
-    EFJ("energy.dram", "activate", dram_activate, "0", "fJ per ACT"),                               \
-    EFJ("energy.dram", "read", dram_read, "0", "fJ per read burst"),                                \
-    EFJ("energy.dram", "write", dram_write, "0", "fJ per write burst"),                             \
-    EFJ("energy.dram", "precharge", dram_precharge, "0", "fJ per PRE"),                             \
-    EFJ("energy.dram", "refresh", dram_refresh, "0", "fJ per REF"),                                 \
-    EFJ("energy.dram", "passive", dram_passive, "0", "fJ per DRAM cycle (background)"),             \
+    { "energy.dram", "idd", T_COUNT, OFF(energy.dram_idd), "1", 0, 1, NULL,                          \
+      "1: DRAM energy from the devices' IDD currents ([dram] VDD, IDD*) as DRAMPower; 0: from the rates below" }, \
+    EFJ("energy.dram", "activate", dram_activate, "0", "with idd = 0: fJ per ACT"),                 \
+    EFJ("energy.dram", "read", dram_read, "0", "with idd = 0: fJ per read burst"),                  \
+    EFJ("energy.dram", "write", dram_write, "0", "with idd = 0: fJ per write burst"),               \
+    EFJ("energy.dram", "precharge", dram_precharge, "0", "with idd = 0: fJ per PRE"),               \
+    EFJ("energy.dram", "refresh", dram_refresh, "0", "with idd = 0: fJ per REF"),                   \
+    EFJ("energy.dram", "passive", dram_passive, "0", "with idd = 0: fJ per DRAM cycle (background)"), \
     EFJ("energy.cu", "salu", cu[RP_E_SALU], "0", "fJ per scalar ALU wavefront instruction"),        \
     EFJ("energy.cu", "valu", cu[RP_E_VALU], "0", "fJ per vector ALU wavefront instruction"),        \
     EFJ("energy.cu", "smem", cu[RP_E_SMEM], "0", "fJ per scalar memory wavefront instruction"),     \

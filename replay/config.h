@@ -28,7 +28,7 @@ struct rp_energy_cfg {
     uint64_t core_uop, core_load, core_store, core_passive;
     uint64_t cache[RP_E_CACHE_KINDS][RP_E_CACHE_EVENTS];
     uint64_t ring_hop, ring_flit, ring_passive;
-    uint64_t dram_activate, dram_read, dram_write, dram_precharge, dram_refresh, dram_passive;
+    uint64_t dram_idd, dram_activate, dram_read, dram_write, dram_precharge, dram_refresh, dram_passive;
     uint64_t cu[RP_E_CU_EVENTS];
 };
 

@@ -30,6 +30,17 @@ struct cgm_dram_timing {
     unsigned refi;           /* refresh interval; 0 turns refresh off */
 };
 
+/* One device's supply and IDD currents (mA) as a datasheet gives them, for
+ * energy by DRAMPower's arithmetic (replay's [energy]): IDD0 an ACT-PRE
+ * cycle every tRC, IDD2N precharged standby, IDD3N active standby, IDD4R
+ * and IDD4W bursts, IDD5 refresh. A rank has bus_bits / device_bits
+ * devices. The controller never powers a rank down, so IDD2P and IDD3P
+ * have no use here. */
+struct cgm_dram_power {
+    double vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5;
+    unsigned device_bits;
+};
+
 enum cgm_dram_page_policy { CGM_DRAM_OPEN_PAGE, CGM_DRAM_CLOSED_PAGE };
 
 /* How a write queue drains (see write_queue_size). */
@@ -61,6 +72,7 @@ enum cgm_dram_field {
 struct cgm_dram_config {
     char preset[32];
     struct cgm_dram_timing t;
+    struct cgm_dram_power power;
     unsigned channels, ranks, bank_groups, banks_per_group;
     unsigned rows;       /* per bank */
     unsigned columns;    /* per row, in bus-width units */
@@ -180,6 +192,7 @@ struct cgm_dram_stats {
     uint64_t row_misses;     /* request needed an activate (closed or conflicting row) */
     uint64_t row_conflicts;  /* subset of row_misses that needed a precharge first */
     uint64_t activates, precharges, refreshes;
+    uint64_t read_bursts, write_bursts; /* column commands (for energy: replay's [energy]) */
     uint64_t read_latency_sum, write_latency_sum;
     uint64_t read_latency_max;
     uint64_t read_hist[CGM_DRAM_HIST_BUCKETS];
@@ -223,6 +236,10 @@ unsigned cgm_dram_writes_queued(const struct cgm_dram *d);
  * issuing the refreshes that fall in between. */
 void cgm_dram_skip_idle(struct cgm_dram *d, uint64_t to);
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d);
+/* Rank-cycles with at least one bank open (active standby), summed over
+ * the ranks of every channel up to now; the other rank-cycles of
+ * channels * ranks * cycles are precharged standby. */
+uint64_t cgm_dram_active_standby_cycles(const struct cgm_dram *d);
 
 /* Registers the statistics as the object "dram" in group (cgm/stats.h):
  * counts, latency sums and averages in DRAM cycles, bandwidth in GB/s over

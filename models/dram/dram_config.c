@@ -8,13 +8,13 @@
 #include <string.h>
 #include <strings.h>
 
-enum key_kind { K_UINT, K_NS, K_ENUM, K_MAPPING };
+enum key_kind { K_UINT, K_REAL, K_ENUM, K_MAPPING };
 
 struct key {
     const char *name;
     enum key_kind kind;
     size_t off;
-    unsigned min, max;   /* K_UINT */
+    unsigned min, max;   /* K_UINT; K_REAL: above min, at most max */
     const char *doc;
     const char *const *names; /* K_ENUM: the enum's values in order, NULL-ended */
 };
@@ -28,8 +28,9 @@ static const char *const write_drains[] = { "idle", "watermark", NULL };
 
 #define T(f) offsetof(struct cgm_dram_config, t.f)
 #define C(f) offsetof(struct cgm_dram_config, f)
+#define P(f) offsetof(struct cgm_dram_config, power.f)
 static const struct key keys[] = {
-    { "tCK_ns", K_NS, T(tck_ns), 0, 0, "command clock period, ns", NULL },
+    { "tCK_ns", K_REAL, T(tck_ns), 0, 1000, "command clock period, ns", NULL },
     { "BL", K_UINT, T(bl), 2, 64, "burst length, beats (even)", NULL },
     { "CL", K_UINT, T(cl), 1, 1000, "read latency, nCK", NULL },
     { "CWL", K_UINT, T(cwl), 1, 1000, "write latency, nCK (at most CL)", NULL },
@@ -57,6 +58,14 @@ static const struct key keys[] = {
     { "rows", K_UINT, C(rows), 1, 1u << 24, "rows per bank (power of two)", NULL },
     { "columns", K_UINT, C(columns), 2, 1u << 16, "columns per row, bus-width units", NULL },
     { "bus_bits", K_UINT, C(bus_bits), 8, 1024, "data bus width of a channel, bits", NULL },
+    { "VDD", K_REAL, P(vdd), 0, 10, "a device's supply, V (energy)", NULL },
+    { "IDD0", K_REAL, P(idd0), 0, 10000, "a device's current, one ACT-PRE every tRC, mA (energy)", NULL },
+    { "IDD2N", K_REAL, P(idd2n), 0, 10000, "a device's precharged standby current, mA (energy)", NULL },
+    { "IDD3N", K_REAL, P(idd3n), 0, 10000, "a device's active standby current, mA (energy)", NULL },
+    { "IDD4R", K_REAL, P(idd4r), 0, 10000, "a device's current bursting reads, mA (energy)", NULL },
+    { "IDD4W", K_REAL, P(idd4w), 0, 10000, "a device's current bursting writes, mA (energy)", NULL },
+    { "IDD5", K_REAL, P(idd5), 0, 10000, "a device's current refreshing (all banks), mA (energy)", NULL },
+    { "device_bits", K_UINT, P(device_bits), 1, 1024, "a device's data width, bits: bus_bits / device_bits devices a rank", NULL },
     { "page_policy", K_ENUM, C(page_policy), 0, 0, "row buffer policy: open or closed", page_policies },
     { "queue_size", K_UINT, C(queue_size), 1, 4096,
       "transaction queue per channel (reads only when there is a write queue)", NULL },
@@ -80,6 +89,7 @@ static const struct key keys[] = {
 };
 #undef T
 #undef C
+#undef P
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static unsigned *uint_at(struct cgm_dram_config *c, const struct key *k)
@@ -92,7 +102,7 @@ static bool same(const struct cgm_dram_config *a, const struct cgm_dram_config *
 {
     const char *x = (const char *)a + k->off, *y = (const char *)b + k->off;
     switch (k->kind) {
-    case K_NS: return *(const double *)x == *(const double *)y;
+    case K_REAL: return *(const double *)x == *(const double *)y;
     case K_MAPPING: return !strcmp(x, y);
     default: return *(const unsigned *)x == *(const unsigned *)y;
     }
@@ -101,7 +111,7 @@ static bool same(const struct cgm_dram_config *a, const struct cgm_dram_config *
 static void copy(struct cgm_dram_config *to, const struct cgm_dram_config *from, const struct key *k)
 {
     switch (k->kind) {
-    case K_NS: *(double *)((char *)to + k->off) = *(const double *)((const char *)from + k->off); break;
+    case K_REAL: *(double *)((char *)to + k->off) = *(const double *)((const char *)from + k->off); break;
     case K_MAPPING: memcpy(to->mapping, from->mapping, sizeof to->mapping); break;
     default: *uint_at(to, k) = *(const unsigned *)((const char *)from + k->off); break;
     }
@@ -150,14 +160,15 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
         return -1;
     }
     switch (k->kind) {
-    case K_NS: {
+    case K_REAL: {
         char *end;
         double x = strtod(value, &end);
-        if (end == value || *end || !(x > 0) || x > 1000) {
-            snprintf(err, errlen, "dram.%s: \"%s\" is not a period in ns (0..1000)", k->name, value);
+        if (end == value || *end || !(x > k->min) || x > k->max) {
+            snprintf(err, errlen, "dram.%s: \"%s\" is not a number above %u, at most %u", k->name, value,
+                     k->min, k->max);
             return -1;
         }
-        c->t.tck_ns = x;
+        *(double *)((char *)c + k->off) = x;
         return 0;
     }
     case K_ENUM:
@@ -220,7 +231,7 @@ void cgm_dram_config_print(const struct cgm_dram_config *c, FILE *out)
             fprintf(out, "; changed from the preset");
         fprintf(out, "\n%s = ", k->name);
         switch (k->kind) {
-        case K_NS: fprintf(out, "%.17g\n", *(const double *)field); break;
+        case K_REAL: fprintf(out, "%.17g\n", *(const double *)field); break;
         case K_ENUM: fprintf(out, "%s\n", k->names[*(const unsigned *)field]); break;
         case K_MAPPING: fprintf(out, "%s\n", c->mapping); break;
         default: fprintf(out, "%u\n", *(const unsigned *)field); break;

@@ -37,6 +37,8 @@ struct rank {
     uint64_t refresh_due;
     uint64_t next_ref;        /* earliest REF: tRP after PRE, tRFC after REF */
     bool ref_pending;
+    unsigned open_banks;      /* active standby while any is open */
+    uint64_t open_since;      /* when the first of them opened */
 };
 
 struct entry {
@@ -105,6 +107,7 @@ struct cgm_dram {
     cgm_dram_observer_fn obs_fn;
     void *obs_ctx;
     struct cgm_dram_stats st;
+    uint64_t active_standby;  /* rank-cycles of the stretches with banks open that ended */
 };
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -202,6 +205,16 @@ const struct cgm_dram_config *cgm_dram_config_of(const struct cgm_dram *d) { ret
 const struct cgm_dram_map *cgm_dram_map_of(const struct cgm_dram *d) { return &d->map; }
 uint64_t cgm_dram_now(const struct cgm_dram *d) { return d->now; }
 const struct cgm_dram_stats *cgm_dram_stats(const struct cgm_dram *d) { return &d->st; }
+
+uint64_t cgm_dram_active_standby_cycles(const struct cgm_dram *d)
+{
+    uint64_t sum = d->active_standby;
+    for (unsigned c = 0; c < d->cfg.channels; c++)
+        for (unsigned r = 0; r < d->cfg.ranks; r++)
+            if (d->ch[c].ranks[r].open_banks)
+                sum += d->now - d->ch[c].ranks[r].open_since;
+    return sum;
+}
 
 /* Writes that start a drain on a channel where nothing waits to be
  * scheduled. */
@@ -370,6 +383,10 @@ static void do_act(struct cgm_dram *d, unsigned c, unsigned rank, unsigned bg, u
     struct channel *ch = &d->ch[c];
     uint64_t now = d->now;
     struct bank *bk = bank_of(d, ch, rank, bg, b);
+    struct rank *rk = &ch->ranks[rank];
+    CGM_CHECK(!bk->open);
+    if (!rk->open_banks++)
+        rk->open_since = now;
     bk->open = true;
     bk->close_asap = false;
     bk->row = row;
@@ -385,7 +402,6 @@ static void do_act(struct cgm_dram *d, unsigned c, unsigned rank, unsigned bg, u
             if (o != bk)
                 o->next_act = max64(o->next_act, now + (g == bg ? t->rrd_l : t->rrd_s));
         }
-    struct rank *rk = &ch->ranks[rank];
     rk->act_hist[rk->act_pos] = now;
     rk->act_pos = (rk->act_pos + 1) % 4;
     rk->acts++;
@@ -397,6 +413,10 @@ static void do_pre(struct cgm_dram *d, unsigned c, unsigned rank, unsigned bg, u
 {
     struct channel *ch = &d->ch[c];
     struct bank *bk = bank_of(d, ch, rank, bg, b);
+    struct rank *rk = &ch->ranks[rank];
+    CGM_CHECK(bk->open);
+    if (!--rk->open_banks)
+        d->active_standby += d->now - rk->open_since;
     bk->open = false;
     bk->close_asap = false;
     bk->next_act = max64(bk->next_act, d->now + d->cfg.t.rp);
@@ -441,6 +461,10 @@ static void do_column(struct cgm_dram *d, unsigned c, struct entry *e)
             }
     bk->next_pre = max64(bk->next_pre, wr ? now + d->wl + d->burst + t->wr : now + t->al + t->rtp);
     bk->hits_since_act++;
+    if (wr)
+        d->st.write_bursts++;
+    else
+        d->st.read_bursts++;
 
     if (e->caused_act) {
         d->st.row_misses++;

@@ -153,6 +153,19 @@ int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_
                  "and bus_bits a multiple of 8");
         return -1;
     }
+    if (cfg->power.device_bits && cfg->bus_bits % cfg->power.device_bits) {
+        snprintf(err, errlen, "device_bits (%u) must divide bus_bits (%u): a rank is whole devices",
+                 cfg->power.device_bits, cfg->bus_bits);
+        return -1;
+    }
+    const struct cgm_dram_power *p = &cfg->power;
+    if (p->device_bits && !(p->idd3n >= p->idd2n && p->idd0 >= p->idd3n && p->idd4r >= p->idd3n &&
+                            p->idd4w >= p->idd3n && p->idd5 >= p->idd2n)) {
+        snprintf(err, errlen, "IDD currents out of order: IDD3N must be at least IDD2N, IDD0, IDD4R and "
+                 "IDD4W at least IDD3N, IDD5 at least IDD2N (each command's energy is its current above "
+                 "the standby one)");
+        return -1;
+    }
     if (cfg->columns < t->bl) {
         snprintf(err, errlen, "columns (%u) must hold at least one burst of %u", cfg->columns, t->bl);
         return -1;

@@ -3,7 +3,11 @@
  * density; DDR4: JESD79-4 speed bin 2400R 16-16-16, x8 1 KB page, 8 Gb
  * density). GDDR5 takes the DRAMSim2 timings of seed 001 Table 4.2; that
  * table has no CWL or tREFI, so CWL = 6 and tREFI = 3.9 us are assumed here,
- * and its tBL = 16 is read as a burst of 16 beats on a 32-bit bus (64 B). */
+ * and its tBL = 16 is read as a burst of 16 beats on a 32-bit bus (64 B).
+ *
+ * Supply and IDD currents (mA, per device; struct cgm_dram_power) are the
+ * [power] sections of DRAMsim3's device files (github.com/umd-memsys/DRAMsim3,
+ * configs/), which copy them from the datasheets named below. */
 #include "cgm/dram.h"
 
 #include <stdio.h>
@@ -58,6 +62,11 @@ static void ddr3_1600(struct cgm_dram_config *c)
     c->rows = 65536;         /* 4 Gb x8: A0-A15 */
     c->columns = 1024;       /* A0-A9: a 1 KB page per device */
     c->bus_bits = 64;
+    /* DRAMsim3 DDR3_4Gb_x8_1600.ini: Micron 4 Gb x8 DDR3L-1600 (MT41K512M8,
+     * speed grade -125), whose IDD figures are given at 1.35 V; the
+     * JESD79-3F timings above are the same for DDR3 and DDR3L. */
+    c->power = (struct cgm_dram_power){ .vdd = 1.35, .idd0 = 55, .idd2n = 32, .idd3n = 38,
+                                        .idd4r = 157, .idd4w = 125, .idd5 = 235, .device_bits = 8 };
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }
 
@@ -87,6 +96,10 @@ static void ddr4_2400(struct cgm_dram_config *c)
     c->rows = 65536;         /* 8 Gb x8: A0-A15 */
     c->columns = 1024;       /* A0-A9: a 1 KB page per device */
     c->bus_bits = 64;
+    /* DRAMsim3 DDR4_8Gb_x8_2400.ini: Micron MT40A1G8PM-083E (8 Gb x8,
+     * DDR4-2400), VDD 1.2 V; its VPP (2.5 V) current is left out as there. */
+    c->power = (struct cgm_dram_power){ .vdd = 1.2, .idd0 = 48, .idd2n = 34, .idd3n = 43,
+                                        .idd4r = 135, .idd4w = 123, .idd5 = 250, .device_bits = 8 };
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }
 
@@ -112,6 +125,11 @@ static void gddr5(struct cgm_dram_config *c)
     c->rows = 16384;
     c->columns = 512;
     c->bus_bits = 32;
+    /* DRAMsim3 GDDR5_8Gb_x32.ini: one x32 device at 1.5 V; that file calls
+     * its currents estimates (no datasheet publishes GDDR5 IDD figures for
+     * these timings), so GDDR5 energy is the least sure of the three. */
+    c->power = (struct cgm_dram_power){ .vdd = 1.5, .idd0 = 75, .idd2n = 45, .idd3n = 55,
+                                        .idd4r = 211, .idd4w = 198, .idd5 = 286, .device_bits = 32 };
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }
 

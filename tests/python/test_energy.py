@@ -31,6 +31,7 @@ def profile(active, passive):
     for k in ("hop", "flit"):
         sets["energy.ring." + k] = active
     sets["energy.ring.passive"] = passive
+    sets["energy.dram.idd"] = 0
     for k in ("activate", "read", "write", "precharge", "refresh"):
         sets["energy.dram." + k] = active
     sets["energy.dram.passive"] = passive
@@ -74,8 +75,10 @@ class Energy(unittest.TestCase):
                 sw = s["network"]["switches"]
                 self.assertEqual(e["network"]["active_fj"],
                                  sum(x["packets"] + x["west_link_busy"] + x["east_link_busy"] for x in sw))
-                d = s["dram"]
-                self.assertEqual(e["dram"]["active_fj"], d["activates"] + d["reads"] + d["writes"] +
+                d, ed = s["dram"], e["dram"]
+                # bursts: every column command is a row hit or a row miss
+                self.assertEqual(ed["read_bursts"] + ed["write_bursts"], d["row_hits"] + d["row_misses"])
+                self.assertEqual(ed["active_fj"], d["activates"] + ed["read_bursts"] + ed["write_bursts"] +
                                  d["precharges"] + d["refreshes"])
                 for cu, en in zip(s.get("gpu", {}).get("compute_units", []), e.get("compute_units", [])):
                     self.assertEqual(en["active_fj"], sum(cu["instructions_by_unit"].values()))
