@@ -69,9 +69,12 @@ static const char *const protocol_names[] = {
 /* [energy.*]: femtojoules per event and per cycle (replay/energy.c).
  * Defaults: M. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm):
  * an instruction's overhead in a simple core about 70 pJ, a 64-bit read of
- * a 32 KB SRAM 20 pJ and of a 1 MB one 100 pJ. DRAM energy comes from the
- * preset's IDD currents (models/dram/dram_presets.c). Where no published
- * figure fits (passive rates), the default is 0. */
+ * a 32 KB SRAM 20 pJ and of a 1 MB one 100 pJ; a 32-bit integer add 0.1 pJ,
+ * a 32-bit FP multiply 3.7 pJ and add 0.9 pJ (a compute unit's lane: the
+ * arithmetic only, no instruction fetch or register file), an LDS lane half
+ * a 64-bit read of a 32 KB SRAM. DRAM energy comes from the preset's IDD
+ * currents (models/dram/dram_presets.c). Where no published figure fits
+ * (passive rates), the default is 0. */
 #define EFJ(sec, name, fld, def, doc) { sec, name, T_COUNT, OFF(energy.fld), def, 0, 1ull << 40, NULL, doc }
 #define ENERGY_CACHE_KEYS(sec, k, access)                                                           \
     EFJ(sec, "access", cache[k][RP_E_ACCESS], access, "fJ per access (tag lookup and read or write)"), \
@@ -103,12 +106,12 @@ static const char *const protocol_names[] = {
     EFJ("energy.dram", "precharge", dram_precharge, "0", "with idd = 0: fJ per PRE"),               \
     EFJ("energy.dram", "refresh", dram_refresh, "0", "with idd = 0: fJ per REF"),                   \
     EFJ("energy.dram", "passive", dram_passive, "0", "with idd = 0: fJ per DRAM cycle (background)"), \
-    EFJ("energy.cu", "salu", cu[RP_E_SALU], "0", "fJ per scalar ALU wavefront instruction"),        \
-    EFJ("energy.cu", "valu", cu[RP_E_VALU], "0", "fJ per vector ALU wavefront instruction"),        \
-    EFJ("energy.cu", "smem", cu[RP_E_SMEM], "0", "fJ per scalar memory wavefront instruction"),     \
-    EFJ("energy.cu", "vmem", cu[RP_E_VMEM], "0", "fJ per vector memory wavefront instruction"),     \
-    EFJ("energy.cu", "lds", cu[RP_E_LDS], "0", "fJ per LDS wavefront instruction"),                 \
-    EFJ("energy.cu", "branch", cu[RP_E_BRANCH], "0", "fJ per branch wavefront instruction"),        \
+    EFJ("energy.cu", "salu", cu[RP_E_SALU], "100", "fJ per scalar ALU instruction (a 32-bit add)"), \
+    EFJ("energy.cu", "valu", cu[RP_E_VALU], "4600", "fJ per active lane of a vector ALU instruction (a 32-bit FP multiply-add)"), \
+    EFJ("energy.cu", "smem", cu[RP_E_SMEM], "100", "fJ per scalar memory instruction (its address add; the cache's access apart)"), \
+    EFJ("energy.cu", "vmem", cu[RP_E_VMEM], "100", "fJ per active lane of a vector memory instruction (its address add; the L1's apart)"), \
+    EFJ("energy.cu", "lds", cu[RP_E_LDS], "10000", "fJ per active lane of an LDS instruction (32 bits of a 64 KB SRAM)"), \
+    EFJ("energy.cu", "branch", cu[RP_E_BRANCH], "100", "fJ per branch instruction (a 32-bit add)"), \
     EFJ("energy.cu", "other", cu[RP_E_CU_OTHER], "0", "fJ per other wavefront instruction (barrier, waitcnt, end, ...)"), \
     EFJ("energy.cu", "passive", cu[RP_E_CU_PASSIVE], "0", "fJ per idle GPU cycle of the compute unit")
 

@@ -156,19 +156,22 @@ static void compute_units(struct energy *e, const struct rp_energy_cfg *c)
     cgm_stat root = CGM_STATS_ROOT, src = cgm_stats_find(e->reg, root, "gpu.compute_units");
     if (src < 0)
         return;
-    static const struct { const char *unit; int event; } units[] = {
-        { "salu", RP_E_SALU }, { "valu", RP_E_VALU }, { "smem", RP_E_SMEM }, { "vmem", RP_E_VMEM },
-        { "lds", RP_E_LDS }, { "branch", RP_E_BRANCH }, { "barrier", RP_E_CU_OTHER },
-        { "waitcnt", RP_E_CU_OTHER }, { "end", RP_E_CU_OTHER }, { "other", RP_E_CU_OTHER },
+    /* the vector units per active lane, the scalar ones per instruction */
+    static const struct { const char *counts; int event; } units[] = {
+        { "instructions_by_unit.salu", RP_E_SALU }, { "lanes_by_unit.valu", RP_E_VALU },
+        { "instructions_by_unit.smem", RP_E_SMEM }, { "lanes_by_unit.vmem", RP_E_VMEM },
+        { "lanes_by_unit.lds", RP_E_LDS }, { "instructions_by_unit.branch", RP_E_BRANCH },
+        { "instructions_by_unit.barrier", RP_E_CU_OTHER }, { "instructions_by_unit.waitcnt", RP_E_CU_OTHER },
+        { "instructions_by_unit.end", RP_E_CU_OTHER }, { "instructions_by_unit.other", RP_E_CU_OTHER },
     };
     cgm_stat arr = cgm_stats_array(e->reg, cgm_stats_child(e->reg, root, "energy"), "compute_units");
     for (unsigned i = 0; i < cgm_stats_count(e->reg, src); i++) {
-        cgm_stat cu = cgm_stats_member(e->reg, src, i), by = cgm_stats_child(e->reg, cu, "instructions_by_unit");
+        cgm_stat cu = cgm_stats_member(e->reg, src, i);
         cgm_stat g = cgm_stats_object(e->reg, arr, NULL);
         cgm_stat_id(e->reg, g, "id", i);
         struct rp_esum *a = rp_esum_new(e->reg, sizeof units / sizeof units[0]), *p = rp_esum_new(e->reg, 1);
         for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-            rp_esum_add_path(a, by, units[u].unit, (int64_t)c->cu[units[u].event]);
+            rp_esum_add_path(a, cu, units[u].counts, (int64_t)c->cu[units[u].event]);
         rp_esum_add_path(p, cu, "idle_cycles", (int64_t)c->cu[RP_E_CU_PASSIVE]);
         element(e, g, a, p, PART_GPU);
     }
@@ -204,5 +207,8 @@ int rp_energy_register(struct rp_sim *s, cgm_stat cycles)
     }
     cgm_stat fj = rp_esum_put(reg, g, "total_fj", total);
     power(&e, g, fj);
+    /* fJ * cycles / Hz / 1e15 = J s: fJ over 1 / cycles */
+    cgm_stat per_cycle = cgm_stat_ratio(reg, g, NULL, cgm_stat_constant(reg, g, NULL, 1), cycles, 1, 1);
+    cgm_stat_ratio(reg, g, "energy_delay_product_js", fj, per_cycle, 1, e.hz * 1e15);
     return cgm_stats_failed(reg) ? -1 : 0;
 }

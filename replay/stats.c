@@ -317,6 +317,13 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
     cgm_stat gpu = cgm_stats_child(reg, root, "gpu");
     if (gpu >= 0)
         gpu_summary(reg, v, gpu, out);
+    cgm_stat e = cgm_stats_child(reg, root, "energy");
+    if (e >= 0)
+        fprintf(out, "  energy: %.3f uJ (cpu %.3f, gpu %.3f, network %.3f, dram %.3f), %.3f W, energy-delay "
+                "product %.4g J s\n", num(reg, v, e, "total_fj") / 1e9, num(reg, v, e, "parts.cpu.total_fj") / 1e9,
+                num(reg, v, e, "parts.gpu.total_fj") / 1e9, num(reg, v, e, "parts.network.total_fj") / 1e9,
+                num(reg, v, e, "parts.dram.total_fj") / 1e9, num(reg, v, e, "power_w"),
+                num(reg, v, e, "energy_delay_product_js"));
 }
 
 /* A region's one line: where it lies and what ran in it. */

@@ -386,6 +386,7 @@ static bool try_issue(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w,
     w->then = then;
     set_state(cu, w, W_BUSY, ready);
     cu->st.insts[s->unit]++;
+    cu->st.lanes[s->unit] += (uint64_t)__builtin_popcountll(w->inst.exec);
     w->instructions++;
     g->issued++;
     return true;

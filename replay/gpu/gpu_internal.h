@@ -139,6 +139,7 @@ struct rp_pool {
 
 struct rp_cu_stats {
     uint64_t insts[CGM_SI_UNIT_COUNT];   /* wavefront instructions issued, by unit */
+    uint64_t lanes[CGM_SI_UNIT_COUNT];   /* their active lanes (EXEC), shown for [energy] only */
     uint64_t busy, stall[CS_COUNT], idle;
     uint64_t wave_cycles, peak_waves;    /* resident wavefronts summed over cycles; peak */
     uint64_t work_groups, work_group_cycles;  /* ended; their cycles from mapping to end, summed */

@@ -38,6 +38,8 @@ static void add_cu(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat cus, cgm_st
     cgm_stat_id(reg, x, "id", cu->id);
     cgm_stat_computed(reg, x, "wavefront_instructions", cu_instructions, st);
     cgm_stat_counters(reg, x, "instructions_by_unit", st->insts, g->unit_names, CGM_SI_UNIT_COUNT);
+    if (g->cfg->energy.enable) /* what the energy of the vector units counts */
+        cgm_stat_counters(reg, x, "lanes_by_unit", st->lanes, g->unit_names, CGM_SI_UNIT_COUNT);
     cgm_stat_counter(reg, x, "busy_cycles", &st->busy);
     /* One counter each (not cgm_stat_counters) so the text summary can
      * find them by path. */

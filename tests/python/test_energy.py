@@ -81,7 +81,14 @@ class Energy(unittest.TestCase):
                 self.assertEqual(ed["active_fj"], d["activates"] + ed["read_bursts"] + ed["write_bursts"] +
                                  d["precharges"] + d["refreshes"])
                 for cu, en in zip(s.get("gpu", {}).get("compute_units", []), e.get("compute_units", [])):
-                    self.assertEqual(en["active_fj"], sum(cu["instructions_by_unit"].values()))
+                    # the vector units per active lane (at most 64 an instruction), the others per instruction
+                    by, lanes = cu["instructions_by_unit"], cu["lanes_by_unit"]
+                    vector = ("valu", "vmem", "lds")
+                    self.assertEqual(en["active_fj"], sum(lanes[u] for u in vector) +
+                                     sum(n for u, n in by.items() if u not in vector))
+                    for u in vector:
+                        self.assertLessEqual(lanes[u], 64 * by[u])
+                        self.assertGreaterEqual(lanes[u], by[u] if by[u] else 0)
                 self.assertEqual(len(e.get("compute_units", [])), len(s.get("gpu", {}).get("compute_units", [])))
 
     def test_passive_is_the_waiting_cycles_times_the_rate(self):
@@ -113,6 +120,32 @@ class Energy(unittest.TestCase):
         for x in e["cores"] + e["caches"] + [e]:
             self.assertEqual(x["total_fj"], x.get("active_fj", x["total_fj"]) + x.get("passive_fj", 0))
             self.assertAlmostEqual(x["power_w"], x["total_fj"] / 1e15 / s["seconds"], delta=1e-12)
+
+    def test_energy_delay_product_and_text(self):
+        path = os.path.join(self.dir, "edp.json")
+        p = subprocess.run([os.path.join(BIN, "replay"), "-o", path, "--set", "energy.enable=1",
+                            golden("v2-gpu-stream-copy.cgt")], check=True, capture_output=True, text=True)
+        with open(path) as f:
+            s = json.load(f)
+        e = s["energy"]
+        self.assertGreater(e["total_fj"], 0)
+        self.assertAlmostEqual(e["energy_delay_product_js"], e["total_fj"] / 1e15 * s["seconds"],
+                               delta=1e-9 * e["energy_delay_product_js"])
+        line = [x for x in (p.stdout + p.stderr).splitlines() if x.strip().startswith("energy:")]
+        self.assertEqual(len(line), 1)
+        self.assertIn("%.3f uJ" % (e["total_fj"] / 1e9), line[0])
+
+    def test_dram_background_by_state(self):
+        s = self.run_replay("idd", "--set", "energy.enable=1", golden("v2-gpu-stream-copy.cgt"))
+        ed, d = s["energy"]["dram"], s["dram"]
+        # DDR3-1600 preset: 2 channels of one rank, every rank-cycle in one state or the other
+        self.assertEqual(ed["active_standby_cycles"] + ed["precharged_standby_cycles"], 2 * d["cycles"])
+        # IDD3N 38 mA, IDD2N 32 mA, 1.35 V, 1.25 ns, 8 devices a rank: fJ per rank-cycle
+        self.assertEqual(ed["active_standby_fj"], ed["active_standby_cycles"] * 513000)
+        self.assertEqual(ed["precharged_standby_fj"], ed["precharged_standby_cycles"] * 432000)
+        self.assertEqual(ed["passive_fj"], ed["active_standby_fj"] + ed["precharged_standby_fj"])
+        self.assertEqual(ed["active_fj"], sum(ed[k + "_fj"] for k in
+                                              ("activate", "precharge", "read", "write", "refresh")))
 
     def test_windows_add_up_to_the_run(self):
         windows = os.path.join(self.dir, "w.jsonl")
