@@ -84,7 +84,13 @@ static const char *const protocol_names[] = {
 #define ENERGY_KEYS                                                                                 \
     { "energy", "enable", T_COUNT, OFF(energy.enable), "0", 0, 1, NULL,                              \
       "1: energy and power per element, per part and in total in the statistics (\"energy\")" },     \
-    EFJ("energy.core", "uop", core_uop, "70000", "fJ per committed micro-op other than loads and stores"), \
+    EFJ("energy.core", "int", core_class[RP_UC_INT], "70100", "fJ per committed integer micro-op (70 pJ + a 32-bit add)"), \
+    EFJ("energy.core", "mul", core_class[RP_UC_MUL], "73100", "fJ per committed multiply (70 pJ + a 32-bit multiply)"), \
+    EFJ("energy.core", "div", core_class[RP_UC_DIV], "70000", "fJ per committed divide (70 pJ; no published figure for the divide)"), \
+    EFJ("energy.core", "fp", core_class[RP_UC_FP], "73700", "fJ per committed x87 micro-op (70 pJ + a 32-bit FP multiply)"), \
+    EFJ("energy.core", "simd", core_class[RP_UC_SIMD], "73600", "fJ per committed SSE/AVX micro-op (70 pJ + four 32-bit FP adds)"), \
+    EFJ("energy.core", "branch", core_class[RP_UC_BRANCH], "70000", "fJ per committed branch, jump, call or return"), \
+    EFJ("energy.core", "uop", core_class[RP_UC_OTHER], "70000", "fJ per other committed micro-op (system calls, fences, nops, ...)"), \
     EFJ("energy.core", "load", core_load, "70000", "fJ per committed load micro-op (the L1 access apart)"), \
     EFJ("energy.core", "store", core_store, "70000", "fJ per committed store micro-op (the L1 access apart)"), \
     EFJ("energy.core", "passive", core_passive, "0", "fJ per cycle that committed nothing"),       \

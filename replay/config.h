@@ -17,6 +17,10 @@ struct rp_cache_cfg {
     uint64_t size, ways, block, latency, mshr;
 };
 
+/* Committed micro-ops that are neither loads nor stores, by class (a core's
+ * uops_by_class, shown with [energy] only). */
+enum rp_uop_class { RP_UC_INT, RP_UC_MUL, RP_UC_DIV, RP_UC_FP, RP_UC_SIMD, RP_UC_BRANCH, RP_UC_OTHER, RP_UC_COUNT };
+
 /* Energy profiles, femtojoules per event and per cycle (replay/energy.h). */
 enum rp_energy_cache { RP_E_L1I, RP_E_L1D, RP_E_L2, RP_E_L3, RP_E_GPU_L1V, RP_E_GPU_L2, RP_E_GPU_SCALAR,
                        RP_E_CACHE_KINDS };
@@ -25,7 +29,7 @@ enum rp_energy_cu_event { RP_E_SALU, RP_E_VALU, RP_E_SMEM, RP_E_VMEM, RP_E_LDS, 
                           RP_E_CU_PASSIVE, RP_E_CU_EVENTS };
 struct rp_energy_cfg {
     uint64_t enable;
-    uint64_t core_uop, core_load, core_store, core_passive;
+    uint64_t core_class[RP_UC_COUNT], core_load, core_store, core_passive;
     uint64_t cache[RP_E_CACHE_KINDS][RP_E_CACHE_EVENTS];
     uint64_t ring_hop, ring_flit, ring_passive;
     uint64_t dram_idd, dram_activate, dram_read, dram_write, dram_precharge, dram_refresh, dram_passive;

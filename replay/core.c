@@ -153,6 +153,22 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
 
 /* ---- commit ---------------------------------------------------------- */
 
+const char *const rp_uop_class_names[RP_UC_COUNT] = { "int", "mul", "div", "fp", "simd", "branch", "other" };
+
+static enum rp_uop_class uop_class(unsigned cls)
+{
+    switch (cls) {
+    case CGM_X86_INT: case CGM_X86_ATOMIC: case CGM_X86_STRING: return RP_UC_INT;
+    case CGM_X86_MUL: return RP_UC_MUL;
+    case CGM_X86_DIV: return RP_UC_DIV;
+    case CGM_X86_FP: return RP_UC_FP;
+    case CGM_X86_SIMD: case CGM_X86_GATHER: return RP_UC_SIMD;
+    case CGM_X86_BRANCH_COND: case CGM_X86_JUMP: case CGM_X86_JUMP_INDIRECT: case CGM_X86_CALL:
+    case CGM_X86_CALL_INDIRECT: case CGM_X86_RET: return RP_UC_BRANCH;
+    default: return RP_UC_OTHER;
+    }
+}
+
 static unsigned commit(struct rp_core *c, uint64_t now)
 {
     unsigned n = 0;
@@ -180,6 +196,8 @@ static unsigned commit(struct rp_core *c, uint64_t now)
                 c->thread->instructions++;
         }
         c->st.uops++;
+        if (u->kind == UOP_ALU)
+            c->st.uops_by_class[uop_class(u->cls)]++;
         c->rob_head++;
         n++;
     }

@@ -48,11 +48,12 @@ static void cores(struct energy *e, const struct rp_energy_cfg *c, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         cgm_stat core = cgm_stats_member(e->reg, src, i), g = cgm_stats_object(e->reg, arr, NULL);
         cgm_stat_id(e->reg, g, "id", i);
-        struct rp_esum *a = rp_esum_new(e->reg, 3), *p = rp_esum_new(e->reg, 2);
-        /* the micro-ops that are neither loads nor stores: uops - loads - stores */
-        rp_esum_add_path(a, core, "uops", (int64_t)c->core_uop);
-        rp_esum_add_path(a, core, "loads", (int64_t)c->core_load - (int64_t)c->core_uop);
-        rp_esum_add_path(a, core, "stores", (int64_t)c->core_store - (int64_t)c->core_uop);
+        struct rp_esum *a = rp_esum_new(e->reg, RP_UC_COUNT + 2), *p = rp_esum_new(e->reg, 2);
+        cgm_stat by = cgm_stats_child(e->reg, core, "uops_by_class");
+        for (int k = 0; k < RP_UC_COUNT; k++)
+            rp_esum_add_path(a, by, rp_uop_class_names[k], (int64_t)c->core_class[k]);
+        rp_esum_add_path(a, core, "loads", (int64_t)c->core_load);
+        rp_esum_add_path(a, core, "stores", (int64_t)c->core_store);
         rp_esum_add_path(p, core, "cycles", (int64_t)c->core_passive);
         rp_esum_add_path(p, core, "commit_cycles", -(int64_t)c->core_passive);
         element(e, g, a, p, PART_CPU);

@@ -34,8 +34,11 @@ enum rp_stall {
     ST_COUNT
 };
 
+extern const char *const rp_uop_class_names[RP_UC_COUNT];
+
 struct rp_core_stats {
     uint64_t instructions, uops, loads, stores, fetches, cycles;
+    uint64_t uops_by_class[RP_UC_COUNT];
     uint64_t branches, mispredictions, syscalls, context_switches;
     uint64_t cond_branches, cond_mispredictions;   /* the conditional share */
     uint64_t stall[ST_COUNT];

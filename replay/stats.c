@@ -47,6 +47,8 @@ static void add_core(struct rp_sim *s, cgm_stat cores, unsigned id)
     cgm_stat_counter(reg, x, "syscalls", &st->syscalls);
     cgm_stat_counter(reg, x, "context_switches", &st->context_switches);
     cgm_stat_counter(reg, x, "commit_cycles", &st->commit_cycles);
+    if (s->cfg.energy.enable) /* what a core's energy counts */
+        cgm_stat_counters(reg, x, "uops_by_class", st->uops_by_class, rp_uop_class_names, RP_UC_COUNT);
     /* One counter each (not cgm_stat_counters) so the text summary finds
      * them by path. */
     cgm_stat stalls = cgm_stats_object(reg, x, "stall_cycles");

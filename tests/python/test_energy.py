@@ -21,7 +21,7 @@ UNITS = ["salu", "valu", "smem", "vmem", "lds", "branch", "other"]
 
 def profile(active, passive):
     sets = {"energy.enable": 1}
-    for k in ("uop", "load", "store"):
+    for k in ("int", "mul", "div", "fp", "simd", "branch", "uop", "load", "store"):
         sets["energy.core." + k] = active
     sets["energy.core.passive"] = passive
     for c in CACHES:
@@ -66,6 +66,8 @@ class Energy(unittest.TestCase):
             with self.subTest(trace):
                 for core, en in zip(s["cores"], e["cores"]):
                     self.assertEqual(en["active_fj"], core["uops"])
+                    # every committed micro-op in one class (loads and stores counted when emitted)
+                    self.assertEqual(sum(core["uops_by_class"].values()), core["uops"] - core["loads"] - core["stores"])
                     self.assertEqual(en["passive_fj"], 0)
                 self.assertEqual([c["name"] for c in e["caches"]], [c["name"] for c in s["caches"]])
                 for cache, en in zip(s["caches"], e["caches"]):
