@@ -77,7 +77,9 @@ static const char *const protocol_names[] = {
  * (passive rates), the default is 0. */
 #define EFJ(sec, name, fld, def, doc) { sec, name, T_COUNT, OFF(energy.fld), def, 0, 1ull << 40, NULL, doc }
 #define ENERGY_CACHE_KEYS(sec, k, access)                                                           \
-    EFJ(sec, "access", cache[k][RP_E_ACCESS], access, "fJ per access (tag lookup and read or write)"), \
+    EFJ(sec, "read", cache[k][RP_E_READ], access, "fJ per access that reads (the data array)"),      \
+    EFJ(sec, "write", cache[k][RP_E_WRITE], access, "fJ per access that writes (stores; the data array)"), \
+    EFJ(sec, "tag", cache[k][RP_E_TAG], "0", "fJ per access's tag lookup (read and write include it by default)"), \
     EFJ(sec, "fill", cache[k][RP_E_FILL], "0", "fJ per miss (the block's fill)"),                    \
     EFJ(sec, "writeback", cache[k][RP_E_WRITEBACK], "0", "fJ per write-back"),                      \
     EFJ(sec, "passive", cache[k][RP_E_CACHE_PASSIVE], "0", "fJ per CPU cycle of the run")

@@ -24,7 +24,7 @@ enum rp_uop_class { RP_UC_INT, RP_UC_MUL, RP_UC_DIV, RP_UC_FP, RP_UC_SIMD, RP_UC
 /* Energy profiles, femtojoules per event and per cycle (replay/energy.h). */
 enum rp_energy_cache { RP_E_L1I, RP_E_L1D, RP_E_L2, RP_E_L3, RP_E_GPU_L1V, RP_E_GPU_L2, RP_E_GPU_SCALAR,
                        RP_E_CACHE_KINDS };
-enum rp_energy_cache_event { RP_E_ACCESS, RP_E_FILL, RP_E_WRITEBACK, RP_E_CACHE_PASSIVE, RP_E_CACHE_EVENTS };
+enum rp_energy_cache_event { RP_E_READ, RP_E_WRITE, RP_E_TAG, RP_E_FILL, RP_E_WRITEBACK, RP_E_CACHE_PASSIVE, RP_E_CACHE_EVENTS };
 enum rp_energy_cu_event { RP_E_SALU, RP_E_VALU, RP_E_SMEM, RP_E_VMEM, RP_E_LDS, RP_E_BRANCH, RP_E_CU_OTHER,
                           RP_E_CU_PASSIVE, RP_E_CU_EVENTS };
 struct rp_energy_cfg {

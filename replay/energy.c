@@ -4,6 +4,7 @@
  * committing cycles from its cycles). */
 #include "replay/energy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "replay/energy_dram.h"
@@ -72,6 +73,23 @@ static int cache_kind(const char *kind)
     return -1;
 }
 
+/* The counter of CACHE's (of kind K) accesses that write: the GPU's vector
+ * L1 counts its stores; a core's data cache is written by the core's
+ * stores (one access each: a straddling access is two micro-ops); the
+ * others take only reads (fetches, fills of the level above; what comes
+ * down written is charged as the upper level's write-back). -1: none. */
+static cgm_stat cache_writes(struct energy *e, cgm_stat cache, int k)
+{
+    if (k == RP_E_GPU_L1V)
+        return cgm_stats_child(e->reg, cache, "stores");
+    unsigned core;
+    const char *name = cgm_stats_label_of(e->reg, cgm_stats_child(e->reg, cache, "name"));
+    if (k != RP_E_L1D || !name || sscanf(name, "core%u.l1d", &core) != 1)
+        return -1;
+    return cgm_stats_find(e->reg, cgm_stats_member(e->reg, cgm_stats_child(e->reg, CGM_STATS_ROOT, "cores"), core),
+                          "stores");
+}
+
 static void caches(struct energy *e, const struct rp_energy_cfg *c)
 {
     cgm_stat root = CGM_STATS_ROOT, src = cgm_stats_child(e->reg, root, "caches");
@@ -86,8 +104,11 @@ static void caches(struct energy *e, const struct rp_energy_cfg *c)
         cgm_stat g = cgm_stats_object(e->reg, arr, NULL);
         cgm_stat_label_ref(e->reg, g, "name", cgm_stats_label_of(e->reg, cgm_stats_child(e->reg, cache, "name")));
         const uint64_t *w = c->cache[k];
-        struct rp_esum *a = rp_esum_new(e->reg, 3), *p = rp_esum_new(e->reg, 1);
-        rp_esum_add_path(a, cache, "accesses", (int64_t)w[RP_E_ACCESS]);
+        struct rp_esum *a = rp_esum_new(e->reg, 6), *p = rp_esum_new(e->reg, 1);
+        /* reads: the accesses that do not write */
+        cgm_stat writes = cache_writes(e, cache, k);
+        rp_esum_add_path(a, cache, "accesses", (int64_t)(w[RP_E_READ] + w[RP_E_TAG]));
+        rp_esum_add(a, writes, (int64_t)w[RP_E_WRITE] - (int64_t)w[RP_E_READ]);
         rp_esum_add_path(a, cache, "misses", (int64_t)w[RP_E_FILL]);
         rp_esum_add_path(a, cache, "writebacks", (int64_t)w[RP_E_WRITEBACK]);
         rp_esum_add(p, e->cycles, (int64_t)w[RP_E_CACHE_PASSIVE]);

@@ -25,7 +25,7 @@ def profile(active, passive):
         sets["energy.core." + k] = active
     sets["energy.core.passive"] = passive
     for c in CACHES:
-        for k in ("access", "fill", "writeback"):
+        for k in ("read", "write", "tag", "fill", "writeback"):
             sets["energy.%s.%s" % (c, k)] = active
         sets["energy.%s.passive" % c] = passive
     for k in ("hop", "flit"):
@@ -71,8 +71,9 @@ class Energy(unittest.TestCase):
                     self.assertEqual(en["passive_fj"], 0)
                 self.assertEqual([c["name"] for c in e["caches"]], [c["name"] for c in s["caches"]])
                 for cache, en in zip(s["caches"], e["caches"]):
-                    # a GPU cache has no write-backs (and the scalar one no misses)
-                    self.assertEqual(en["active_fj"], cache["accesses"] + cache.get("misses", 0) +
+                    # each access a read or a write and a tag lookup; a GPU cache has no write-backs
+                    # (and the scalar one no misses)
+                    self.assertEqual(en["active_fj"], 2 * cache["accesses"] + cache.get("misses", 0) +
                                      cache.get("writebacks", 0))
                 sw = s["network"]["switches"]
                 self.assertEqual(e["network"]["active_fj"],
@@ -105,6 +106,23 @@ class Energy(unittest.TestCase):
         self.assertEqual(e["dram"]["passive_fj"], 3 * s["dram"]["cycles"])
         for cu, en in zip(s["gpu"]["compute_units"], e["compute_units"]):
             self.assertEqual(en["passive_fj"], 3 * cu["idle_cycles"])
+
+    def test_cache_reads_and_writes(self):
+        sets = profile(0, 0)
+        for c in CACHES:
+            sets += ["--set", "energy.%s.read=3" % c, "--set", "energy.%s.write=100" % c]
+        for trace in ("v2-x86-hello.cgt", "v2-gpu-stream-copy.cgt"):
+            s = self.run_replay("rw", *sets, golden(trace))
+            for cache, en in zip(s["caches"], s["energy"]["caches"]):
+                if cache["kind"] == "l1d":
+                    writes = s["cores"][int(cache["name"][4:].split(".")[0])]["stores"]
+                elif cache["kind"] == "gpu_l1v":
+                    writes = cache["stores"]
+                else:
+                    writes = 0
+                with self.subTest(trace=trace, cache=cache["name"]):
+                    self.assertLessEqual(writes, cache["accesses"])
+                    self.assertEqual(en["active_fj"], 3 * (cache["accesses"] - writes) + 100 * writes)
 
     def test_parts_total_and_power(self):
         s = self.run_replay("parts", *profile(5, 2), golden("v2-gpu-stream-copy.cgt"))
