@@ -167,6 +167,19 @@ class Energy(unittest.TestCase):
         self.assertEqual(ed["active_fj"], sum(ed[k + "_fj"] for k in
                                               ("activate", "precharge", "read", "write", "refresh")))
 
+    def test_every_controllers_dram(self):
+        s = self.run_replay("mc", "--set", "energy.enable=1", "--set", "memory.controllers=2",
+                            golden("v2-gpu-stream-copy.cgt"))
+        ed = s["energy"]["dram"]
+        drams = [m.get("dram", s["dram"]) for m in s["memory_controllers"]]
+        self.assertEqual(len(drams), 2)
+        self.assertEqual(ed["read_bursts"] + ed["write_bursts"], sum(d["row_hits"] + d["row_misses"] for d in drams))
+        self.assertEqual(ed["active_standby_cycles"] + ed["precharged_standby_cycles"],
+                         sum(2 * d["cycles"] for d in drams))
+        # DDR3-1600: (IDD5 235 - IDD2N 32) mA x tRFC 208 x 1.25 ns x 1.35 V x 8 devices = 570.024 nJ a REF
+        self.assertGreater(sum(d["refreshes"] for d in drams), 0)
+        self.assertEqual(ed["refresh_fj"], sum(d["refreshes"] for d in drams) * 570024000)
+
     def test_windows_add_up_to_the_run(self):
         windows = os.path.join(self.dir, "w.jsonl")
         s = self.run_replay("windows", *profile(7, 1), "--windows", "2000", "--windows-out", windows,
