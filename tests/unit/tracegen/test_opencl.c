@@ -34,16 +34,16 @@
 /* Replays TRACE in the four organisations; checks the GPU's wavefront
  * instructions (WAVE_INSTS) and, where copies are charged (non-coherent
  * GPUs), the program's COPIES and (connected to the memory controller)
- * COPY_BYTES. */
-static void replay_all(const char *trace, uint64_t wave_insts, unsigned copies, double copy_bytes)
+ * COPY_BYTES, unless COPIES is negative. */
+static void replay_all(const char *trace, uint64_t wave_insts, int copies, double copy_bytes)
 {
     for (int coherent = 0; coherent < 2; coherent++)
         for (int l3 = 0; l3 < 2; l3++)
-            cl_replay(trace, coherent, l3, wave_insts, coherent ? -1 : (int)copies,
-                      coherent || l3 ? -1.0 : copy_bytes);
+            cl_replay(trace, coherent, l3, wave_insts, coherent ? -1 : copies,
+                      coherent || l3 || copies < 0 ? -1.0 : copy_bytes);
 }
 
-static void check_twin(const char *name, const char *args, unsigned copies, double copy_bytes)
+static void check_twin(const char *name, const char *args, int copies, double copy_bytes)
 {
     char cmd[8192], twin[1200], dyn[1200], stat_[1200], prog[256];
     /* natively: the host's platform (PoCL) */
@@ -128,6 +128,34 @@ static void test_bfs_twin(void **state)
     (void)state;
     check_twin("bfs", "", 5 + 1 + 2 * 10 + 1,
                4.0 * (513 + 1536 + 3 * 512 + 512 + 2 * 10 + 512));
+}
+
+/* The collaborative twins in copy mode (inputs copied in with their
+ * buffers, the GPU's part of the output read back) and, unchecked copies
+ * aside, in share mode (mapped CL_MEM_ALLOC_HOST_PTR buffers). Shares as
+ * test_gpu_workloads runs them; counts from the programs' sizes. */
+static void test_collab_twins(void **state)
+{
+    (void)state;
+    /* 32768 of 65536 ints written by the GPU, read back; the program copies
+     * nothing before its kernel ends, so replay first takes the buffer the
+     * GPU wrote (65536 ints) as shared by pointer: one implicit copy */
+    check_twin("collab_write", "2 50 copy", 2, 4.0 * (65536 + 32768));
+    check_twin("collab_write", "3 10 share", -1, 0);
+    /* A and B (64 x 64 floats) in, the GPU's 32 rows of C back */
+    check_twin("collab_matmul", "2 50 copy", 3, 4.0 * (2 * 4096 + 32 * 64));
+    check_twin("collab_matmul", "1 25 share", -1, 0);
+    /* the image (64 x 64) and the filter (9) in, the GPU's 32 rows back */
+    check_twin("collab_edge", "2 50 copy", 3, 4.0 * (4096 + 9 + 32 * 64));
+    check_twin("collab_edge", "4 75 share", -1, 0);
+    /* 4096 records (2 floats) in; 30% rounded to 64s leaves the GPU 2880
+     * distances, read back */
+    check_twin("collab_knn", "2 30 copy", 2, 4.0 * (2 * 4096 + 2880));
+    check_twin("collab_knn", "2 60 share", -1, 0);
+    /* delta (17), x (513), w and oldw (513 x 17) in, the GPU's 384 rows of
+     * w and oldw (17 floats each) back */
+    check_twin("collab_backprop", "2 25 copy", 6, 4.0 * (17 + 513 + 2 * 8721 + 2 * 384 * 17));
+    check_twin("collab_backprop", "3 50 share", -1, 0);
 }
 
 static void test_api_checks(void **state)
@@ -261,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_kmeans_twin),
         cmocka_unit_test(test_nw_twin),
         cmocka_unit_test(test_bfs_twin),
+        cmocka_unit_test(test_collab_twins),
         cmocka_unit_test(test_api_checks),
         cmocka_unit_test(test_second_recording_compiles_nothing),
         cmocka_unit_test(test_clinfo),
