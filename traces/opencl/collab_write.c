@@ -2,15 +2,7 @@
  * collab_write.c: every element gets value + index, the CPU threads writing
  * the first part and the GPU the rest. */
 #include "cl_collab.h"
-
-enum { N = 1 << 16, G = 256, VALUE = 7 };
-
-static void cpu_part(void *ctx, int lo, int hi)
-{
-    int *d = ctx;
-    for (int i = lo; i < hi; i++)
-        d[i] = VALUE + i;
-}
+#include "../gpu/collab_write_cpu.h"
 
 int main(int argc, char **argv)
 {
