@@ -145,7 +145,7 @@ help:
 	@echo "make             build bin/tracegen, bin/replay, bin/tracetool, bin/sweep and the libraries"
 	@echo "make test        build and run every test (ends with 'N passed, N failed')"
 	@echo "make test-PART   one part's unit tests: $(addprefix test-,$(TEST_PARTS))"
-	@echo "make demo        record and inspect the bundled workload"
+	@echo "make demo        record and inspect the bundled workload, then a CPU-GPU one"
 	@echo "make check-asan  unit tests under AddressSanitizer + UBSan"
 	@echo "make fingerprints  replay statistics against tests/fingerprints/expected"
 	@echo "make fingerprints-update  refresh them (a change of statistics on purpose)"
@@ -492,7 +492,7 @@ test: cl-guests
 $(addprefix test-,$(TEST_PARTS)): cl-guests
 
 # ---- demo, validation, install ---------------------------------------------
-demo: $(PROGRAMS) x86-guests
+demo: $(PROGRAMS) x86-guests cl-guests
 	@sh traces/demo.sh $(BIN)
 
 # The seed's three studies (traces/studies/): record, sweep, plot into build/studies.

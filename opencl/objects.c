@@ -6,27 +6,22 @@
 
 #include "cl_internal.h"
 
-static pthread_mutex_t lock;
-static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
-
-static void lock_init(void)
-{
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&lock, &a);
-    pthread_mutexattr_destroy(&a);
-}
+/* One lock for the library, taken again by a thread that holds it (a
+ * callback may call the API): a plain mutex and a per-thread depth, which
+ * costs a guest a few instructions where a recursive mutex costs dozens. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local unsigned lock_depth;
 
 void cgm_cl_lock(void)
 {
-    pthread_once(&lock_once, lock_init);
-    pthread_mutex_lock(&lock);
+    if (lock_depth++ == 0)
+        pthread_mutex_lock(&lock);
 }
 
 void cgm_cl_unlock(void)
 {
-    pthread_mutex_unlock(&lock);
+    if (--lock_depth == 0)
+        pthread_mutex_unlock(&lock);
 }
 
 /* An open-addressing set of live objects (pointer -> kind); a removed slot

@@ -1,24 +1,7 @@
 /* Collaborative back-propagation (seed 000 Sec. 3.3.2.1): the weight
  * adjustment; the CPU threads take the first input rows, the GPU the rest. */
 #include "collab_common.h"
-
-enum { IN = 512, HID = 16, B = 16, W = (IN + 1) * (HID + 1) };
-#define ETA 0.3f
-#define MOMENTUM 0.3f
-
-struct job { const float *delta, *x; float *w, *oldw; };
-
-static void cpu_rows(void *ctx, int lo, int hi)
-{
-    struct job *j = ctx;
-    for (int i = lo; i < hi; i++)
-        for (int h = 0; h < HID; h++) {
-            int k = (i + 1) * (HID + 1) + h + 1;
-            float change = ETA * j->delta[h + 1] * j->x[i + 1] + MOMENTUM * j->oldw[k];
-            j->w[k] += change;
-            j->oldw[k] = change;
-        }
-}
+#include "collab_backprop_cpu.h"
 
 int main(int argc, char **argv)
 {

@@ -1,26 +1,7 @@
 /* Collaborative edge detection (seed 000 Sec. 3.3.2.3): a 3 x 3 filter over a
  * grey image; the CPU threads take the first rows, the GPU the rest. */
 #include "collab_common.h"
-
-enum { WD = 64, HT = 64, T = 16 };
-
-struct job { const float *img, *filter; float *out; };
-
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-static void cpu_rows(void *ctx, int lo, int hi)
-{
-    struct job *j = ctx;
-    for (int y = lo; y < hi; y++)
-        for (int x = 0; x < WD; x++) {
-            float acc = 0.0f;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++)
-                    acc += j->filter[(dy + 1) * 3 + dx + 1] *
-                           j->img[clampi(y + dy, 0, HT - 1) * WD + clampi(x + dx, 0, WD - 1)];
-            j->out[y * WD + x] = fabsf(acc);
-        }
-}
+#include "collab_edge_cpu.h"
 
 int main(int argc, char **argv)
 {

@@ -1,22 +1,7 @@
 /* Collaborative block matrix multiply (seed 000 Sec. 3.3.2.2): C = A * B,
  * the CPU threads take the first rows, the GPU the rest (16 x 16 tiles). */
 #include "collab_common.h"
-
-enum { N = 64, T = 16 };
-
-struct job { const float *a, *b; float *c; };
-
-static void cpu_rows(void *ctx, int lo, int hi)
-{
-    struct job *j = ctx;
-    for (int r = lo; r < hi; r++)
-        for (int col = 0; col < N; col++) {
-            float acc = 0.0f;
-            for (int k = 0; k < N; k++)
-                acc += j->a[r * N + k] * j->b[k * N + col];
-            j->c[r * N + col] = acc;
-        }
-}
+#include "collab_matmul_cpu.h"
 
 int main(int argc, char **argv)
 {

@@ -1,15 +1,7 @@
 /* Collaborative write (seed 000 Sec. 3.3.2.5): every element of an array
  * gets value + index; the CPU threads write the first part, the GPU the rest. */
 #include "collab_common.h"
-
-enum { N = 1 << 16, G = 256, VALUE = 7 };
-
-static void cpu_part(void *ctx, int lo, int hi)
-{
-    int *d = ctx;
-    for (int i = lo; i < hi; i++)
-        d[i] = VALUE + i;
-}
+#include "collab_write_cpu.h"
 
 int main(int argc, char **argv)
 {

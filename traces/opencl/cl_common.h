@@ -1,8 +1,10 @@
 /* Shared by the OpenCL workloads: plain OpenCL 1.2 host code, the same
  * binary run natively (the host's platform, PoCL) and under tracegen (the
- * guest platform). Kernel sources are read from $CGM_CL_SOURCES/NAME.cl,
- * else traces/kernels/NAME.cl, and built with clBuildProgram. Inputs come
- * from the same generator as the cgm/guest.h twins in traces/gpu/. */
+ * guest platform). Kernel sources NAME.cl are read from the first folder of
+ * $CGM_CL_SOURCES (folders separated by ':', default
+ * traces/kernels:traces/opencl/kernels) that holds one, and built with
+ * clBuildProgram. The twins' inputs come from the same generator as the
+ * cgm/guest.h twins in traces/gpu/. */
 #ifndef CGM_CL_COMMON_H
 #define CGM_CL_COMMON_H
 
@@ -44,17 +46,29 @@ static inline void cl_setup(struct cl_env *env)
     cl_check(e, "clCreateCommandQueue");
 }
 
-/* Builds traces/kernels/NAME.cl; on failure prints the build log. */
-static inline cl_program cl_build(struct cl_env *env, const char *name)
+/* Opens NAME.cl in the first folder of the source path that has it. */
+static inline FILE *cl_open_source(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("CGM_CL_SOURCES");
+    if (!dirs)
+        dirs = "traces/kernels:traces/opencl/kernels";
+    for (const char *d = dirs; *d;) {
+        size_t len = strcspn(d, ":");
+        snprintf(path, size, "%.*s/%s.cl", (int)len, d, name);
+        FILE *f = fopen(path, "rb");
+        if (f)
+            return f;
+        d += len + (d[len] == ':');
+    }
+    printf("FAIL: no %s.cl in %s\n", name, dirs);
+    exit(1);
+}
+
+/* Builds NAME.cl with OPTIONS; on failure prints the build log. */
+static inline cl_program cl_build_with(struct cl_env *env, const char *name, const char *options)
 {
     char path[4096];
-    const char *dir = getenv("CGM_CL_SOURCES");
-    snprintf(path, sizeof path, "%s/%s.cl", dir ? dir : "traces/kernels", name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        printf("FAIL: cannot open %s\n", path);
-        exit(1);
-    }
+    FILE *f = cl_open_source(name, path, sizeof path);
     static char src[1 << 16];
     size_t n = fread(src, 1, sizeof src - 1, f);
     fclose(f);
@@ -63,7 +77,7 @@ static inline cl_program cl_build(struct cl_env *env, const char *name)
     cl_int e;
     cl_program p = clCreateProgramWithSource(env->ctx, 1, &s, &n, &e);
     cl_check(e, "clCreateProgramWithSource");
-    e = clBuildProgram(p, 1, &env->device, "", NULL, NULL);
+    e = clBuildProgram(p, 1, &env->device, options, NULL, NULL);
     if (e != CL_SUCCESS) {
         static char log[1 << 16];
         clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -71,6 +85,11 @@ static inline cl_program cl_build(struct cl_env *env, const char *name)
         exit(1);
     }
     return p;
+}
+
+static inline cl_program cl_build(struct cl_env *env, const char *name)
+{
+    return cl_build_with(env, name, "");
 }
 
 static inline cl_kernel cl_kernel_of(cl_program p, const char *name)
