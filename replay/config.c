@@ -34,7 +34,7 @@ static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", N
 static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
 static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NULL };
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
-static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", NULL };
+static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", "hardware", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
@@ -263,9 +263,12 @@ static const struct key keys[] = {
       "vector memory instructions in flight in the vector memory unit" },
     { "gpu.cu", "vmem_requests_per_cycle", T_COUNT, OFF(cu.vmem_requests_per_cycle), "1", 1, 128, NULL,
       "block requests the vector memory unit sends per cycle" },
-    { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 1, coalescer_names,
-      "per-instruction: a request per block an instruction's lanes touch (hardware); l1-mshr: "
-      "per lane, merged by the L1's MSHR (M2S-CGM); was: coalescer" },
+    { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 2, coalescer_names,
+      "per-instruction: a request per block an instruction's lanes touch; l1-mshr: per lane, merged by the "
+      "L1's MSHR (M2S-CGM); hardware: loads per instruction, stores per 16-lane subwavefront (SI); also: coalescer" },
+    { "gpu.cu", "nonblocking_stores", T_COUNT, OFF(cu.nonblocking_stores), "0", 0, 1, NULL,
+      "1: a store gives its vector memory buffer entry back once its requests are sent, in program order "
+      "(vmcnt still waits for it; seed 001 Sec. 3.5.3); 0: when answered" },
     { "gpu.cu", "waitcnt", T_ENUM, OFF(cu.waitcnt), "counts", 0, 1, waitcnt_names,
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",

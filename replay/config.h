@@ -72,7 +72,7 @@ struct rp_config {
         uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;
         uint64_t max_work_groups, lds_size, lds_alloc, lds_banks, lds_latency, lds_queue;
         uint64_t fetch_width, fetch_buffer, fetch_latency, scalar_latency, branch_latency;
-        uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt;
+        uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt, nonblocking_stores;
     } cu;
     /* [gpu.ideal_memory]: the plain timed memory */
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
@@ -83,7 +83,7 @@ struct rp_config {
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };
 enum rp_gpu_coherence { RP_GPU_NONCOHERENT, RP_GPU_COHERENT };
 enum rp_gpu_connection { RP_GPU_TO_MC, RP_GPU_TO_L3 };
-enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR };
+enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR, RP_COALESCE_HARDWARE };
 enum rp_waitcnt { RP_WAITCNT_COUNTS, RP_WAITCNT_DRAIN };
 
 /* Built-in defaults: seed 000 Sec. 3.4.1. */
