@@ -264,6 +264,19 @@ static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
     n->tx_n++;
 }
 
+/* A bank's fetches from below start with its request to its parent (or
+ * memory) and end with the block's arrival (from the parent, or from the
+ * core it forwarded the request to). */
+static bool is_fetch(uint8_t type)
+{
+    return type == COH_GETS || type == COH_GET || type == COH_GETX || type == COH_UPGRADE;
+}
+
+static bool is_fetch_answer(uint8_t type)
+{
+    return type == COH_PUTS || type == COH_PUTCLNX || type == COH_PUTX || type == COH_UPGRADE_ACK;
+}
+
 static void env_send(void *ctx, const struct cgm_coh_msg *msg)
 {
     struct cgm_memsys *m = ctx;
@@ -277,6 +290,8 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->p.lane = lane_of(m, msg);
     p->xbar = src->ep < 0 || dst->ep < 0;
     p->due = ks_domain_cycle_tick(src->domain, ks_cycle() + src->latency);
+    if (src->kind == CGM_NODE_GPU_L2 && dst->kind == CGM_NODE_SLICE && is_fetch(msg->type))
+        fetch_clock_start(&src->fetch, msg->block, ks_cycle());
     send_packet(m, src, p);
 }
 
@@ -307,6 +322,8 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->p.bytes = what == COH_WAKE_MEM_READ ? m->cfg.header_bytes : data_bytes(m);
         p->p.lane = CGM_LANE_REQUEST;
         p->due = ks_domain_cycle_tick(n->domain, ks_cycle() + n->latency);
+        if (n->kind == CGM_NODE_GPU_L2 && what == COH_WAKE_MEM_READ)
+            fetch_clock_start(&n->fetch, block, ks_cycle());
         send_packet(m, n, p);
         return;
     }
@@ -367,7 +384,19 @@ static bool node_idle(const struct node *n)
  * request stays at the head of the bank's request lane. */
 static bool request_waits(struct cgm_memsys *m, const struct node *n, const struct pkt *p)
 {
-    return n->kind == CGM_NODE_GPU_L2 && p->p.lane == CGM_LANE_REQUEST && !cgm_coh_gpu_bank_admits(m->coh, n->index);
+    return n->kind == CGM_NODE_GPU_L2 && p->p.lane == CGM_LANE_REQUEST && !m->cfg.gpu_l2_nack_when_full &&
+           !cgm_coh_gpu_bank_admits(m->coh, n->index);
+}
+
+/* The cycles a CU's request waits at a bank's door, timed from the first
+ * refusal to its taking. */
+static void note_wait(struct node *n, struct pkt *p, uint64_t now)
+{
+    if (!p->waiting) {
+        p->waiting = true;
+        p->wait_from = now;
+        n->fetch.st.entry_waits++;
+    }
 }
 
 /* Nothing to do until a message arrives: idle, or a bank whose only work
@@ -435,12 +464,22 @@ static bool node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     for (int k = 0; n->rx_n && k < CGM_NLANES && taken < n->ports;) {
         struct fifo *q = &n->rx[order[k]];
         struct pkt *p = fifo_peek(q);
-        if (!p || (p->xbar && ks_now(m->eng) < p->due) || request_waits(m, n, p)) {
-            k++; /* empty, the crossbar's head not there yet, or a request the bank cannot take yet */
+        if (!p || (p->xbar && ks_now(m->eng) < p->due)) {
+            k++; /* empty, or the crossbar's head not there yet */
+            continue;
+        }
+        if (request_waits(m, n, p)) {
+            note_wait(n, p, now);
+            k++; /* a request the bank cannot take yet */
             continue;
         }
         fifo_pop(q);
         n->rx_n--;
+        if (p->waiting)
+            n->fetch.st.entry_wait_cycles += now - p->wait_from;
+        if (n->kind == CGM_NODE_GPU_L2 && (p->kind == PK_MEM_READ_DONE ||
+                                           (p->kind == PK_COH && is_fetch_answer(p->m.type))))
+            fetch_clock_stop(&n->fetch, p->kind == PK_COH ? p->m.block : p->block, now);
         if (p->kind == PK_COH)
             cgm_coh_deliver(m->coh, &p->m);
         else if (p->kind == PK_MEM_READ_DONE)
@@ -508,7 +547,7 @@ static uint64_t node_next_work(struct cgm_memsys *m, const struct node *n, uint6
             continue;
         if (p->xbar && ks_now(m->eng) < p->due)
             next = min_u64(next, (p->due + period - 1) / period);
-        else if (!(n->kind == CGM_NODE_GPU_L2 && l == CGM_LANE_REQUEST &&
+        else if (!(n->kind == CGM_NODE_GPU_L2 && l == CGM_LANE_REQUEST && !m->cfg.gpu_l2_nack_when_full &&
                    cgm_coh_gpu_bank_refusal_counted(m->coh, n->index)))
             return now + 1; /* a request waiting for a bank entry (once its stall is
                                counted) waits for the bank's own work */
@@ -765,6 +804,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         }
         free(n->cpu.buf);
         free(n->timers);
+        fetch_clock_free(&n->fetch);
         free(n->reqs);
         free(n->greqs);
         free(n->req_busy);

@@ -133,6 +133,34 @@ static uint64_t l2_misses(const void *ctx)
     return n;
 }
 
+/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), summed. */
+struct bank_field {
+    const struct cgm_memsys *ms;
+    size_t offset;
+};
+
+static uint64_t banks_sum(const void *ctx)
+{
+    const struct bank_field *f = ctx;
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(f->ms);
+    uint64_t n = 0;
+    for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
+        if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2) {
+            const struct cgm_memsys_gpu_l2_timing *t =
+                cgm_memsys_gpu_l2_timing(f->ms, (unsigned)cgm_coh_node_index(coh, node));
+            n += *(const uint64_t *)(const void *)((const char *)t + f->offset);
+        }
+    return n;
+}
+
+static cgm_stat banks_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
+                              size_t offset)
+{
+    struct bank_field f = { ms, offset };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+}
+
 /* The bytes between the L2 banks and what is below them, both ways over
  * every hub (the banks' only way down). */
 static uint64_t l2_memory_bytes(const void *ctx)
@@ -157,6 +185,15 @@ static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cg
         cgm_stat_ratio(reg, x, "mpko", misses, ops, 1000, 1);
         cgm_stat bytes = cgm_stat_computed(reg, x, "l2_memory_bytes", l2_memory_bytes, g->room_ms);
         cgm_stat_ratio(reg, x, "l2_memory_bytes_per_cycle", bytes, cycles, 1, 1);
+        cgm_stat l = cgm_stats_object(reg, x, "l2_miss_latency");
+        cgm_stat n = banks_counter(reg, l, "fetches", g->room_ms, offsetof(struct cgm_memsys_gpu_l2_timing, fetches));
+        cgm_stat c = banks_counter(reg, l, "fetch_cycles", g->room_ms,
+                                   offsetof(struct cgm_memsys_gpu_l2_timing, fetch_cycles));
+        cgm_stat_ratio(reg, l, "fetch_mean", c, n, 1, 1);
+        cgm_stat w = banks_counter(reg, l, "entry_wait_cycles", g->room_ms,
+                                   offsetof(struct cgm_memsys_gpu_l2_timing, entry_wait_cycles));
+        /* the waits at the banks' doors per fetch: a miss's share of them */
+        cgm_stat_ratio(reg, l, "entry_wait_per_fetch", w, n, 1, 1);
     }
     cgm_stat lat = cgm_stats_object(reg, x, "vector_memory_latency");
     cgm_stat done = cus_counter(reg, lat, "instructions", g, offsetof(struct rp_cu_stats, vmem_done), false);
