@@ -36,6 +36,7 @@ static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NU
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
 static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", "hardware", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
+static const char *const full_mshr_names[] = { "wait", "nack", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
@@ -277,6 +278,14 @@ static const struct key keys[] = {
                    "L2 bank (striped by block)", "per bank"),
     { "gpu.l2", "banks", T_COUNT, OFF(gpu_l2_banks), "0", 0, 64, NULL,
       "L2 banks, a power of two; 0: one per four compute units, at least one (seed 000 Sec. 4.4.1)" },
+    { "gpu.l2", "interleave", T_BYTES, OFF(gpu_l2_interleave), "64", 64, 1ull << 26, NULL,
+      "bytes of each stripe of the banks, a power of two (64: by block; 256 on SI, seed 001 Sec. 1.2.3)" },
+    { "gpu.l2", "full_mshr", T_ENUM, OFF(gpu_l2_full_mshr), "wait", 0, 1, full_mshr_names,
+      "a CU's request to a bank without a free MSHR or write-back entry: wait at its door until one frees, or "
+      "nack (the L1 sends it again 8 cycles later, its retry; seed 001 Sec. 3.5.1, 4.5.1)" },
+    { "gpu.l2", "memory_controllers", T_COUNT, OFF(gpu_l2_mcs), "0", 0, 4, NULL,
+      "1, 2 or 4: memory controllers of each bank's own, each with its DRAM ([dram]) and the bank a hub of its own "
+      "(gpu.connection = mc; seed 001 Sec. 4.5.2); 0: the shared memory.controllers" },
     { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
       "GPU cycles from a vector request's transfer to its completion" },
     { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
@@ -780,6 +789,16 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         return -1;
     if (c->gpu_l2_banks && !pow2(c->gpu_l2_banks)) {
         snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
+        return -1;
+    }
+    if (!pow2(c->gpu_l2_interleave)) {
+        snprintf(err, errlen, "gpu.l2.interleave: %" PRIu64 " is not a power of two", c->gpu_l2_interleave);
+        return -1;
+    }
+    if (c->gpu_l2_mcs && (!pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
+                          c->mem_controllers != 1)) {
+        snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " must be 0, 1, 2 or 4, with gpu.connection = mc "
+                 "and memory.controllers left at 1 (it sets the controllers and their interleave)", c->gpu_l2_mcs);
         return -1;
     }
     const struct cgm_coh_protocol *gp = cgm_coh_protocols[c->gpu_protocol];
