@@ -265,8 +265,8 @@ static const struct key keys[] = {
     { "gpu.cu", "vmem_requests_per_cycle", T_COUNT, OFF(cu.vmem_requests_per_cycle), "1", 1, 128, NULL,
       "block requests the vector memory unit sends per cycle" },
     { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 2, coalescer_names,
-      "per-instruction: a request per block an instruction's lanes touch; l1-mshr: per lane, merged by the "
-      "L1's MSHR (M2S-CGM); hardware: loads per instruction, stores per 16-lane subwavefront (SI); also: coalescer" },
+      "per-instruction: a request per block the lanes touch; l1-mshr: per lane, for the L1's MSHR (M2S-CGM); "
+      "hardware: stores per 16-lane subwavefront (SI); also: coalescer" },
     { "gpu.cu", "nonblocking_stores", T_COUNT, OFF(cu.nonblocking_stores), "0", 0, 1, NULL,
       "1: a store gives its vector memory buffer entry back once its requests are sent, in program order "
       "(vmcnt still waits for it; seed 001 Sec. 3.5.3); 0: when answered" },
@@ -281,11 +281,11 @@ static const struct key keys[] = {
     { "gpu.l2", "interleave", T_BYTES, OFF(gpu_l2_interleave), "64", 64, 1ull << 26, NULL,
       "bytes of each stripe of the banks, a power of two (64: by block; 256 on SI, seed 001 Sec. 1.2.3)" },
     { "gpu.l2", "full_mshr", T_ENUM, OFF(gpu_l2_full_mshr), "wait", 0, 1, full_mshr_names,
-      "a CU's request to a bank without a free MSHR or write-back entry: wait at its door until one frees, or "
-      "nack (the L1 sends it again 8 cycles later, its retry; seed 001 Sec. 3.5.1, 4.5.1)" },
+      "a CU's request to a bank without a free MSHR or write-back entry: wait until one frees, or nack (the L1 "
+      "retries 8 cycles later; seed 001 Sec. 3.5.1, 4.5.1)" },
     { "gpu.l2", "memory_controllers", T_COUNT, OFF(gpu_l2_mcs), "0", 0, 4, NULL,
-      "1, 2 or 4: memory controllers of each bank's own, each with its DRAM ([dram]) and the bank a hub of its own "
-      "(gpu.connection = mc; seed 001 Sec. 4.5.2); 0: the shared memory.controllers" },
+      "1, 2 or 4: controllers of each bank's own, each with its [dram], a hub per bank (gpu.connection = mc; "
+      "seed 001 Sec. 4.5.2); 0: memory.controllers" },
     { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
       "GPU cycles from a vector request's transfer to its completion" },
     { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
