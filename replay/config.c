@@ -54,7 +54,8 @@ static const char *const protocol_names[] = {
     { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL,                             \
       "hit latency, CPU cycles (L2: from the request, L1 included; L3: the slice's access)" },    \
     { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
-      "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
+      "outstanding misses (L2: the core's, its L1s' included; an L1's below it, at most 64: that many blocks " \
+      "missing, it takes no other; L3: memory reads per slice)" }
 
 /* The GPU hierarchy's caches (seed 000 Table 4.1 and the settings of
  * M2S-CGM's cgm-config.ini, [GPU_V_Cache] and [GPU_L2_Cache]). */
@@ -855,10 +856,13 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "): the memory system has one L1 latency", c->l1d.latency);
         return -1;
     }
-    if (c->l1i.mshr != c->l2.mshr || c->l1d.mshr != c->l2.mshr) {
-        snprintf(err, errlen, "cache.%s.mshr: must equal cache.l2.mshr (%" PRIu64 "): the core's L1s and "
-                 "L2 share one MSHR file", c->l1i.mshr != c->l2.mshr ? "l1i" : "l1d", c->l2.mshr);
-        return -1;
+    for (int k = 0; k < 2; k++) {
+        uint64_t l1 = k ? c->l1d.mshr : c->l1i.mshr;
+        if (l1 < c->l2.mshr && l1 > 64) {
+            snprintf(err, errlen, "cache.%s.mshr: %" PRIu64 " below cache.l2.mshr (%" PRIu64 ") must be at most 64",
+                     k ? "l1d" : "l1i", l1, c->l2.mshr);
+            return -1;
+        }
     }
     if (c->l2.latency <= c->l1d.latency) {
         snprintf(err, errlen, "cache.l2.latency: %" PRIu64 " must exceed cache.l1d.latency (%" PRIu64

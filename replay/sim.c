@@ -83,6 +83,9 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->coh.l2_ways = (unsigned)c->l2.ways;
     m->coh.l2_sets = (unsigned)(c->l2.size / (c->l2.ways * c->l2.block));
     m->coh.mshr = (unsigned)c->l2.mshr;
+    /* an L1's own MSHR file only below the L2's, which bounds them all */
+    m->l1i_mshr = c->l1i.mshr < c->l2.mshr ? (unsigned)c->l1i.mshr : 0;
+    m->l1d_mshr = c->l1d.mshr < c->l2.mshr ? (unsigned)c->l1d.mshr : 0;
     m->coh.l3_mshr = (unsigned)c->l3.mshr;
     m->coh.protocol = cgm_coh_protocols[c->coherence_protocol];
     m->l1_latency = (unsigned)c->l1d.latency;

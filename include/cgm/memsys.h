@@ -53,6 +53,10 @@ struct cgm_memsys_config {
     unsigned ports;                   /* requests a controller takes per cycle */
     unsigned rx_queue;                /* a controller's input queue per lane */
     unsigned cpu_queue;               /* a core's request queue into its L1 */
+    /* The cores' L1 MSHR files, below the L2's (coh.mshr): while an L1 has
+     * this many blocks missing, it takes no request for another block (a
+     * blocked cache); 0: the L2's file alone bounds its misses. */
+    unsigned l1i_mshr, l1d_mshr;
     unsigned retry_cycles;            /* NACK back-off */
     struct cgm_net_config net;
     unsigned sa_latency;              /* system cycles through a system agent */

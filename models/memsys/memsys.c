@@ -346,6 +346,7 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     if (lat > m->st.latency_max)
         m->st.latency_max = lat;
     m->st.latency_hist[bucket(lat)]++;
+    r->missing = false;
     memsys_record_free(n, tag);
     if (m->done)
         m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
@@ -414,6 +415,34 @@ static bool node_sleeps(struct cgm_memsys *m, const struct node *n)
 /* Hands request record idx to the node's first-level cache; -1 if it
  * cannot take it now (a GPU request still being translated, or the cache
  * refused it). */
+/* Whether core N's L1 of request R's kind (instructions or data) may take
+ * it: it has an MSHR file of its own (l1i_mshr, l1d_mshr) and fewer blocks
+ * than that missing, or R's block is one of them. */
+static bool l1_mshr_room(const struct cgm_memsys *m, const struct node *n, const struct cpu_req *r)
+{
+    bool fetch = r->op == CGM_OP_FETCH;
+    unsigned cap = fetch ? m->cfg.l1i_mshr : m->cfg.l1d_mshr;
+    if (!cap || r->op == CGM_OP_FLUSH_CPU || r->op == CGM_OP_FLUSH_GPU)
+        return true;
+    uint64_t block = r->addr >> m->block_shift, seen[64];
+    unsigned nseen = 0;
+    for (unsigned w = 0; w * 64 < n->nreqs; w++)
+        for (uint64_t bits = n->req_busy[w]; bits; bits &= bits - 1) {
+            const struct cpu_req *q = &n->reqs[w * 64 + (unsigned)__builtin_ctzll(bits)];
+            if (!q->missing || (q->op == CGM_OP_FETCH) != fetch)
+                continue;
+            uint64_t b = q->addr >> m->block_shift;
+            if (b == block)
+                return true; /* joins its block's entry */
+            unsigned i = 0;
+            while (i < nseen && seen[i] != b)
+                i++;
+            if (i == nseen && nseen < 64)
+                seen[nseen++] = b;
+        }
+    return nseen < cap;
+}
+
 static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
 {
     if (n->kind == CGM_NODE_GPU_L1) {
@@ -422,9 +451,15 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
             return -1;
         return cgm_coh_gpu_access(m->coh, n->index, &g->req);
     }
-    const struct cpu_req *r = &n->reqs[idx];
-    return cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
-                                                                 .value = r->value, .op = r->op });
+    struct cpu_req *r = &n->reqs[idx];
+    if (!l1_mshr_room(m, n, r))
+        return -1;
+    r->missing = true; /* until done, which may be inside the call (a hit) */
+    int rc = cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
+                                                                   .value = r->value, .op = r->op });
+    if (rc < 0)
+        r->missing = false;
+    return rc;
 }
 
 /* One cycle of a controller; true if it did something (took a request or

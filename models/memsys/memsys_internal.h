@@ -72,6 +72,7 @@ struct timer {
 struct cpu_req {
     uint64_t addr, tag, value, issued;
     uint8_t op;
+    bool missing;              /* taken by the L1 and not done: a miss in flight */
 };
 
 /* A compute unit's request as the caller gave it, and as its vector L1

@@ -194,13 +194,22 @@ static void test_nonblocking_stores(void **state)
     }
 }
 
-/* The L2 keys: bad values are refused with their key; interleave moves
+/* The memory keys: bad values are refused with their key; interleave moves
  * blocks between the banks; controllers of each bank's own are banks x k. */
 static void test_l2_keys(void **state)
 {
     (void)state;
     struct rp_config cfg;
     char err[512];
+    /* the CPU's L1s may have MSHR files of their own, below the L2's, of
+     * at most 64 */
+    rp_config_defaults(&cfg);
+    assert_int_equal(rp_config_set(&cfg, "cache.l1d.mshr=4", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&cfg, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&cfg, "cache.l2.mshr=200", err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&cfg, "cache.l1i.mshr=100", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cache.l1i.mshr"));
     rp_config_defaults(&cfg);
     assert_int_equal(rp_config_set(&cfg, "gpu.l2.interleave=96", err, sizeof err), 0);
     assert_int_equal(rp_config_check(&cfg, err, sizeof err), -1);
