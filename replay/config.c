@@ -34,8 +34,9 @@ static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", N
 static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
 static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NULL };
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
-static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", NULL };
+static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", "hardware", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
+static const char *const full_mshr_names[] = { "wait", "nack", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
@@ -53,7 +54,8 @@ static const char *const protocol_names[] = {
     { sec, "latency", T_CYCLES, OFF(fld.latency), lat, 1, 1000, NULL,                             \
       "hit latency, CPU cycles (L2: from the request, L1 included; L3: the slice's access)" },    \
     { sec, "mshr", T_COUNT, OFF(fld.mshr), m, 1, 1024, NULL,                                     \
-      "outstanding misses (one MSHR file per core serves L1s and L2; L3: memory reads per slice)" }
+      "outstanding misses (L2: the core's, its L1s' included; an L1's below it, at most 64: that many blocks " \
+      "missing, it takes no other; L3: memory reads per slice)" }
 
 /* The GPU hierarchy's caches (seed 000 Table 4.1 and the settings of
  * M2S-CGM's cgm-config.ini, [GPU_V_Cache] and [GPU_L2_Cache]). */
@@ -276,9 +278,12 @@ static const struct key keys[] = {
       "vector memory instructions in flight in the vector memory unit" },
     { "gpu.cu", "vmem_requests_per_cycle", T_COUNT, OFF(cu.vmem_requests_per_cycle), "1", 1, 128, NULL,
       "block requests the vector memory unit sends per cycle" },
-    { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 1, coalescer_names,
-      "per-instruction: a request per block an instruction's lanes touch (hardware); l1-mshr: "
-      "per lane, merged by the L1's MSHR (M2S-CGM); was: coalescer" },
+    { "gpu.cu", "coalescing", T_ENUM, OFF(cu.coalescer), "per-instruction", 0, 2, coalescer_names,
+      "per-instruction: a request per block the lanes touch; l1-mshr: per lane, for the L1's MSHR (M2S-CGM); "
+      "hardware: stores per 16-lane subwavefront (SI); also: coalescer" },
+    { "gpu.cu", "nonblocking_stores", T_COUNT, OFF(cu.nonblocking_stores), "0", 0, 1, NULL,
+      "1: a store gives its vector memory buffer entry back once its requests are sent, in program order "
+      "(vmcnt still waits for it; seed 001 Sec. 3.5.3); 0: when answered" },
     { "gpu.cu", "waitcnt", T_ENUM, OFF(cu.waitcnt), "counts", 0, 1, waitcnt_names,
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
@@ -287,6 +292,14 @@ static const struct key keys[] = {
                    "L2 bank (striped by block)", "per bank"),
     { "gpu.l2", "banks", T_COUNT, OFF(gpu_l2_banks), "0", 0, 64, NULL,
       "L2 banks, a power of two; 0: one per four compute units, at least one (seed 000 Sec. 4.4.1)" },
+    { "gpu.l2", "interleave", T_BYTES, OFF(gpu_l2_interleave), "64", 64, 1ull << 26, NULL,
+      "bytes of each stripe of the banks, a power of two (64: by block; 256 on SI, seed 001 Sec. 1.2.3)" },
+    { "gpu.l2", "full_mshr", T_ENUM, OFF(gpu_l2_full_mshr), "wait", 0, 1, full_mshr_names,
+      "a CU's request to a bank without a free MSHR or write-back entry: wait until one frees, or nack (the L1 "
+      "retries 8 cycles later; seed 001 Sec. 3.5.1, 4.5.1)" },
+    { "gpu.l2", "memory_controllers", T_COUNT, OFF(gpu_l2_mcs), "0", 0, 4, NULL,
+      "1, 2 or 4: controllers of each bank's own, each with its [dram], a hub per bank (gpu.connection = mc; "
+      "seed 001 Sec. 4.5.2); 0: memory.controllers" },
     { "gpu.ideal_memory", "latency", T_CYCLES, OFF(ideal_latency), "100", 0, 1000000, NULL,
       "GPU cycles from a vector request's transfer to its completion" },
     { "gpu.ideal_memory", "bytes_per_cycle", T_BYTES, OFF(ideal_bytes_per_cycle), "32", 1, 65536, NULL,
@@ -792,6 +805,16 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
         return -1;
     }
+    if (!pow2(c->gpu_l2_interleave)) {
+        snprintf(err, errlen, "gpu.l2.interleave: %" PRIu64 " is not a power of two", c->gpu_l2_interleave);
+        return -1;
+    }
+    if (c->gpu_l2_mcs && (!pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
+                          c->mem_controllers != 1)) {
+        snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " must be 0, 1, 2 or 4, with gpu.connection = mc "
+                 "and memory.controllers left at 1 (it sets the controllers and their interleave)", c->gpu_l2_mcs);
+        return -1;
+    }
     const struct cgm_coh_protocol *gp = cgm_coh_protocols[c->gpu_protocol];
     if (!gp->ops[CGM_NODE_GPU_L1] || !gp->ops[CGM_NODE_GPU_L2]) {
         snprintf(err, errlen, "gpu.protocol: %s has no controllers for the GPU's caches (it is for "
@@ -846,10 +869,13 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "): the memory system has one L1 latency", c->l1d.latency);
         return -1;
     }
-    if (c->l1i.mshr != c->l2.mshr || c->l1d.mshr != c->l2.mshr) {
-        snprintf(err, errlen, "cache.%s.mshr: must equal cache.l2.mshr (%" PRIu64 "): the core's L1s and "
-                 "L2 share one MSHR file", c->l1i.mshr != c->l2.mshr ? "l1i" : "l1d", c->l2.mshr);
-        return -1;
+    for (int k = 0; k < 2; k++) {
+        uint64_t l1 = k ? c->l1d.mshr : c->l1i.mshr;
+        if (l1 < c->l2.mshr && l1 > 64) {
+            snprintf(err, errlen, "cache.%s.mshr: %" PRIu64 " below cache.l2.mshr (%" PRIu64 ") must be at most 64",
+                     k ? "l1d" : "l1i", l1, c->l2.mshr);
+            return -1;
+        }
     }
     if (c->l2.latency <= c->l1d.latency) {
         snprintf(err, errlen, "cache.l2.latency: %" PRIu64 " must exceed cache.l1d.latency (%" PRIu64

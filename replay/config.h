@@ -71,12 +71,15 @@ struct rp_config {
         uint64_t size, ways, latency, mshr, coalescer;
     } gpu_l1, gpu_l2;
     uint64_t gpu_l2_banks;         /* 0: one per four compute units (at least one, a power of two) */
+    uint64_t gpu_l2_interleave;    /* bytes per stripe of the banks */
+    uint64_t gpu_l2_full_mshr;     /* enum rp_full_mshr */
+    uint64_t gpu_l2_mcs;           /* memory controllers per bank; 0: the shared ones (memory.controllers) */
     /* [gpu.cu]: one Southern Islands compute unit */
     struct rp_cu_cfg {
         uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;
         uint64_t max_work_groups, lds_size, lds_alloc, lds_banks, lds_latency, lds_queue;
         uint64_t fetch_width, fetch_buffer, fetch_latency, scalar_latency, branch_latency;
-        uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt;
+        uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt, nonblocking_stores;
     } cu;
     /* [gpu.ideal_memory]: the plain timed memory */
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
@@ -87,8 +90,9 @@ struct rp_config {
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };
 enum rp_gpu_coherence { RP_GPU_NONCOHERENT, RP_GPU_COHERENT };
 enum rp_gpu_connection { RP_GPU_TO_MC, RP_GPU_TO_L3 };
-enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR };
+enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR, RP_COALESCE_HARDWARE };
 enum rp_waitcnt { RP_WAITCNT_COUNTS, RP_WAITCNT_DRAIN };
+enum rp_full_mshr { RP_FULL_MSHR_WAIT, RP_FULL_MSHR_NACK };
 
 /* Built-in defaults: seed 000 Sec. 3.4.1. */
 void rp_config_defaults(struct rp_config *c);

@@ -54,6 +54,16 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->iommu_walk_latency = (unsigned)c->iommu_walk_latency;
     m->iommu_soft_fault_latency = (unsigned)c->iommu_soft_fault_latency;
     m->iommu_hard_fault_latency = (unsigned)c->iommu_hard_fault_latency;
+    g->interleave_bits = (unsigned)__builtin_ctzll(c->gpu_l2_interleave / 64);
+    m->gpu_l2_nack_when_full = c->gpu_l2_full_mshr == RP_FULL_MSHR_NACK;
+    if (c->gpu_l2_mcs) {
+        /* k controllers per bank: bank b's blocks are those of controllers
+         * b, b + banks, ... (the same stripes), each bank with a hub of its
+         * own on the switch of its first controller */
+        m->mem_controllers = g->banks * (unsigned)c->gpu_l2_mcs;
+        m->mem_interleave = c->gpu_l2_interleave;
+        m->gpu_hubs = g->banks;
+    }
 }
 
 /* The memory system for C; with_gpu: the trace has GPU work for the
@@ -73,6 +83,9 @@ static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_m
     m->coh.l2_ways = (unsigned)c->l2.ways;
     m->coh.l2_sets = (unsigned)(c->l2.size / (c->l2.ways * c->l2.block));
     m->coh.mshr = (unsigned)c->l2.mshr;
+    /* an L1's own MSHR file only below the L2's, which bounds them all */
+    m->l1i_mshr = c->l1i.mshr < c->l2.mshr ? (unsigned)c->l1i.mshr : 0;
+    m->l1d_mshr = c->l1d.mshr < c->l2.mshr ? (unsigned)c->l1d.mshr : 0;
     m->coh.l3_mshr = (unsigned)c->l3.mshr;
     m->coh.protocol = cgm_coh_protocols[c->coherence_protocol];
     m->l1_latency = (unsigned)c->l1d.latency;

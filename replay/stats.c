@@ -241,6 +241,14 @@ static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat
             "%.1f%%, stalled %.1f%% (memory %.1f%%, barrier %.1f%%, unit busy %.1f%%), idle %.1f%%\n",
             num(reg, v, gpu, "wavefront_instructions"), kernels, kcycles, busy * pc, stall * pc, mem * pc,
             bar * pc, unit * pc, idle * pc);
+    fprintf(out, "  gpu operations: %.0f (OPC %.2f per GPU cycle); vector memory instructions' latency mean %.1f, "
+            "max %.0f GPU cycles; vector memory buffer full %.1f%% of the compute units' cycles",
+            num(reg, v, gpu, "operations"), num(reg, v, gpu, "opc"), num(reg, v, gpu, "vector_memory_latency.mean"),
+            num(reg, v, gpu, "vector_memory_latency.max"), 100 * num(reg, v, gpu, "vector_buffer_full_fraction"));
+    if (cgm_stats_child(reg, gpu, "mpko") >= 0)
+        fprintf(out, "; L2 %.0f misses (MPKO %.2f), %.2f bytes per GPU cycle to and from memory",
+                num(reg, v, gpu, "l2_misses"), num(reg, v, gpu, "mpko"), num(reg, v, gpu, "l2_memory_bytes_per_cycle"));
+    fputc('\n', out);
     cgm_stat by = cgm_stats_child(reg, gpu, "by_kernel");
     for (unsigned i = 0; i < cgm_stats_count(reg, by); i++)
         kernel_line(reg, v, cgm_stats_member(reg, by, i), out);

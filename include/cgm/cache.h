@@ -56,6 +56,7 @@ struct cgm_cache_line *cgm_repl_lru_victim(struct cgm_cache_array *a, unsigned s
 struct cgm_cache_array {
     unsigned sets, ways, block_bytes;
     unsigned set_shift;  /* block-number bits skipped before the set index */
+    uint64_t low_mask;   /* the lowest block-number bits, kept below the skipped ones (0: none) */
     struct cgm_cache_line *lines; /* [set][way] */
     uint32_t *tags;      /* lines' blocks folded to 32 bits, [set][tag_stride], 64-byte
                             aligned so a lookup reads one host cache line per 16 ways;
@@ -75,6 +76,10 @@ int cgm_cache_array_init(struct cgm_cache_array *a, unsigned sets, unsigned ways
 /* The same with the replacement policy repl. */
 int cgm_cache_array_init_policy(struct cgm_cache_array *a, unsigned sets, unsigned ways, unsigned block_bytes,
                                 unsigned set_shift, const struct cgm_repl_policy *repl);
+/* Keeps the lowest LOW_BITS block-number bits in the set index, below the
+ * set_shift bits skipped above them: a cache striped in runs of 2^LOW_BITS
+ * blocks (the skipped bits choose the stripe) still uses every set. */
+void cgm_cache_array_keep_low_bits(struct cgm_cache_array *a, unsigned low_bits);
 void cgm_cache_array_free(struct cgm_cache_array *a);
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block);
 /* The valid line holding block, or NULL. */

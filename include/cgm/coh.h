@@ -201,7 +201,9 @@ static inline bool cgm_coh_wake_is_retry(int what)
 
 /* The GPU side (cus 0: none). */
 struct cgm_coh_gpu_config {
-    unsigned cus, banks;              /* banks: a power of two, striped by block */
+    unsigned cus, banks;              /* banks: a power of two, striped in runs of 2^interleave_bits
+                                         blocks (0: by block) */
+    unsigned interleave_bits;
     unsigned l1_sets, l1_ways, l1_mshr, l1_coalesce, l1_wb_entries;
     unsigned l2_sets, l2_ways, l2_mshr, l2_coalesce, l2_wb_entries; /* per bank */
     /* The vector L1s' and L2 banks' protocol; NULL: the system's if it has

@@ -53,6 +53,10 @@ struct cgm_memsys_config {
     unsigned ports;                   /* requests a controller takes per cycle */
     unsigned rx_queue;                /* a controller's input queue per lane */
     unsigned cpu_queue;               /* a core's request queue into its L1 */
+    /* The cores' L1 MSHR files, below the L2's (coh.mshr): while an L1 has
+     * this many blocks missing, it takes no request for another block (a
+     * blocked cache); 0: the L2's file alone bounds its misses. */
+    unsigned l1i_mshr, l1d_mshr;
     unsigned retry_cycles;            /* NACK back-off */
     struct cgm_net_config net;
     unsigned sa_latency;              /* system cycles through a system agent */
@@ -99,6 +103,11 @@ struct cgm_memsys_config {
     unsigned iommu_walkers, iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
+    /* A CU's request to a GPU L2 bank without a free MSHR or write-back
+     * entry: false, it waits at the bank's door until one frees; true, the
+     * bank takes it and NACKs it, and the CU's L1 sends it again
+     * retry_cycles later (seed 001 Sec. 3.5.1, 4.5.1). */
+    bool gpu_l2_nack_when_full;
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
@@ -212,6 +221,18 @@ struct cgm_memsys_mc_stats {
 const struct cgm_memsys_mc_stats *cgm_memsys_controller_stats(const struct cgm_memsys *m, unsigned i);
 /* With check_dram: the timing violations controller i's checker found. */
 uint64_t cgm_memsys_controller_violations(const struct cgm_memsys *m, unsigned i);
+/* Where a GPU L2 bank's misses spend their time, in GPU cycles (seed 001
+ * Fig. 6.8's parts, as far as this model has them): fetches from below
+ * (memory or the L3), each from the bank's request to its answer (the
+ * memory's own access time included; a NACKed request counts from its
+ * first try), and the cycles CUs' requests waited at the bank's door for
+ * a free MSHR or write-back entry (gpu.l2.full_mshr = wait). The victim's
+ * write-back and the CUs' copies of it are not on a miss's path here: the
+ * victim leaves through the write-back queue at once. */
+struct cgm_memsys_gpu_l2_timing {
+    uint64_t fetches, fetch_cycles, fetch_max, entry_waits, entry_wait_cycles;
+};
+const struct cgm_memsys_gpu_l2_timing *cgm_memsys_gpu_l2_timing(const struct cgm_memsys *m, unsigned bank);
 /* A scalar cache's accesses, and the GPU cycles they waited for it. */
 struct cgm_memsys_scalar_stats {
     uint64_t accesses, wait_cycles;

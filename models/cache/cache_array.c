@@ -52,9 +52,15 @@ void cgm_cache_array_free(struct cgm_cache_array *a)
     a->repl_lines = NULL;
 }
 
+void cgm_cache_array_keep_low_bits(struct cgm_cache_array *a, unsigned low_bits)
+{
+    a->low_mask = low_bits ? (1ull << low_bits) - 1 : 0;
+}
+
 unsigned cgm_cache_set_of(const struct cgm_cache_array *a, uint64_t block)
 {
-    return (unsigned)((block >> a->set_shift) & (a->sets - 1));
+    /* (block >> (shift + low)) << low, then the low bits */
+    return (unsigned)((((block >> a->set_shift) & ~a->low_mask) | (block & a->low_mask)) & (a->sets - 1));
 }
 
 static uint32_t fold(uint64_t block) { return (uint32_t)block ^ (uint32_t)(block >> 32); }

@@ -35,8 +35,8 @@ static const char *config_problem(const struct cgm_coh_config *cfg)
     const struct cgm_coh_gpu_config *g = &cfg->gpu;
     if (!g->cus)
         return NULL;
-    if (g->cus > 4096 || !pow2(g->banks))
-        return "GPU: compute units 0 to 4096, L2 banks a power of two";
+    if (g->cus > 4096 || !pow2(g->banks) || g->interleave_bits > 20)
+        return "GPU: compute units 0 to 4096, L2 banks a power of two, interleaved in runs of at most 2^20 blocks";
     if (!g->l1_sets || !g->l1_ways || !g->l1_mshr || !g->l1_coalesce || !g->l1_wb_entries)
         return "GPU L1: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
     if (!g->l2_sets || !g->l2_ways || !g->l2_mshr || !g->l2_coalesce || !g->l2_wb_entries)
@@ -89,6 +89,7 @@ static int create_gpu(struct cgm_coh_sys *s)
             !coh_array_init(&b->a, g->l2_sets, g->l2_ways, log2u(g->banks), g->cus) ||
             cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
             return -1;
+        cgm_cache_array_keep_low_bits(&b->a.a, g->interleave_bits);
         for (unsigned w = 0; w < g->l2_wb_entries; w++)
             if (!(b->wb.e[w].join = calloc(s->gpu_l2_joins, sizeof *b->wb.e[w].join)))
                 return -1;
@@ -313,7 +314,7 @@ int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block)
 
 int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block)
 {
-    return (int)(block & (s->cfg.gpu.banks - 1));
+    return (int)((block >> s->cfg.gpu.interleave_bits) & (s->cfg.gpu.banks - 1));
 }
 
 int coh_gpu_bank_node(const struct cgm_coh_sys *s, uint64_t block)

@@ -264,6 +264,19 @@ static void send_packet(struct cgm_memsys *m, struct node *n, struct pkt *p)
     n->tx_n++;
 }
 
+/* A bank's fetches from below start with its request to its parent (or
+ * memory) and end with the block's arrival (from the parent, or from the
+ * core it forwarded the request to). */
+static bool is_fetch(uint8_t type)
+{
+    return type == COH_GETS || type == COH_GET || type == COH_GETX || type == COH_UPGRADE;
+}
+
+static bool is_fetch_answer(uint8_t type)
+{
+    return type == COH_PUTS || type == COH_PUTCLNX || type == COH_PUTX || type == COH_UPGRADE_ACK;
+}
+
 static void env_send(void *ctx, const struct cgm_coh_msg *msg)
 {
     struct cgm_memsys *m = ctx;
@@ -277,6 +290,8 @@ static void env_send(void *ctx, const struct cgm_coh_msg *msg)
     p->p.lane = lane_of(m, msg);
     p->xbar = src->ep < 0 || dst->ep < 0;
     p->due = ks_domain_cycle_tick(src->domain, ks_cycle() + src->latency);
+    if (src->kind == CGM_NODE_GPU_L2 && dst->kind == CGM_NODE_SLICE && is_fetch(msg->type))
+        fetch_clock_start(&src->fetch, msg->block, ks_cycle());
     send_packet(m, src, p);
 }
 
@@ -307,6 +322,8 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         p->p.bytes = what == COH_WAKE_MEM_READ ? m->cfg.header_bytes : data_bytes(m);
         p->p.lane = CGM_LANE_REQUEST;
         p->due = ks_domain_cycle_tick(n->domain, ks_cycle() + n->latency);
+        if (n->kind == CGM_NODE_GPU_L2 && what == COH_WAKE_MEM_READ)
+            fetch_clock_start(&n->fetch, block, ks_cycle());
         send_packet(m, n, p);
         return;
     }
@@ -329,6 +346,7 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
     if (lat > m->st.latency_max)
         m->st.latency_max = lat;
     m->st.latency_hist[bucket(lat)]++;
+    r->missing = false;
     memsys_record_free(n, tag);
     if (m->done)
         m->done(m->ctx, core, r->tag, r->op, r->addr, value, when);
@@ -367,7 +385,19 @@ static bool node_idle(const struct node *n)
  * request stays at the head of the bank's request lane. */
 static bool request_waits(struct cgm_memsys *m, const struct node *n, const struct pkt *p)
 {
-    return n->kind == CGM_NODE_GPU_L2 && p->p.lane == CGM_LANE_REQUEST && !cgm_coh_gpu_bank_admits(m->coh, n->index);
+    return n->kind == CGM_NODE_GPU_L2 && p->p.lane == CGM_LANE_REQUEST && !m->cfg.gpu_l2_nack_when_full &&
+           !cgm_coh_gpu_bank_admits(m->coh, n->index);
+}
+
+/* The cycles a CU's request waits at a bank's door, timed from the first
+ * refusal to its taking. */
+static void note_wait(struct node *n, struct pkt *p, uint64_t now)
+{
+    if (!p->waiting) {
+        p->waiting = true;
+        p->wait_from = now;
+        n->fetch.st.entry_waits++;
+    }
 }
 
 /* Nothing to do until a message arrives: idle, or a bank whose only work
@@ -385,6 +415,34 @@ static bool node_sleeps(struct cgm_memsys *m, const struct node *n)
 /* Hands request record idx to the node's first-level cache; -1 if it
  * cannot take it now (a GPU request still being translated, or the cache
  * refused it). */
+/* Whether core N's L1 of request R's kind (instructions or data) may take
+ * it: it has an MSHR file of its own (l1i_mshr, l1d_mshr) and fewer blocks
+ * than that missing, or R's block is one of them. */
+static bool l1_mshr_room(const struct cgm_memsys *m, const struct node *n, const struct cpu_req *r)
+{
+    bool fetch = r->op == CGM_OP_FETCH;
+    unsigned cap = fetch ? m->cfg.l1i_mshr : m->cfg.l1d_mshr;
+    if (!cap || r->op == CGM_OP_FLUSH_CPU || r->op == CGM_OP_FLUSH_GPU)
+        return true;
+    uint64_t block = r->addr >> m->block_shift, seen[64];
+    unsigned nseen = 0;
+    for (unsigned w = 0; w * 64 < n->nreqs; w++)
+        for (uint64_t bits = n->req_busy[w]; bits; bits &= bits - 1) {
+            const struct cpu_req *q = &n->reqs[w * 64 + (unsigned)__builtin_ctzll(bits)];
+            if (!q->missing || (q->op == CGM_OP_FETCH) != fetch)
+                continue;
+            uint64_t b = q->addr >> m->block_shift;
+            if (b == block)
+                return true; /* joins its block's entry */
+            unsigned i = 0;
+            while (i < nseen && seen[i] != b)
+                i++;
+            if (i == nseen && nseen < 64)
+                seen[nseen++] = b;
+        }
+    return nseen < cap;
+}
+
 static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64_t now)
 {
     if (n->kind == CGM_NODE_GPU_L1) {
@@ -393,9 +451,15 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
             return -1;
         return cgm_coh_gpu_access(m->coh, n->index, &g->req);
     }
-    const struct cpu_req *r = &n->reqs[idx];
-    return cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
-                                                                 .value = r->value, .op = r->op });
+    struct cpu_req *r = &n->reqs[idx];
+    if (!l1_mshr_room(m, n, r))
+        return -1;
+    r->missing = true; /* until done, which may be inside the call (a hit) */
+    int rc = cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
+                                                                   .value = r->value, .op = r->op });
+    if (rc < 0)
+        r->missing = false;
+    return rc;
 }
 
 /* One cycle of a controller; true if it did something (took a request or
@@ -435,12 +499,22 @@ static bool node_cycle(struct cgm_memsys *m, struct node *n, uint64_t now)
     for (int k = 0; n->rx_n && k < CGM_NLANES && taken < n->ports;) {
         struct fifo *q = &n->rx[order[k]];
         struct pkt *p = fifo_peek(q);
-        if (!p || (p->xbar && ks_now(m->eng) < p->due) || request_waits(m, n, p)) {
-            k++; /* empty, the crossbar's head not there yet, or a request the bank cannot take yet */
+        if (!p || (p->xbar && ks_now(m->eng) < p->due)) {
+            k++; /* empty, or the crossbar's head not there yet */
+            continue;
+        }
+        if (request_waits(m, n, p)) {
+            note_wait(n, p, now);
+            k++; /* a request the bank cannot take yet */
             continue;
         }
         fifo_pop(q);
         n->rx_n--;
+        if (p->waiting)
+            n->fetch.st.entry_wait_cycles += now - p->wait_from;
+        if (n->kind == CGM_NODE_GPU_L2 && (p->kind == PK_MEM_READ_DONE ||
+                                           (p->kind == PK_COH && is_fetch_answer(p->m.type))))
+            fetch_clock_stop(&n->fetch, p->kind == PK_COH ? p->m.block : p->block, now);
         if (p->kind == PK_COH)
             cgm_coh_deliver(m->coh, &p->m);
         else if (p->kind == PK_MEM_READ_DONE)
@@ -508,7 +582,7 @@ static uint64_t node_next_work(struct cgm_memsys *m, const struct node *n, uint6
             continue;
         if (p->xbar && ks_now(m->eng) < p->due)
             next = min_u64(next, (p->due + period - 1) / period);
-        else if (!(n->kind == CGM_NODE_GPU_L2 && l == CGM_LANE_REQUEST &&
+        else if (!(n->kind == CGM_NODE_GPU_L2 && l == CGM_LANE_REQUEST && !m->cfg.gpu_l2_nack_when_full &&
                    cgm_coh_gpu_bank_refusal_counted(m->coh, n->index)))
             return now + 1; /* a request waiting for a bank entry (once its stall is
                                counted) waits for the bank's own work */
@@ -765,6 +839,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
         }
         free(n->cpu.buf);
         free(n->timers);
+        fetch_clock_free(&n->fetch);
         free(n->reqs);
         free(n->greqs);
         free(n->req_busy);

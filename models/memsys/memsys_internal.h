@@ -17,6 +17,8 @@ struct pkt {
     int slice;                 /* memory packets: the requesting directory's coherence node */
     uint8_t kind;
     bool xbar;                 /* between a GPU L1 and an L2 bank: the crossbar, not the ring */
+    bool waiting;              /* a CU's request a GPU L2 bank could not take yet, since wait_from */
+    uint64_t wait_from;
     struct pkt *next_free;
 };
 
@@ -70,6 +72,7 @@ struct timer {
 struct cpu_req {
     uint64_t addr, tag, value, issued;
     uint8_t op;
+    bool missing;              /* taken by the L1 and not done: a miss in flight */
 };
 
 /* A compute unit's request as the caller gave it, and as its vector L1
@@ -80,6 +83,21 @@ struct gpu_req {
     struct cgm_coh_req req;
     uint64_t ready;            /* GPU cycle its translation is done */
 };
+
+/* fetch_clock.c: a GPU L2 bank's fetches from below (its requests to its
+ * parent, memory or the L3), each from the cycle it is sent to the cycle
+ * its answer arrives; a request sent again after a NACK keeps its first
+ * cycle. Bounded by the bank's MSHR entries. */
+struct fetch_clock {
+    struct open_fetch {
+        uint64_t block, since;
+    } *open;
+    unsigned n, cap;
+    struct cgm_memsys_gpu_l2_timing st;
+};
+void fetch_clock_start(struct fetch_clock *c, uint64_t block, uint64_t now);
+void fetch_clock_stop(struct fetch_clock *c, uint64_t block, uint64_t now);
+void fetch_clock_free(struct fetch_clock *c);
 
 struct node {
     struct cgm_memsys *ms;
@@ -105,6 +123,7 @@ struct node {
     uint64_t *req_busy;        /* bit per record in use */
     unsigned nreqs;
     ks_eventcount *room;       /* a GPU L1's: advanced as its queue gives up a request (cgm_memsys_gpu_watch_room) */
+    struct fetch_clock fetch;  /* a GPU L2 bank's */
 };
 
 /* The memory side's block-to-controller map: which memory controller owns

@@ -230,6 +230,15 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_counter(reg, x, "flushes", &st->flushes);
     struct gpu_ref ref = { coh, bank };
     cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l2_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    /* where its misses spend their time (GPU cycles) */
+    const struct cgm_memsys_gpu_l2_timing *t = cgm_memsys_gpu_l2_timing(m, (unsigned)bank);
+    cgm_stat lat = cgm_stats_object(reg, x, "miss_latency");
+    cgm_stat fetches = cgm_stat_counter(reg, lat, "fetches", &t->fetches);
+    cgm_stat fetch = cgm_stat_counter(reg, lat, "fetch_cycles", &t->fetch_cycles);
+    cgm_stat_ratio(reg, lat, "fetch_mean", fetch, fetches, 1, 1);
+    cgm_stat_peak(reg, lat, "fetch_max", &t->fetch_max);
+    cgm_stat_counter(reg, lat, "entry_waits", &t->entry_waits);
+    cgm_stat_counter(reg, lat, "entry_wait_cycles", &t->entry_wait_cycles);
     add_messages(reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l2_node(coh, bank)));
     cache_end(reg, x, a, ms);
 }

@@ -36,10 +36,11 @@ static unsigned merge(struct rp_mreq *out, unsigned n, const struct rp_mreq *p)
     return n + 1;
 }
 
-unsigned rp_coalesce(const struct cgm_si_dyn *d, unsigned size, int per_lane, struct rp_mreq *out)
+/* The lanes of EXEC into OUT from OUT[N] on; returns the new count. */
+static unsigned coalesce_lanes(const struct cgm_si_dyn *d, uint64_t exec, unsigned size, int per_lane,
+                               struct rp_mreq *out, unsigned n)
 {
-    unsigned n = 0;
-    for (uint64_t m = d->exec; m; m &= m - 1) {
+    for (uint64_t m = exec; m; m &= m - 1) {
         uint64_t a = d->addr[__builtin_ctzll(m)];
         struct rp_mreq *q = n ? &out[n - 1] : NULL;
         if (!per_lane && q && size && a / RP_BLOCK_BYTES == q->vaddr / RP_BLOCK_BYTES &&
@@ -59,6 +60,21 @@ unsigned rp_coalesce(const struct cgm_si_dyn *d, unsigned size, int per_lane, st
             else
                 n = merge(out, n, &parts[i]);
         }
+    }
+    return n;
+}
+
+unsigned rp_coalesce(const struct cgm_si_dyn *d, unsigned size, enum rp_coalesce_mode mode, struct rp_mreq *out)
+{
+    if (mode != RP_PER_SUBWAVE)
+        return coalesce_lanes(d, d->exec, size, mode == RP_PER_LANE, out, 0);
+    /* Each quarter's requests start after the previous quarter's: merge()
+     * must not reach back into them, so each is coalesced into its own
+     * range. */
+    unsigned n = 0;
+    for (unsigned q = 0; q < CGM_SI_LANES / RP_SUBWAVE_LANES; q++) {
+        uint64_t lanes = d->exec >> (q * RP_SUBWAVE_LANES) & ((1ull << RP_SUBWAVE_LANES) - 1);
+        n += coalesce_lanes(d, lanes << (q * RP_SUBWAVE_LANES), size, 0, out + n, 0);
     }
     return n;
 }

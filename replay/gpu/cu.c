@@ -83,7 +83,8 @@ int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id)
             pool->wake[s] = RP_NEVER;
     }
     cu->lds_done = ring_alloc((unsigned)c->lds_queue);
-    cu->nvslots = (unsigned)c->vmem_buffer;
+    cu->vmb_size = (unsigned)c->vmem_buffer;
+    cu->nvslots = c->nonblocking_stores ? 64 : cu->vmb_size;
     cu->nslots = cu->nvslots + SCALAR_SLOTS;
     cu->slots = calloc(cu->nslots, sizeof *cu->slots);
     cu->send = ring_alloc(cu->nslots);
@@ -193,6 +194,15 @@ void rp_cu_mem_done(struct rp_cu *cu, uint64_t tag, uint64_t cycle)
     ks_advance(&cu->ec);
 }
 
+/* M gives its vector memory buffer entry back. */
+static void release_vmb(struct rp_cu *cu, struct rp_mslot *m)
+{
+    if (m->holds_vmb) {
+        m->holds_vmb = false;
+        cu->vmb_used--;
+    }
+}
+
 /* Finished slots whose cycle has come retire. Returns how many retired. */
 static unsigned retire(struct rp_cu *cu, uint64_t now)
 {
@@ -206,6 +216,12 @@ static unsigned retire(struct rp_cu *cu, uint64_t now)
         cu->fin[i] = cu->fin[--cu->fin_n];
         struct rp_wave *w = m->w;
         if (m->vector) {
+            uint64_t lat = m->done_at - m->issued;
+            cu->st.vmem_done++;
+            cu->st.vmem_latency += lat;
+            if (lat > cu->st.vmem_latency_max)
+                cu->st.vmem_latency_max = lat;
+            release_vmb(cu, m);
             w->vm_done_bits |= 1ull << (m->vm_seq % 64);
             while (w->vm_retired < w->vm_issued && (w->vm_done_bits >> (w->vm_retired % 64) & 1)) {
                 w->vm_done_bits &= ~(1ull << (w->vm_retired % 64));
@@ -274,6 +290,11 @@ static unsigned send(struct rp_cu *cu)
             sent++;
         }
         if (m->sent == m->nreq) {
+            /* A non-blocking store leaves the buffer once sent: the
+             * instructions before it have sent theirs (oldest first), so a
+             * work-item's stores still reach the L1 in order. */
+            if (m->op == CGM_GPU_STORE && g->cfg->cu.nonblocking_stores)
+                release_vmb(cu, m);
             /* out of the queue, the order of the rest kept */
             for (unsigned j = i; j + 1 < cu->send_n; j++)
                 cu->send[(cu->send_head + j) % cu->nslots] = cu->send[(cu->send_head + j + 1) % cu->nslots];
@@ -292,11 +313,14 @@ static unsigned send(struct rp_cu *cu)
 /* A memory instruction of W enters a slot. False if none is free. */
 static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint64_t now)
 {
-    if (vector && vm_out(w) >= 63)
-        return false; /* the wavefront's vmcnt would wrap */
+    if (vector && (vm_out(w) >= 63 || cu->vmb_used >= cu->vmb_size))
+        return false; /* the wavefront's vmcnt would wrap, or the buffer is full */
     struct rp_mslot *m = take_slot(cu, vector);
     if (!m)
         return false;
+    m->issued = now;
+    m->holds_vmb = vector;
+    cu->vmb_used += vector;
     const struct rp_winst *in = &w->inst;
     m->busy = true;
     m->w = w;
@@ -322,6 +346,20 @@ static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint6
 }
 
 /* ---- issue --------------------------------------------------------------- */
+
+/* What an instruction of UNIT with lanes EXEC counts in OPC. */
+static unsigned operations(enum cgm_si_unit unit, uint64_t exec)
+{
+    switch (unit) {
+    case CGM_SI_VALU:
+    case CGM_SI_VMEM:
+    case CGM_SI_LDS: return (unsigned)__builtin_popcountll(exec);
+    case CGM_SI_SALU:
+    case CGM_SI_SMEM:
+    case CGM_SI_BRANCH: return 1;
+    default: return 0;
+    }
+}
 
 /* Hands W's fetched instruction to its unit; false if the unit is full. */
 static bool try_issue(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w, enum rp_issue_type t,
@@ -387,6 +425,7 @@ static bool try_issue(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w,
     set_state(cu, w, W_BUSY, ready);
     cu->st.insts[s->unit]++;
     cu->st.lanes[s->unit] += (uint64_t)__builtin_popcountll(w->inst.exec);
+    cu->st.lane_ops += operations(s->unit, w->inst.exec);
     w->instructions++;
     g->issued++;
     return true;
@@ -553,9 +592,13 @@ static bool fetch_one(struct rp_cu *cu, struct rp_pool *pool, struct rp_wave *w,
     in->fetch_ready = now + c->fetch_latency;
     in->nreq = 0;
     in->lds_cycles = 0;
-    if (s->access != CGM_SI_NONE && s->unit == CGM_SI_VMEM)
-        in->nreq = (uint16_t)rp_coalesce(&w->dyn, s->access_size, c->coalescer == RP_COALESCE_L1_MSHR,
-                                         in->req);
+    if (s->access != CGM_SI_NONE && s->unit == CGM_SI_VMEM) {
+        /* hardware: loads coalesce per instruction, stores per subwavefront */
+        enum rp_coalesce_mode mode = c->coalescer == RP_COALESCE_L1_MSHR ? RP_PER_LANE
+                                   : c->coalescer == RP_COALESCE_HARDWARE && s->access == CGM_SI_STORE
+                                       ? RP_PER_SUBWAVE : RP_PER_INSTRUCTION;
+        in->nreq = (uint16_t)rp_coalesce(&w->dyn, s->access_size, mode, in->req);
+    }
     else if (s->access != CGM_SI_NONE && s->unit == CGM_SI_SMEM)
         in->nreq = (uint16_t)rp_split_blocks(w->dyn.addr[0], s->access_size, in->req);
     if (s->unit == CGM_SI_LDS) {
@@ -672,6 +715,8 @@ static void count_cycles(struct rp_cu *cu, unsigned waves, bool busy, uint64_t n
     else
         cu->st.stall[cu->why] += n;
     cu->st.wave_cycles += (uint64_t)waves * n;
+    if (cu->vmb_used >= cu->vmb_size)
+        cu->st.vmb_full += n;
 }
 
 /* ---- waiting instead of trying each cycle -------------------------------- */
@@ -685,7 +730,7 @@ static bool would_go(const struct rp_cu *cu, const struct rp_pool *pool, const s
     const struct cgm_si_static *s = w->inst.s;
     switch (t) {
     case IT_SIMD: return pool->simd_free <= x;
-    case IT_VMEM: return vm_out(w) < 63 && cu->free_mask[1];
+    case IT_VMEM: return vm_out(w) < 63 && cu->vmb_used < cu->vmb_size && cu->free_mask[1];
     case IT_SCALAR: return s->unit != CGM_SI_SMEM || s->access == CGM_SI_NONE || cu->free_mask[0];
     default: return true;
     }

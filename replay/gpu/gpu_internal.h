@@ -116,9 +116,11 @@ struct rp_mslot {
     struct rp_wave *w;
     uint64_t vm_seq;               /* vector memory: the wavefront's number for it */
     uint64_t done_at;              /* latest completion among its requests */
+    uint64_t issued;               /* the cycle it entered the slot */
     uint16_t nreq, sent, pending;
     uint8_t op, flags;
     bool busy, vector;
+    bool holds_vmb;                /* vector: it holds an entry of the vector memory buffer */
     struct rp_mreq *req;
 };
 
@@ -147,6 +149,12 @@ struct rp_cu_stats {
     uint64_t vmem_insts, vmem_requests, smem_requests;
     uint64_t vmem_stall;                 /* cycles a vector memory instruction waited for the unit (M2S-CGM's "stall") */
     uint64_t port_refused;
+    /* operations: a vector instruction's active lanes, a scalar ALU, scalar
+       memory or branch instruction 1 (seed 001's OPC counts these) */
+    uint64_t lane_ops;
+    uint64_t vmem_done, vmem_latency, vmem_latency_max; /* vector memory instructions retired, their
+                                                           cycles from issue to last answer, the longest */
+    uint64_t vmb_full;                   /* cycles every entry of the vector memory buffer was taken */
 };
 
 struct rp_cu {
@@ -162,9 +170,13 @@ struct rp_cu {
     uint64_t *lds_done;
     unsigned lds_head, lds_n;
     uint64_t lds_free;
-    /* memory instructions in flight: vector (vmem_buffer) then scalar */
+    /* memory instructions in flight: vector then scalar. The vector memory
+       buffer's vmem_buffer entries bound the vector ones; with non-blocking
+       stores a store gives its entry back once sent and keeps a slot (of
+       64) until answered, for vmcnt */
     struct rp_mslot *slots;
     unsigned nslots, nvslots;
+    unsigned vmb_size, vmb_used;
     uint64_t free_mask[2];         /* free slots, a bit each: [0] scalar (from nvslots on), [1] vector */
     uint64_t *fin;                 /* slots whose requests have all been answered */
     unsigned fin_n;

@@ -10,6 +10,11 @@
  * sleep (a region-of-interest marker) sees every cycle. */
 #include "replay/gpu/gpu_internal.h"
 
+#include <stddef.h>
+
+#include "cgm/coh.h"
+#include "cgm/memsys.h"
+
 const char *const rp_cu_stall_names[CS_COUNT] = { "unit_busy", "memory_wait", "barrier", "dependency",
                                                   "fetch" };
 
@@ -37,6 +42,8 @@ static void add_cu(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat cus, cgm_st
     cgm_stat x = cgm_stats_object(reg, cus, NULL);
     cgm_stat_id(reg, x, "id", cu->id);
     cgm_stat_computed(reg, x, "wavefront_instructions", cu_instructions, st);
+    cgm_stat ops = cgm_stat_counter(reg, x, "operations", &st->lane_ops);
+    cgm_stat_ratio(reg, x, "opc", ops, cycles, 1, 1);
     cgm_stat_counters(reg, x, "instructions_by_unit", st->insts, g->unit_names, CGM_SI_UNIT_COUNT);
     if (g->cfg->energy.enable) /* what the energy of the vector units counts */
         cgm_stat_counters(reg, x, "lanes_by_unit", st->lanes, g->unit_names, CGM_SI_UNIT_COUNT);
@@ -64,6 +71,141 @@ static void add_cu(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat cus, cgm_st
     cgm_stat_counter(reg, mem, "scalar_requests", &st->smem_requests);
     cgm_stat_counter(reg, mem, "vector_unit_full_cycles", &st->vmem_stall);
     cgm_stat_counter(reg, mem, "port_refused", &st->port_refused);
+    cgm_stat full = cgm_stat_counter(reg, mem, "vector_buffer_full_cycles", &st->vmb_full);
+    cgm_stat_ratio(reg, mem, "vector_buffer_full_fraction", full, cycles, 1, 1);
+    cgm_stat lat = cgm_stats_object(reg, mem, "vector_latency");
+    cgm_stat done = cgm_stat_counter(reg, lat, "instructions", &st->vmem_done);
+    cgm_stat sum = cgm_stat_counter(reg, lat, "cycles", &st->vmem_latency);
+    cgm_stat_ratio(reg, lat, "mean", sum, done, 1, 1);
+    cgm_stat_peak(reg, lat, "max", &st->vmem_latency_max);
+}
+
+/* ---- the seed 001 figures' measures, over the whole GPU ------------------ */
+
+/* A compute-unit counter summed over the units (the field at OFFSET of
+ * struct rp_cu_stats), or its maximum. */
+struct cu_field {
+    const struct rp_gpu *g;
+    size_t offset;
+};
+
+static uint64_t cu_field_of(const struct rp_cu *cu, size_t offset)
+{
+    const uint64_t *p = (const uint64_t *)(const void *)((const char *)&cu->shown + offset);
+    return *p;
+}
+
+static uint64_t cus_sum(const void *ctx)
+{
+    const struct cu_field *f = ctx;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < f->g->ncus; i++)
+        n += cu_field_of(&f->g->cus[i], f->offset);
+    return n;
+}
+
+static uint64_t cus_max(const void *ctx)
+{
+    const struct cu_field *f = ctx;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < f->g->ncus; i++)
+        if (cu_field_of(&f->g->cus[i], f->offset) > n)
+            n = cu_field_of(&f->g->cus[i], f->offset);
+    return n;
+}
+
+static cgm_stat cus_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct rp_gpu *g,
+                            size_t offset, bool max)
+{
+    struct cu_field f = { g, offset };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    if (!ctx)
+        return -1;
+    return max ? cgm_stat_peak_computed(reg, x, name, cus_max, ctx) : cgm_stat_computed(reg, x, name, cus_sum, ctx);
+}
+
+/* Every L2 bank's misses (the hierarchy's). */
+static uint64_t l2_misses(const void *ctx)
+{
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(ctx);
+    uint64_t n = 0;
+    for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
+        if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2)
+            n += cgm_coh_gpu_l2_stats(coh, cgm_coh_node_index(coh, node))->misses;
+    return n;
+}
+
+/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), summed. */
+struct bank_field {
+    const struct cgm_memsys *ms;
+    size_t offset;
+};
+
+static uint64_t banks_sum(const void *ctx)
+{
+    const struct bank_field *f = ctx;
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(f->ms);
+    uint64_t n = 0;
+    for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
+        if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2) {
+            const struct cgm_memsys_gpu_l2_timing *t =
+                cgm_memsys_gpu_l2_timing(f->ms, (unsigned)cgm_coh_node_index(coh, node));
+            n += *(const uint64_t *)(const void *)((const char *)t + f->offset);
+        }
+    return n;
+}
+
+static cgm_stat banks_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
+                              size_t offset)
+{
+    struct bank_field f = { ms, offset };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+}
+
+/* The bytes between the L2 banks and what is below them, both ways over
+ * every hub (the banks' only way down). */
+static uint64_t l2_memory_bytes(const void *ctx)
+{
+    const struct cgm_memsys *ms = ctx;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < cgm_memsys_hubs(ms); i++)
+        n += cgm_memsys_hub_link_stats(ms, i, false)->bytes + cgm_memsys_hub_link_stats(ms, i, true)->bytes;
+    return n;
+}
+
+/* OPC (operations per GPU cycle), MPKO (L2 misses per thousand
+ * operations), the vector memory instructions' latency, the vector memory
+ * buffer's full cycles and the L2's traffic to memory (seed 001 Figs. 3.7,
+ * 3.8, 6.6-6.9). */
+static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cgm_stat cycles)
+{
+    cgm_stat ops = cus_counter(reg, x, "operations", g, offsetof(struct rp_cu_stats, lane_ops), false);
+    cgm_stat_ratio(reg, x, "opc", ops, cycles, 1, 1);
+    if (g->room_ms) {
+        cgm_stat misses = cgm_stat_computed(reg, x, "l2_misses", l2_misses, g->room_ms);
+        cgm_stat_ratio(reg, x, "mpko", misses, ops, 1000, 1);
+        cgm_stat bytes = cgm_stat_computed(reg, x, "l2_memory_bytes", l2_memory_bytes, g->room_ms);
+        cgm_stat_ratio(reg, x, "l2_memory_bytes_per_cycle", bytes, cycles, 1, 1);
+        cgm_stat l = cgm_stats_object(reg, x, "l2_miss_latency");
+        cgm_stat n = banks_counter(reg, l, "fetches", g->room_ms, offsetof(struct cgm_memsys_gpu_l2_timing, fetches));
+        cgm_stat c = banks_counter(reg, l, "fetch_cycles", g->room_ms,
+                                   offsetof(struct cgm_memsys_gpu_l2_timing, fetch_cycles));
+        cgm_stat_ratio(reg, l, "fetch_mean", c, n, 1, 1);
+        cgm_stat w = banks_counter(reg, l, "entry_wait_cycles", g->room_ms,
+                                   offsetof(struct cgm_memsys_gpu_l2_timing, entry_wait_cycles));
+        /* the waits at the banks' doors per fetch: a miss's share of them */
+        cgm_stat_ratio(reg, l, "entry_wait_per_fetch", w, n, 1, 1);
+    }
+    cgm_stat lat = cgm_stats_object(reg, x, "vector_memory_latency");
+    cgm_stat done = cus_counter(reg, lat, "instructions", g, offsetof(struct rp_cu_stats, vmem_done), false);
+    cgm_stat sum = cus_counter(reg, lat, "cycles", g, offsetof(struct rp_cu_stats, vmem_latency), false);
+    cgm_stat_ratio(reg, lat, "mean", sum, done, 1, 1);
+    cus_counter(reg, lat, "max", g, offsetof(struct rp_cu_stats, vmem_latency_max), true);
+    cgm_stat full = cus_counter(reg, x, "vector_buffer_full_cycles", g, offsetof(struct rp_cu_stats, vmb_full), false);
+    /* summed over the units: as a share of their cycles */
+    cgm_stat unit_cycles = cgm_stat_ratio(reg, x, NULL, cycles, cgm_stat_constant(reg, x, NULL, 1), g->ncus, 1);
+    cgm_stat_ratio(reg, x, "vector_buffer_full_fraction", full, unit_cycles, 1, 1);
 }
 
 /* A kernel's start and end are the GPU cycles they happened at (0 before
@@ -89,6 +231,7 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
     cgm_stat cycles = cgm_stat_counter(reg, x, "cycles", &g->shown_cycle);
     cgm_stat_constant(reg, x, "frequency", (double)g->cfg->gpu_frequency);
     cgm_stat_counter(reg, x, "wavefront_instructions", &g->issued);
+    add_measures(g, reg, x, cycles);
     cgm_stat cus = cgm_stats_array(reg, x, "compute_units");
     for (unsigned i = 0; i < g->ncus; i++)
         add_cu(g, reg, cus, cycles, &g->cus[i]);

@@ -155,6 +155,10 @@ static void make_fields(struct rp_kstats *ks, cgm_stat gpu_group)
     cu_field(ks, cus, "memory.vector_instructions", NULL);
     cu_field(ks, cus, "memory.vector_requests", NULL);
     cu_field(ks, cus, "memory.scalar_requests", NULL);
+    cu_field(ks, cus, "operations", NULL);
+    cu_field(ks, cus, "memory.vector_latency.instructions", NULL);
+    cu_field(ks, cus, "memory.vector_latency.cycles", NULL);
+    cu_field(ks, cus, "memory.vector_buffer_full_cycles", NULL);
     static const char *const kinds[] = { "gpu_l1v", "gpu_l2" };
     static const char *const counts[] = { "accesses", "hits", "misses", "coalesced" };
     for (int k = 0; k < 2; k++)
@@ -204,14 +208,20 @@ static cgm_stat parent_of(struct cgm_stats *reg, cgm_stat group, const char *pat
     return group;
 }
 
-static void ratio(struct cgm_stats *reg, cgm_stat group, const char *path, const char *num, const char *den)
+static void ratio_times(struct cgm_stats *reg, cgm_stat group, const char *path, const char *num, const char *den,
+                        double mul)
 {
     cgm_stat n = cgm_stats_find(reg, group, num), d = cgm_stats_find(reg, group, den);
     if (n < 0 || d < 0)
         return;
     const char *last;
     cgm_stat parent = parent_of(reg, group, path, &last);
-    cgm_stat_ratio(reg, parent, last, n, d, 1, 1);
+    cgm_stat_ratio(reg, parent, last, n, d, mul, 1);
+}
+
+static void ratio(struct cgm_stats *reg, cgm_stat group, const char *path, const char *num, const char *den)
+{
+    ratio_times(reg, group, path, num, den, 1);
 }
 
 /* The fields as counters of ROW under GROUP, then the ratios of them. */
@@ -226,6 +236,11 @@ static void register_row(const struct rp_kstats *ks, struct cgm_stats *reg, cgm_
     ratio(reg, group, "occupancy.average_wavefronts", "occupancy.wavefront_cycles", "cycles");
     ratio(reg, group, "gpu_l1v.miss_rate", "gpu_l1v.misses", "gpu_l1v.accesses");
     ratio(reg, group, "gpu_l2.miss_rate", "gpu_l2.misses", "gpu_l2.accesses");
+    /* seed 001's measures: operations per GPU cycle, L2 misses per
+       thousand operations, vector memory latency */
+    ratio(reg, group, "opc", "operations", "cycles");
+    ratio_times(reg, group, "mpko", "gpu_l2.misses", "operations", 1000);
+    ratio(reg, group, "memory.vector_latency.mean", "memory.vector_latency.cycles", "memory.vector_latency.instructions");
 }
 
 /* ---- the kernels of the program --------------------------------------- */

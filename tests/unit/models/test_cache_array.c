@@ -191,6 +191,28 @@ static void test_set_shift_for_striped_slices(void **state)
     cgm_cache_array_free(&a);
 }
 
+/* Striped in runs of four blocks over two banks (bit 2 chooses the bank):
+ * the set is the block number without bit 2, so each bank's blocks still
+ * fill all of its sets: block b goes to set ((b >> 3) << 2 | (b & 3)) mod 8. */
+static void test_low_bits_kept_below_the_stripe(void **state)
+{
+    (void)state;
+    struct cgm_cache_array a;
+    assert_int_equal(cgm_cache_array_init(&a, 8, 1, 64, 1), 0);
+    cgm_cache_array_keep_low_bits(&a, 2);
+    for (uint64_t b = 0; b < 256; b++)
+        assert_int_equal(cgm_cache_set_of(&a, b), (unsigned)((((b >> 3) << 2) | (b & 3)) % 8));
+    /* bank 0's blocks (bit 2 clear) reach all eight sets */
+    unsigned seen = 0;
+    for (uint64_t b = 0; b < 64; b++)
+        if (!(b & 4))
+            seen |= 1u << cgm_cache_set_of(&a, b);
+    assert_int_equal(seen, 0xff);
+    cgm_cache_array_keep_low_bits(&a, 0);
+    assert_int_equal(cgm_cache_set_of(&a, 5), 2); /* as without: (5 >> 1) mod 8 */
+    cgm_cache_array_free(&a);
+}
+
 static void test_mshr_limits(void **state)
 {
     (void)state;
@@ -311,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_lru_bypass_hint),
         cmocka_unit_test(test_policy_of_the_caller),
         cmocka_unit_test(test_set_shift_for_striped_slices),
+        cmocka_unit_test(test_low_bits_kept_below_the_stripe),
         cmocka_unit_test(test_mshr_limits),
         cmocka_unit_test(test_mshr_find_matches_reference),
         cmocka_unit_test(test_folded_tags_never_confuse_blocks),

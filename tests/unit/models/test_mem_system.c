@@ -400,6 +400,70 @@ static void test_secondary_misses_data_cache_only(void **state)
     ks_engine_destroy(eng);
 }
 
+/* A core's L1 with an MSHR file of its own below the L2's: with one entry,
+ * eight loads of cold blocks (queued at once) miss one after the other,
+ * each taken only when the one before is done, so consecutive answers are
+ * at least an L2 and an L3 access apart; with the L2's file alone they
+ * overlap. */
+struct burst {
+    struct cgm_memsys *ms;
+    uint64_t done_at[8];
+    unsigned done;
+};
+
+static void burst_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t addr, uint64_t value,
+                       uint64_t cycle)
+{
+    (void)core;
+    (void)op;
+    (void)addr;
+    (void)value;
+    struct burst *b = ctx;
+    b->done_at[tag] = cycle;
+    b->done++;
+}
+
+static void burst_main(void *arg)
+{
+    struct burst *b = arg;
+    for (uint64_t i = 0; i < 8; i++)
+        assert_true(cgm_memsys_access(b->ms, 0, CGM_OP_LOAD, (i + 1) * 8192, i, 0));
+}
+
+static void test_l1_mshr_of_its_own(void **state)
+{
+    (void)state;
+    for (unsigned cap = 0; cap <= 1; cap++) {
+        ks_engine *eng = ks_engine_create(NULL);
+        struct cgm_memsys_config c;
+        cgm_memsys_default_config(&c);
+        c.l1d_mshr = cap;
+        struct burst b = { 0 };
+        char err[200];
+        b.ms = create_ms(eng, &c, burst_done, &b, err, sizeof err);
+        if (!b.ms)
+            fail_msg("%s", err);
+        ks_context_opts o = { .name = "cpu", .domain = cgm_memsys_cpu_domain(b.ms) };
+        assert_non_null(ks_context_create_opts(eng, burst_main, &b, &o));
+        assert_int_equal(ks_run(eng), KS_STOP_IDLE);
+        assert_int_equal(b.done, 8);
+        uint64_t min_gap = UINT64_MAX;
+        for (unsigned i = 1; i < 8; i++) {
+            uint64_t gap = b.done_at[i] > b.done_at[i - 1] ? b.done_at[i] - b.done_at[i - 1] : 0;
+            min_gap = gap < min_gap ? gap : min_gap;
+        }
+        printf("L1 MSHR %s: answers at least %llu cycles apart\n", cap ? "1" : "the L2's",
+               (unsigned long long)min_gap);
+        if (cap)
+            assert_true(min_gap >= c.l2_latency + c.l3_latency);
+        else
+            assert_true(min_gap < c.l2_latency + c.l3_latency);
+        cgm_memsys_stop(b.ms);
+        cgm_memsys_destroy(b.ms);
+        ks_engine_destroy(eng);
+    }
+}
+
 /* A burst of misses from every core, cut off while packets are still in the
  * ring: destroying the system then must free them (AddressSanitizer's leak
  * check in `make check-asan` fails otherwise). */
@@ -445,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_read_sweep_writes_back_only_written_blocks),
         cmocka_unit_test(test_secondary_misses_data_cache_only),
+        cmocka_unit_test(test_l1_mshr_of_its_own),
         cmocka_unit_test(test_destroy_with_requests_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

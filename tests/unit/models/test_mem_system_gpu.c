@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cgm/coh.h"
 #include "cgm/memsys.h"
 #include "cgm/stats.h"
 
@@ -186,8 +187,13 @@ static void system_destroy(struct system *sys)
     ks_engine_destroy(sys->eng);
 }
 
+/* Switches run_mixed applies to its configuration. */
+static bool nack_when_full;
+static unsigned interleave_bits, l2_mshr; /* l2_mshr 0: the default */
+
 struct run {
     uint64_t cycles, gpu_l1_accesses, gpu_l1_misses, gpu_l2_accesses, gpu_l2_full_stalls;
+    uint64_t gpu_l2_mshr_nacks, gpu_l2_entry_wait_cycles, gpu_l2_fetches, gpu_l2_parent_requests;
     unsigned bad_values, completed;
 };
 
@@ -209,6 +215,10 @@ static uint64_t sum_kind(struct cgm_stats *reg, const uint64_t *values, const ch
 static struct run run_mixed(bool coherent, bool shared_llc, const struct load *gpu_load, unsigned cus)
 {
     struct cgm_memsys_config c = gpu_cfg_of(coherent, shared_llc, cus);
+    c.gpu_l2_nack_when_full = nack_when_full;
+    c.coh.gpu.interleave_bits = interleave_bits;
+    if (l2_mshr)
+        c.coh.gpu.l2_mshr = l2_mshr;
     struct world *w = calloc(1, sizeof *w);
     w->gpu_load = gpu_load;
     struct system sys = system_create(&c, cpu_done, w);
@@ -243,6 +253,10 @@ static struct run run_mixed(bool coherent, bool shared_llc, const struct load *g
     r.gpu_l1_misses = sum_kind(reg, values, "gpu_l1v", "misses");
     r.gpu_l2_accesses = sum_kind(reg, values, "gpu_l2", "accesses");
     r.gpu_l2_full_stalls = sum_kind(reg, values, "gpu_l2", "full_stalls");
+    r.gpu_l2_mshr_nacks = sum_kind(reg, values, "gpu_l2", "mshr_nacks");
+    r.gpu_l2_entry_wait_cycles = sum_kind(reg, values, "gpu_l2", "miss_latency.entry_wait_cycles");
+    r.gpu_l2_fetches = sum_kind(reg, values, "gpu_l2", "miss_latency.fetches");
+    r.gpu_l2_parent_requests = sum_kind(reg, values, "gpu_l2", "parent_requests");
     assert_string_equal(cgm_memsys_dram_check_error(w->ms), "");
     assert_string_equal(cgm_memsys_gpu_error(w->ms), "");
     free(values);
@@ -301,6 +315,59 @@ static void test_saturating_load(void **state)
         }
     }
     assert_true(full_stalls > 0); /* requests waited for the banks' entries: the case this load is for */
+}
+
+/* A full bank NACKs instead of leaving the request at its door: the same
+ * values and completions, more NACKs for want of an MSHR entry, no request
+ * ever waits at a door; in the default mode they wait. Every fetch from below is timed once: as many as the banks asked
+ * their parents for (C-L3, banks of two MSHR entries). */
+static void test_full_bank_nacks_or_waits(void **state)
+{
+    (void)state;
+    uint64_t waited_nacks = 0;
+    for (int nack = 0; nack < 2; nack++) {
+        nack_when_full = nack;
+        l2_mshr = 2;
+        struct run r = run_mixed(true, true, &saturating, CUS);
+        nack_when_full = false;
+        l2_mshr = 0;
+        printf("%s: %u requests in %llu GPU cycles, %llu MSHR NACKs, %llu cycles at the banks' doors\n",
+               nack ? "nack" : "wait", r.completed, (unsigned long long)r.cycles,
+               (unsigned long long)r.gpu_l2_mshr_nacks, (unsigned long long)r.gpu_l2_entry_wait_cycles);
+        check_run(&r, CUS);
+        assert_int_equal(r.gpu_l2_fetches, r.gpu_l2_parent_requests);
+        if (nack) {
+            assert_true(r.gpu_l2_mshr_nacks > waited_nacks);
+            assert_int_equal(r.gpu_l2_full_stalls, 0);
+            assert_int_equal(r.gpu_l2_entry_wait_cycles, 0);
+        } else {
+            /* (a store to a block shared at the parent still takes its
+             * entry inside the bank, and may be NACKed) */
+            waited_nacks = r.gpu_l2_mshr_nacks;
+            assert_true(r.gpu_l2_full_stalls > 0 && r.gpu_l2_entry_wait_cycles >= r.gpu_l2_full_stalls);
+        }
+    }
+}
+
+/* Banks striped in runs of 2^bits blocks: block b is bank (b >> bits) mod
+ * banks; the mixed load still completes with the right values. */
+static void test_bank_interleave(void **state)
+{
+    (void)state;
+    for (unsigned bits = 0; bits <= 2; bits += 2) {
+        struct cgm_memsys_config c = gpu_cfg(false, false);
+        c.coh.gpu.interleave_bits = bits;
+        struct system sys = system_create(&c, NULL, NULL);
+        unsigned banks = c.coh.gpu.banks;
+        assert_int_equal(banks, 2);
+        for (uint64_t b = 0; b < 64; b++)
+            assert_int_equal(cgm_coh_gpu_bank_of(cgm_memsys_coh(sys.ms), b), (int)((b >> bits) % banks));
+        system_destroy(&sys);
+        interleave_bits = bits;
+        struct run r = run_mixed(false, false, &light, CUS);
+        interleave_bits = 0;
+        check_run(&r, CUS);
+    }
 }
 
 /* CU 0 alone: a first touch, then the same block again. */
@@ -805,6 +872,8 @@ int main(void)
         cmocka_unit_test(test_flushed_handover),
         cmocka_unit_test(test_four_organisations),
         cmocka_unit_test(test_saturating_load),
+        cmocka_unit_test(test_full_bank_nacks_or_waits),
+        cmocka_unit_test(test_bank_interleave),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

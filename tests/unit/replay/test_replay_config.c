@@ -348,6 +348,53 @@ static void test_shipped_configs(void **state)
     }
 }
 
+/* Seed 001's GPUs, each as its table says: compute units, L2 banks x
+ * size and ways, memory controllers per bank and channels, clock. */
+static void test_seed001_gpu_configs(void **state)
+{
+    (void)state;
+    const char *root = getenv("CGM_ROOT");
+    static const struct {
+        const char *name, *table;
+        uint64_t cus, banks, l2_bytes, l2_ways, mcs, channels, hz;
+    } gpus[] = {
+        { "hd7770", "Table 2.1", 10, 2, 128 << 10, 16, 1, 2, 1000000000 },
+        { "hd7870", "Table 4.2", 10, 2, 128 << 10, 16, 2, 1, 1000000000 },
+        { "rx540", "Sec. 6.6", 8, 2, 256 << 10, 32, 1, 1, 1200000000 },
+        { "rx570", "Sec. 6.6", 32, 8, 256 << 10, 32, 1, 1, 1200000000 },
+    };
+    for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+        char path[512], err[512];
+        snprintf(path, sizeof path, "%s/traces/configs/%s.ini", root ? root : ".", gpus[i].name);
+        struct rp_config c;
+        rp_config_defaults(&c);
+        int rc = rp_config_load(&c, path, err, sizeof err);
+        if (rc)
+            print_error("%s\n", err);
+        assert_int_equal(rc, 0);
+        assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+        /* the file names its source */
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        char text[4096];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = 0;
+        fclose(f);
+        assert_non_null(strstr(text, gpus[i].table));
+        assert_int_equal(c.gpu_cus, gpus[i].cus);
+        assert_int_equal(c.gpu_l2_banks, gpus[i].banks);
+        assert_int_equal(c.gpu_l2.size, gpus[i].l2_bytes);
+        assert_int_equal(c.gpu_l2.ways, gpus[i].l2_ways);
+        assert_int_equal(c.gpu_l2.latency, 10); /* every one: 10 cycles */
+        assert_int_equal(c.gpu_l2_mcs, gpus[i].mcs);
+        assert_int_equal(c.dram.channels, gpus[i].channels);
+        assert_int_equal(c.gpu_frequency, gpus[i].hz);
+        assert_int_equal(c.gpu_connection, RP_GPU_TO_MC);
+        assert_int_equal(c.gpu_l2_interleave, 256);
+        assert_int_equal(c.cu.vmem_buffer, 32);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_fractions_and_kb),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_coalescer_names),
+        cmocka_unit_test(test_seed001_gpu_configs),
         cmocka_unit_test(test_gpu_memory_keys),
         cmocka_unit_test(test_protocol_keys),
         cmocka_unit_test(test_dram_numbers_for_sweeps),

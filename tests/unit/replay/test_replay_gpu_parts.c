@@ -49,7 +49,7 @@ static void test_coalescer(void **state)
         struct cgm_si_dyn d;
         unsigned size = sizes[i % 6];
         random_lanes(&d, size);
-        unsigned n = rp_coalesce(&d, size, 0, req);
+        unsigned n = rp_coalesce(&d, size, RP_PER_INSTRUCTION, req);
         assert_int_equal(n, cgm_si_distinct_lines(&d, size));
         /* every lane's bytes are covered, each request within one block */
         for (unsigned r = 0; r < n; r++)
@@ -69,7 +69,7 @@ static void test_coalescer(void **state)
             uint64_t a = d.addr[__builtin_ctzll(m)];
             want += 1 + (a / RP_BLOCK_BYTES != (a + size - 1) / RP_BLOCK_BYTES);
         }
-        assert_int_equal(rp_coalesce(&d, size, 1, req), want);
+        assert_int_equal(rp_coalesce(&d, size, RP_PER_LANE, req), want);
     }
 }
 

@@ -83,3 +83,23 @@ __kernel void no_barrier_32(__global float *out, __global const float *in, uint 
     MAD16 MAD16
     out[i] = x;
 }
+
+/* Stores only: eight per work-item, each instruction's lanes on four
+ * consecutive blocks, the eight a stride of 1024 floats apart (n a
+ * multiple of 1024). */
+#define STORE1(K) out[(i + (K) * 1024) % n] = (float)(K);
+__kernel void store_8(__global float *out, __global const float *in, uint n)
+{
+    size_t i = get_global_id(0);
+    (void)in;
+    STORE1(0) STORE1(1) STORE1(2) STORE1(3) STORE1(4) STORE1(5) STORE1(6) STORE1(7)
+}
+
+/* Stores of 2 bytes per lane: an instruction's 64 lanes cover 128 bytes,
+ * two blocks (one per 32 lanes; each 16-lane subwavefront half a block). */
+__kernel void store_half(__global float *out, __global const float *in, uint n)
+{
+    size_t i = get_global_id(0);
+    (void)in;
+    ((__global ushort *)out)[i] = (ushort)(i + n);
+}
