@@ -308,6 +308,9 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *
  * the start of a kernel); returns how many went (0 under mesi, whose L1s
  * the banks keep coherent). Pending requests are not affected. */
 unsigned cgm_coh_gpu_invalidate(struct cgm_coh_sys *s, int cu);
+/* Whether the vector L1s' protocol has copies to invalidate (si), so that
+ * an invalidation is work to time. */
+bool cgm_coh_gpu_invalidates(const struct cgm_coh_sys *s);
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 

@@ -412,6 +412,8 @@ unsigned cgm_coh_gpu_invalidate(struct cgm_coh_sys *s, int cu)
     return o->invalidate ? o->invalidate(s, &s->gpu_l1[cu]) : 0;
 }
 
+bool cgm_coh_gpu_invalidates(const struct cgm_coh_sys *s) { return s->ops[CGM_NODE_GPU_L1].invalidate != NULL; }
+
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
 {
     return s->ops[CGM_NODE_GPU_L2].admits(s, &s->gpu_l2[bank]);
