@@ -612,10 +612,10 @@ static void test_si(void **state)
     gpu_rows_sink = rows;
     gpu_rows_sink_protocol = &cgm_coh_si;
     struct run_cfg runs[] = {
-        { "si, C-L3, 4 cores + 8 CUs", small_system(4, 8, true, true), 24, scale(400000), 20, 60, 6, 31 },
-        { "si, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(300000), 20, 60, 6, 32 },
-        { "si, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(300000), 20, 60, 6, 33 },
-        { "si, C-L3, 2 cores + 32 CUs", small_system(2, 32, true, true), 40, scale(300000), 20, 60, 10, 34 },
+        { "si, C-L3, 4 cores + 8 CUs", small_system(4, 8, true, true), 24, scale(1200000), 20, 60, 6, 31 },
+        { "si, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(900000), 20, 60, 6, 32 },
+        { "si, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(900000), 20, 60, 6, 33 },
+        { "si, C-L3, 2 cores + 32 CUs", small_system(2, 32, true, true), 40, scale(900000), 20, 60, 10, 34 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         runs[i].c.gpu.protocol = &cgm_coh_si;
