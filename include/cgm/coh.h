@@ -304,8 +304,8 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *r)
  * vector L1; returns as cgm_coh_access, completion through env->gpu_done. */
 int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *r);
 /* Drops every copy CU cu's vector L1 holds that its protocol keeps
- * coherent by software (si: every valid copy; buffer_wbinvl1, s_dcache_inv,
- * the start of a kernel); returns how many went (0 under mesi, whose L1s
+ * coherent by software (si: every valid copy; buffer_wbinvl1, the start of
+ * a kernel); returns how many went (0 under mesi, whose L1s
  * the banks keep coherent). Pending requests are not affected. */
 unsigned cgm_coh_gpu_invalidate(struct cgm_coh_sys *s, int cu);
 /* Whether the vector L1s' protocol has copies to invalidate (si), so that

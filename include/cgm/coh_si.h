@@ -7,8 +7,8 @@
  * (its V copy goes once the write is done); SLC is treated as GLC (both
  * levels would be bypassed: the banks here are MESI's, which have no
  * bypass). Copies are made coherent by software: an invalidation of the
- * whole L1 (cgm_coh_gpu_invalidate: buffer_wbinvl1, s_dcache_inv and the
- * start of a kernel) drops every V copy, so a CU may read a stale copy
+ * whole L1 (cgm_coh_gpu_invalidate: buffer_wbinvl1 and the start of a
+ * kernel) drops every V copy, so a CU may read a stale copy
  * until it invalidates. The banks run MESI's handlers (Table 3.7):
  * write-back, and the GPU's holder at the L3 as under mesi. A store gets
  * the bank's grant (GetX, PutX) before its bytes travel, which is how the
