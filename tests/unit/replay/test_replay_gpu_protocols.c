@@ -5,7 +5,9 @@
  * hits; it drops its copies when a kernel starts, so it keeps no more
  * than mesi's L1, which keeps blocks across kernels and the blocks its
  * stores allocated: it hits no more often. mesi's statistics are the
- * fingerprints' (make fingerprints). */
+ * fingerprints' (make fingerprints). An invalidation of the L1
+ * (buffer_wbinvl1) takes the L1's sets in cycles under si and is free
+ * under mesi. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <cJSON.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgm/coh.h"
 #include "tests/unit/gpu_recording.h"
@@ -71,10 +74,45 @@ static void test_si_against_mesi(void **state)
         }
 }
 
+/* One wavefront waits for each of 16 buffer_wbinvl1 in turn (micro.cl's
+ * wbinvl1_16): under si the kernel takes at least 16 times the L1's sets,
+ * and at most that more than under mesi, where its time does not depend on
+ * the L1's size. */
+static void test_wbinvl1_takes_the_sets(void **state)
+{
+    (void)state;
+    char trace[64];
+    gpu_record(trace, "kernels/test", "gpu_micro wbinvl1_16 64 64");
+    double mesi_cycles = 0;
+    static const uint64_t sizes[] = { 16384, 65536 };
+    for (size_t i = 0; i < 2; i++)
+        for (unsigned si = 0; si < 2; si++) {
+            struct rp_config cfg;
+            rp_config_defaults(&cfg);
+            cfg.gpu_l1.size = sizes[i];
+            cfg.gpu_protocol = si ? cgm_coh_protocol_find("si")->id : 0;
+            cJSON *j = gpu_replay_stats(trace, &cfg);
+            double cycles = gpu_stat(j, "gpu.kernels.0.cycles"), sets = (double)sizes[i] / (double)(cfg.gpu_l1.ways * 64);
+            cJSON_Delete(j);
+            printf("L1 of %.0f sets, %s: %.0f cycles\n", sets, si ? "si" : "mesi", cycles);
+            if (!si) {
+                assert_true(cycles < 16 * sets);
+                if (i)
+                    assert_int_equal(cycles, mesi_cycles);
+                mesi_cycles = cycles;
+            } else {
+                assert_true(cycles >= 16 * sets);
+                assert_true(cycles - mesi_cycles <= 16 * sets);
+            }
+        }
+    unlink(trace);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_si_against_mesi),
+        cmocka_unit_test(test_wbinvl1_takes_the_sets),
     };
     return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }

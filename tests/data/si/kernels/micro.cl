@@ -83,3 +83,16 @@ __kernel void no_barrier_32(__global float *out, __global const float *in, uint 
     MAD16 MAD16
     out[i] = x;
 }
+
+/* Sixteen invalidations of the vector L1 (buffer_wbinvl1), each waited
+ * for, and no other memory access: what they cost is the kernel's time
+ * beside an empty kernel's. */
+#define WBINVL1 __asm__ volatile("buffer_wbinvl1\n\ts_waitcnt vmcnt(0)" ::: "memory");
+#define WBINVL1_4 WBINVL1 WBINVL1 WBINVL1 WBINVL1
+__kernel void wbinvl1_16(__global float *out, __global const float *in, uint n)
+{
+    (void)out;
+    (void)in;
+    (void)n;
+    WBINVL1_4 WBINVL1_4 WBINVL1_4 WBINVL1_4
+}
