@@ -821,6 +821,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "coherence.protocol; the GPU's run mesi beside it)", gp->name);
         return -1;
     }
+    const struct cgm_coh_protocol *cp = cgm_coh_protocols[c->coherence_protocol];
+    if (!cp->ops[CGM_NODE_CORE] || !cp->ops[CGM_NODE_SLICE]) {
+        snprintf(err, errlen, "coherence.protocol: %s has no controllers for the cores' caches (it is for "
+                 "gpu.protocol)", cp->name);
+        return -1;
+    }
     if (!pow2(c->gpu_tlb_sets)) {
         snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
         return -1;

@@ -305,6 +305,14 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *r)
 /* A compute unit's load or store (CGM_OP_LOAD, CGM_OP_STORE) at its
  * vector L1; returns as cgm_coh_access, completion through env->gpu_done. */
 int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *r);
+/* Drops every copy CU cu's vector L1 holds that its protocol keeps
+ * coherent by software (si: every valid copy; buffer_wbinvl1, the start of
+ * a kernel); returns how many went (0 under mesi, whose L1s
+ * the banks keep coherent). Pending requests are not affected. */
+unsigned cgm_coh_gpu_invalidate(struct cgm_coh_sys *s, int cu);
+/* Whether the vector L1s' protocol has copies to invalidate (si), so that
+ * an invalidation is work to time. */
+bool cgm_coh_gpu_invalidates(const struct cgm_coh_sys *s);
 void cgm_coh_deliver(struct cgm_coh_sys *s, const struct cgm_coh_msg *m);
 void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what);
 

@@ -47,6 +47,10 @@ typedef void (*cgm_gpu_done_fn)(void *ctx, const struct cgm_gpu_request *r, uint
 struct cgm_gpu_mem_port {
     void *ctx;
     bool (*access)(void *ctx, const struct cgm_gpu_request *r);
+    /* The CU's vector L1 is invalidated (buffer_wbinvl1, the start of a
+     * kernel): returns the GPU cycles it takes, 0 if the L1 has nothing to
+     * drop (its protocol keeps it coherent). NULL: never anything. */
+    unsigned (*invalidate)(void *ctx, unsigned cu);
 };
 
 #endif

@@ -180,6 +180,9 @@ struct coh_kind_ops {
     /* GPU L2 banks: cgm_coh_gpu_bank_admits and _refusal_counted. */
     bool (*admits)(struct cgm_coh_sys *s, void *ctrl);
     bool (*refusal_counted)(const struct cgm_coh_sys *s, void *ctrl);
+    /* GPU vector L1s: cgm_coh_gpu_invalidate (NULL: the L1 is kept
+     * coherent by its protocol, nothing to drop). */
+    unsigned (*invalidate)(struct cgm_coh_sys *s, void *ctrl);
 };
 
 /* ---- requests waiting ------------------------------------------------------------ */

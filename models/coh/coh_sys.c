@@ -114,6 +114,7 @@ static struct coh_kind_ops resolved_ops(const struct cgm_coh_protocol *p, int k)
         INHERIT(dump);
         INHERIT(admits);
         INHERIT(refusal_counted);
+        INHERIT(invalidate);
 #undef INHERIT
     }
     return o;
@@ -404,6 +405,15 @@ void cgm_coh_wake(struct cgm_coh_sys *s, int node, uint64_t block, int what)
         ((struct gpu_l1 *)n->ctrl)->refusal_stands = false;
     s->ops[n->kind].wake(s, n->ctrl, block, what);
 }
+
+unsigned cgm_coh_gpu_invalidate(struct cgm_coh_sys *s, int cu)
+{
+    const struct coh_kind_ops *o = &s->ops[CGM_NODE_GPU_L1];
+    s->gpu_l1[cu].refusal_stands = false;
+    return o->invalidate ? o->invalidate(s, &s->gpu_l1[cu]) : 0;
+}
+
+bool cgm_coh_gpu_invalidates(const struct cgm_coh_sys *s) { return s->ops[CGM_NODE_GPU_L1].invalidate != NULL; }
 
 bool cgm_coh_gpu_bank_admits(struct cgm_coh_sys *s, int bank)
 {

@@ -184,6 +184,18 @@ static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
     return true;
 }
 
+/* Under a protocol whose vector L1s are made coherent by software (si), the
+ * L1 drops its copies, clearing the valid bits one set per cycle. */
+static unsigned gpu_port_invalidate(void *ctx, unsigned cu)
+{
+    struct cgm_memsys *m = ctx;
+    CGM_CHECK(cu < m->cfg.coh.gpu.cus);
+    if (!cgm_coh_gpu_invalidates(m->coh))
+        return 0;
+    cgm_coh_gpu_invalidate(m->coh, (int)cu);
+    return m->cfg.coh.gpu.l1_sets;
+}
+
 struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_page_table *pt, cgm_gpu_done_fn done,
                                             void *ctx)
 {
@@ -200,7 +212,7 @@ struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_pag
     m->pt = pt;
     m->gpu_done = done;
     m->gpu_ctx = ctx;
-    return (struct cgm_gpu_mem_port){ .ctx = m, .access = gpu_port_access };
+    return (struct cgm_gpu_mem_port){ .ctx = m, .access = gpu_port_access, .invalidate = gpu_port_invalidate };
 }
 
 const char *cgm_memsys_gpu_error(const struct cgm_memsys *m) { return m->gpu_error; }

@@ -331,6 +331,8 @@ static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint6
     m->op = !vector ? CGM_GPU_SCALAR_LOAD : in->s->access == CGM_SI_STORE ? CGM_GPU_STORE
           : in->s->access == CGM_SI_ATOMIC ? CGM_GPU_ATOMIC : CGM_GPU_LOAD;
     memcpy(m->req, in->req, in->nreq * sizeof *m->req);
+    if (vector && in->s->access == CGM_SI_NONE && cu->gpu->port.invalidate) /* buffer_wbinvl1 */
+        m->done_at += cu->gpu->port.invalidate(cu->gpu->port.ctx, cu->id);
     if (vector) {
         m->vm_seq = w->vm_issued++;
         cu->st.vmem_insts++;

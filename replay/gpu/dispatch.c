@@ -193,6 +193,10 @@ void rp_dispatcher_main(void *arg)
             if (g->sim->timeline)
                 rp_timeline_kernel_begin(g->sim->timeline, k->launch, k->name, ks_domain_cycle_tick(g->domain, now));
             g->next_group = 0;
+            /* A kernel starts with its CUs' vector L1s invalidated (under
+             * si; the launch latency covers the cycles it takes). */
+            for (unsigned i = 0; g->port.invalidate && i < g->ncus; i++)
+                g->port.invalidate(g->port.ctx, i);
             if (never_fits(g, k))
                 return;
         }

@@ -14,9 +14,18 @@
  * caches by a core first, after which the side taking them over reads the
  * values the other side wrote last.
  *
+ * Under si (gpu.protocol = si) the vector L1s are made coherent by
+ * software: a CU's copies may be stale, so they are left out of the census
+ * and of the last-value check. What si promises is checked instead: a CU
+ * that invalidates its L1 with nothing in flight (an acquire: s_waitcnt,
+ * then buffer_wbinvl1) reads afterwards no value older than the last one
+ * released (the last store completed) before the invalidation, and a GLC
+ * load none older than the last released before it was issued. Each
+ * block's recent stores are kept with the time they completed for that.
+ *
  * Every request completes (a watchdog prints every controller's view of a
- * stuck block), every row of Tables 3.6 and 3.7 is reached, and the same
- * seed gives the same counts. */
+ * stuck block), every row of Tables 3.6 and 3.7 (and of si's) is reached,
+ * and the same seed gives the same counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,19 +36,27 @@
 #include <cmocka.h>
 
 #include "cgm/coh_moesi.h"
+#include "cgm/coh_si.h"
 #include "tests/unit/coh_events.h"
 
 #define MAXN 128
 #define K 4 /* requests in flight per agent */
 #define MAX_AGENTS 64
 #define MAX_BLOCKS 256
+#define HISTORY 256 /* stores kept per block (si's read checks) */
 
 enum { EV_MSG, EV_WAKE, EV_ISSUE };
 
 struct outstanding {
     uint64_t issued, block;
-    uint8_t op;
+    uint8_t op, flags;
     bool used;
+};
+
+/* A block's stores as they completed, the newest at (n - 1) % HISTORY. */
+struct history {
+    uint64_t value[HISTORY], done[HISTORY];
+    uint64_t n;
 };
 
 /* Who may use a block: the cores only, the CUs only, or whichever side
@@ -58,12 +75,17 @@ struct tester {
     struct cgm_coh_sys *sys;
     unsigned cores, cus, nodes, agents; /* agents: cores then CUs */
     bool coherent;                      /* C-L3: one coherence domain */
+    bool si;                            /* the CUs' L1s are made coherent by software */
     uint64_t nblocks;
     struct block_info blk[MAX_BLOCKS];
     struct coh_events q;
     uint64_t now, rng;
     uint64_t chan_last[MAXN][MAXN];
     uint64_t golden[MAX_BLOCKS];
+    struct history hist[MAX_BLOCKS];
+    uint64_t invalidated[MAX_AGENTS];   /* si: when the CU last invalidated its L1 */
+    bool acquiring[MAX_AGENTS];         /* si: the CU waits for its requests, then invalidates */
+    uint64_t si_reads_checked, si_stale_reads, invalidations;
     uint64_t next_value;
     struct outstanding out[MAX_AGENTS][K + 1]; /* slot K: a handover flush */
     unsigned inflight[MAX_AGENTS];
@@ -111,7 +133,7 @@ static void check_block(struct tester *t, uint64_t block)
     struct cgm_coh_census census = { 0 };
     for (unsigned a = 0; a < t->agents; a++) {
         bool core = a < t->cores;
-        if ((core && !cpu_side) || (!core && !gpu_side))
+        if ((core && !cpu_side) || (!core && !gpu_side) || (!core && t->si))
             continue;
         uint64_t data = 0;
         const struct cgm_coh_protocol *p = core ? cpu : gpu;
@@ -188,6 +210,9 @@ static void flush_done(struct tester *t, uint64_t block)
     if (--b->flushes)
         return;
     b->side ^= 1;
+    if (t->si && b->side == 1)
+        for (unsigned cu = 0; cu < t->cus; cu++) /* the GPU side starts a kernel: its L1s invalidated */
+            cgm_coh_gpu_invalidate(t->sys, (int)cu);
     b->handing = false;
     b->check_next_read = true;
     t->handovers++;
@@ -201,6 +226,27 @@ static void maybe_hand_over(struct tester *t, uint64_t block)
 }
 
 /* ---- completions --------------------------------------------------------- */
+
+/* si: whether value was still the block's last release at time since or
+ * became it later (its successor completed after since, or it has none).
+ * The initial value 0 counts as released at time 0; a value older than
+ * the history reaches is counted and let pass only if the history cannot
+ * tell. */
+static bool si_read_ok(struct tester *t, uint64_t block, uint64_t value, uint64_t since)
+{
+    const struct history *h = &t->hist[block];
+    uint64_t first = h->n > HISTORY ? h->n - HISTORY : 0;
+    t->si_reads_checked++;
+    for (uint64_t i = h->n; i-- > first;)
+        if (h->value[i % HISTORY] == value) {
+            bool ok = i + 1 == h->n || h->done[(i + 1) % HISTORY] > since;
+            t->si_stale_reads += i + 1 != h->n;
+            return ok;
+        }
+    if (first == 0) /* the value before every store */
+        return value == 0 && (h->n == 0 || h->done[0] > since);
+    return h->done[first % HISTORY] > since;
+}
 
 static void complete(struct tester *t, unsigned agent, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
 {
@@ -221,6 +267,19 @@ static void complete(struct tester *t, unsigned agent, uint64_t tag, uint8_t op,
         /* nothing to check: copies may come back at once */
     } else if (op == CGM_OP_STORE) {
         t->golden[block] = value;
+        struct history *h = &t->hist[block];
+        h->value[h->n % HISTORY] = value;
+        h->done[h->n % HISTORY] = t->now;
+        h->n++;
+    } else if (t->si && agent >= t->cores && !b->check_next_read) {
+        uint64_t since = o->flags ? o->issued : t->invalidated[agent];
+        if (!si_read_ok(t, block, value, since)) {
+            fprintf(stderr, "time %llu: CU %u %sload of block %llu returned %llu, older than the last release "
+                    "before %llu (last store %llu)\n", (unsigned long long)t->now, agent - t->cores,
+                    o->flags ? "GLC " : "", (unsigned long long)block, (unsigned long long)value,
+                    (unsigned long long)since, (unsigned long long)t->golden[block]);
+            fail_block(t, block);
+        }
     } else if (value != t->golden[block]) {
         fprintf(stderr, "time %llu: %s %u %s of block %llu returned %llu, last store %llu\n",
                 (unsigned long long)t->now, agent < t->cores ? "core" : "CU",
@@ -279,11 +338,29 @@ static void issue(struct tester *t, unsigned agent)
     if (core && t->coherent && r % 64 == 0)
         op = (r >> 6) % 2 ? CGM_OP_FLUSH_CPU : CGM_OP_FLUSH_GPU; /* allowed, if never needed */
     uint64_t value = op == CGM_OP_STORE ? ++t->next_value : 0;
+    uint8_t flags = 0;
+    if (t->si && !core) {
+        /* An acquire now and then (nothing in flight), and GLC or SLC
+         * accesses. */
+        if ((r >> 12) % 64 == 0)
+            t->acquiring[agent] = true;
+        if (t->acquiring[agent] && t->inflight[agent])
+            return;
+        if (t->acquiring[agent]) {
+            cgm_coh_gpu_invalidate(t->sys, (int)(agent - t->cores));
+            t->invalidated[agent] = t->now;
+            t->invalidations++;
+            t->acquiring[agent] = false;
+        }
+        if ((r >> 16) % 8 == 0)
+            flags = (r >> 19) % 4 ? CGM_COH_GLC : CGM_COH_SLC;
+    }
     /* Mark the slot first: a hit completes inside the call. */
-    t->out[agent][slot] = (struct outstanding){ .issued = t->now, .block = block, .op = op, .used = true };
+    t->out[agent][slot] = (struct outstanding){ .issued = t->now, .block = block, .op = op, .flags = flags,
+                                                .used = true };
     t->inflight[agent]++;
     t->blk[block].busy++;
-    struct cgm_coh_req req = { .block = block, .tag = slot, .value = value, .op = op };
+    struct cgm_coh_req req = { .block = block, .tag = slot, .value = value, .op = op, .flags = flags };
     int rc = core ? cgm_coh_access(t->sys, (int)agent, &req) : cgm_coh_gpu_access(t->sys, (int)(agent - t->cores), &req);
     if (rc < 0) {
         t->out[agent][slot].used = false;
@@ -334,6 +411,10 @@ struct run_result {
     uint64_t signature, handovers, handover_reads;
 };
 
+/* Where run adds the row counts of the GPU's protocol, when it is this one. */
+static uint64_t *gpu_rows_sink;
+static const struct cgm_coh_protocol *gpu_rows_sink_protocol;
+
 static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_result *res)
 {
     const char *tb = getenv("CGM_COH_TRACE"); /* a block whose messages to print */
@@ -344,6 +425,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     t->cus = rc->c.gpu.cus;
     t->agents = t->cores + t->cus;
     t->coherent = rc->c.gpu.coherent;
+    t->si = rc->c.gpu.protocol == &cgm_coh_si;
     t->nodes = rc->c.cores + rc->c.slices + rc->c.gpu.cus + rc->c.gpu.banks;
     assert_true(t->nodes <= MAXN && t->agents <= MAX_AGENTS && rc->nblocks <= MAX_BLOCKS);
     t->nblocks = rc->nblocks;
@@ -399,6 +481,16 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     assert_int_equal(t->completed, t->issued);
     assert_true(t->issued >= rc->requests);
     uint64_t sig = coh_run_signature(t->sys, rows_total, t->now);
+    const struct cgm_coh_protocol *gp = cgm_coh_protocol_of(t->sys, CGM_NODE_GPU_L1);
+    if (gpu_rows_sink && gp == gpu_rows_sink_protocol) {
+        const uint64_t *g = cgm_coh_row_counts(t->sys, gp);
+        for (unsigned i = 0; i < gp->nrows; i++)
+            gpu_rows_sink[i] += g[i];
+    }
+    if (t->si)
+        printf("%s: %llu invalidations, %llu CU reads checked against the last release (%llu of an older value "
+               "that was still allowed)\n", rc->name, (unsigned long long)t->invalidations,
+               (unsigned long long)t->si_reads_checked, (unsigned long long)t->si_stale_reads);
     uint64_t hits = 0, nacks = 0;
     for (unsigned i = 0; i < t->cus; i++) {
         hits += cgm_coh_gpu_l1_stats(t->sys, (int)i)->hits;
@@ -508,6 +600,48 @@ static void test_every_gpu_row_reached(void **state)
     printf("%llu requests in all\n", (unsigned long long)total_requests);
 }
 
+/* The vector L1s and banks under si in the four organisations: si's
+ * read checks, and every row of si's table and of the banks' Table 3.7
+ * reached. */
+static void test_si(void **state)
+{
+    (void)state;
+    uint64_t *rows = calloc(SI_NROWS, sizeof *rows);
+    uint64_t cpu_rows[MESI_NROWS] = { 0 };
+    assert_non_null(rows);
+    gpu_rows_sink = rows;
+    gpu_rows_sink_protocol = &cgm_coh_si;
+    struct run_cfg runs[] = {
+        { "si, C-L3, 4 cores + 8 CUs", small_system(4, 8, true, true), 24, scale(1200000), 20, 60, 6, 31 },
+        { "si, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(900000), 20, 60, 6, 32 },
+        { "si, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(900000), 20, 60, 6, 33 },
+        { "si, C-L3, 2 cores + 32 CUs", small_system(2, 32, true, true), 40, scale(900000), 20, 60, 10, 34 },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        runs[i].c.gpu.protocol = &cgm_coh_si;
+        runs[i].c.gpu.l1_mshr = 4; /* more than the ways: a set whose every way waits */
+        runs[i].c.gpu.l1_sets = 2; /* copies that stay long enough to go stale */
+        struct run_result res;
+        run(&runs[i], cpu_rows, &res);
+    }
+    gpu_rows_sink = NULL;
+    int missing = 0;
+    for (unsigned r = 0; r < SI_NROWS; r++) {
+        bool si_l1 = r >= MESI_NROWS && cgm_coh_si.rows[r].kind == CGM_NODE_GPU_L1;
+        bool bank = r < MESI_NROWS && cgm_coh_si.rows[r].kind == CGM_NODE_GPU_L2;
+        if ((si_l1 || bank) && !rows[r]) {
+            printf("  si: Table %s row \"%s\": never reached\n", cgm_coh_si.rows[r].table, cgm_coh_si.rows[r].text);
+            missing++;
+        }
+        /* MESI's vector L1 rows are not si's: never taken. */
+        if (r < MESI_NROWS && cgm_coh_si.rows[r].kind == CGM_NODE_GPU_L1)
+            assert_int_equal(rows[r], 0);
+    }
+    if (scale_factor() >= 0.3)
+        assert_int_equal(missing, 0);
+    free(rows);
+}
+
 static void test_same_seed_same_counts(void **state)
 {
     (void)state;
@@ -530,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_mixed_coherent_moesi),
         cmocka_unit_test(test_mixed_noncoherent),
         cmocka_unit_test(test_every_gpu_row_reached),
+        cmocka_unit_test(test_si),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,13 @@ static void test_protocol_keys(void **state)
     assert_int_equal(rp_config_set(&c, "gpu.protocol=moesi", err, sizeof err), 0);
     assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "gpu.protocol: moesi has no controllers for the GPU's caches"));
+    /* si is the GPU's only */
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=si", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=si", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "coherence.protocol: si has no controllers for the cores' caches"));
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=moesi", err, sizeof err), 0);
     assert_int_equal(rp_config_set(&c, "gpu.protocol=mesi", err, sizeof err), 0);
     char *text = NULL;
     size_t len = 0;

@@ -103,3 +103,16 @@ __kernel void store_half(__global float *out, __global const float *in, uint n)
     (void)in;
     ((__global ushort *)out)[i] = (ushort)(i + n);
 }
+
+/* Sixteen invalidations of the vector L1 (buffer_wbinvl1), each waited
+ * for, and no other memory access: what they cost is the kernel's time
+ * beside an empty kernel's. */
+#define WBINVL1 __asm__ volatile("buffer_wbinvl1\n\ts_waitcnt vmcnt(0)" ::: "memory");
+#define WBINVL1_4 WBINVL1 WBINVL1 WBINVL1 WBINVL1
+__kernel void wbinvl1_16(__global float *out, __global const float *in, uint n)
+{
+    (void)out;
+    (void)in;
+    (void)n;
+    WBINVL1_4 WBINVL1_4 WBINVL1_4 WBINVL1_4
+}

@@ -1,0 +1,118 @@
+/* One GPU trace replays under each GPU protocol (gpu.protocol), with
+ * results that differ in the direction the protocols say. Under si the
+ * vector L1 writes every store through to its L2 bank and allocates no
+ * line for it, so its write traffic is the store count and a store never
+ * hits; it drops its copies when a kernel starts, so it keeps no more
+ * than mesi's L1, which keeps blocks across kernels and the blocks its
+ * stores allocated: it hits no more often. mesi's statistics are the
+ * fingerprints' (make fingerprints). An invalidation of the L1
+ * (buffer_wbinvl1) takes the L1's sets in cycles under si and is free
+ * under mesi. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <cJSON.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgm/coh.h"
+#include "tests/unit/gpu_recording.h"
+#include "tests/unit/replay_run.h"
+
+/* The sum of FIELD over the vector L1s. */
+static double l1_sum(const cJSON *j, const char *field)
+{
+    double sum = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "caches")) {
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(c, "kind");
+        if (cJSON_IsString(k) && !strcmp(k->valuestring, "gpu_l1v"))
+            sum += gpu_stat(c, field);
+    }
+    return sum;
+}
+
+static cJSON *replay_under(const char *trace, const char *protocol, uint64_t coherence)
+{
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    const struct cgm_coh_protocol *p = cgm_coh_protocol_find(protocol);
+    assert_non_null(p);
+    cfg.gpu_protocol = p->id;
+    cfg.gpu_coherence = coherence;
+    return gpu_replay_stats(trace, &cfg);
+}
+
+static void test_si_against_mesi(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < GPU_NWORK; i++)
+        for (unsigned coh = 0; coh < 2; coh++) {
+            uint64_t coherence = coh ? RP_GPU_COHERENT : RP_GPU_NONCOHERENT;
+            uint64_t recorded = gpu_recorded_instructions(gpu_traces[i]);
+            cJSON *mesi = replay_under(gpu_traces[i], "mesi", coherence);
+            cJSON *si = replay_under(gpu_traces[i], "si", coherence);
+            assert_int_equal(gpu_stat(si, "gpu.wavefront_instructions"), recorded);
+            double stores = l1_sum(si, "stores"), loads = l1_sum(si, "loads"), hits = l1_sum(si, "hits");
+            /* the same requests reach the L1s */
+            assert_int_equal(stores, l1_sum(mesi, "stores"));
+            assert_int_equal(loads, l1_sum(mesi, "loads"));
+            /* write through, no write allocation */
+            assert_int_equal(l1_sum(si, "writebacks"), stores);
+            assert_true(hits <= loads);
+            if (hits > l1_sum(mesi, "hits"))
+                print_error("%s: si %.0f L1 hits, mesi %.0f\n", gpu_workloads[i], hits, l1_sum(mesi, "hits"));
+            assert_true(hits <= l1_sum(mesi, "hits"));
+            printf("%s (%s): L1 hits mesi %.0f si %.0f, L1 write-backs mesi %.0f si %.0f (stores %.0f), GPU "
+                   "kernel cycles mesi %.0f si %.0f\n", gpu_workloads[i], coh ? "coherent" : "non-coherent",
+                   l1_sum(mesi, "hits"), hits, l1_sum(mesi, "writebacks"), l1_sum(si, "writebacks"), stores,
+                   gpu_kernel_cycles(mesi), gpu_kernel_cycles(si));
+            cJSON_Delete(mesi);
+            cJSON_Delete(si);
+        }
+}
+
+/* One wavefront waits for each of 16 buffer_wbinvl1 in turn (micro.cl's
+ * wbinvl1_16): under si the kernel takes at least 16 times the L1's sets,
+ * and at most that more than under mesi, where its time does not depend on
+ * the L1's size. */
+static void test_wbinvl1_takes_the_sets(void **state)
+{
+    (void)state;
+    char trace[64];
+    gpu_record(trace, "kernels/test", "gpu_micro wbinvl1_16 64 64");
+    double mesi_cycles = 0;
+    static const uint64_t sizes[] = { 16384, 65536 };
+    for (size_t i = 0; i < 2; i++)
+        for (unsigned si = 0; si < 2; si++) {
+            struct rp_config cfg;
+            rp_config_defaults(&cfg);
+            cfg.gpu_l1.size = sizes[i];
+            cfg.gpu_protocol = si ? cgm_coh_protocol_find("si")->id : 0;
+            cJSON *j = gpu_replay_stats(trace, &cfg);
+            double cycles = gpu_stat(j, "gpu.kernels.0.cycles"), sets = (double)sizes[i] / (double)(cfg.gpu_l1.ways * 64);
+            cJSON_Delete(j);
+            printf("L1 of %.0f sets, %s: %.0f cycles\n", sets, si ? "si" : "mesi", cycles);
+            if (!si) {
+                assert_true(cycles < 16 * sets);
+                if (i)
+                    assert_int_equal(cycles, mesi_cycles);
+                mesi_cycles = cycles;
+            } else {
+                assert_true(cycles >= 16 * sets);
+                assert_true(cycles - mesi_cycles <= 16 * sets);
+            }
+        }
+    unlink(trace);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_si_against_mesi),
+        cmocka_unit_test(test_wbinvl1_takes_the_sets),
+    };
+    return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
+}
