@@ -188,6 +188,7 @@ bool rp_gpu_stuck(struct rp_gpu *g, char *msg, size_t len)
 }
 
 void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va) { rp_sync_cpu_store(&g->sync, va); }
+uint64_t rp_gpu_cpu_touch(struct rp_gpu *g, uint64_t va, bool write) { return rp_sync_cpu_touch(&g->sync, va, write); }
 
 void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle) { rp_sync_mem_done(&g->sync, tag, cycle); }
 
