@@ -341,6 +341,11 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
         return true;
     case CGM_EV_GPU_COPY:
         return rp_sync_copy(&g->sync, t, core, ev);
+    case CGM_EV_GPU_COPY_ASYNC:
+        rp_sync_copy_async(&g->sync, t, ev);
+        return true;
+    case CGM_EV_GPU_WAIT:
+        return rp_sync_wait_async(&g->sync, t, core);
     case CGM_EV_GPU_LAUNCH: {
         /* buffers shared by pointer go to the GPU's side first */
         if (!rp_sync_before_launch(&g->sync, t, core))

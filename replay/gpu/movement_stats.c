@@ -26,6 +26,9 @@ void rp_gpu_data_movement_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_
     cgm_stat_counter(reg, m, "launch_wait_cycles", &y->launch_wait_cycles);
     cgm_stat_counter(reg, m, "done_wait_cycles", &y->done_wait_cycles);
     cgm_stat_counter(reg, m, "copy_wait_cycles", &y->copy_wait_cycles);
+    cgm_stat_counter(reg, m, "async_copies", &y->async_copies);
+    cgm_stat_counter(reg, m, "async_bytes", &y->async_bytes);
+    cgm_stat_counter(reg, m, "async_wait_cycles", &y->async_wait_cycles);
     if (!y->discrete)
         return;
     cgm_stat l = cgm_stats_object(reg, m, "link");

@@ -386,12 +386,47 @@ static bool adsm_copies(struct rp_sync *y, struct rp_thread *t, unsigned core, b
     return start(y, j, t, core, until, to_gpu ? WHY_LAUNCH : WHY_DONE);
 }
 
+void rp_sync_copy_async(struct rp_sync *y, struct rp_thread *t, const struct cgm_event *ev)
+{
+    if (!y->flushes)
+        return;
+    uint64_t dst = ev->f[CGM_EVF_GPU_COPY_ASYNC_DST], src = ev->f[CGM_EVF_GPU_COPY_ASYNC_SRC];
+    uint64_t bytes = ev->f[CGM_EVF_GPU_COPY_ASYNC_BYTES];
+    struct rp_region *rd = find_region(y, dst), *rs = find_region(y, src);
+    y->program_copies = true;
+    if (!rd == !rs)
+        return; /* buffer to buffer or host to host: no CPU time */
+    struct rp_sync_job *j = job_of(y, t);
+    uint64_t end = engine(y, cpu_now(y), rd != NULL, src, bytes);
+    j->async_done = end > j->async_done ? end : j->async_done;
+    y->bytes_copied += y->copies ? bytes : 0;
+    y->async_copies++;
+    y->async_bytes += bytes;
+}
+
+/* T waits for its asynchronous copies still on the engine: false when it must. */
+static bool async_pending(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    return start(y, j, t, core, j->async_done, WHY_ASYNC);
+}
+
+bool rp_sync_wait_async(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    return !y->flushes || resumed(t) || async_pending(y, t, core);
+}
+
 /* The copies a program that shares its buffers by pointer would have made:
  * every buffer one side stored into goes to the other (to_gpu: the ones the
  * CPU stored into, before a launch; else the GPU's, after gpu_done). */
 static bool implicit_copies(struct rp_sync *y, struct rp_thread *t, unsigned core, bool to_gpu)
 {
-    if (!y->flushes || y->program_copies || resumed(t))
+    if (!y->flushes || resumed(t))
+        return true;
+    if (!async_pending(y, t, core))
+        return false;
+    if (y->program_copies)
         return true;
     if (y->adsm_on)
         return adsm_copies(y, t, core, to_gpu);
@@ -523,7 +558,7 @@ void rp_sync_main(void *arg)
                 y->jobs_done++;
                 y->system_cycles += now + 1 - j->start;
                 uint64_t *waited[] = { [WHY_COPY] = &y->copy_wait_cycles, [WHY_LAUNCH] = &y->launch_wait_cycles,
-                                       [WHY_DONE] = &y->done_wait_cycles };
+                                       [WHY_DONE] = &y->done_wait_cycles, [WHY_ASYNC] = &y->async_wait_cycles };
                 *waited[j->why] += now + 1 - j->start;
                 if (g->sim->timeline)
                     rp_timeline_sync_end(g->sim->timeline, i, ks_domain_cycle_tick(ks_context_domain(ks_self()), now + 1),

@@ -48,8 +48,9 @@ struct rp_region {
     bool cpu_dirty, gpu_dirty;     /* stored into since its last copy that way */
 };
 
-/* What a job waits for: a recorded copy, the copies before a launch, after a gpu_done. */
-enum rp_sync_why { WHY_COPY, WHY_LAUNCH, WHY_DONE };
+/* What a job waits for: a recorded copy, the copies before a launch, after a gpu_done, the
+ * thread's asynchronous copies still on the copy engine. */
+enum rp_sync_why { WHY_COPY, WHY_LAUNCH, WHY_DONE, WHY_ASYNC };
 
 enum rp_sync_phase_kind { PH_COPY, PH_FLUSH_CPU, PH_FLUSH_GPU };
 
@@ -70,6 +71,7 @@ struct rp_sync_job {
     unsigned inflight;
     uint64_t ready;                /* the latest completion cycle of its accesses (and of its transfers) */
     uint8_t why;                   /* enum rp_sync_why: whose wait it is */
+    uint64_t async_done;           /* the CPU cycle its thread's asynchronous copies end */
     bool active;
 };
 
@@ -99,6 +101,7 @@ struct rp_sync {
     uint64_t move_now, move_done;  /* otherwise: when the moves start, the latest end (CPU cycles) */
     bool move_failed;
     uint64_t fault_wait_cycles, launch_wait_cycles, done_wait_cycles, copy_wait_cycles;
+    uint64_t async_copies, async_bytes, async_wait_cycles;
     /* statistics */
     uint64_t system_cycles;        /* CPU cycles threads spent in copies and flushes */
     uint64_t jobs_done, bytes_copied, blocks_flushed, implicit_copies;
@@ -124,6 +127,10 @@ uint64_t rp_sync_cpu_touch(struct rp_sync *y, uint64_t va, bool write);
  * (to the GPU) or after a gpu_done (back): false when T must wait for them
  * (it is made runnable again when they are done, with t->synced set). */
 bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const struct cgm_event *ev);
+/* A gpu_copy_async: on the copy engine, T goes on. A launch, gpu_done or
+ * gpu_wait of T waits for it (rp_sync_wait_async for gpu_wait). */
+void rp_sync_copy_async(struct rp_sync *y, struct rp_thread *t, const struct cgm_event *ev);
+bool rp_sync_wait_async(struct rp_sync *y, struct rp_thread *t, unsigned core);
 bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core);
 bool rp_sync_after_done(struct rp_sync *y, struct rp_thread *t, unsigned core);
 /* The memory system performed one of the engine's accesses (TAG). */
