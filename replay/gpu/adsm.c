@@ -1,5 +1,6 @@
 /* The ADSM copy protocols (replay/gpu/adsm.h says what each moves). */
 #include "replay/gpu/adsm.h"
+#include "replay/gpu/ranges.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +22,9 @@ void rp_adsm_free(struct rp_adsm *a)
     free(a->fifo);
 }
 
-/* The index of the first region ending after VA. */
 static size_t region_at(const struct rp_adsm *a, uint64_t va)
 {
-    size_t lo = 0, hi = a->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a->regions[mid].addr + a->regions[mid].bytes <= va)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return rp_range_after(a->regions, a->nregions, sizeof *a->regions, va);
 }
 
 static struct rp_adsm_region *find(struct rp_adsm *a, uint64_t va)

@@ -6,6 +6,7 @@
 
 #include "cgm/check.h"
 #include "replay/gpu/gpu_internal.h"
+#include "replay/gpu/ranges.h"
 #include "cgm/coh.h"
 #include "cgm/dram.h"
 #include "replay/sim.h"
@@ -121,15 +122,7 @@ void rp_sync_free(struct rp_sync *y)
 /* The index of the first region ending after VA. */
 static size_t region_at(const struct rp_sync *y, uint64_t va)
 {
-    size_t lo = 0, hi = y->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (y->regions[mid].addr + y->regions[mid].bytes <= va)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return rp_range_after(y->regions, y->nregions, sizeof *y->regions, va);
 }
 
 static struct rp_region *find_region(struct rp_sync *y, uint64_t va)
