@@ -15,6 +15,7 @@
 #include "cgm/dram.h"
 #include "cgm/input.h"
 #include "cgm/nearest.h"
+#include "replay/gpu/adsm.h"
 
 /* T_MODEL: a section whose keys a model's own table holds; its row gives
  * where the section is printed and the key that sets its defaults. */
@@ -35,6 +36,8 @@ static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
 static const char *const gpu_coherence_names[] = { "noncoherent", "coherent", NULL };
 static const char *const gpu_connection_names[] = { "mc", "l3", NULL };
 static const char *const coalescer_names[] = { "per-instruction", "l1-mshr", "hardware", NULL };
+static const char *const copy_policy_names[] = { "launch", "batch", "lazy", "rolling", NULL };
+static const char *const attach_names[] = { "integrated", "discrete", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 static const char *const full_mshr_names[] = { "wait", "nack", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
@@ -225,6 +228,30 @@ static const struct key keys[] = {
       "GPU cycles from a kernel's start to its first work-group's dispatch" },
     { "gpu", "dispatch_latency", T_CYCLES, OFF(gpu_dispatch_latency), "4", 0, 100000, NULL,
       "GPU cycles from a work-group's mapping onto a compute unit to its wavefronts' first fetch" },
+    { "gpu", "copy_policy", T_ENUM, OFF(gpu_copy_policy), "launch", 0, 3, copy_policy_names,
+      "buffers shared by pointer: launch (whole buffers the CPU wrote at a launch, the GPU's at gpu_done), or seed 004's "
+      "batch, lazy, rolling (replay/gpu/adsm.h)" },
+    { "gpu", "copy_block", T_BYTES, OFF(gpu_copy_block), "256KiB", 4096, 32ull << 20, NULL,
+      "lazy, rolling: the block the copy protocol tracks and moves (4 KiB to 32 MiB)" },
+    { "gpu", "fault_latency", T_CYCLES, OFF(gpu_fault_latency), "20000", 0, 100000000, NULL,
+      "lazy, rolling: CPU cycles of a protection fault (signal, handler, mprotect) at a CPU access the protocol catches" },
+    { "gpu", "rolling_size", T_COUNT, OFF(gpu_rolling_size), "2", 0, 1u << 20, NULL,
+      "rolling: dirty blocks kept before the oldest goes to the GPU, plus rolling_growth per buffer allocated" },
+    { "gpu", "rolling_growth", T_COUNT, OFF(gpu_rolling_growth), "2", 0, 1024, NULL,
+      "rolling: blocks the rolling size grows by at each allocation (seed 004 Sec. 6.3.3: 2; 0: a fixed size)" },
+    { "gpu", "attach", T_ENUM, OFF(gpu_attach), "integrated", 0, 1, attach_names,
+      "integrated: copies are CPU loads, stores and flushes (seed 000); discrete: the DMA engine over the link ([pcie])" },
+    { "pcie", "lanes", T_COUNT, OFF(pcie_lanes), "16", 1, 64, NULL, "discrete: lanes of the GPU's link" },
+    { "pcie", "lane_mbps", T_COUNT, OFF(pcie_lane_mbps), "500", 1, 1000000, NULL,
+      "discrete: MB/s per lane and direction (PCIe 2.0: 500)" },
+    { "pcie", "latency", T_COUNT, OFF(pcie_latency), "1000", 0, 100000000, NULL,
+      "discrete: nanoseconds from a byte's departure to its arrival (a transfer pays it once)" },
+    { "pcie", "max_payload", T_BYTES, OFF(pcie_max_payload), "256", 16, 4096, NULL,
+      "discrete: data bytes per packet" },
+    { "pcie", "packet_overhead", T_BYTES, OFF(pcie_packet_overhead), "24", 0, 4096, NULL,
+      "discrete: header and framing bytes per packet" },
+    { "pcie", "dma_burst", T_BYTES, OFF(pcie_dma_burst), "128", 64, 4096, NULL,
+      "discrete: bytes the DMA engine reads from the host's L3 or memory at once (seed 004 Sec. 3.4.1: 128)" },
     { "gpu.scalar_cache", "latency", T_CYCLES, OFF(gpu_scalar_latency), "2", 1, 1000, NULL,
       "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
     { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
@@ -825,6 +852,13 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     if (!cp->ops[CGM_NODE_CORE] || !cp->ops[CGM_NODE_SLICE]) {
         snprintf(err, errlen, "coherence.protocol: %s has no controllers for the cores' caches (it is for "
                  "gpu.protocol)", cp->name);
+        return -1;
+    }
+    if ((c->gpu_copy_policy != RP_COPY_LAUNCH || c->gpu_attach == RP_GPU_DISCRETE) &&
+        (c->gpu_memory != RP_GPU_MEM_HIERARCHY || c->gpu_coherence != RP_GPU_NONCOHERENT)) {
+        snprintf(err, errlen, "gpu.%s: %s needs the GPU's data on pages of their own (gpu.memory = hierarchy, "
+                 "gpu.coherence = noncoherent)", c->gpu_attach == RP_GPU_DISCRETE ? "attach" : "copy_policy",
+                 c->gpu_attach == RP_GPU_DISCRETE ? "discrete" : copy_policy_names[c->gpu_copy_policy]);
         return -1;
     }
     if (!pow2(c->gpu_tlb_sets)) {

@@ -81,6 +81,11 @@ struct rp_config {
         uint64_t fetch_width, fetch_buffer, fetch_latency, scalar_latency, branch_latency;
         uint64_t vmem_buffer, vmem_requests_per_cycle, coalescer, waitcnt, nonblocking_stores;
     } cu;
+    /* [gpu] data movement: the copy protocol (replay/gpu/adsm.h) and how the GPU is attached */
+    uint64_t gpu_copy_policy, gpu_copy_block, gpu_fault_latency, gpu_rolling_size, gpu_rolling_growth;
+    uint64_t gpu_attach;
+    /* [pcie]: the discrete GPU's link and DMA engine (include/cgm/xfer.h) */
+    uint64_t pcie_lanes, pcie_lane_mbps, pcie_latency, pcie_max_payload, pcie_packet_overhead, pcie_dma_burst;
     /* [gpu.ideal_memory]: the plain timed memory */
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
     /* [energy], [energy.*]: the energy profiles (replay/energy.c) */
@@ -90,6 +95,7 @@ struct rp_config {
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };
 enum rp_gpu_coherence { RP_GPU_NONCOHERENT, RP_GPU_COHERENT };
 enum rp_gpu_connection { RP_GPU_TO_MC, RP_GPU_TO_L3 };
+enum rp_gpu_attach { RP_GPU_INTEGRATED, RP_GPU_DISCRETE };
 enum rp_coalescer { RP_COALESCE_INSTRUCTION, RP_COALESCE_L1_MSHR, RP_COALESCE_HARDWARE };
 enum rp_waitcnt { RP_WAITCNT_COUNTS, RP_WAITCNT_DRAIN };
 enum rp_full_mshr { RP_FULL_MSHR_WAIT, RP_FULL_MSHR_NACK };

@@ -555,6 +555,11 @@ static void emit_access(struct rp_core *c, struct fetch_state *fs, const struct 
         uint64_t va = p ? (last & ~63ull) : first;
         struct rp_uop *u = new_uop(c, a->write ? UOP_STORE : UOP_LOAD, si);
         u->xlat = translate(c, &c->dtlb, va, &u->addr);
+        if (c->sim->gpu_watch_loads && va >= c->sim->gpu_watch_lo && va < c->sim->gpu_watch_hi) {
+            /* a protection fault of the copy protocol: charged like a page walk */
+            uint64_t wait = u->xlat + rp_gpu_cpu_touch(c->sim->gpu, va, a->write);
+            u->xlat = wait > UINT32_MAX ? UINT32_MAX : (uint32_t)wait;
+        }
         if (a->write) {
             if (va >= c->sim->gpu_watch_lo && va < c->sim->gpu_watch_hi)
                 rp_gpu_cpu_store(c->sim->gpu, va);

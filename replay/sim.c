@@ -355,6 +355,7 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
     case CGM_EV_GPU_ALLOC:
     case CGM_EV_GPU_FREE:
     case CGM_EV_GPU_COPY:
+    case CGM_EV_GPU_COPY_ASYNC:
     case CGM_EV_GPU_LAUNCH:
     case CGM_EV_GPU_LAUNCH_MEM:
     case CGM_EV_GPU_DONE:

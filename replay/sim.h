@@ -66,6 +66,7 @@ struct rp_sim {
     struct rp_sched sched;         /* the guest threads */
     struct rp_gpu *gpu;            /* NULL when the trace holds no GPU work */
     uint64_t gpu_watch_lo, gpu_watch_hi; /* the GPU's buffers, when copies are charged (else empty) */
+    bool gpu_watch_loads;          /* loads inside them are reported too (a copy protocol that faults) */
     unsigned cores_active;
     uint64_t end_cycle;
     bool failed;

@@ -335,6 +335,8 @@ const struct cgm_coh_msg_stats *cgm_coh_node_msgs(const struct cgm_coh_sys *s, i
 const struct cgm_coh_core_stats *cgm_coh_core_stats(const struct cgm_coh_sys *s, int core);
 const struct cgm_coh_slice_stats *cgm_coh_slice_stats(const struct cgm_coh_sys *s, int slice);
 int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
+/* Whether the block's L3 slice holds it (a look, not a request). */
+bool cgm_coh_l3_holds(const struct cgm_coh_sys *s, uint64_t block);
 const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys *s, int cu);
 const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank);
 int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block);

@@ -52,7 +52,8 @@ static inline long cgm_roi_end(void)
 #define CGM_SYSCALL_GPU_BUILD     (CGM_SYSCALL_GPU_BASE + 9)
 #define CGM_SYSCALL_GPU_QUERY     (CGM_SYSCALL_GPU_BASE + 10)
 #define CGM_SYSCALL_GPU_LAUNCH_ND (CGM_SYSCALL_GPU_BASE + 11)
-#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_LAUNCH_ND
+#define CGM_SYSCALL_GPU_COPY_ASYNC (CGM_SYSCALL_GPU_BASE + 12)
+#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_COPY_ASYNC
 
 static inline long cgm_guest_syscall6(long nr, long a0, long a1, long a2, long a3, long a4,
                                       long a5)
@@ -104,6 +105,16 @@ static inline int cgm_gpu_free(void *p)
 static inline int cgm_gpu_copy(void *dst, const void *src, size_t bytes)
 {
     return (int)cgm_guest_syscall6(CGM_SYSCALL_GPU_COPY, (long)dst, (long)src, (long)bytes,
+                                   0, 0, 0);
+}
+
+/* As cgm_gpu_copy, but the program does not wait for it: the copy runs
+ * on the DMA engine while the CPU and the GPU go on, and is done by the
+ * next cgm_gpu_launch (which starts after it) or cgm_gpu_wait. Under
+ * tracegen the bytes are copied at once; replay times the overlap. */
+static inline int cgm_gpu_copy_async(void *dst, const void *src, size_t bytes)
+{
+    return (int)cgm_guest_syscall6(CGM_SYSCALL_GPU_COPY_ASYNC, (long)dst, (long)src, (long)bytes,
                                    0, 0, 0);
 }
 

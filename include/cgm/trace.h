@@ -32,8 +32,9 @@
  *   2  the x86.static section is written as the code is decoded, its
  *      chunks before the chunks that run its instructions, so a trace cut
  *      anywhere describes the code it holds: entries in any address order,
- *      each address once (version 1 wrote it at the end, in address order) */
-#define CGM_TRACE_VERSION 2u
+ *      each address once (version 1 wrote it at the end, in address order)
+ *   3  the gpu_copy_async event (a copy the program does not wait for) */
+#define CGM_TRACE_VERSION 3u
 
 /* Limits a reader enforces before allocating anything sized from the file. */
 #define CGM_CHUNK_MIN          4096u

@@ -188,6 +188,7 @@ bool rp_gpu_stuck(struct rp_gpu *g, char *msg, size_t len)
 }
 
 void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va) { rp_sync_cpu_store(&g->sync, va); }
+uint64_t rp_gpu_cpu_touch(struct rp_gpu *g, uint64_t va, bool write) { return rp_sync_cpu_touch(&g->sync, va, write); }
 
 void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle) { rp_sync_mem_done(&g->sync, tag, cycle); }
 
@@ -340,6 +341,11 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
         return true;
     case CGM_EV_GPU_COPY:
         return rp_sync_copy(&g->sync, t, core, ev);
+    case CGM_EV_GPU_COPY_ASYNC:
+        rp_sync_copy_async(&g->sync, t, ev);
+        return true;
+    case CGM_EV_GPU_WAIT:
+        return rp_sync_wait_async(&g->sync, t, core);
     case CGM_EV_GPU_LAUNCH: {
         /* buffers shared by pointer go to the GPU's side first */
         if (!rp_sync_before_launch(&g->sync, t, core))

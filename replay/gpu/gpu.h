@@ -37,6 +37,9 @@ bool rp_gpu_event(struct rp_gpu *g, struct rp_thread *t, unsigned core, const st
 /* A store of a core into [sim->gpu_watch_lo, sim->gpu_watch_hi) (where the
  * GPU's buffers are, when copies or flushes are charged). */
 void rp_gpu_cpu_store(struct rp_gpu *g, uint64_t va);
+/* A core's access into them when sim->gpu_watch_loads is set: the CPU
+ * cycles it waits for the copy protocol (rp_sync_cpu_touch). */
+uint64_t rp_gpu_cpu_touch(struct rp_gpu *g, uint64_t va, bool write);
 /* The memory system performed an access of the copy engine (the tag's kind
  * is RP_SYNC_TAG). */
 void rp_gpu_sync_done(struct rp_gpu *g, uint64_t tag, uint64_t cycle);

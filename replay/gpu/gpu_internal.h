@@ -252,6 +252,8 @@ void rp_gpu_fail(struct rp_gpu *g, const char *msg);
 /* gpu_stats.c: every compute unit's statistics up to NOW into what the
  * registry reads. */
 void rp_gpu_settle_cus(struct rp_gpu *g, uint64_t now);
+/* movement_stats.c: the "data_movement" group under PARENT. */
+void rp_gpu_data_movement_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat parent);
 
 /* cu.c */
 int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id);

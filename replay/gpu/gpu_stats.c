@@ -264,6 +264,8 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
     cgm_stat_counter(reg, y, "bytes_copied", &g->sync.bytes_copied);
     cgm_stat_counter(reg, y, "blocks_flushed", &g->sync.blocks_flushed);
     cgm_stat_counter(reg, y, "implicit", &g->sync.implicit_copies);
+    if (g->sync.adsm_on || g->sync.discrete)
+        rp_gpu_data_movement_register(g, reg, x);
     cgm_stat d = cgm_stats_object(reg, x, "driver_memory");
     cgm_stat_counter(reg, d, "regions", &g->driver_regions);
     cgm_stat_counter(reg, d, "pages", &g->driver_pages);

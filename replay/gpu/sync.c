@@ -6,9 +6,79 @@
 
 #include "cgm/check.h"
 #include "replay/gpu/gpu_internal.h"
+#include "replay/gpu/ranges.h"
+#include "cgm/coh.h"
+#include "cgm/dram.h"
 #include "replay/sim.h"
 
 enum { WORD = 4, BLOCK = 64 };
+
+/* ---- the copy engine ----------------------------------------------------- */
+
+static uint64_t to_ps(const struct rp_sync *y, uint64_t cycle)
+{
+    return (uint64_t)((unsigned __int128)cycle * 1000000000000ull / y->cpu_hz);
+}
+
+static uint64_t to_cycle_ceil(const struct rp_sync *y, uint64_t ps)
+{
+    return (uint64_t)(((unsigned __int128)ps * y->cpu_hz + 999999999999ull) / 1000000000000ull);
+}
+
+/* The DMA engine's read of a burst at host address VA: the L3's latency
+ * when the L3 holds it, else the L3's and a DRAM read's (activate, CAS and
+ * the burst: a row miss on an idle bank). */
+static uint64_t burst_source(void *ctx, uint64_t va, bool *in_cache)
+{
+    struct rp_sync *y = ctx;
+    struct rp_sim *s = y->gpu->sim;
+    const struct cgm_memsys_config *mc = cgm_memsys_config_of(s->ms);
+    uint64_t l3 = to_ps(y, mc->l3_latency);
+    struct cgm_page_table *pt = s->pt;
+    unsigned pb = cgm_page_table_page_bits(pt);
+    uint64_t pfn;
+    *in_cache = cgm_page_table_lookup(pt, 0, va >> pb, &pfn) &&
+                cgm_coh_l3_holds(cgm_memsys_coh(s->ms), (pfn << pb | (va & ((1ull << pb) - 1))) / mc->block_bytes);
+    if (*in_cache)
+        return l3;
+    const struct cgm_dram_config *d = &s->cfg.dram;
+    return l3 + (uint64_t)((d->t.rcd + d->t.cl + d->t.bl / 2) * d->t.tck_ns * 1000);
+}
+
+static void adsm_move(void *ctx, bool to_gpu, uint64_t addr, uint64_t bytes, bool eager);
+
+static int engine_init(struct rp_sync *y, const struct rp_config *cfg, char *err, size_t errlen)
+{
+    y->cpu_hz = cfg->frequency;
+    y->discrete = cfg->gpu_attach == RP_GPU_DISCRETE;
+    if (y->discrete) {
+        struct cgm_link_config lc = { .lanes = cfg->pcie_lanes, .lane_mbps = cfg->pcie_lane_mbps,
+                                      .latency_ps = cfg->pcie_latency * 1000, .max_payload = cfg->pcie_max_payload,
+                                      .packet_overhead = cfg->pcie_packet_overhead };
+        if (cgm_link_init(&y->link, &lc, err, errlen))
+            return -1;
+        cgm_dma_init(&y->dma, &y->link, cfg->pcie_dma_burst, burst_source, y);
+    }
+    y->adsm_on = cfg->gpu_copy_policy != RP_COPY_LAUNCH;
+    if (y->adsm_on)
+        rp_adsm_init(&y->adsm, (enum rp_copy_policy)cfg->gpu_copy_policy, cfg->gpu_copy_block, cfg->gpu_rolling_size,
+                     cfg->gpu_rolling_growth, adsm_move, y);
+    return 0;
+}
+
+/* A transfer of BYTES from ADDR (the host's, TO_GPU) whose data are ready
+ * at CPU cycle NOW: the cycle it ends. */
+static uint64_t engine(struct rp_sync *y, uint64_t now, bool to_gpu, uint64_t addr, uint64_t bytes)
+{
+    if (y->discrete) {
+        uint64_t ps = to_ps(y, now);
+        return to_cycle_ceil(y, to_gpu ? cgm_dma_copy(&y->dma, ps, addr, bytes) : cgm_link_send(&y->link, ps, bytes));
+    }
+    unsigned ports = (unsigned)y->gpu->cfg->mem_ports;
+    uint64_t start = now > y->engine_free ? now : y->engine_free;
+    y->engine_free = start + (2 * ((bytes + WORD - 1) / WORD) + ports - 1) / ports;
+    return y->engine_free;
+}
 
 int rp_sync_init(struct rp_sync *y, struct rp_gpu *g, ks_domain *cpu, char *err, size_t errlen)
 {
@@ -21,6 +91,8 @@ int rp_sync_init(struct rp_sync *y, struct rp_gpu *g, ks_domain *cpu, char *err,
     y->flushes = !(cfg->gpu_coherence == RP_GPU_COHERENT && cfg->gpu_connection == RP_GPU_TO_L3);
     if (!y->flushes)
         return 0;
+    if (engine_init(y, cfg, err, errlen))
+        return -1;
     y->njobs = g->sim->sched.nthreads;
     y->jobs = calloc(y->njobs ? y->njobs : 1, sizeof *y->jobs);
     if (!y->jobs) {
@@ -37,6 +109,8 @@ int rp_sync_init(struct rp_sync *y, struct rp_gpu *g, ks_domain *cpu, char *err,
 
 void rp_sync_free(struct rp_sync *y)
 {
+    if (y->adsm_on)
+        rp_adsm_free(&y->adsm);
     for (size_t i = 0; i < y->njobs; i++)
         free(y->jobs[i].ph);
     free(y->jobs);
@@ -48,15 +122,7 @@ void rp_sync_free(struct rp_sync *y)
 /* The index of the first region ending after VA. */
 static size_t region_at(const struct rp_sync *y, uint64_t va)
 {
-    size_t lo = 0, hi = y->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (y->regions[mid].addr + y->regions[mid].bytes <= va)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return rp_range_after(y->regions, y->nregions, sizeof *y->regions, va);
 }
 
 static struct rp_region *find_region(struct rp_sync *y, uint64_t va)
@@ -75,12 +141,16 @@ static void rewatch(struct rp_sync *y)
         s->gpu_watch_lo = y->regions[0].addr;
         s->gpu_watch_hi = y->regions[y->nregions - 1].addr + y->regions[y->nregions - 1].bytes;
     }
+    s->gpu_watch_loads = y->adsm_on && !y->program_copies &&
+                         (y->adsm.policy == RP_COPY_LAZY || y->adsm.policy == RP_COPY_ROLLING);
 }
 
 bool rp_sync_alloc(struct rp_sync *y, uint64_t addr, uint64_t bytes)
 {
     if (!y->flushes || !bytes || addr + bytes < addr)
         return true;
+    if (y->adsm_on && !rp_adsm_alloc(&y->adsm, addr, bytes))
+        return false;
     if (y->nregions == y->regions_cap) {
         size_t cap = y->regions_cap ? 2 * y->regions_cap : 16;
         struct rp_region *r = realloc(y->regions, cap * sizeof *r);
@@ -101,6 +171,8 @@ bool rp_sync_alloc(struct rp_sync *y, uint64_t addr, uint64_t bytes)
 
 void rp_sync_release(struct rp_sync *y, uint64_t addr)
 {
+    if (y->adsm_on)
+        rp_adsm_release(&y->adsm, addr);
     struct rp_region *r = find_region(y, addr);
     if (!r || r->addr != addr)
         return;
@@ -182,18 +254,28 @@ static void timeline_begin(struct rp_sync *y, struct rp_sync_job *j)
                            ks_domain_cycle_tick(cgm_memsys_cpu_domain(y->gpu->sim->ms), j->start));
 }
 
-/* Starts J for T if it has phases; false when T must wait. */
-static bool start(struct rp_sync *y, struct rp_sync_job *j, struct rp_thread *t, unsigned core)
+static uint64_t cpu_now(const struct rp_sync *y)
 {
-    if (!j->nph)
+    return ks_domain_cycle(cgm_memsys_cpu_domain(y->gpu->sim->ms));
+}
+
+/* Starts J for T if it has phases or ends later than now (UNTIL: the
+ * CPU cycle its transfers on the copy engine end, 0 if none); false when
+ * T must wait. */
+static bool start(struct rp_sync *y, struct rp_sync_job *j, struct rp_thread *t, unsigned core, uint64_t until,
+                  enum rp_sync_why why)
+{
+    uint64_t now = cpu_now(y);
+    if (!j->nph && until <= now)
         return true;
     j->t = t;
     j->core = core;
-    j->start = ks_domain_cycle(cgm_memsys_cpu_domain(y->gpu->sim->ms));
+    j->start = now;
     j->at = 0;
     j->offset = 0;
     j->inflight = 0;
-    j->ready = 0;
+    j->ready = until;
+    j->why = (uint8_t)why;
     j->active = true;
     y->active++;
     t->state = TH_WAITING_GPU;
@@ -230,10 +312,102 @@ bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const s
         return true; /* buffer to buffer or host to host: no CPU time */
     struct rp_sync_job *j = job_of(y, t);
     j->nph = 0;
+    y->bytes_copied += y->copies ? bytes : 0;
+    if (y->discrete)
+        return start(y, j, t, core, engine(y, cpu_now(y), rd != NULL, src, bytes), WHY_COPY);
     if (!copy_phases(y, j, rd != NULL, dst, src, bytes))
         return oom(y);
+    return start(y, j, t, core, 0, WHY_COPY);
+}
+
+/* ---- the copy protocol ---------------------------------------------------- */
+
+/* A block the protocol moves: a phase of the job collecting a launch's or
+ * a gpu_done's copies (integrated), or a transfer on the copy engine. */
+static void adsm_move(void *ctx, bool to_gpu, uint64_t addr, uint64_t bytes, bool eager)
+{
+    struct rp_sync *y = ctx;
+    y->bytes_copied += bytes;
+    if (y->collect) {
+        if (!copy_phases(y, y->collect, to_gpu, addr, addr, bytes))
+            y->move_failed = true;
+        return;
+    }
+    uint64_t end = engine(y, y->move_now, to_gpu, addr, bytes);
+    if (eager)
+        y->eager_done = end > y->eager_done ? end : y->eager_done;
+    else
+        y->move_done = end > y->move_done ? end : y->move_done;
+}
+
+uint64_t rp_sync_cpu_touch(struct rp_sync *y, uint64_t va, bool write)
+{
+    if (!y->adsm_on || y->program_copies)
+        return 0;
+    uint64_t now = cpu_now(y), fault = y->gpu->cfg->gpu_fault_latency;
+    bool oom_fifo = false;
+    y->move_now = y->move_done = now + fault;
+    if (!rp_adsm_touch(&y->adsm, va, write, &oom_fifo)) {
+        if (oom_fifo)
+            oom(y);
+        return 0;
+    }
+    uint64_t wait = y->move_done - now;
+    y->fault_wait_cycles += wait;
+    return wait;
+}
+
+/* The copies of the protocol at a launch (TO_GPU) or a gpu_done. A launch
+ * waits for the eager transfers still on the engine too. */
+static bool adsm_copies(struct rp_sync *y, struct rp_thread *t, unsigned core, bool to_gpu)
+{
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    y->collect = y->discrete ? NULL : j;
+    y->move_now = y->move_done = cpu_now(y);
+    y->move_failed = false;
+    if (to_gpu)
+        rp_adsm_launch(&y->adsm);
+    else
+        rp_adsm_done(&y->adsm);
+    y->collect = NULL;
+    if (y->move_failed)
+        return oom(y);
+    uint64_t until = y->move_done;
+    if (to_gpu && y->eager_done > until)
+        until = y->eager_done;
+    return start(y, j, t, core, until, to_gpu ? WHY_LAUNCH : WHY_DONE);
+}
+
+void rp_sync_copy_async(struct rp_sync *y, struct rp_thread *t, const struct cgm_event *ev)
+{
+    if (!y->flushes)
+        return;
+    uint64_t dst = ev->f[CGM_EVF_GPU_COPY_ASYNC_DST], src = ev->f[CGM_EVF_GPU_COPY_ASYNC_SRC];
+    uint64_t bytes = ev->f[CGM_EVF_GPU_COPY_ASYNC_BYTES];
+    struct rp_region *rd = find_region(y, dst), *rs = find_region(y, src);
+    y->program_copies = true;
+    if (!rd == !rs)
+        return; /* buffer to buffer or host to host: no CPU time */
+    struct rp_sync_job *j = job_of(y, t);
+    uint64_t end = engine(y, cpu_now(y), rd != NULL, src, bytes);
+    j->async_done = end > j->async_done ? end : j->async_done;
     y->bytes_copied += y->copies ? bytes : 0;
-    return start(y, j, t, core);
+    y->async_copies++;
+    y->async_bytes += bytes;
+}
+
+/* T waits for its asynchronous copies still on the engine: false when it must. */
+static bool async_pending(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    struct rp_sync_job *j = job_of(y, t);
+    j->nph = 0;
+    return start(y, j, t, core, j->async_done, WHY_ASYNC);
+}
+
+bool rp_sync_wait_async(struct rp_sync *y, struct rp_thread *t, unsigned core)
+{
+    return !y->flushes || resumed(t) || async_pending(y, t, core);
 }
 
 /* The copies a program that shares its buffers by pointer would have made:
@@ -241,22 +415,33 @@ bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const s
  * CPU stored into, before a launch; else the GPU's, after gpu_done). */
 static bool implicit_copies(struct rp_sync *y, struct rp_thread *t, unsigned core, bool to_gpu)
 {
-    if (!y->flushes || y->program_copies || resumed(t))
+    if (!y->flushes || resumed(t))
         return true;
+    if (!async_pending(y, t, core))
+        return false;
+    if (y->program_copies)
+        return true;
+    if (y->adsm_on)
+        return adsm_copies(y, t, core, to_gpu);
     struct rp_sync_job *j = job_of(y, t);
     j->nph = 0;
+    uint64_t now = cpu_now(y), until = 0;
     for (size_t i = 0; i < y->nregions; i++) {
         struct rp_region *r = &y->regions[i];
         bool *dirty = to_gpu ? &r->cpu_dirty : &r->gpu_dirty;
         if (!*dirty)
             continue;
         *dirty = false;
-        if (!copy_phases(y, j, to_gpu, r->addr, r->addr, r->bytes))
-            return oom(y);
         y->implicit_copies++;
         y->bytes_copied += y->copies ? r->bytes : 0;
+        if (y->discrete) {
+            uint64_t end = engine(y, now, to_gpu, r->addr, r->bytes);
+            until = end > until ? end : until;
+        } else if (!copy_phases(y, j, to_gpu, r->addr, r->addr, r->bytes)) {
+            return oom(y);
+        }
     }
-    return start(y, j, t, core);
+    return start(y, j, t, core, until, to_gpu ? WHY_LAUNCH : WHY_DONE);
 }
 
 bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core)
@@ -365,6 +550,9 @@ void rp_sync_main(void *arg)
                 y->active--;
                 y->jobs_done++;
                 y->system_cycles += now + 1 - j->start;
+                uint64_t *waited[] = { [WHY_COPY] = &y->copy_wait_cycles, [WHY_LAUNCH] = &y->launch_wait_cycles,
+                                       [WHY_DONE] = &y->done_wait_cycles, [WHY_ASYNC] = &y->async_wait_cycles };
+                *waited[j->why] += now + 1 - j->start;
                 if (g->sim->timeline)
                     rp_timeline_sync_end(g->sim->timeline, i, ks_domain_cycle_tick(ks_context_domain(ks_self()), now + 1),
                                          now + 1 - j->start);

@@ -36,6 +36,8 @@
 
 #include "cgm/events.h"
 #include "cgm/knightsim.h"
+#include "cgm/xfer.h"
+#include "replay/gpu/adsm.h"
 
 struct rp_gpu;
 struct rp_thread;
@@ -45,6 +47,10 @@ struct rp_region {
     uint64_t addr, bytes;
     bool cpu_dirty, gpu_dirty;     /* stored into since its last copy that way */
 };
+
+/* What a job waits for: a recorded copy, the copies before a launch, after a gpu_done, the
+ * thread's asynchronous copies still on the copy engine. */
+enum rp_sync_why { WHY_COPY, WHY_LAUNCH, WHY_DONE, WHY_ASYNC };
 
 enum rp_sync_phase_kind { PH_COPY, PH_FLUSH_CPU, PH_FLUSH_GPU };
 
@@ -63,7 +69,9 @@ struct rp_sync_job {
     unsigned nph, cap, at;         /* phases, the one being issued */
     uint64_t offset;               /* into phase at: bytes issued (PH_COPY: half-steps) */
     unsigned inflight;
-    uint64_t ready;                /* the latest completion cycle of its accesses */
+    uint64_t ready;                /* the latest completion cycle of its accesses (and of its transfers) */
+    uint8_t why;                   /* enum rp_sync_why: whose wait it is */
+    uint64_t async_done;           /* the CPU cycle its thread's asynchronous copies end */
     bool active;
 };
 
@@ -77,6 +85,23 @@ struct rp_sync {
     size_t njobs;
     unsigned active;
     ks_eventcount ec;              /* a job started */
+    /* The copy protocol (gpu.copy_policy other than launch) and the copy
+     * engine: in a discrete system the DMA engine over the link; in an
+     * integrated one, for the transfers no thread waits for at an event
+     * (a fault's block, rolling's eager blocks), a copy loop at its peak
+     * rate (a word loaded and stored per two memory ports per cycle). */
+    bool adsm_on, discrete;
+    struct rp_adsm adsm;
+    struct cgm_link link;
+    struct cgm_dma dma;
+    uint64_t cpu_hz;
+    uint64_t engine_free;          /* integrated: the CPU cycle the copy loop is free */
+    uint64_t eager_done;           /* the CPU cycle the last eager transfer ends */
+    struct rp_sync_job *collect;   /* integrated, at a launch or gpu_done: the job the moves go into */
+    uint64_t move_now, move_done;  /* otherwise: when the moves start, the latest end (CPU cycles) */
+    bool move_failed;
+    uint64_t fault_wait_cycles, launch_wait_cycles, done_wait_cycles, copy_wait_cycles;
+    uint64_t async_copies, async_bytes, async_wait_cycles;
     /* statistics */
     uint64_t system_cycles;        /* CPU cycles threads spent in copies and flushes */
     uint64_t jobs_done, bytes_copied, blocks_flushed, implicit_copies;
@@ -93,10 +118,19 @@ void rp_sync_release(struct rp_sync *y, uint64_t addr);
  * unit: call for stores inside the sim's [gpu_watch_lo, gpu_watch_hi). */
 void rp_sync_cpu_store(struct rp_sync *y, uint64_t va);
 void rp_sync_gpu_store(struct rp_sync *y, uint64_t va);
+/* A core's access to VA inside the buffers under a copy protocol that
+ * watches them (lazy, rolling): the CPU cycles it waits beyond its own
+ * (a protection fault and the block it brings back), 0 when it does not
+ * fault. */
+uint64_t rp_sync_cpu_touch(struct rp_sync *y, uint64_t va, bool write);
 /* The copies thread T (on CORE) makes at a gpu_copy event, before a launch
  * (to the GPU) or after a gpu_done (back): false when T must wait for them
  * (it is made runnable again when they are done, with t->synced set). */
 bool rp_sync_copy(struct rp_sync *y, struct rp_thread *t, unsigned core, const struct cgm_event *ev);
+/* A gpu_copy_async: on the copy engine, T goes on. A launch, gpu_done or
+ * gpu_wait of T waits for it (rp_sync_wait_async for gpu_wait). */
+void rp_sync_copy_async(struct rp_sync *y, struct rp_thread *t, const struct cgm_event *ev);
+bool rp_sync_wait_async(struct rp_sync *y, struct rp_thread *t, unsigned core);
 bool rp_sync_before_launch(struct rp_sync *y, struct rp_thread *t, unsigned core);
 bool rp_sync_after_done(struct rp_sync *y, struct rp_thread *t, unsigned core);
 /* The memory system performed one of the engine's accesses (TAG). */

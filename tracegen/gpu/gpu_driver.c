@@ -258,7 +258,7 @@ static long gpu_free(struct x86_process *p, struct x86_thread *t, struct gpu_dri
 }
 
 static long gpu_copy(struct x86_process *p, struct x86_thread *t, uint64_t dst, uint64_t src,
-                     uint64_t bytes)
+                     uint64_t bytes, uint8_t event)
 {
     if (bytes && (dst < src + bytes && src < dst + bytes)) {
         fprintf(stderr, "tracegen: gpu: copy: ranges 0x%llx and 0x%llx of %llu bytes overlap\n",
@@ -283,7 +283,7 @@ static long gpu_copy(struct x86_process *p, struct x86_thread *t, uint64_t dst, 
         done += n;
     }
     free(tmp);
-    x86_rec_event_fields(t->rec, CGM_EV_GPU_COPY, dst, src, bytes, 0);
+    x86_rec_event_fields(t->rec, event, dst, src, bytes, 0);
     return 0;
 }
 
@@ -308,13 +308,14 @@ long gpu_syscall(struct x86_process *p, struct x86_thread *t, uint64_t nr, const
     case 2: return gpu_kernel(p, d, a[0], a[1]);
     case 3: return gpu_alloc(p, t, d, a[0]);
     case 4: return gpu_free(p, t, d, a[0]);
-    case 5: return gpu_copy(p, t, a[0], a[1], a[2]);
+    case 5: return gpu_copy(p, t, a[0], a[1], a[2], CGM_EV_GPU_COPY);
     case 6: return gpu_launch(p, t, d, a);
     case 7: return gpu_wait(p, t, d);
     case 8: return gpu_load_binary(p, t, d, a[0], a[1]);
     case 9: return gpu_build(p, t, d, a);
     case 10: return gpu_query(p, d, a);
     case 11: return gpu_launch_nd(p, t, d, a);
+    case 12: return gpu_copy(p, t, a[0], a[1], a[2], CGM_EV_GPU_COPY_ASYNC);
     default: return -ENOSYS;
     }
 }
