@@ -39,7 +39,9 @@ static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
+#define PROTOCOL_NAMED(id, name) name,
 #include "cgm/coh_protocols.def"
+#undef PROTOCOL_NAMED
 #undef PROTOCOL
     NULL
 };
