@@ -11,6 +11,13 @@
  * missing: its fill is passed on and not kept. */
 enum { MISS_STALE = 1 };
 
+/* The MSHR entry of block, stale or not. */
+static struct cgm_mshr_entry *missing(struct gpu_l2 *b, uint64_t block)
+{
+    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, block, 0);
+    return e ? e : cgm_mshr_find(&b->mshr, block, MISS_STALE);
+}
+
 static void put(struct cgm_coh_sys *s, struct gpu_l2 *b, int dst, uint64_t block, uint64_t data)
 {
     coh_send(s, (struct cgm_coh_msg){ .type = COH_PUTS, .src = b->node, .dst = dst, .block = block, .data = data });
@@ -33,7 +40,7 @@ static void gets(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_m
         return;
     }
     struct cgm_mshr_waiter w = { .tag = (uint64_t)m->src, .flags = m->flags };
-    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, m->block, 0);
+    struct cgm_mshr_entry *e = missing(b, m->block);
     bool fresh = !e;
     if (fresh)
         e = cgm_mshr_alloc(&b->mshr, m->block, 0);
@@ -60,7 +67,7 @@ static void gets(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_m
 
 static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
 {
-    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, m->block, 0);
+    struct cgm_mshr_entry *e = missing(b, m->block);
     CGM_CHECK(e);
     if (e->kind == MISS_STALE) {
         vips_row(s, VB_FILL_STALE);
@@ -88,7 +95,7 @@ static void diff(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_m
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
     if (l)
         l->data = m->data;
-    struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, m->block, 0);
+    struct cgm_mshr_entry *e = missing(b, m->block);
     if (e)
         e->kind = MISS_STALE;
     vips_row(s, VB_DIFF);
@@ -155,7 +162,7 @@ void vips_gpu_l2_dump(const struct cgm_coh_sys *s, void *ctrl, uint64_t block, F
     fprintf(out, "  GPU L2 bank %d: %s", b->id, l ? "V" : "I");
     if (l)
         fprintf(out, " %s data %llu", coh_meta(&b->a, l)->shared ? "shared" : "private", (unsigned long long)l->data);
-    if (cgm_mshr_find(&b->mshr, block, 0))
+    if (missing(b, block))
         fputs(" (missing)", out);
     fputc('\n', out);
 }
