@@ -11,6 +11,7 @@
  * previous owner's blocks of the page (CGM_OP_DOWNGRADE); the GPU's TLB
  * gives pages up at random (shared to private).
  *
+ * make test runs over 5 million requests (CGM_COH_SCALE scales them).
  * Checked: every load returns the last value stored to its block (the
  * critical sections order them), every request completes, every row of
  * VIPS-G's tables is reached, the same seed gives the same counts. A racy
@@ -425,9 +426,9 @@ static void test_data_race_free(void **state)
 {
     (void)state;
     struct run_cfg runs[] = {
-        { "4 cores + 4 CUs", 4, 4, coh_scale(2000000), 11, false },
-        { "2 cores + 12 CUs", 2, 12, coh_scale(1500000), 12, false },
-        { "8 cores + 2 CUs", 8, 2, coh_scale(1500000), 13, false },
+        { "4 cores + 4 CUs", 4, 4, coh_scale(7000000), 11, false },
+        { "2 cores + 12 CUs", 2, 12, coh_scale(5000000), 12, false },
+        { "8 cores + 2 CUs", 8, 2, coh_scale(5000000), 13, false },
     };
     uint64_t to_private = 0;
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
@@ -461,7 +462,7 @@ static void test_every_row_reached(void **state)
             printf("  Table %s row \"%s\": never reached\n", cgm_coh_vips_g.rows[r].table, cgm_coh_vips_g.rows[r].text);
             missing++;
         }
-    if (coh_scale_factor() >= 1)
+    if (coh_scale_factor() >= 0.05) /* reached at a twentieth of make test's length already */
         assert_int_equal(missing, 0);
 }
 
