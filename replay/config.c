@@ -787,6 +787,18 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "coherence.protocol; the GPU's run mesi beside it)", gp->name);
         return -1;
     }
+    const struct cgm_coh_protocol *cp = cgm_coh_protocols[c->coherence_protocol];
+    if (cp->self_invalidating != gp->self_invalidating) {
+        const struct cgm_coh_protocol *si = cp->self_invalidating ? cp : gp;
+        snprintf(err, errlen, "%s: %s keeps no directory and runs every cache: set coherence.protocol and "
+                 "gpu.protocol both to it", cp->self_invalidating ? "coherence.protocol" : "gpu.protocol", si->name);
+        return -1;
+    }
+    if (cp->self_invalidating && c->gpu_connection != 1) {
+        snprintf(err, errlen, "gpu.connection: %s writes the GPU's caches through to the L3: it needs gpu.connection = l3",
+                 cp->name);
+        return -1;
+    }
     if (!pow2(c->gpu_tlb_sets)) {
         snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
         return -1;

@@ -285,7 +285,6 @@ void memsys_pages_free(struct cgm_memsys *m);
 int memsys_pages_request(struct cgm_memsys *m, unsigned agent, struct cgm_coh_req *r);
 /* A completion at a core: true if it was a page downgrade's (counted). */
 bool memsys_pages_downgraded(struct cgm_memsys *m, uint64_t tag, uint64_t block);
-const struct cgm_page_class *memsys_pages_class(const struct cgm_memsys *m);
 
 /* A wait (ks_await_until) costs about two polls of a controller that finds
  * nothing to do, and each cycle waited a fifth of one (callgrind, the mixed

@@ -2,6 +2,7 @@
  * cache with its coherence messages, the protocol rows taken, the ring,
  * DRAM and the requests' latencies. */
 #include "cgm/memsys.h"
+#include "cgm/page_class.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -234,6 +235,51 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cache_end(reg, x, a, ms);
 }
 
+/* A self-invalidating protocol's counts (none under the others): per
+ * first level the shared blocks self-invalidated at acquires, the write
+ * buffer's entries self-downgraded at releases, the diffs and their data
+ * bytes, the page downgrades; per GPU L2 bank its self-invalidations; the
+ * pages by class and their transitions. */
+static void add_self_invalidation(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    cgm_stat x = cgm_stats_object(reg, group, "self_invalidation");
+    char name[32];
+    for (int i = 0; i < (int)cfg->cores; i++) {
+        const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(coh, i);
+        snprintf(name, sizeof name, "core%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &cs->self_invalidations);
+        cgm_stat_counter(reg, o, "self_downgraded_blocks", &cs->self_downgrades);
+        cgm_stat_counter(reg, o, "diff_messages", &cs->diffs);
+        cgm_stat_counter(reg, o, "diff_bytes", &cs->diff_bytes);
+        cgm_stat_counter(reg, o, "page_downgrade_writebacks", &cs->page_downgrades);
+    }
+    for (int i = 0; i < (int)cfg->coh.gpu.cus; i++) {
+        const struct cgm_coh_gpu_l1_stats *st = cgm_coh_gpu_l1_stats(coh, i);
+        snprintf(name, sizeof name, "cu%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &st->self_invalidations);
+        cgm_stat_counter(reg, o, "self_downgraded_blocks", &st->self_downgrades);
+        cgm_stat_counter(reg, o, "diff_messages", &st->diffs);
+        cgm_stat_counter(reg, o, "diff_bytes", &st->diff_bytes);
+    }
+    for (int i = 0; i < (int)cfg->coh.gpu.banks && cfg->coh.gpu.cus; i++) {
+        snprintf(name, sizeof name, "gpu_l2.%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &cgm_coh_gpu_l2_stats(coh, i)->self_invalidations);
+    }
+    const struct cgm_page_class_stats *ps = cgm_page_class_stats(cgm_memsys_page_classes(m));
+    cgm_stat pg = cgm_stats_object(reg, x, "pages");
+    static const char *const kinds[CGM_PAGE_KINDS] = { "unused", "private_cpu", "private_gpu", "shared" };
+    for (int k = 0; k < CGM_PAGE_KINDS; k++)
+        cgm_stat_counter(reg, pg, kinds[k], &ps->pages[k]);
+    cgm_stat_counter(reg, pg, "private_to_shared", &ps->to_shared);
+    cgm_stat_counter(reg, pg, "shared_to_private", &ps->to_private);
+    cgm_stat_counter(reg, pg, "downgrades", &ps->downgrades);
+}
+
 /* A scalar cache: every access hits (the seed's model). */
 static const uint64_t never;
 static void add_scalar(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, unsigned i)
@@ -434,6 +480,8 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_translation(m, reg, group);
     }
     add_controllers(m, reg, group);
+    if (cgm_memsys_page_classes(m))
+        add_self_invalidation(m, reg, group);
     const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
     cgm_stat r = cgm_stats_object(reg, group, "memory_requests");
     cgm_stat done = cgm_stat_counter(reg, r, "completed", &st->completed);

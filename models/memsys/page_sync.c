@@ -51,7 +51,7 @@ void memsys_pages_free(struct cgm_memsys *m)
     m->pages = NULL;
 }
 
-const struct cgm_page_class *memsys_pages_class(const struct cgm_memsys *m)
+const struct cgm_page_class *cgm_memsys_page_classes(const struct cgm_memsys *m)
 {
     return m->pages ? m->pages->pc : NULL;
 }
