@@ -26,7 +26,8 @@
 #define TAG_LOAD  (0ull << 62)
 #define TAG_STORE (1ull << 62)
 #define TAG_FETCH (2ull << 62)
-#define TAG_SYNC  (3ull << 62)
+/* A synchronisation's (3 << 62 is the GPU copy engine's, RP_SYNC_TAG). */
+#define TAG_SYNC  (TAG_FETCH | 1ull << 61)
 #define TAG_KIND  (3ull << 62)
 #define NEVER     UINT64_MAX
 
@@ -137,13 +138,13 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
     uint64_t seq = tag & ~TAG_KIND;
     switch (tag & TAG_KIND) {
     case TAG_FETCH:
-        *line_slot(c, seq + 1) = cycle;
+        if ((tag & TAG_SYNC) == TAG_SYNC)
+            c->sync_out--;
+        else
+            *line_slot(c, seq + 1) = cycle;
         break;
     case TAG_LOAD:
         set_done(c, seq, cycle);
-        break;
-    case TAG_SYNC:
-        c->sync_out--;
         break;
     default:
         if (seq < c->rob_head) {
