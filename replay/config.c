@@ -43,7 +43,9 @@ static const char *const full_mshr_names[] = { "wait", "nack", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
+#define PROTOCOL_NAMED(id, name) name,
 #include "cgm/coh_protocols.def"
+#undef PROTOCOL_NAMED
 #undef PROTOCOL
     NULL
 };
@@ -859,6 +861,17 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "gpu.%s: %s needs the GPU's data on pages of their own (gpu.memory = hierarchy, "
                  "gpu.coherence = noncoherent)", c->gpu_attach == RP_GPU_DISCRETE ? "attach" : "copy_policy",
                  c->gpu_attach == RP_GPU_DISCRETE ? "discrete" : copy_policy_names[c->gpu_copy_policy]);
+        return -1;
+    }
+    if (cp->self_invalidating != gp->self_invalidating) {
+        const struct cgm_coh_protocol *si = cp->self_invalidating ? cp : gp;
+        snprintf(err, errlen, "%s: %s keeps no directory and runs every cache: set coherence.protocol and "
+                 "gpu.protocol both to it", cp->self_invalidating ? "coherence.protocol" : "gpu.protocol", si->name);
+        return -1;
+    }
+    if (cp->self_invalidating && c->gpu_connection != 1) {
+        snprintf(err, errlen, "gpu.connection: %s writes the GPU's caches through to the L3: it needs gpu.connection = l3",
+                 cp->name);
         return -1;
     }
     if (!pow2(c->gpu_tlb_sets)) {

@@ -19,12 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/coh_sync.h"
 #include "replay/core.h"
 #include "replay/gpu/gpu.h"
 
 #define TAG_LOAD  (0ull << 62)
 #define TAG_STORE (1ull << 62)
 #define TAG_FETCH (2ull << 62)
+/* A synchronisation's (3 << 62 is the GPU copy engine's, RP_SYNC_TAG). */
+#define TAG_SYNC  (TAG_FETCH | 1ull << 61)
 #define TAG_KIND  (3ull << 62)
 #define NEVER     UINT64_MAX
 
@@ -42,6 +45,7 @@ static int core_init(struct rp_core *c, struct rp_sim *s, int id)
 {
     c->sim = s;
     c->id = id;
+    c->self_inv = s->ms && cgm_coh_protocol_of(cgm_memsys_coh(s->ms), CGM_NODE_CORE)->self_invalidating;
     /* The fetch queue follows the reorder buffer in one ring (dispatch
      * moves the boundary, the micro-op stays where fetch wrote it). */
     c->uop_mask = ring_mask(s->cfg.rob_size + s->cfg.fetch_queue);
@@ -134,7 +138,10 @@ void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle)
     uint64_t seq = tag & ~TAG_KIND;
     switch (tag & TAG_KIND) {
     case TAG_FETCH:
-        *line_slot(c, seq + 1) = cycle;
+        if ((tag & TAG_SYNC) == TAG_SYNC)
+            c->sync_out--;
+        else
+            *line_slot(c, seq + 1) = cycle;
         break;
     case TAG_LOAD:
         set_done(c, seq, cycle);
@@ -169,6 +176,33 @@ static enum rp_uop_class uop_class(unsigned cls)
     }
 }
 
+void rp_core_sync(struct rp_core *c, int e)
+{
+    if (!c->self_inv || !rp_sync_acts(e))
+        return;
+    c->sync_want |= (uint8_t)((rp_sync_rules[e].release ? 1 : 0) | (rp_sync_rules[e].acquire ? 2 : 0));
+}
+
+/* Asks the memory system for the synchronisations wanted (the release
+ * first); true once none is wanted or in flight. */
+static bool sync_step(struct rp_core *c)
+{
+    static const uint8_t ops[3] = { 0, CGM_OP_RELEASE, CGM_OP_ACQUIRE };
+    for (uint8_t bit = 1; bit <= 2; bit++) {
+        if (!(c->sync_want & bit))
+            continue;
+        c->sync_out++;
+        c->mem_unknown++; /* the answer may come from inside the call */
+        if (!cgm_memsys_access(c->sim->ms, c->id, ops[bit], 0, TAG_SYNC | bit, 0)) {
+            c->sync_out--;
+            c->mem_unknown--;
+            return false;
+        }
+        c->sync_want &= (uint8_t)~bit;
+    }
+    return !c->sync_out;
+}
+
 static unsigned commit(struct rp_core *c, uint64_t now)
 {
     unsigned n = 0;
@@ -179,6 +213,15 @@ static unsigned commit(struct rp_core *c, uint64_t now)
         /* Fences and locked instructions wait for the store buffer. */
         if (u->kind == UOP_ALU && (u->cls == CGM_X86_FENCE || u->cls == CGM_X86_ATOMIC) &&
             c->stores_after_commit)
+            break;
+        /* ... and under a self-invalidating protocol a locked instruction,
+         * or any micro-op after a futex or thread event, for its release
+         * and acquire. */
+        if (c->self_inv && u->kind == UOP_ALU && u->cls == CGM_X86_ATOMIC && c->sync_seq != u->seq + 1) {
+            c->sync_seq = u->seq + 1;
+            rp_core_sync(c, RP_SYNC_LOCKED);
+        }
+        if ((c->sync_want || c->sync_out) && !sync_step(c))
             break;
         if (u->kind == UOP_LOAD)
             c->lsq_used--;

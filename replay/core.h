@@ -86,6 +86,13 @@ struct rp_core {
     bool asleep;
     uint8_t asleep_why;
     uint64_t asleep_counted;
+    /* Synchronisations for a self-invalidating protocol (replay/coh_sync.h):
+     * wanted (bit 0 a release, bit 1 an acquire), in flight, and the locked
+     * micro-op they were asked for (seq + 1). Commit waits for them. */
+    bool self_inv;
+    uint8_t sync_want;
+    unsigned sync_out;
+    uint64_t sync_seq;
     struct rp_core_stats st;
 };
 

@@ -1,4 +1,5 @@
 /* Building the system, the guest's address space, events, and running. */
+#include "replay/coh_sync.h"
 #include "replay/sim.h"
 #include "replay/gpu/gpu.h"
 #include "replay/windows.h"
@@ -324,6 +325,10 @@ bool rp_sim_event(struct rp_sim *s, struct rp_core *c, struct rp_thread *t, cons
     case CGM_EV_THREAD_CREATE:
     case CGM_EV_FUTEX_WAKE:
     case CGM_EV_FUTEX_WAIT:
+        if (c)
+            rp_core_sync(c, ev->type == CGM_EV_THREAD_CREATE ? RP_SYNC_THREAD_CREATE
+                            : ev->type == CGM_EV_FUTEX_WAKE  ? RP_SYNC_FUTEX_WAKE
+                                                             : RP_SYNC_FUTEX_WAIT);
         return rp_sched_thread_event(&s->sched, t, ev);
     case CGM_EV_MUNMAP:
         unmap(s, ev->f[CGM_EVF_MUNMAP_ADDR], ev->f[CGM_EVF_MUNMAP_LENGTH]);

@@ -113,6 +113,10 @@ void rp_core_destroy(struct rp_core *c);
 void rp_core_main(void *arg);
 /* The memory system performed request TAG of the core at CYCLE. */
 void rp_core_mem_done(struct rp_core *c, uint64_t tag, uint64_t cycle);
+/* Core c met synchronisation event e (an int: enum rp_sync_event of
+ * replay/coh_sync.h): under a self-invalidating protocol its next commit
+ * waits for the release and acquire it is. */
+void rp_core_sync(struct rp_core *c, int e);
 /* Wakes the core's context if it waits for memory (rp_sim_stop). */
 void rp_core_wake(struct rp_core *c);
 const struct rp_core_stats *rp_core_stats(const struct rp_core *c);

@@ -27,13 +27,28 @@
  * the GPU's), its written data at the level below (memory, or the L3 the
  * GPU shares): what the non-coherent organisations need before the other
  * side may read. */
-enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH, CGM_OP_FLUSH_CPU, CGM_OP_FLUSH_GPU };
+enum cgm_coh_op { CGM_OP_LOAD, CGM_OP_STORE, CGM_OP_FETCH, CGM_OP_FLUSH_CPU, CGM_OP_FLUSH_GPU,
+                  CGM_OP_ACQUIRE, CGM_OP_RELEASE, CGM_OP_DOWNGRADE };
+/* The synchronisations and page transitions a self-invalidating protocol
+ * (struct cgm_coh_protocol's self_invalidating) is told of; the others
+ * are never sent them. ACQUIRE: what was released before is visible to
+ * the requester's later reads (its shared blocks self-invalidated);
+ * RELEASE: its writes so far reach the shared level (its write buffer
+ * drained, the shared blocks self-downgraded); both with
+ * CGM_COH_SCOPE_SYSTEM at a compute unit reach the GPU L2 as well.
+ * DOWNGRADE of a block at its page's previous owner: the page turns from
+ * private to shared, the owner writes the block back if it wrote it. */
+static inline bool cgm_coh_op_is_sync(uint8_t op) { return op >= CGM_OP_ACQUIRE; }
 
 /* The instruction's bits a request carries (the same bits as a compute
  * unit's CGM_GPU_GLC and CGM_GPU_SLC): globally coherent (bypass or write
  * through the first level), system level coherent (bypass both levels).
  * A protocol honours them or not; MESI does not. */
 enum { CGM_COH_GLC = 1, CGM_COH_SLC = 2 };
+/* Bits the environment sets for a self-invalidating protocol: the
+ * block's page is shared (its classification at the requester's TLB);
+ * a synchronisation of system scope (kernel start and end). */
+enum { CGM_COH_SHARED = 4, CGM_COH_SCOPE_SYSTEM = 8 };
 
 /* A request at a first-level cache: its operation and block, the
  * caller's tag (handed back at completion), the value a store writes, and
@@ -144,6 +159,10 @@ struct cgm_coh_protocol {
      * system then runs mesi's there). An operation left NULL by a protocol
      * that extends another is the other's. */
     const struct coh_kind_ops *ops[CGM_NODE_KINDS];
+    /* It keeps no directory: the environment tells it of synchronisations
+     * and page classes (CGM_OP_ACQUIRE .. CGM_OP_DOWNGRADE, CGM_COH_SHARED),
+     * and the GPU must share the last level with the CPU. */
+    bool self_invalidating;
 };
 
 enum cgm_coh_protocol_id {
@@ -248,6 +267,11 @@ struct cgm_coh_core_stats {
     uint64_t mshr_peak;        /* most MSHR entries in use at once */
     uint64_t wb_queue_peak;    /* most write-back queue entries in use at once */
     uint64_t flushes;          /* CGM_OP_FLUSH_CPU and _GPU requests sent */
+    /* self-invalidating protocols: shared blocks dropped at acquires,
+     * write-buffer entries sent at releases (self-downgrades), diff
+     * messages sent and their data bytes, blocks written back by page
+     * downgrades (private to shared) */
+    uint64_t self_invalidations, self_downgrades, diffs, diff_bytes, page_downgrades;
 };
 struct cgm_coh_slice_stats {
     uint64_t requests, hits, misses, nacks_sent, forwards, invalidations, evictions,
@@ -262,6 +286,7 @@ struct cgm_coh_gpu_l1_stats {
     uint64_t stalls;           /* refused: MSHR, coalescer or write-back queue full */
     uint64_t nacks_received, retries, evictions, writebacks, wb_hits, invalidations, joins;
     uint64_t mshr_peak;
+    uint64_t self_invalidations, self_downgrades, diffs, diff_bytes; /* as a core's */
 };
 struct cgm_coh_gpu_l2_stats {
     uint64_t requests, hits, misses, coalesced, nacks_sent, nacks_received, mshr_nacks, retries;
@@ -271,6 +296,7 @@ struct cgm_coh_gpu_l2_stats {
     uint64_t flushes;          /* blocks flushed for a core's CGM_OP_FLUSH_GPU */
     uint64_t full_stalls;      /* times a CU's request had to wait for an MSHR or write-back entry */
     uint64_t mshr_peak;
+    uint64_t self_invalidations; /* self-invalidating protocols: shared blocks dropped at system acquires */
 };
 
 struct cgm_coh_sys;

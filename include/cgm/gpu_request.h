@@ -18,11 +18,19 @@ enum cgm_gpu_op {
     CGM_GPU_STORE,        /* vector store */
     CGM_GPU_ATOMIC,       /* vector read-modify-write */
     CGM_GPU_SCALAR_LOAD,  /* scalar load through the CU's scalar cache */
+    /* Synchronisations at the CU's vector L1 for a self-invalidating
+     * protocol (CGM_OP_ACQUIRE, CGM_OP_RELEASE of cgm/coh.h; vaddr and
+     * bytes unused); answered at once under the others. */
+    CGM_GPU_ACQUIRE,
+    CGM_GPU_RELEASE,
     CGM_GPU_NOPS
 };
 
 /* Instruction bits the memory below may honour (SI's GLC and SLC). */
 enum { CGM_GPU_GLC = 1, CGM_GPU_SLC = 2 };
+/* A synchronisation of system scope (kernel start and end): it reaches
+ * the GPU L2 (else device scope: the vector L1 only). */
+enum { CGM_GPU_SCOPE_SYSTEM = 4 };
 
 struct cgm_gpu_request {
     uint64_t vaddr;       /* guest virtual; [vaddr, vaddr + bytes) stays in one block */

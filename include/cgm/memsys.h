@@ -138,6 +138,7 @@ typedef void (*cgm_memsys_done_fn)(void *ctx, int core, uint64_t tag, uint8_t op
                                    uint64_t value, uint64_t cycle);
 
 struct cgm_memsys;
+struct cgm_page_class;
 
 /* Builds every context in eng, in the domains d. NULL on a bad
  * configuration (reason in err). */
@@ -248,6 +249,9 @@ struct cgm_memsys_iommu_stats {
 };
 const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m);
 const struct cgm_coh_sys *cgm_memsys_coh(const struct cgm_memsys *m);
+/* The page classes a self-invalidating protocol runs on (cgm/page_class.h);
+ * NULL under the others. */
+const struct cgm_page_class *cgm_memsys_page_classes(const struct cgm_memsys *m);
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m);
 const struct cgm_net *cgm_memsys_net(const struct cgm_memsys *m);
 /* Coherence messages by type a cache sent and received (see struct

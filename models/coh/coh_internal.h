@@ -22,6 +22,7 @@ struct coh_line {
     uint8_t req;         /* the request type being served */
     uint8_t early_wb;    /* a write-back that overtook the operation pending */
     bool instr;          /* the request being served or joined is an instruction fetch */
+    bool shared;         /* self-invalidating protocols: the P/S bit, the block's page shared when filled */
 };
 struct coh_array {
     struct cgm_cache_array a;
@@ -105,6 +106,7 @@ struct core_wb {
     bool used, sent, dirty;
     bool flushing;   /* L2 victim: waits for the data cache's flush acknowledgement */
     bool shared;     /* L2 victim held shared with its data written (MOESI's O): merges back shared */
+    uint64_t mask;   /* a write buffer's entry: the bytes written (a diff's; 0: all) */
 };
 
 /* A write-back queue: its entries, and a filter with bit wbq_bit(block) set
@@ -248,6 +250,8 @@ struct slice {
     int node;
     struct coh_array l3;
     struct dir_wbq wb;
+    struct cgm_coh_msg *deferred; /* messages waiting for a way or a write-back entry (self-invalidating protocols) */
+    unsigned ndeferred, capdeferred;
     struct cgm_coh_slice_stats st;
 };
 
@@ -266,6 +270,7 @@ struct gpu_l1 {
     bool refusal_stands;
     uint8_t refused_op;
     uint64_t refused_block, refused_tag;
+    unsigned sync_acks;       /* acknowledgements a synchronisation waits for (self-invalidating protocols) */
     struct cgm_coh_gpu_l1_stats st;
 };
 

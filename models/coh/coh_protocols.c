@@ -25,7 +25,9 @@ const char *cgm_coh_protocol_list(void)
 {
     static const char list[] = ""
 #define PROTOCOL(id) ", " #id
+#define PROTOCOL_NAMED(id, name) ", " name
 #include "cgm/coh_protocols.def"
+#undef PROTOCOL_NAMED
 #undef PROTOCOL
         ;
     return list + 2;

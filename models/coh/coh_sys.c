@@ -141,6 +141,21 @@ static bool choose_protocols(struct cgm_coh_sys *s, char *err, size_t errlen)
         s->proto[k] = p;
         s->ops[k] = resolved_ops(p, k);
     }
+    /* A protocol without a directory cannot serve or be served by one
+     * that keeps one. */
+    for (int k = 1; k < CGM_NODE_KINDS; k++)
+        if (s->proto[k]->self_invalidating != s->proto[0]->self_invalidating &&
+            (s->cfg.gpu.cus || (k != CGM_NODE_GPU_L1 && k != CGM_NODE_GPU_L2))) {
+            int other = s->proto[0]->self_invalidating ? k : 0; /* the kind that keeps a directory */
+            snprintf(err, errlen, "coherence: %s keeps no directory and must run every cache (the %s run %s)",
+                     s->proto[other ? 0 : k]->name, kind_names[other], s->proto[other]->name);
+            return false;
+        }
+    if (s->proto[0]->self_invalidating && s->cfg.gpu.cus && !s->cfg.gpu.shared_llc) {
+        snprintf(err, errlen, "coherence: %s needs the GPU to share the L3 (its caches write through to it)",
+                 s->proto[0]->name);
+        return false;
+    }
     return true;
 }
 
@@ -292,6 +307,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         for (unsigned w = 0; sl->wb.e && w < sl->wb.n; w++)
             free(sl->wb.e[w].join);
         free(sl->wb.e);
+        free(sl->deferred);
     }
     free(s->nodes);
     free(s->cores);
@@ -364,6 +380,8 @@ int cgm_coh_gpu_access(struct cgm_coh_sys *s, int cu, const struct cgm_coh_req *
         return r;
     }
     l1->refusal_stands = false;
+    if (cgm_coh_op_is_sync(op))
+        return r;
     l1->st.accesses++;
     if (op == CGM_OP_STORE)
         l1->st.stores++;
@@ -377,6 +395,8 @@ int cgm_coh_access(struct cgm_coh_sys *s, int core, const struct cgm_coh_req *re
     struct core *c = &s->cores[core];
     if (req->block >= s->cfg.blocks)
         return -1;
+    if (cgm_coh_op_is_sync(req->op))
+        return s->ops[CGM_NODE_CORE].access(s, c, req);
     c->st.accesses++;
     int r = s->ops[CGM_NODE_CORE].access(s, c, req);
     if (r < 0) {

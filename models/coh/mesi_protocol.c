@@ -77,7 +77,7 @@ const struct cgm_coh_protocol cgm_coh_mesi = {
     .permission = permission,
     .nrows = MESI_NROWS,
     .rows = rows,
-    .messages = (1u << COH_NTYPES) - 1, /* every type of cgm/coh_msgs.def */
+    .messages = (1u << (COH_WB_ACK + 1)) - 1, /* cgm/coh_msgs.def's types up to WriteBack_Ack */
     .invariant = swmr,
     .ops = { [CGM_NODE_CORE] = &mesi_core_ops, [CGM_NODE_SLICE] = &mesi_slice_ops,
              [CGM_NODE_GPU_L1] = &mesi_gpu_l1_ops, [CGM_NODE_GPU_L2] = &mesi_gpu_l2_ops },

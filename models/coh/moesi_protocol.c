@@ -38,6 +38,6 @@ const struct cgm_coh_protocol cgm_coh_moesi = {
     .nrows = MOESI_NROWS,
     .rows = rows,
     .extends = &cgm_coh_mesi,
-    .messages = (1u << COH_NTYPES) - 1,
+    .messages = (1u << (COH_WB_ACK + 1)) - 1, /* cgm/coh_msgs.def's types up to WriteBack_Ack */
     .ops = { [CGM_NODE_CORE] = &moesi_core_ops, [CGM_NODE_SLICE] = &moesi_slice_ops },
 };

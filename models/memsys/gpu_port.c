@@ -161,6 +161,12 @@ static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
     CGM_CHECK(r->cu < m->cfg.coh.gpu.cus && r->op < CGM_GPU_NOPS);
     if (r->op == CGM_GPU_SCALAR_LOAD)
         return scalar_access(m, r);
+    bool sync = r->op == CGM_GPU_ACQUIRE || r->op == CGM_GPU_RELEASE;
+    if (sync && !m->pages) { /* nothing to do without a self-invalidating protocol */
+        if (m->gpu_done)
+            m->gpu_done(m->gpu_ctx, r, 0, ks_domain_cycle(m->gpu));
+        return true;
+    }
     struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, r->cu)];
     if (n->cpu.n >= m->cfg.gpu_queue)
         return false;
@@ -168,6 +174,14 @@ static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
     if (idx < 0)
         return false;
     uint64_t now = ks_domain_cycle(m->gpu), paddr, ready;
+    if (sync) {
+        n->greqs[idx] = (struct gpu_req){
+            .r = *r, .ready = now,
+            .req = { .tag = (unsigned)idx, .op = r->op == CGM_GPU_ACQUIRE ? CGM_OP_ACQUIRE : CGM_OP_RELEASE,
+                     .flags = r->flags & CGM_GPU_SCOPE_SYSTEM ? CGM_COH_SCOPE_SYSTEM : 0 } };
+        memsys_node_request(m, n, (unsigned)idx, now);
+        return true;
+    }
     if (!gpu_translate(m, r->cu, r->vaddr, now, &paddr, &ready)) {
         /* Answered at once with nothing read, so the caller does not wait
          * for ever; cgm_memsys_gpu_error says what went wrong. */

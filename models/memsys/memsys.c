@@ -336,7 +336,8 @@ static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t blo
 {
     struct cgm_memsys *m = ctx;
     (void)op;
-    (void)block;
+    if (m->pages && memsys_pages_downgraded(m, tag, block))
+        return;
     struct node *n = &m->nodes[core];
     struct cpu_req *r = &n->reqs[tag];
     uint64_t when = ks_cycle() + n->latency + (level >= 2 ? m->cfg.l2_latency : 0);
@@ -449,14 +450,19 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
         const struct gpu_req *g = &n->greqs[idx];
         if (g->ready > now)
             return -1;
-        return cgm_coh_gpu_access(m->coh, n->index, &g->req);
+        struct cgm_coh_req q = g->req;
+        if (m->pages && memsys_pages_request(m, CGM_PAGE_AGENT_GPU, &q) < 0)
+            return -1;
+        return cgm_coh_gpu_access(m->coh, n->index, &q);
     }
     struct cpu_req *r = &n->reqs[idx];
     if (!l1_mshr_room(m, n, r))
         return -1;
+    struct cgm_coh_req q = { .block = r->addr >> m->block_shift, .tag = idx, .value = r->value, .op = r->op };
+    if (m->pages && memsys_pages_request(m, (unsigned)n->index, &q) < 0)
+        return -1;
     r->missing = true; /* until done, which may be inside the call (a hit) */
-    int rc = cgm_coh_access(m->coh, n->coh, &(struct cgm_coh_req){ .block = r->addr >> m->block_shift, .tag = idx,
-                                                                   .value = r->value, .op = r->op });
+    int rc = cgm_coh_access(m->coh, n->coh, &q);
     if (rc < 0)
         r->missing = false;
     return rc;
@@ -646,6 +652,11 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
 {
     if (core < 0 || (unsigned)core >= m->cfg.cores || (addr >> m->block_shift) >= (m->cfg.mem_bytes >> m->block_shift))
         return false;
+    if (cgm_coh_op_is_sync(op) && !m->pages) { /* nothing to do without a self-invalidating protocol */
+        if (m->done)
+            m->done(m->ctx, core, tag, op, addr, 0, ks_domain_cycle(m->cpu));
+        return true;
+    }
     struct node *n = &m->nodes[core];
     if (n->cpu.n >= m->cfg.cpu_queue)
         return false;
@@ -801,6 +812,10 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     m->coh = cgm_coh_create(&cc, &env, err, errlen);
     if (!m->coh)
         goto fail;
+    if (!memsys_pages_create(m)) {
+        snprintf(err, errlen, "out of memory (the page classes)");
+        goto fail;
+    }
 
     /* The memory side's contexts after the caches': in a cycle they share,
      * the caches' controllers run first. */
@@ -846,6 +861,7 @@ void cgm_memsys_destroy(struct cgm_memsys *m)
     }
     memsys_topology_free(m);
     memsys_gpu_side_free(m);
+    memsys_pages_free(m);
     while (m->chunks) {
         struct pkt_chunk *c = m->chunks;
         m->chunks = c->next;

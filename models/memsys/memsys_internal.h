@@ -4,6 +4,7 @@
 #define CGM_MEMSYS_INTERNAL_H
 
 #include "cgm/memsys.h"
+#include "cgm/page_class.h"
 
 #include <stdlib.h>
 
@@ -271,6 +272,7 @@ struct cgm_memsys {
     struct scalar_cache *scalar;
     unsigned nscalar;
     struct cgm_memsys_stats st;
+    struct memsys_pages *pages; /* a self-invalidating protocol's page classes (page_sync.c); else NULL */
     bool stopping;
 };
 
@@ -291,6 +293,17 @@ struct cgm_coh_req memsys_gpu_coh_request(const struct cgm_memsys *m, const stru
                                           unsigned idx);
 int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen);
 void memsys_gpu_side_free(struct cgm_memsys *m);
+
+/* page_sync.c: the page classes and downgrades of a self-invalidating
+ * protocol (nothing, and m->pages NULL, for the others). */
+bool memsys_pages_create(struct cgm_memsys *m);   /* false if out of memory */
+void memsys_pages_free(struct cgm_memsys *m);
+/* Before r goes to agent's first-level cache (a core, or
+ * CGM_PAGE_AGENT_GPU): classifies its page, sets CGM_COH_SHARED; -1 while
+ * the page's downgrades are in flight (ask again later). */
+int memsys_pages_request(struct cgm_memsys *m, unsigned agent, struct cgm_coh_req *r);
+/* A completion at a core: true if it was a page downgrade's (counted). */
+bool memsys_pages_downgraded(struct cgm_memsys *m, uint64_t tag, uint64_t block);
 
 /* A wait (ks_await_until) costs about two polls of a controller that finds
  * nothing to do, and each cycle waited a fifth of one (callgrind, the mixed

@@ -2,6 +2,7 @@
  * cache with its coherence messages, the protocol rows taken, the ring,
  * DRAM and the requests' latencies. */
 #include "cgm/memsys.h"
+#include "cgm/page_class.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -64,12 +65,26 @@ static void cache_end(struct cgm_stats *reg, cgm_stat x, cgm_stat accesses, cgm_
     cgm_stat_ratio(reg, x, "miss_rate", misses, accesses, 1, 1);
 }
 
-static void add_messages(struct cgm_stats *reg, cgm_stat x, const struct cgm_coh_msg_stats *ms)
+/* The names of the message types some protocol of the system sends, NULL
+ * for the others (not listed). */
+static void message_names(const struct cgm_memsys *m, const char *names[COH_NTYPES])
 {
-    cgm_stat m = cgm_stats_object(reg, x, "coherence_messages");
-    cgm_stat_counters(reg, m, "sent", ms ? ms->sent : no_messages, cgm_coh_msg_names, COH_NTYPES);
-    cgm_stat_counters(reg, m, "received", ms ? ms->received : no_messages, cgm_coh_msg_names,
-                      COH_NTYPES);
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    uint32_t used = 0;
+    for (int k = 0; k < CGM_NODE_KINDS; k++)
+        used |= cgm_coh_protocol_of(coh, (enum cgm_coh_node_kind)k)->messages;
+    for (unsigned t = 0; t < COH_NTYPES; t++)
+        names[t] = used >> t & 1 ? cgm_coh_msg_names[t] : NULL;
+}
+
+static void add_messages(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat x,
+                         const struct cgm_coh_msg_stats *ms)
+{
+    const char *names[COH_NTYPES];
+    message_names(m, names);
+    cgm_stat g = cgm_stats_object(reg, x, "coherence_messages");
+    cgm_stat_counters(reg, g, "sent", ms ? ms->sent : no_messages, names, COH_NTYPES);
+    cgm_stat_counters(reg, g, "received", ms ? ms->received : no_messages, names, COH_NTYPES);
 }
 
 static void add_core_caches(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat caches, int i)
@@ -118,7 +133,7 @@ static void add_core_caches(const struct cgm_memsys *m, struct cgm_stats *reg, c
     cgm_stat_counter(reg, x, "writebacks", &cs->writebacks);
     cgm_stat_counter(reg, x, "nacks", &cs->nacks_received);
     cgm_stat_counter(reg, x, "clean_evictions", &cs->clean_evictions);
-    add_messages(reg, x, cgm_memsys_l2_msgs(m, i));
+    add_messages(m, reg, x, cgm_memsys_l2_msgs(m, i));
     /* The core's MSHR file and coalescer (shared by its L1s and L2). */
     cgm_stat mshr = cgm_stats_object(reg, x, "mshr");
     cgm_stat_counter(reg, mshr, "coalesced", &cs->coalesced);
@@ -152,7 +167,7 @@ static void add_slice(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_sta
     cgm_stat_counter(reg, x, "joins", &ss->joins);
     cgm_stat_counter(reg, x, "mshr_nacks", &ss->mshr_nacks);
     cgm_stat_peak(reg, x, "mshr_peak", &ss->mshr_peak);
-    add_messages(reg, x, cgm_memsys_l3_msgs(m, i));
+    add_messages(m, reg, x, cgm_memsys_l3_msgs(m, i));
     cache_end(reg, x, a, ms);
 }
 
@@ -195,7 +210,7 @@ static void add_gpu_l1(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_counter(reg, x, "joins", &st->joins);
     struct gpu_ref ref = { coh, cu };
     cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l1_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
-    add_messages(reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l1_node(coh, cu)));
+    add_messages(m, reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l1_node(coh, cu)));
     cache_end(reg, x, a, ms);
 }
 
@@ -239,8 +254,53 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_peak(reg, lat, "fetch_max", &t->fetch_max);
     cgm_stat_counter(reg, lat, "entry_waits", &t->entry_waits);
     cgm_stat_counter(reg, lat, "entry_wait_cycles", &t->entry_wait_cycles);
-    add_messages(reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l2_node(coh, bank)));
+    add_messages(m, reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l2_node(coh, bank)));
     cache_end(reg, x, a, ms);
+}
+
+/* A self-invalidating protocol's counts (none under the others): per
+ * first level the shared blocks self-invalidated at acquires, the write
+ * buffer's entries self-downgraded at releases, the diffs and their data
+ * bytes, the page downgrades; per GPU L2 bank its self-invalidations; the
+ * pages by class and their transitions. */
+static void add_self_invalidation(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
+{
+    const struct cgm_memsys_config *cfg = cgm_memsys_config_of(m);
+    const struct cgm_coh_sys *coh = cgm_memsys_coh(m);
+    cgm_stat x = cgm_stats_object(reg, group, "self_invalidation");
+    char name[32];
+    for (int i = 0; i < (int)cfg->cores; i++) {
+        const struct cgm_coh_core_stats *cs = cgm_coh_core_stats(coh, i);
+        snprintf(name, sizeof name, "core%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &cs->self_invalidations);
+        cgm_stat_counter(reg, o, "self_downgraded_blocks", &cs->self_downgrades);
+        cgm_stat_counter(reg, o, "diff_messages", &cs->diffs);
+        cgm_stat_counter(reg, o, "diff_bytes", &cs->diff_bytes);
+        cgm_stat_counter(reg, o, "page_downgrade_writebacks", &cs->page_downgrades);
+    }
+    for (int i = 0; i < (int)cfg->coh.gpu.cus; i++) {
+        const struct cgm_coh_gpu_l1_stats *st = cgm_coh_gpu_l1_stats(coh, i);
+        snprintf(name, sizeof name, "cu%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &st->self_invalidations);
+        cgm_stat_counter(reg, o, "self_downgraded_blocks", &st->self_downgrades);
+        cgm_stat_counter(reg, o, "diff_messages", &st->diffs);
+        cgm_stat_counter(reg, o, "diff_bytes", &st->diff_bytes);
+    }
+    for (int i = 0; i < (int)cfg->coh.gpu.banks && cfg->coh.gpu.cus; i++) {
+        snprintf(name, sizeof name, "gpu_l2.%d", i);
+        cgm_stat o = cgm_stats_object(reg, x, name);
+        cgm_stat_counter(reg, o, "self_invalidated_blocks", &cgm_coh_gpu_l2_stats(coh, i)->self_invalidations);
+    }
+    const struct cgm_page_class_stats *ps = cgm_page_class_stats(cgm_memsys_page_classes(m));
+    cgm_stat pg = cgm_stats_object(reg, x, "pages");
+    static const char *const kinds[CGM_PAGE_KINDS] = { "unused", "private_cpu", "private_gpu", "shared" };
+    for (int k = 0; k < CGM_PAGE_KINDS; k++)
+        cgm_stat_counter(reg, pg, kinds[k], &ps->pages[k]);
+    cgm_stat_counter(reg, pg, "private_to_shared", &ps->to_shared);
+    cgm_stat_counter(reg, pg, "shared_to_private", &ps->to_private);
+    cgm_stat_counter(reg, pg, "downgrades", &ps->downgrades);
 }
 
 /* A scalar cache: every access hits (the seed's model). */
@@ -429,8 +489,9 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_gpu_l2(m, reg, caches, i);
     for (unsigned i = 0; i < cgm_memsys_scalar_caches(m); i++)
         add_scalar(m, reg, caches, i);
-    cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), cgm_coh_msg_names,
-                      COH_NTYPES);
+    const char *names[COH_NTYPES];
+    message_names(m, names);
+    cgm_stat_counters(reg, group, "coherence_messages", cgm_coh_msg_counts(coh), names, COH_NTYPES);
     /* The system's protocol's rows; the GPU's apart when it runs another. */
     const struct cgm_coh_protocol *cpu = cgm_coh_protocol_of(coh, CGM_NODE_CORE);
     const struct cgm_coh_protocol *gpu = cgm_coh_protocol_of(coh, CGM_NODE_GPU_L1);
@@ -443,6 +504,8 @@ int cgm_memsys_stats_register(const struct cgm_memsys *m, struct cgm_stats *reg,
         add_translation(m, reg, group);
     }
     add_controllers(m, reg, group);
+    if (cgm_memsys_page_classes(m))
+        add_self_invalidation(m, reg, group);
     const struct cgm_memsys_stats *st = cgm_memsys_stats(m);
     cgm_stat r = cgm_stats_object(reg, group, "memory_requests");
     cgm_stat done = cgm_stat_counter(reg, r, "completed", &st->completed);

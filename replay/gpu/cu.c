@@ -34,6 +34,7 @@
  * every cycle; it waits instead (ks_await_until) to the first cycle in which
  * a try could differ, resuming where the tries would have, and counts the
  * cycles it skipped as they would have counted (poll_wait). */
+#include "replay/coh_sync.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,56 @@ static void maybe_finished(struct rp_cu *cu, struct rp_mslot *m)
         cu->fin[cu->fin_n++] = (uint64_t)(m - cu->slots);
 }
 
+/* Synchronisations are asked for and not waited for: the vector L1 takes
+ * its requests in order, so the later ones find it self-invalidated (or
+ * its write buffer draining). */
+#define SYNC_TAG UINT64_MAX
+
+static void sync_ask(struct rp_cu *cu)
+{
+    static const uint8_t op[3] = { CGM_GPU_RELEASE, CGM_GPU_ACQUIRE, CGM_GPU_ACQUIRE };
+    for (unsigned b = 0; b < 3; b++) {
+        if (!(cu->sync_want >> b & 1))
+            continue;
+        struct cgm_gpu_request r = { .tag = SYNC_TAG, .cu = (uint16_t)cu->id, .op = op[b],
+                                     .flags = b < 2 ? CGM_GPU_SCOPE_SYSTEM : 0 };
+        if (!cu->gpu->port.access(cu->gpu->port.ctx, &r))
+            return;
+        cu->sync_want &= (uint8_t)~(1u << b);
+    }
+}
+
+static void sync_event(struct rp_cu *cu, enum rp_sync_event e)
+{
+    if (!cu->gpu->self_inv || !rp_sync_acts(e))
+        return;
+    const struct rp_sync_rule *r = &rp_sync_rules[e];
+    bool system = r->scope == RP_SCOPE_SYSTEM;
+    cu->sync_want |= (uint8_t)((r->release ? 1 : 0) | (r->acquire ? (system ? 2 : 4) : 0));
+    sync_ask(cu);
+}
+
+void rp_cu_wg_start(struct rp_cu *cu, const struct rp_kernel *k)
+{
+    if (cu->synced_kernel == k)
+        return;
+    cu->synced_kernel = k;
+    sync_event(cu, RP_SYNC_KERNEL_START);
+}
+
+/* buffer_wbinvl1 and buffer_wbinvl1_sc (MUBUF opcodes 113, 112). */
+static bool is_l1_invalidate(const struct cgm_si_static *s)
+{
+    uint32_t w = (uint32_t)s->bytes[0] | (uint32_t)s->bytes[1] << 8 | (uint32_t)s->bytes[2] << 16 |
+                 (uint32_t)s->bytes[3] << 24;
+    unsigned code = (w >> 18) & 0x7f;
+    return w >> 26 == 0x38 && (code == 112 || code == 113);
+}
+
 void rp_cu_mem_done(struct rp_cu *cu, uint64_t tag, uint64_t cycle)
 {
+    if (tag == SYNC_TAG)
+        return;
     struct rp_mslot *m = &cu->slots[tag];
     if (cycle > m->done_at)
         m->done_at = cycle;
@@ -245,6 +294,8 @@ static unsigned retire(struct rp_cu *cu, uint64_t now)
 static unsigned send(struct rp_cu *cu)
 {
     struct rp_gpu *g = cu->gpu;
+    if (cu->sync_want)
+        sync_ask(cu);
     unsigned budget[2] = { 1, (unsigned)g->cfg->cu.vmem_requests_per_cycle }, sent = 0;
     unsigned ahead[2] = { cu->send_kind[0], cu->send_kind[1] }; /* from position i on, by kind */
     for (unsigned i = 0; i < cu->send_n;) {
@@ -333,6 +384,8 @@ static bool start_memory(struct rp_cu *cu, struct rp_wave *w, bool vector, uint6
     memcpy(m->req, in->req, in->nreq * sizeof *m->req);
     if (vector && in->s->access == CGM_SI_NONE && cu->gpu->port.invalidate) /* buffer_wbinvl1 */
         m->done_at += cu->gpu->port.invalidate(cu->gpu->port.ctx, cu->id);
+    if (vector && !in->nreq && cu->gpu->self_inv && is_l1_invalidate(in->s))
+        sync_event(cu, RP_SYNC_L1_INVALIDATE);
     if (vector) {
         m->vm_seq = w->vm_issued++;
         cu->st.vmem_insts++;
@@ -494,6 +547,7 @@ static void wg_end(struct rp_cu *cu, struct rp_wg *wg)
         cu->waves--;
     }
     (void)c;
+    sync_event(cu, RP_SYNC_KERNEL_END);
     cu->st.work_groups++;
     cu->st.work_group_cycles += ks_cycle() + 1 - wg->start;
     if (cu->gpu->sim->timeline)

@@ -117,6 +117,7 @@ static bool map(struct rp_gpu *g, struct rp_cu *cu, struct rp_kernel *k, const u
         pool->sgprs += k->sgprs;
         rp_cu_wave_start(cu, w, now + g->cfg->gpu_dispatch_latency);
     }
+    rp_cu_wg_start(cu, k);
     cu->next_pool = (pool_of[k->waves - 1] + 1) % (unsigned)c->simds;
     struct rp_wg **tail = &cu->wgs;
     while (*tail)

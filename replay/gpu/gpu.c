@@ -94,6 +94,7 @@ struct rp_gpu *rp_gpu_create(struct rp_sim *sim, ks_domain *domain, char *err, s
          * same frames (coherent) or the GPU's own address space */
         g->port = cgm_memsys_gpu_port(sim->ms, sim->pt, mem_done, g);
         g->room_ms = sim->ms;
+        g->self_inv = cgm_coh_protocol_of(cgm_memsys_coh(sim->ms), CGM_NODE_GPU_L1)->self_invalidating;
     } else {
         rp_ideal_mem_init(&g->ideal, g->domain, cfg->ideal_latency, cfg->ideal_scalar_latency,
                           cfg->ideal_bytes_per_cycle, mem_done, g);

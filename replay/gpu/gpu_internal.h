@@ -160,6 +160,11 @@ struct rp_cu_stats {
 struct rp_cu {
     struct rp_gpu *gpu;
     unsigned id;
+    /* Synchronisations for a self-invalidating protocol the port refused
+     * (bit 0 a system release, 1 a system acquire, 2 a device acquire),
+     * asked again each cycle; the kernel whose start this CU acquired. */
+    uint8_t sync_want;
+    const struct rp_kernel *synced_kernel;
     struct rp_pool *pools;
     unsigned next_pool;            /* where the next work-group's first wavefront goes */
     struct rp_wg *wgs;             /* resident */
@@ -211,6 +216,7 @@ struct rp_gpu {
     struct rp_gpu_trace trace;
     struct rp_ideal_mem ideal;
     struct cgm_gpu_mem_port port;
+    bool self_inv;                 /* the hierarchy runs a self-invalidating protocol (replay/coh_sync.h) */
     struct cgm_memsys *room_ms;    /* the hierarchy, which says when a CU's port has room (the ideal
                                       memory refuses nothing) */
     struct rp_sync sync;           /* copies and flushes between the CPU's and the GPU's memory */
@@ -260,6 +266,9 @@ int rp_cu_init(struct rp_cu *cu, struct rp_gpu *g, unsigned id);
 void rp_cu_free(struct rp_cu *cu);
 void rp_cu_main(void *arg);
 void rp_cu_mem_done(struct rp_cu *cu, uint64_t tag, uint64_t cycle);
+/* Work-group wg of kernel k starts on cu: the kernel's start is an acquire
+ * there (once per kernel, replay/coh_sync.h). */
+void rp_cu_wg_start(struct rp_cu *cu, const struct rp_kernel *k);
 /* Its statistics up to cycle NOW (the cycles it has slept through counted). */
 void rp_cu_stats_at(const struct rp_cu *cu, uint64_t now, struct rp_cu_stats *out);
 /* Wavefront W starts (its first fetch no earlier than AT). */

@@ -262,6 +262,30 @@ static void test_gpu_memory_keys(void **state)
 /* A sweep reads and writes [dram]'s whole-number keys as it does every
  * other number (the ranges are the DRAM table's own), and refuses a
  * number for the keys that take names or fractions. */
+/* A protocol without a directory (vips-g, its name with a hyphen) runs
+ * every cache: named by one key alone it is refused, as without the GPU
+ * on the L3. */
+static void test_self_invalidating_protocol_keys(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=vips-g", err, sizeof err), 0);
+    assert_true(cgm_coh_protocols[c.coherence_protocol]->self_invalidating);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "coherence.protocol: vips-g keeps no directory"));
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=vips-g", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.connection=mc", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.connection: vips-g"));
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=mesi", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.protocol: vips-g keeps no directory"));
+    assert_non_null(strstr(cgm_coh_protocol_list(), "vips-g"));
+}
+
 /* coherence.protocol and gpu.protocol name a registered protocol (mesi by
  * default); a bad name is refused with its line, the valid names and the
  * nearest; both are printed and read back. */
@@ -415,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_seed001_gpu_configs),
         cmocka_unit_test(test_gpu_memory_keys),
         cmocka_unit_test(test_protocol_keys),
+        cmocka_unit_test(test_self_invalidating_protocol_keys),
         cmocka_unit_test(test_dram_numbers_for_sweeps),
         cmocka_unit_test(test_shipped_configs),
     };
