@@ -383,7 +383,8 @@ static void serve_unkept(struct cgm_coh_sys *s, struct vips_client *v, struct cg
     unsigned n = e->n;
     uint64_t block = e->block;
     struct cgm_mshr_waiter w[n ? n : 1];
-    memcpy(w, e->w, n * sizeof *w);
+    if (n)
+        memcpy(w, e->w, n * sizeof *w);
     cgm_mshr_release(v->mshr, e);
     for (unsigned i = 0; i < n; i++) {
         struct cgm_coh_req r = coh_req_of(block, &w[i]);

@@ -146,6 +146,8 @@ static void run_deferred(struct cgm_coh_sys *s, struct slice *sl)
     unsigned i = 0;
     while (i < sl->ndeferred && take(s, sl, &sl->deferred[i]))
         i++;
+    if (!i) /* nothing taken (and no array yet when none was deferred) */
+        return;
     memmove(sl->deferred, sl->deferred + i, (sl->ndeferred - i) * sizeof *sl->deferred);
     sl->ndeferred -= i;
 }

@@ -78,8 +78,10 @@ static void ask_again(struct cgm_memsys *m)
 {
     struct memsys_pages *p = m->pages;
     unsigned n = p->nq;
+    if (!n) /* and p->q may not exist yet */
+        return;
     p->nq = 0;
-    struct pending q[n ? n : 1];
+    struct pending q[n];
     memcpy(q, p->q, n * sizeof *q);
     for (unsigned i = 0; i < n; i++)
         ask_downgrade(m, q[i].core, q[i].block);
