@@ -63,9 +63,23 @@ int gpu_record_workloads(void **state)
 int gpu_remove_workloads(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < GPU_NWORK; i++)
-        unlink(gpu_traces[i]);
+    gpu_remove_traces(gpu_traces, GPU_NWORK);
     return 0;
+}
+
+void gpu_record_micro(char (*paths)[64], const char *const (*shapes)[3], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "gpu_micro %s %s %s", shapes[i][0], shapes[i][1], shapes[i][2]);
+        gpu_record(paths[i], "kernels/test", cmd);
+    }
+}
+
+void gpu_remove_traces(char (*paths)[64], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        unlink(paths[i]);
 }
 
 uint64_t gpu_recorded_instructions(const char *path)

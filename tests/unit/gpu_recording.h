@@ -4,6 +4,7 @@
 #ifndef TESTS_UNIT_GPU_RECORDING_H
 #define TESTS_UNIT_GPU_RECORDING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "replay/sim.h"
@@ -24,6 +25,12 @@ extern const char *const gpu_workloads[GPU_NWORK];
 extern char gpu_traces[GPU_NWORK][64];
 int gpu_record_workloads(void **state);
 int gpu_remove_workloads(void **state);
+
+/* Records `gpu_micro KERNEL WORK-ITEMS GROUP` (the micro-kernels of
+ * tests/data/si, code objects in kernels/test) for each of the N shapes
+ * into PATHS[i]; gpu_remove_traces removes N such traces. */
+void gpu_record_micro(char (*paths)[64], const char *const (*shapes)[3], size_t n);
+void gpu_remove_traces(char (*paths)[64], size_t n);
 
 /* Wavefront instructions the trace's work-group streams hold. */
 uint64_t gpu_recorded_instructions(const char *path);

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tests/unit/gpu_recording.h"
 
@@ -30,19 +29,14 @@ static char traces[NSHAPES][64];
 static int setup(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < NSHAPES; i++) {
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "gpu_micro %s %s %s", shapes[i][0], shapes[i][1], shapes[i][2]);
-        gpu_record(traces[i], "kernels/test", cmd);
-    }
+    gpu_record_micro(traces, shapes, NSHAPES);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < NSHAPES; i++)
-        unlink(traces[i]);
+    gpu_remove_traces(traces, NSHAPES);
     return 0;
 }
 
