@@ -242,7 +242,8 @@ static const struct key keys[] = {
     { "gpu", "rolling_growth", T_COUNT, OFF(gpu_rolling_growth), "2", 0, 1024, NULL,
       "rolling: blocks the rolling size grows by at each allocation (seed 004 Sec. 6.3.3: 2; 0: a fixed size)" },
     { "gpu", "attach", T_ENUM, OFF(gpu_attach), "integrated", 0, 1, attach_names,
-      "integrated: copies are CPU loads, stores and flushes (seed 000); discrete: the DMA engine over the link ([pcie])" },
+      "integrated: copies are CPU loads, stores and flushes (seed 000); discrete: the DMA engine over the link ([pcie]), "
+      "and the GPU's L2 misses go to its own memory ([gpu.dram]) whatever gpu.connection says" },
     { "pcie", "lanes", T_COUNT, OFF(pcie_lanes), "16", 1, 64, NULL, "discrete: lanes of the GPU's link" },
     { "pcie", "lane_mbps", T_COUNT, OFF(pcie_lane_mbps), "500", 1, 1000000, NULL,
       "discrete: MB/s per lane and direction (PCIe 2.0: 500)" },
@@ -254,6 +255,8 @@ static const struct key keys[] = {
       "discrete: header and framing bytes per packet" },
     { "pcie", "dma_burst", T_BYTES, OFF(pcie_dma_burst), "128", 64, 4096, NULL,
       "discrete: bytes the DMA engine reads from the host's L3 or memory at once (seed 004 Sec. 3.4.1: 128)" },
+    { "gpu.dram", "preset", T_MODEL, 0, "GDDR5", 0, 0, NULL,
+      "discrete: the GPU's own memory, the DRAM model's keys as in [dram]" },
     { "gpu.scalar_cache", "latency", T_CYCLES, OFF(gpu_scalar_latency), "2", 1, 1000, NULL,
       "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
     { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
@@ -537,13 +540,25 @@ static const struct key *find_key(const char *section, const char *key, const ch
 /* A whole-number [dram] key as a row of this table (in TMP), so that sweeps
  * read and write it as they do every other number; NULL for [dram]'s
  * other keys. */
-static const struct key *dram_number_key(const char *key, struct key *tmp)
+static const struct key *dram_number_key(const char *section, const char *key, struct key *tmp)
 {
     unsigned min, max;
     if (!cgm_dram_config_uint_key(key, &min, &max))
         return NULL;
-    *tmp = (struct key){ .section = "dram", .name = key, .type = T_COUNT, .min = min, .max = max };
+    *tmp = (struct key){ .section = section, .name = key, .type = T_COUNT, .min = min, .max = max };
     return tmp;
+}
+
+/* Whether SECTION holds the DRAM model's keys: [dram], the host's memory,
+ * or [gpu.dram], a discrete GPU's own (one key table for both). */
+static bool is_dram_section(const char *section)
+{
+    return !strcmp(section, "dram") || !strcmp(section, "gpu.dram");
+}
+
+static struct cgm_dram_config *dram_of(struct rp_config *c, const char *section)
+{
+    return strcmp(section, "dram") ? &c->gpu_dram : &c->dram;
 }
 
 /* A numeric key's value from text, range-checked. */
@@ -566,10 +581,10 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
                     const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
-    if (!strcmp(section, "dram")) {
+    if (is_dram_section(section)) {
         char why[256];
         where(at, sizeof at, source, line);
-        if (cgm_dram_config_set(&c->dram, key, value, why, sizeof why))
+        if (cgm_dram_config_set_in(dram_of(c, section), section, key, value, why, sizeof why))
             return config_error(err, errlen, "%s: %s", at, why);
         return 0;
     }
@@ -603,11 +618,11 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
     char at[512];
     struct key tmp;
     const struct key *k;
-    if (!strcmp(section, "dram")) {
+    if (is_dram_section(section)) {
         where(at, sizeof at, source, line);
-        k = dram_number_key(key, &tmp);
+        k = dram_number_key(section, key, &tmp);
         if (!k)
-            return config_error(err, errlen, "%s: dram.%s is not a key that takes a whole number", at, key);
+            return config_error(err, errlen, "%s: %s.%s is not a key that takes a whole number", at, section, key);
     } else {
         k = find_key(section, key, source, line, at, err, errlen);
     }
@@ -640,8 +655,8 @@ struct load_ctx {
     int error_line;              /* of the first error */
     /* "section" and "section.key" given so far (NKEYS does not count the
      * DRAM model's keys), found by name through seen_slots (as key_slots) */
-    char seen[NKEYS + 128][2 * 64 + 2];
-    int seen_line[NKEYS + 128];
+    char seen[NKEYS + 256][2 * 64 + 2];
+    int seen_line[NKEYS + 256];
     size_t nseen;
     uint16_t seen_slots[2 * KEY_SLOTS];
     bool first_pass;             /* only [dram] preset is applied */
@@ -716,17 +731,17 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
-/* [dram] preset is applied before the file's other keys, wherever it is. */
+/* [dram] preset (and [gpu.dram]'s) is applied before the file's other keys, wherever it is. */
 static bool first_pass_key(const char *section, const char *name)
 {
-    return !strcmp(section, "dram") && !strcasecmp(name, "preset");
+    return is_dram_section(section) && !strcasecmp(name, "preset");
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct load_ctx *l = user;
     char msg[512], dotted[2 * 64 + 2];
-    const struct key *k = strcmp(section, "dram") ? lookup_key(section, name) : NULL;
+    const struct key *k = !is_dram_section(section) ? lookup_key(section, name) : NULL;
     snprintf(dotted, sizeof dotted, "%s.%s", section, k ? k->name : name); /* an alias is its key */
     if (!l->first_pass)
         once(l, "key", dotted);
@@ -838,6 +853,11 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "gpu.l2.interleave: %" PRIu64 " is not a power of two", c->gpu_l2_interleave);
         return -1;
     }
+    if (c->gpu_l2_mcs && c->gpu_attach == RP_GPU_DISCRETE) {
+        snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " with gpu.attach = discrete: the discrete GPU's "
+                 "L2 misses go to its own memory ([gpu.dram]), leave it at 0", c->gpu_l2_mcs);
+        return -1;
+    }
     if (c->gpu_l2_mcs && (!pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
                           c->mem_controllers != 1)) {
         snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " must be 0, 1, 2 or 4, with gpu.connection = mc "
@@ -916,6 +936,10 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "[dram]: %s", why);
         return -1;
     }
+    if (cgm_dram_config_validate(&c->gpu_dram, why, sizeof why)) {
+        snprintf(err, errlen, "[gpu.dram]: %s", why);
+        return -1;
+    }
     /* The memory system has one L1 latency and one MSHR file per core. */
     if (c->l1i.latency != c->l1d.latency) {
         snprintf(err, errlen, "cache.l1i.latency: must equal cache.l1d.latency (%" PRIu64
@@ -959,7 +983,7 @@ static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
 
 const char *rp_config_key_name(const char *section, const char *key)
 {
-    const struct key *k = strcmp(section, "dram") ? lookup_key(section, key) : NULL;
+    const struct key *k = !is_dram_section(section) ? lookup_key(section, key) : NULL;
     return k ? k->name : key;
 }
 
@@ -967,7 +991,7 @@ int rp_config_format(const char *section, const char *key, uint64_t value, char 
 {
     char err[256], at[512];
     struct key tmp;
-    const struct key *k = !strcmp(section, "dram") ? dram_number_key(key, &tmp)
+    const struct key *k = is_dram_section(section) ? dram_number_key(section, key, &tmp)
                                                    : find_key(section, key, "", 0, at, err, sizeof err);
     if (!k || k->type == T_ENUM || k->type == T_MODEL)
         return -1;
@@ -996,7 +1020,7 @@ void rp_config_print(const struct rp_config *c, FILE *out)
             section = k->section;
         }
         if (k->type == T_MODEL) {
-            cgm_dram_config_print(&c->dram, out);
+            cgm_dram_config_print(strcmp(k->section, "dram") ? &c->gpu_dram : &c->dram, out);
             continue;
         }
         fprintf(out, "; %s; %s", k->doc, type_unit(k));

@@ -84,6 +84,8 @@ struct rp_config {
     /* [gpu] data movement: the copy protocol (replay/gpu/adsm.h) and how the GPU is attached */
     uint64_t gpu_copy_policy, gpu_copy_block, gpu_fault_latency, gpu_rolling_size, gpu_rolling_growth;
     uint64_t gpu_attach;
+    /* [gpu.dram]: a discrete GPU's own memory, the DRAM model's keys as [dram] */
+    struct cgm_dram_config gpu_dram;
     /* [pcie]: the discrete GPU's link and DMA engine (include/cgm/xfer.h) */
     uint64_t pcie_lanes, pcie_lane_mbps, pcie_latency, pcie_max_payload, pcie_packet_overhead, pcie_dma_burst;
     /* [gpu.ideal_memory]: the plain timed memory */

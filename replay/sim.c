@@ -27,8 +27,14 @@ static void memsys_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t 
  * [gpu.l1] / [gpu.l2] rows over them. */
 static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_config *m)
 {
+    /* a discrete GPU's L2 misses go to its own memory, not the host's L3 */
+    bool discrete = c->gpu_attach == RP_GPU_DISCRETE;
     cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
-                           c->gpu_connection == RP_GPU_TO_L3);
+                           c->gpu_connection == RP_GPU_TO_L3 && !discrete);
+    if (discrete) {
+        m->gpu_dram_on = true;
+        m->gpu_dram = c->gpu_dram;
+    }
     struct cgm_coh_gpu_config *g = &m->coh.gpu;
     g->protocol = cgm_coh_protocols[c->gpu_protocol];
     if (c->gpu_l2_banks)
@@ -173,7 +179,8 @@ struct rp_sim *rp_sim_create(const struct rp_config *cfg, const char *trace, cha
     memsys_config(cfg, gpu && cfg->gpu_memory == RP_GPU_MEM_HIERARCHY, &mc);
     struct cgm_memsys_domains dom;
     if (cgm_memsys_domains_create(s->eng, cfg->frequency, cfg->gpu_frequency, cfg->net_frequency, &mc.dram, &dom,
-                                  err, errlen))
+                                  err, errlen) ||
+        (mc.gpu_dram_on && cgm_memsys_gpu_dram_domain_create(s->eng, &mc.gpu_dram, &dom, err, errlen)))
         goto fail;
     s->ms = cgm_memsys_create(s->eng, &dom, &mc, memsys_done, s, err, errlen);
     if (!s->ms)

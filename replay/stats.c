@@ -157,6 +157,10 @@ int rp_stats_register(struct rp_sim *s)
     cgm_stat dram = cgm_stats_child(reg, root, "dram");
     cgm_stat_ratio(reg, dram, "bandwidth_gbytes_per_s", cgm_stats_child(reg, dram, "bytes"), seconds, 1,
                    1e9);
+    cgm_stat gpu_dram = cgm_stats_find(reg, root, "gpu.dram");
+    if (gpu_dram >= 0)
+        cgm_stat_ratio(reg, gpu_dram, "bandwidth_gbytes_per_s", cgm_stats_child(reg, gpu_dram, "bytes"), seconds,
+                       1, 1e9);
     if (s->cfg.energy.enable && rp_energy_register(s, cycles))
         return -1;
     return cgm_stats_failed(reg) ? -1 : 0;
@@ -324,6 +328,12 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
     fprintf(out, "  dram: %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
             num(reg, v, d, "reads"), num(reg, v, d, "writes"), num(reg, v, d, "row_hits"),
             num(reg, v, d, "row_misses"), num(reg, v, d, "bandwidth_gbytes_per_s"));
+    cgm_stat gd = cgm_stats_find(reg, root, "gpu.dram");
+    if (gd >= 0)
+        fprintf(out, "  gpu.dram (%s): %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
+                cgm_stats_label_of(reg, cgm_stats_child(reg, gd, "preset")), num(reg, v, gd, "reads"),
+                num(reg, v, gd, "writes"), num(reg, v, gd, "row_hits"), num(reg, v, gd, "row_misses"),
+                num(reg, v, gd, "bandwidth_gbytes_per_s"));
     cgm_stat gpu = cgm_stats_child(reg, root, "gpu");
     if (gpu >= 0)
         gpu_summary(reg, v, gpu, out);

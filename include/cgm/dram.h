@@ -121,6 +121,10 @@ int cgm_dram_config_validate(const struct cgm_dram_config *cfg, char *err, size_
  * file or line: the reader of the file adds them) and returns -1. */
 int cgm_dram_config_set(struct cgm_dram_config *cfg, const char *key, const char *value, char *err,
                         size_t errlen);
+/* The same for a section of another name holding the same keys (replay's
+ * [gpu.dram]): its messages name SECTION instead of dram. */
+int cgm_dram_config_set_in(struct cgm_dram_config *cfg, const char *section, const char *key, const char *value,
+                           char *err, size_t errlen);
 /* Whether KEY is a [dram] key that takes one whole number (the timings in
  * nCK, the geometry, the queues: not preset, tCK_ns, page_policy, mapping
  * nor the tWTR/tRRD/tCCD pairs); if so, its range. */

@@ -30,6 +30,7 @@
  * agent in the system domain, DRAM in its own. */
 struct cgm_memsys_domains {
     ks_domain *cpu, *gpu, *sys, *dram;
+    ks_domain *gpu_dram;              /* a discrete GPU's own DRAM (gpu_dram_on), else NULL */
 };
 /* Creates the four domains in eng (before its first run): CPU, system and
  * GPU at the frequencies given, DRAM at 1 / tCK of dram. 0, or -1 with
@@ -37,6 +38,11 @@ struct cgm_memsys_domains {
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
                               const struct cgm_dram_config *dram, struct cgm_memsys_domains *d, char *err,
                               size_t errlen);
+
+/* Adds d->gpu_dram, the clock of a discrete GPU's own DRAM, at 1 / tCK of
+ * gpu_dram (before the engine's first run). 0, or -1 with the reason in err. */
+int cgm_memsys_gpu_dram_domain_create(ks_engine *eng, const struct cgm_dram_config *gpu_dram,
+                                      struct cgm_memsys_domains *d, char *err, size_t errlen);
 
 /* The built-in clocks: a 4 GHz CPU, a 1 GHz GPU and a 2 GHz system (seed
  * 000 Table 4.1), DRAM at its own. */
@@ -108,6 +114,16 @@ struct cgm_memsys_config {
      * bank takes it and NACKs it, and the CU's L1 sends it again
      * retry_cycles later (seed 001 Sec. 3.5.1, 4.5.1). */
     bool gpu_l2_nack_when_full;
+    /* A discrete GPU's own memory (seed 004 Sec. 3.4.1): with gpu_dram_on
+     * the GPU L2 banks' memory requests cross their hub's link to a memory
+     * controller of the GPU's own, with DRAM of the gpu_dram settings in the
+     * domain d->gpu_dram, instead of entering the ring; the ring's
+     * controllers and their DRAM stay the host's. Needs compute units whose
+     * L2 misses go to memory (coh.gpu.shared_llc false) and pages of their
+     * own (gpu_own_pages). The hub's link and latency are the path from the
+     * banks to that controller. */
+    bool gpu_dram_on;
+    struct cgm_dram_config gpu_dram;
 };
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
@@ -220,6 +236,10 @@ struct cgm_memsys_mc_stats {
     uint64_t reads, writes;
 };
 const struct cgm_memsys_mc_stats *cgm_memsys_controller_stats(const struct cgm_memsys *m, unsigned i);
+/* A discrete GPU's own memory controller (gpu_dram_on): its DRAM and the
+ * requests it took; NULL without one. */
+const struct cgm_dram *cgm_memsys_gpu_dram(const struct cgm_memsys *m);
+const struct cgm_memsys_mc_stats *cgm_memsys_gpu_dram_requests(const struct cgm_memsys *m);
 /* With check_dram: the timing violations controller i's checker found. */
 uint64_t cgm_memsys_controller_violations(const struct cgm_memsys *m, unsigned i);
 /* Where a GPU L2 bank's misses spend their time, in GPU cycles (seed 001

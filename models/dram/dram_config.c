@@ -1,6 +1,8 @@
 /* The [dram] keys: one table that sets, prints and documents every field of
  * struct cgm_dram_config. Programs read their INI files themselves and hand
- * each [dram] key to cgm_dram_config_set. */
+ * each [dram] key to cgm_dram_config_set; a section of another name with
+ * the same keys (replay's [gpu.dram]) goes through cgm_dram_config_set_in,
+ * whose messages name that section. */
 #include "cgm/dram.h"
 
 #include <errno.h>
@@ -119,11 +121,12 @@ static void copy(struct cgm_dram_config *to, const struct cgm_dram_config *from,
 
 /* A preset replaces every value that still comes from the previous one;
  * values set away from it stay. */
-static int set_preset(struct cgm_dram_config *c, const char *value, char *err, size_t errlen)
+static int set_preset(struct cgm_dram_config *c, const char *section, const char *value, char *err,
+                      size_t errlen)
 {
     struct cgm_dram_config next, old;
     if (cgm_dram_preset(value, &next)) {
-        snprintf(err, errlen, "dram.preset: unknown preset \"%s\" (DDR3-1600, DDR4-2400, GDDR5)",
+        snprintf(err, errlen, "%s.preset: unknown preset \"%s\" (DDR3-1600, DDR4-2400, GDDR5)", section,
                  value);
         return -1;
     }
@@ -143,12 +146,18 @@ static const struct { const char *name, *l, *s; } pairs[] = {
 int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *value, char *err,
                         size_t errlen)
 {
+    return cgm_dram_config_set_in(c, "dram", key, value, err, errlen);
+}
+
+int cgm_dram_config_set_in(struct cgm_dram_config *c, const char *section, const char *key, const char *value,
+                           char *err, size_t errlen)
+{
     if (!strcasecmp(key, "preset"))
-        return set_preset(c, value, err, errlen);
+        return set_preset(c, section, value, err, errlen);
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         if (!strcasecmp(key, pairs[i].name))
-            return cgm_dram_config_set(c, pairs[i].l, value, err, errlen) ||
-                           cgm_dram_config_set(c, pairs[i].s, value, err, errlen)
+            return cgm_dram_config_set_in(c, section, pairs[i].l, value, err, errlen) ||
+                           cgm_dram_config_set_in(c, section, pairs[i].s, value, err, errlen)
                        ? -1
                        : 0;
     const struct key *k = NULL;
@@ -156,7 +165,7 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
         if (!strcasecmp(key, keys[i].name))
             k = &keys[i];
     if (!k) {
-        snprintf(err, errlen, "unknown key %s in [dram]", key);
+        snprintf(err, errlen, "unknown key %s in [%s]", key, section);
         return -1;
     }
     switch (k->kind) {
@@ -164,8 +173,8 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
         char *end;
         double x = strtod(value, &end);
         if (end == value || *end || !(x > k->min) || x > k->max) {
-            snprintf(err, errlen, "dram.%s: \"%s\" is not a number above %u, at most %u", k->name, value,
-                     k->min, k->max);
+            snprintf(err, errlen, "%s.%s: \"%s\" is not a number above %u, at most %u", section, k->name,
+                     value, k->min, k->max);
             return -1;
         }
         *(double *)((char *)c + k->off) = x;
@@ -177,12 +186,13 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
                 *uint_at(c, k) = v;
                 return 0;
             }
-        snprintf(err, errlen, "dram.%s: \"%s\" is not %s or %s", k->name, value, k->names[0],
+        snprintf(err, errlen, "%s.%s: \"%s\" is not %s or %s", section, k->name, value, k->names[0],
                  k->names[1]);
         return -1;
     case K_MAPPING:
         if (strlen(value) >= sizeof c->mapping) {
-            snprintf(err, errlen, "dram.%s: longer than %zu characters", k->name, sizeof c->mapping - 1);
+            snprintf(err, errlen, "%s.%s: longer than %zu characters", section, k->name,
+                     sizeof c->mapping - 1);
             return -1;
         }
         snprintf(c->mapping, sizeof c->mapping, "%s", value);
@@ -192,8 +202,8 @@ int cgm_dram_config_set(struct cgm_dram_config *c, const char *key, const char *
         errno = 0;
         unsigned long x = strtoul(value, &end, 0);
         if (errno || end == value || *end || value[0] == '-' || x < k->min || x > k->max) {
-            snprintf(err, errlen, "dram.%s: \"%s\" is not an integer in %u..%u", k->name, value, k->min,
-                     k->max);
+            snprintf(err, errlen, "%s.%s: \"%s\" is not an integer in %u..%u", section, k->name, value,
+                     k->min, k->max);
             return -1;
         }
         *uint_at(c, k) = (unsigned)x;

@@ -2,7 +2,8 @@
  * whole clocks (DDR3: JESD79-3F speed bin 1600K 11-11-11, x8 1 KB page, 4 Gb
  * density; DDR4: JESD79-4 speed bin 2400R 16-16-16, x8 1 KB page, 8 Gb
  * density). GDDR5 takes the DRAMSim2 timings of seed 001 Table 4.2; that
- * table has no CWL or tREFI, so CWL = 6 and tREFI = 3.9 us are assumed here,
+ * table has no CWL or tREFI (its tCK, 0.667 ns, is 1.5 GHz rounded: the
+ * preset states it exactly, as DDR4-2400's 1 / 1.2 GHz), so CWL = 6 and tREFI = 3.9 us are assumed here,
  * and its tBL = 16 is read as a burst of 16 beats on a 32-bit bus (64 B).
  *
  * Supply and IDD currents (mA, per device; struct cgm_dram_power) are the
@@ -107,7 +108,8 @@ static void gddr5(struct cgm_dram_config *c)
 {
     common(c, "GDDR5");
     struct cgm_dram_timing *t = &c->t;
-    t->tck_ns = 0.667;
+    t->tck_ns = 2.0 / 3.0;   /* 1500 MHz; Table 4.2's 0.667 ns rounds it, and a clock of
+                              * 1 / 0.667 ns has no common time base with 1 and 4 GHz */
     t->bl = 16;
     t->cl = 18; t->cwl = 6; t->al = 17;
     t->rcd = 18; t->rp = 18;

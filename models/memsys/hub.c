@@ -7,7 +7,9 @@
  *
  * Each way the lanes keep their own queues, as on the ring, so a full
  * request lane below never holds a reply back; the lane to serve first
- * turns round. */
+ * turns round. A discrete GPU's banks reach their own memory controller
+ * through the same link: memory requests that have crossed go to the GPU's
+ * memory agent instead of the ring, and its answers come up. */
 #include "memsys_internal.h"
 
 #include "cgm/check.h"
@@ -17,6 +19,13 @@
 static struct node *bank_of(struct cgm_memsys *m, const struct pkt *p)
 {
     return &m->nodes[p->kind == PK_COH ? p->m.dst : p->slice];
+}
+
+/* Whether p, going down, is a memory request for a discrete GPU's own
+ * memory (every memory request of its banks is). */
+static bool to_gpu_memory(const struct cgm_memsys *m, const struct pkt *p)
+{
+    return m->topo.gpu_sa && p->kind != PK_COH;
 }
 
 /* Whether p, at the head of its lane, can go on once it has crossed:
@@ -29,6 +38,8 @@ static bool can_cross(const struct hub *h, const struct hub_link *l, bool up, co
         return false;
     if (up)
         return l->arriving[p->p.lane].n < m->cfg.rx_queue;
+    if (to_gpu_memory(m, p))
+        return memsys_sa_has_room(m->topo.gpu_sa);
     return cgm_net_can_inject(m->net, h->ep, p->p.lane);
 }
 
@@ -71,6 +82,9 @@ static void cross(struct hub *h, struct hub_link *l, bool up, uint64_t now)
         if (up) {
             p->due = due;
             memsys_push(&l->arriving[lane], p);
+        } else if (to_gpu_memory(m, p)) {
+            memsys_sa_receive_at(m->topo.gpu_sa, p, arrival); /* can_cross saw room */
+            h->held--;
         } else {
             bool taken = cgm_net_inject_at(m->net, &p->p, due);
             CGM_CHECK(taken); /* can_cross saw room */

@@ -14,10 +14,11 @@ static void dram_done(void *ctx, const struct cgm_dram_request *r, uint64_t done
     mc->answer(mc->owner, r->tag);
 }
 
-int memsys_mc_create(struct cgm_memsys *m, struct mem_ctrl *mc, unsigned id, const struct cgm_dram_config *dram,
-                     mem_ctrl_answer_fn answer, void *owner, char *err, size_t errlen)
+int memsys_mc_create(struct cgm_memsys *m, struct mem_ctrl *mc, unsigned id, ks_domain *domain,
+                     const struct cgm_dram_config *dram, mem_ctrl_answer_fn answer, void *owner, char *err,
+                     size_t errlen)
 {
-    *mc = (struct mem_ctrl){ .m = m, .id = id, .domain = m->dram_dom, .queue = m->cfg.mc_queue, .answer = answer,
+    *mc = (struct mem_ctrl){ .m = m, .id = id, .domain = domain, .queue = m->cfg.mc_queue, .answer = answer,
                              .owner = owner };
     ks_ec_init(&mc->ec, "dram", 0);
     mc->dram = cgm_dram_create(dram, err, errlen);
@@ -79,7 +80,8 @@ static void dram_main(void *arg)
 
 int memsys_mc_start(struct mem_ctrl *mc, char *err, size_t errlen)
 {
-    return memsys_context(mc->m, dram_main, mc, mc->domain, "dram", mc->id, err, errlen);
+    const char *name = mc->domain == mc->m->gpu_dram_dom ? "gpu-dram" : "dram";
+    return memsys_context(mc->m, dram_main, mc, mc->domain, name, mc->id, err, errlen);
 }
 
 void memsys_mc_stop(struct mem_ctrl *mc) { ks_advance(&mc->ec); }

@@ -102,6 +102,21 @@ int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, 
     return 0;
 }
 
+int cgm_memsys_gpu_dram_domain_create(ks_engine *eng, const struct cgm_dram_config *gpu_dram,
+                                      struct cgm_memsys_domains *d, char *err, size_t errlen)
+{
+    if (!(gpu_dram->t.tck_ns > 0)) {
+        snprintf(err, errlen, "memsys: the GPU's DRAM clock must be non-zero");
+        return -1;
+    }
+    d->gpu_dram = ks_domain_create(eng, "gpu-dram", (uint64_t)(1e9 / gpu_dram->t.tck_ns + 0.5));
+    if (!d->gpu_dram) {
+        snprintf(err, errlen, "memsys: clock domains refused: %s", ks_engine_error(eng));
+        return -1;
+    }
+    return 0;
+}
+
 int cgm_memsys_default_domains(ks_engine *eng, const struct cgm_dram_config *dram, struct cgm_memsys_domains *d,
                                char *err, size_t errlen)
 {
@@ -784,8 +799,13 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
         snprintf(err, errlen, "memsys: gpu_hubs is %u: a GPU needs 1 to 64 hubs", cfg->gpu_hubs);
         return NULL;
     }
-    if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram) {
+    if (!d || !d->cpu || !d->gpu || !d->sys || !d->dram || (cfg->gpu_dram_on && !d->gpu_dram)) {
         snprintf(err, errlen, "memsys: a clock domain is missing");
+        return NULL;
+    }
+    if (cfg->gpu_dram_on && (!cfg->coh.gpu.cus || cfg->coh.gpu.shared_llc || !cfg->gpu_own_pages)) {
+        snprintf(err, errlen, "memsys: gpu_dram_on needs compute units whose L2 misses go to memory "
+                 "(not shared_llc) on pages of their own (gpu_own_pages)");
         return NULL;
     }
     struct cgm_memsys *m = calloc(1, sizeof *m);
@@ -801,6 +821,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     m->gpu = d->gpu;
     m->sys = d->sys;
     m->dram_dom = d->dram;
+    m->gpu_dram_dom = d->gpu_dram;
     m->block_shift = log2_exact(cfg->block_bytes);
     struct cgm_coh_config cc = cfg->coh;
     cc.cores = cfg->cores;

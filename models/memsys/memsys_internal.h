@@ -179,12 +179,19 @@ struct mem_ctrl {
 
 /* A system agent: the ring endpoint in front of one memory controller. A
  * request arriving from the ring waits sa_latency system cycles, then for
- * room at its controller; answers go back on the reply lane. */
+ * room at its controller; answers go back on the reply lane. A discrete
+ * GPU's memory agent (gpu_side) is the same in front of the GPU's own
+ * controller, in the GPU domain and off the ring: its requests come from
+ * the hubs' links once they have crossed (memsys_sa_receive_at), its
+ * answers go up the hub they came down. */
 struct sys_agent {
     struct cgm_memsys *m;
     unsigned id;
-    int ep;
+    int ep;                    /* -1 for the GPU's */
     unsigned latency;
+    bool gpu_side;
+    ks_domain *domain;
+    const struct mem_map *map; /* the blocks' numbers at its controller */
     struct mem_ctrl *mc;
     struct fifo rx, tx;
     ks_eventcount ec;
@@ -235,6 +242,10 @@ struct topology {
     unsigned nmcs;
     struct hub *hubs;
     unsigned nhubs;
+    /* a discrete GPU's own memory (gpu_dram_on), else gpu_sa NULL */
+    struct sys_agent *gpu_sa;
+    struct mem_ctrl gpu_mc;
+    struct mem_map gpu_map;    /* one controller: a block is its own number */
 };
 
 /* A scalar cache: the GPU cycle it is free again, and its counts. */
@@ -246,7 +257,7 @@ struct scalar_cache {
 struct cgm_memsys {
     struct cgm_memsys_config cfg;
     ks_engine *eng;
-    ks_domain *cpu, *gpu, *sys, *dram_dom;
+    ks_domain *cpu, *gpu, *sys, *dram_dom, *gpu_dram_dom;
     unsigned block_shift;      /* log2 of the block size */
     struct topology topo;
     struct cgm_coh_sys *coh;
@@ -332,8 +343,9 @@ void memsys_hub_free(struct hub *h);
 int memsys_map_init(struct mem_map *mm, const struct cgm_memsys_config *cfg, char *err, size_t errlen);
 
 /* mem_ctrl.c */
-int memsys_mc_create(struct cgm_memsys *m, struct mem_ctrl *mc, unsigned id, const struct cgm_dram_config *dram,
-                     mem_ctrl_answer_fn answer, void *owner, char *err, size_t errlen);
+int memsys_mc_create(struct cgm_memsys *m, struct mem_ctrl *mc, unsigned id, ks_domain *domain,
+                     const struct cgm_dram_config *dram, mem_ctrl_answer_fn answer, void *owner, char *err,
+                     size_t errlen);
 int memsys_mc_start(struct mem_ctrl *mc, char *err, size_t errlen); /* its DRAM's context */
 bool memsys_mc_can_take(const struct mem_ctrl *mc, uint64_t addr, bool write);
 bool memsys_mc_full(const struct mem_ctrl *mc);
@@ -348,8 +360,16 @@ void memsys_mc_free(struct mem_ctrl *mc);
 int memsys_sa_create(struct cgm_memsys *m, struct sys_agent *sa, unsigned id, int ep, struct mem_ctrl *mc,
                      const struct cgm_dram_config *dram, char *err, size_t errlen);
 int memsys_sa_start(struct sys_agent *sa, char *err, size_t errlen);
+/* The GPU's memory agent in front of mc, its controller with DRAM of
+ * gpu_dram in the GPU's DRAM domain: off the ring, fed by the hubs. */
+int memsys_gpu_sa_create(struct cgm_memsys *m, struct sys_agent *sa, struct mem_ctrl *mc,
+                         const struct cgm_dram_config *gpu_dram, char *err, size_t errlen);
 /* The ring's packet for the system agent: false when its queue is full. */
 bool memsys_sa_receive(struct sys_agent *sa, struct pkt *p);
+/* Whether the GPU's memory agent can take a packet from a hub, and its
+ * taking of p, which reaches it at GPU cycle arrival. */
+bool memsys_sa_has_room(const struct sys_agent *sa);
+void memsys_sa_receive_at(struct sys_agent *sa, struct pkt *p, uint64_t arrival);
 void memsys_sa_stop(struct sys_agent *sa);
 void memsys_sa_free(struct sys_agent *sa);
 

@@ -2,7 +2,8 @@
  * caches the memory side, made of objects the builder creates as many times
  * as the configuration asks: per memory controller a system agent in front
  * of it and its DRAM, per GPU hub its link. Memory requests go to the
- * system agent of the controller owning their block (struct mem_map). */
+ * system agent of the controller owning their block (struct mem_map). A
+ * discrete GPU's own memory controller sits off the ring, behind the hubs. */
 #include "memsys_internal.h"
 
 #include <stdio.h>
@@ -60,6 +61,15 @@ int memsys_topology_create(struct cgm_memsys *m, ks_engine *eng, cgm_net_deliver
         memsys_hub_init(m, &t->hubs[k], k, ep);
     }
     t->nhubs = hubs;
+    if (cfg->gpu_dram_on) {
+        t->gpu_sa = calloc(1, sizeof *t->gpu_sa);
+        if (!t->gpu_sa) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (memsys_gpu_sa_create(m, t->gpu_sa, &t->gpu_mc, &cfg->gpu_dram, err, errlen))
+            return -1;
+    }
     return 0;
 }
 
@@ -72,6 +82,8 @@ int memsys_topology_start(struct cgm_memsys *m, char *err, size_t errlen)
     for (unsigned k = 0; k < t->nmcs; k++)
         if (memsys_sa_start(&t->sas[k], err, errlen))
             return -1;
+    if (t->gpu_sa && memsys_sa_start(t->gpu_sa, err, errlen))
+        return -1;
     return 0;
 }
 
@@ -81,6 +93,10 @@ void memsys_topology_stop(struct cgm_memsys *m)
     for (unsigned k = 0; k < t->nmcs; k++) {
         memsys_sa_stop(&t->sas[k]);
         memsys_mc_stop(&t->mcs[k]);
+    }
+    if (t->gpu_sa) {
+        memsys_sa_stop(t->gpu_sa);
+        memsys_mc_stop(&t->gpu_mc);
     }
     for (unsigned k = 0; k < t->nhubs; k++)
         memsys_hub_stop(&t->hubs[k]);
@@ -95,6 +111,11 @@ void memsys_topology_free(struct cgm_memsys *m)
     for (unsigned k = 0; k < t->nmcs; k++) {
         memsys_sa_free(&t->sas[k]);
         memsys_mc_free(&t->mcs[k]);
+    }
+    if (t->gpu_sa) {
+        memsys_sa_free(t->gpu_sa);
+        memsys_mc_free(&t->gpu_mc);
+        free(t->gpu_sa);
     }
     free(t->hubs);
     free(t->sas);
@@ -125,6 +146,16 @@ uint64_t cgm_memsys_controller_violations(const struct cgm_memsys *m, unsigned i
 
 const struct cgm_dram *cgm_memsys_dram(const struct cgm_memsys *m) { return cgm_memsys_controller_dram(m, 0); }
 
+const struct cgm_dram *cgm_memsys_gpu_dram(const struct cgm_memsys *m)
+{
+    return m->topo.gpu_sa ? m->topo.gpu_mc.dram : NULL;
+}
+
+const struct cgm_memsys_mc_stats *cgm_memsys_gpu_dram_requests(const struct cgm_memsys *m)
+{
+    return m->topo.gpu_sa ? &m->topo.gpu_mc.st : NULL;
+}
+
 const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m)
 {
     struct cgm_memsys *w = (struct cgm_memsys *)m; /* refresh the sums */
@@ -135,6 +166,8 @@ const struct cgm_memsys_stats *cgm_memsys_stats(const struct cgm_memsys *m)
         w->st.mem_writes += mc->st.writes;
         w->st.dram_violations += cgm_memsys_controller_violations(m, k);
     }
+    if (m->topo.gpu_sa && m->topo.gpu_mc.checker)
+        w->st.dram_violations += cgm_dram_checker_violations(m->topo.gpu_mc.checker);
     return &m->st;
 }
 
@@ -145,5 +178,8 @@ const char *cgm_memsys_dram_check_error(const struct cgm_memsys *m)
         if (mc->checker && *cgm_dram_checker_first_error(mc->checker))
             return cgm_dram_checker_first_error(mc->checker);
     }
+    const struct cgm_dram_checker *g = m->topo.gpu_sa ? m->topo.gpu_mc.checker : NULL;
+    if (g && *cgm_dram_checker_first_error(g))
+        return cgm_dram_checker_first_error(g);
     return "";
 }

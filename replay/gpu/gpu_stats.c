@@ -14,6 +14,7 @@
 
 #include "cgm/coh.h"
 #include "cgm/memsys.h"
+#include "replay/sim.h"
 
 const char *const rp_cu_stall_names[CS_COUNT] = { "unit_busy", "memory_wait", "barrier", "dependency",
                                                   "fetch" };
@@ -249,8 +250,13 @@ int rp_gpu_stats_register(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat pare
         /* its caches are in the memory system's "caches" array */
         static const char *const orgs[2][2] = { { "NC-MC", "NC-L3" }, { "C-MC", "C-L3" } };
         cgm_stat_label(reg, m, "model", "hierarchy");
-        cgm_stat_label(reg, m, "organisation", orgs[g->cfg->gpu_coherence == RP_GPU_COHERENT]
-                                                   [g->cfg->gpu_connection == RP_GPU_TO_L3]);
+        cgm_stat_label(reg, m, "organisation", g->sync.discrete ? "discrete"
+                                               : orgs[g->cfg->gpu_coherence == RP_GPU_COHERENT]
+                                                     [g->cfg->gpu_connection == RP_GPU_TO_L3]);
+        /* a discrete GPU's own memory: "gpu.dram" beside the host's "dram" */
+        const struct cgm_dram *own = cgm_memsys_gpu_dram(g->sim->ms);
+        if (own)
+            cgm_dram_stats_register(own, reg, x);
     } else {
         cgm_stat_label(reg, m, "model", "ideal");
         cgm_stat_counter(reg, m, "vector_requests", &g->ideal.requests);

@@ -75,7 +75,8 @@ static void test_presets_match_jedec(void **state)
     (void)state;
     check_preset(&ddr3);
     check_preset(&ddr4);
-    /* GDDR5: seed 001 Table 4.2 (DRAMSim2 timings in cycles, tCK = 0.667). */
+    /* GDDR5: seed 001 Table 4.2 (DRAMSim2 timings in cycles, tCK = 0.667,
+     * which is 1.5 GHz rounded: the preset states 2/3 ns exactly). */
     struct cgm_dram_config g;
     assert_int_equal(cgm_dram_preset("GDDR5", &g), 0);
     assert_int_equal(g.t.cl, 18);
@@ -93,6 +94,7 @@ static void test_presets_match_jedec(void **state)
     assert_int_equal(g.t.rtrs, 1);
     assert_int_equal(g.t.rfc, 278);
     assert_int_equal(g.t.faw, 35);
+    assert_true(fabs(g.t.tck_ns * 1.5 - 1.0) < 1e-15);
     assert_int_equal(cgm_dram_preset("DDR9", &g), -1);
 }
 
@@ -291,7 +293,7 @@ static void test_peak_bandwidth(void **state)
     check_peak("DDR3-1600", 1600e6 * 8 * 2 / 1e9);
     check_peak("DDR4-2400", 2400e6 * 8 * 2 / 1e9);
     /* 1.5 GHz command clock, double data rate on 32 bits, two channels. */
-    check_peak("GDDR5", 2 / 0.667 * 4 * 2);
+    check_peak("GDDR5", 1.5e9 * 2 * 4 * 2 / 1e9);
 }
 
 /* ---- random traffic under the checker ---------------------------------- */
