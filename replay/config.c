@@ -242,8 +242,7 @@ static const struct key keys[] = {
     { "gpu", "rolling_growth", T_COUNT, OFF(gpu_rolling_growth), "2", 0, 1024, NULL,
       "rolling: blocks the rolling size grows by at each allocation (seed 004 Sec. 6.3.3: 2; 0: a fixed size)" },
     { "gpu", "attach", T_ENUM, OFF(gpu_attach), "integrated", 0, 1, attach_names,
-      "integrated: copies are CPU loads, stores and flushes (seed 000); discrete: the DMA engine over the link ([pcie]), "
-      "and the GPU's L2 misses go to its own memory ([gpu.dram]) whatever gpu.connection says" },
+      "integrated: copies are CPU loads, stores and flushes (seed 000); discrete: DMA over [pcie], L2 misses to [gpu.dram]" },
     { "pcie", "lanes", T_COUNT, OFF(pcie_lanes), "16", 1, 64, NULL, "discrete: lanes of the GPU's link" },
     { "pcie", "lane_mbps", T_COUNT, OFF(pcie_lane_mbps), "500", 1, 1000000, NULL,
       "discrete: MB/s per lane and direction (PCIe 2.0: 500)" },

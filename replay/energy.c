@@ -173,6 +173,34 @@ static void dram(struct energy *e, const struct rp_sim *s)
     element(e, g, a, p, PART_DRAM);
 }
 
+/* A discrete GPU's own DRAM ("gpu.dram", of the [gpu.dram] settings): its
+ * energy in energy.gpu_dram, added to the DRAM part beside the host's. */
+static void gpu_dram(struct energy *e, const struct rp_sim *s)
+{
+    const struct rp_energy_cfg *c = &s->cfg.energy;
+    const struct cgm_dram *d = s->ms ? cgm_memsys_gpu_dram(s->ms) : NULL;
+    cgm_stat stats = cgm_stats_find(e->reg, CGM_STATS_ROOT, "gpu.dram");
+    if (!d || stats < 0)
+        return;
+    cgm_stat g = cgm_stats_object(e->reg, cgm_stats_child(e->reg, CGM_STATS_ROOT, "energy"), "gpu_dram");
+    cgm_stat_label(e->reg, g, "from", c->dram_idd ? "IDD currents (gpu.dram.IDD*, gpu.dram.VDD)" : "energy.dram");
+    struct rp_dram_counts k;
+    if (rp_energy_dram_counts(e->reg, g, &d, 1, &k))
+        return;
+    struct rp_esum *a = rp_esum_new(e->reg, 5), *p = rp_esum_new(e->reg, 2);
+    if (c->dram_idd) {
+        rp_energy_dram_idd(e->reg, g, &s->cfg.gpu_dram, &k, &stats, 1, a, p);
+    } else {
+        rp_esum_add(a, k.read_bursts, (int64_t)c->dram_read);
+        rp_esum_add(a, k.write_bursts, (int64_t)c->dram_write);
+        rp_esum_add_path(a, stats, "activates", (int64_t)c->dram_activate);
+        rp_esum_add_path(a, stats, "precharges", (int64_t)c->dram_precharge);
+        rp_esum_add_path(a, stats, "refreshes", (int64_t)c->dram_refresh);
+        rp_esum_add_path(p, stats, "cycles", (int64_t)c->dram_passive);
+    }
+    element(e, g, a, p, PART_DRAM);
+}
+
 static void compute_units(struct energy *e, const struct rp_energy_cfg *c)
 {
     cgm_stat root = CGM_STATS_ROOT, src = cgm_stats_find(e->reg, root, "gpu.compute_units");
@@ -218,6 +246,7 @@ int rp_energy_register(struct rp_sim *s, cgm_stat cycles)
     caches(&e, c);
     network(&e, c);
     dram(&e, s);
+    gpu_dram(&e, s);
     compute_units(&e, c);
     cgm_stat parts = cgm_stats_object(reg, g, "parts");
     struct rp_esum *total = rp_esum_new(reg, 4);
