@@ -115,7 +115,8 @@ struct _cl_event {
     cl_command_type type;
     cl_int status;
     cl_ulong times[4];             /* queued, submit, start, end (ns of the virtual clock) */
-    int launched;                  /* a kernel the driver may not have reported done */
+    int launched;                  /* a kernel or an asynchronous copy the driver may not have
+                                      reported done (a wait for it is a gpu_wait) */
     struct cl_callback *callbacks;
 };
 
@@ -145,7 +146,9 @@ cl_int cgm_cl_info_str(const char *s, size_t param_value_size, void *param_value
 #define CGM_SET_ERR(errcode_ret, e) do { if (errcode_ret) *(errcode_ret) = (e); } while (0)
 
 /* ---- commands (queue.c) ---- */
-enum cl_cmd_op { OP_NONE, OP_SYNC, OP_COPY, OP_FILL, OP_RECT, OP_KERNEL };
+/* OP_COPY_ASYNC: a non-blocking read or write of a buffer, the driver's
+ * asynchronous copy (cgm_gpu_copy_async): the host goes on. */
+enum cl_cmd_op { OP_NONE, OP_SYNC, OP_COPY, OP_FILL, OP_RECT, OP_KERNEL, OP_COPY_ASYNC };
 /* A command, built by the caller on its stack; copied (with its wait list,
  * pattern and arguments) only when it must wait in its queue. */
 struct cl_cmd {

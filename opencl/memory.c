@@ -213,8 +213,11 @@ static cl_int copy_cmd(cl_command_queue q, cl_command_type type, char *dst, cons
                        size_t bytes, cl_bool blocking, cl_uint n, const cl_event *waits,
                        cl_event *event)
 {
-    struct cl_cmd c = { .op = OP_COPY, .type = type, .waits = waits, .nwaits = n, .dst = dst,
-                        .src = src, .bytes = bytes };
+    /* A non-blocking read or write goes on while the host does (an
+     * asynchronous copy); buffer to buffer copies stay the driver's copy. */
+    int async = !blocking && (type == CL_COMMAND_READ_BUFFER || type == CL_COMMAND_WRITE_BUFFER);
+    struct cl_cmd c = { .op = async ? OP_COPY_ASYNC : OP_COPY, .type = type, .waits = waits, .nwaits = n,
+                        .dst = dst, .src = src, .bytes = bytes };
     return cgm_cl_submit(q, &c, blocking, event);
 }
 

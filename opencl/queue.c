@@ -3,7 +3,9 @@
  * event holds it back. Kernels run inside the driver's launch call; the
  * host learns of their end (the trace's gpu_done and gpu_wait) at the first
  * command that needs their results: a copy, a fill, a map, a finish or a
- * wait for a kernel's event. */
+ * wait for a kernel's event. A non-blocking read or write is the driver's
+ * asynchronous copy; the host learns of its end in the same places (a
+ * blocking command, a finish, a wait for its event). */
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -12,7 +14,9 @@
 #include "cl_internal.h"
 
 static cl_command_queue queues;
-static int launches_pending;
+/* kernels launched, and asynchronous copies started, that the host has not
+ * waited for yet (the trace's next gpu_wait orders them) */
+static int launches_pending, copies_pending;
 
 void cgm_cl_register_queue(cl_command_queue q)
 {
@@ -31,10 +35,29 @@ void cgm_cl_unregister_queue(cl_command_queue q)
 
 void cgm_cl_gpu_sync(void)
 {
+    if (launches_pending || copies_pending) {
+        cgm_gpu_wait();
+        launches_pending = copies_pending = 0;
+    }
+}
+
+/* The kernels' end only (an asynchronous read needs their results, not
+ * the end of the copies before it; the one gpu_wait orders those too). */
+static void kernels_sync(void)
+{
     if (launches_pending) {
         cgm_gpu_wait();
-        launches_pending = 0;
+        launches_pending = copies_pending = 0;
     }
+}
+
+/* Whether C's wait list names a kernel or copy the host has not waited for. */
+static int waits_on_gpu(const struct cl_cmd *c)
+{
+    for (cl_uint i = 0; i < c->nwaits; i++)
+        if (c->waits[i]->launched)
+            return 1;
+    return 0;
 }
 
 cl_event cgm_cl_event_new(cl_context ctx, cl_command_queue q, cl_command_type type)
@@ -115,6 +138,19 @@ static cl_int execute(const struct cl_cmd *c)
         if (c->bytes && c->dst != c->src)
             rc = cgm_gpu_copy(c->dst, c->src, c->bytes);
         return rc < 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
+    case OP_COPY_ASYNC:
+        /* A read needs the kernels' results; a write waits only for what
+         * its wait list names (the program orders a write after a kernel
+         * that reads the buffer by an event, or by a blocking call). */
+        if (c->type == CL_COMMAND_READ_BUFFER)
+            kernels_sync();
+        if (waits_on_gpu(c))
+            cgm_cl_gpu_sync();
+        if (c->bytes && c->dst != c->src) {
+            rc = cgm_gpu_copy_async(c->dst, c->src, c->bytes);
+            copies_pending = rc >= 0;
+        }
+        return rc < 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
     case OP_FILL: {
         cgm_cl_gpu_sync();
         /* the pattern repeated in host memory, then one DMA copy */
@@ -163,7 +199,7 @@ static cl_int run(const struct cl_cmd *c, cl_event ev)
     if (ev) {
         if (prof)
             ev->times[3] = cgm_cl_now();
-        ev->launched = c->op == OP_KERNEL && st == CL_COMPLETE;
+        ev->launched = (c->op == OP_KERNEL || c->op == OP_COPY_ASYNC) && st == CL_COMPLETE;
         cgm_cl_event_complete(ev, st);
     }
     return st;

@@ -27,6 +27,9 @@ char *cl_output_of(const char *cmd);
  * TRACE; its standard output. Kernel sources come from the tree. */
 char *cl_record(const char *program, const char *trace);
 
+/* TRACE's asynchronous copies (gpu_copy_async events, all streams). */
+unsigned cl_async_copies(const char *trace);
+
 enum { CL_MAX_LAUNCHES = 512 };
 struct cl_kernel_work {
     unsigned launches;
@@ -43,8 +46,9 @@ void cl_same_kernel_work(const struct cl_kernel_work *a, const struct cl_kernel_
 
 /* Replays TRACE with traces/configs/seed.ini in the organisation
  * (COHERENT, L3) and checks the GPU's wavefront instructions (WAVE_INSTS);
- * COPIES (when not negative) and COPY_BYTES (when not negative) against the
- * copy jobs and bytes the statistics report. */
+ * COPIES (when not negative) against the copy jobs the statistics report
+ * plus the trace's asynchronous copies (which are no jobs), COPY_BYTES
+ * (when not negative) against the bytes copied. */
 void cl_replay(const char *trace, int coherent, int l3, uint64_t wave_insts, int copies,
                double copy_bytes);
 
