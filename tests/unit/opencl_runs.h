@@ -47,8 +47,9 @@ void cl_same_kernel_work(const struct cl_kernel_work *a, const struct cl_kernel_
 /* Replays TRACE with traces/configs/seed.ini in the organisation
  * (COHERENT, L3) and checks the GPU's wavefront instructions (WAVE_INSTS);
  * COPIES (when not negative) against the copy jobs the statistics report
- * plus the trace's asynchronous copies (which are no jobs), COPY_BYTES
- * (when not negative) against the bytes copied. */
+ * (the blocking copies, COPIES less the trace's asynchronous ones, and at
+ * most one wait for each of those), COPY_BYTES (when not negative) against
+ * the bytes copied. */
 void cl_replay(const char *trace, int coherent, int l3, uint64_t wave_insts, int copies,
                double copy_bytes);
 
