@@ -792,6 +792,22 @@ static void test_nmoesi(void **state)
     free(rows);
 }
 
+/* nmoesi's banks merge N write-backs without asking their parent: a GPU
+ * the L3 keeps coherent with the CPU is refused, with the reason. */
+static void test_nmoesi_refused_coherent(void **state)
+{
+    (void)state;
+    struct cgm_coh_config c = small_system(2, 4, true, true);
+    c.gpu.protocol = &cgm_coh_nmoesi;
+    c.blocks = 16;
+    struct cgm_coh_env env = { .send = env_send, .later = env_later, .done = env_done, .gpu_done = env_gpu_done };
+    char err[256] = "";
+    struct cgm_coh_sys *s = cgm_coh_create(&c, &env, err, sizeof err);
+    assert_null(s);
+    assert_non_null(strstr(err, "nmoesi"));
+    assert_non_null(strstr(err, "noncoherent"));
+}
+
 static void test_same_seed_same_counts(void **state)
 {
     (void)state;
@@ -816,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_every_gpu_row_reached),
         cmocka_unit_test(test_si),
         cmocka_unit_test(test_nmoesi),
+        cmocka_unit_test(test_nmoesi_refused_coherent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
