@@ -766,9 +766,9 @@ static void test_nmoesi(void **state)
     gpu_rows_sink = rows;
     gpu_rows_sink_protocol = &cgm_coh_nmoesi;
     struct run_cfg runs[] = {
-        { "nmoesi, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(600000), 20, 60, 6, 41 },
-        { "nmoesi, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(600000), 20, 60, 6, 42 },
-        { "nmoesi, NC-MC, 2 cores + 32 CUs", small_system(2, 32, false, false), 48, scale(600000), 20, 60, 10, 43 },
+        { "nmoesi, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(1200000), 20, 60, 6, 41 },
+        { "nmoesi, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(1200000), 20, 60, 6, 42 },
+        { "nmoesi, NC-MC, 2 cores + 32 CUs", small_system(2, 32, false, false), 48, scale(1200000), 20, 60, 10, 43 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         runs[i].c.gpu.protocol = &cgm_coh_nmoesi;
