@@ -163,6 +163,9 @@ struct cgm_coh_protocol {
      * and page classes (CGM_OP_ACQUIRE .. CGM_OP_DOWNGRADE, CGM_COH_SHARED),
      * and the GPU must share the last level with the CPU. */
     bool self_invalidating;
+    /* Its GPU caches are not coherent with the CPU's: the system refuses
+     * it for the GPU under a coherent L3 (cfg.gpu.coherent). */
+    bool gpu_noncoherent;
 };
 
 enum cgm_coh_protocol_id {

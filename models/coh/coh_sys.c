@@ -151,6 +151,12 @@ static bool choose_protocols(struct cgm_coh_sys *s, char *err, size_t errlen)
                      s->proto[other ? 0 : k]->name, kind_names[other], s->proto[other]->name);
             return false;
         }
+    if (s->proto[CGM_NODE_GPU_L1]->gpu_noncoherent && s->cfg.gpu.cus && s->cfg.gpu.shared_llc &&
+        s->cfg.gpu.coherent) {
+        snprintf(err, errlen, "coherence: %s is for a GPU not coherent with the CPU (gpu.coherence = noncoherent)",
+                 s->proto[CGM_NODE_GPU_L1]->name);
+        return false;
+    }
     if (s->proto[0]->self_invalidating && s->cfg.gpu.cus && !s->cfg.gpu.shared_llc) {
         snprintf(err, errlen, "coherence: %s needs the GPU to share the L3 (its caches write through to it)",
                  s->proto[0]->name);

@@ -207,4 +207,36 @@ if ran study3_future; then
 ' "$SPECS" >> "$R"
     fi
 fi
+# ---- study 4 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 4: the GPU's memory fidelity and protocols (seed 001, HD 7770)"
+    echo
+} >> "$R"
+if ran study4_si_protocol; then
+    s=study4_si_protocol
+    {
+        echo "$(status $s). OPC (active-lane operations per GPU cycle) of the six GPU workloads on"
+        echo "\`traces/configs/hd7770.ini\` under \`gpu.protocol\` mesi, si and nmoesi at L1 MSHR 16-256, with"
+        echo "each memory-fidelity switch varied alone. mesi stands for the thesis' MOESI (the GPU's"
+        echo "write-back, write-allocate protocol here). The thesis' numbers are what its text gives"
+        echo "(\`study4_thesis.csv\`): its figures' bars are not in the text."
+        echo
+        for f in over_mesi fig4.8 fig2.2_si fig2.2_nmoesi variants_mesi variants_si variants_nmoesi; do
+            if [ -s "$OUT/study4_$f.md" ]; then
+                echo "#### study4_$f"
+                echo
+                cat "$OUT/study4_$f.md"
+                echo
+                printf '![%s](study4_%s.svg)\n\n' "$f" "$f"
+            fi
+        done
+        echo "| figure | the thesis' claim | thesis |"
+        echo "|---|---|---:|"
+        awk -F, 'NR > 1 { printf "| %s | %s | %s |\n", $1, $2, $3 }' "$SPECS/study4_thesis.csv"
+        echo
+        verdict 4 "$OUT/$s/table.csv" "$OUT/$s"
+    } >> "$R"
+    provenance $s
+fi
 echo "studies: report in $R"

@@ -120,6 +120,33 @@ else
     skipped=1
 fi
 
+echo "== study 4: the GPU's memory fidelity and protocols (seed 001, hd7770)"
+if sweep study4_si_protocol; then
+    s4=$OUT/study4_si_protocol/table.csv
+    # Figs. 2.2 and 4.8: each protocol's OPC over mesi's (MOESI's nearest)
+    # and over nmoesi's, at L1 MSHR 256; Fig. 2.2 per L1 MSHR size, over
+    # mesi at 256 (the thesis' baseline).
+    plot "$s4" --metric gpu.opc --x workload --lines gpu.protocol --where variant=base --where gpu.l1.mshr=256 \
+        --normalise gpu.protocol=mesi --style bars --title "OPC over mesi, L1 MSHR 256 (thesis Fig. 2.2)" \
+        -o "$OUT/study4_over_mesi"
+    plot "$s4" --metric gpu.opc --x workload --lines gpu.protocol --where variant=base --where gpu.l1.mshr=256 \
+        --normalise gpu.protocol=nmoesi --style bars --title "OPC over nmoesi, L1 MSHR 256 (thesis Fig. 4.8)" \
+        -o "$OUT/study4_fig4.8"
+    for p in si nmoesi; do
+        plot "$s4" --metric gpu.opc --x workload --lines gpu.l1.mshr --where variant=base --where gpu.protocol=$p \
+            --normalise gpu.protocol=mesi,gpu.l1.mshr=256 --style bars \
+            --title "$p: OPC over mesi at L1 MSHR 256, per L1 MSHR size (thesis Fig. 2.2)" -o "$OUT/study4_fig2.2_$p"
+    done
+    # Figs. 3.8, 4.4, 4.7: each switch's OPC over the base variant, per protocol.
+    for p in mesi si nmoesi; do
+        plot "$s4" --metric gpu.opc --x workload --lines variant --where gpu.l1.mshr=256 --where gpu.protocol=$p \
+            --normalise variant=base --style bars \
+            --title "$p, L1 MSHR 256: OPC over the base (thesis Figs. 3.8, 4.4, 4.7)" -o "$OUT/study4_variants_$p"
+    done
+else
+    skipped=1
+fi
+
 sh "$SPECS/report.sh" "$OUT" "$SPECS"
 echo "studies: results, tables and plots in $OUT"
 [ "$recorded" = 0 ] && [ "$skipped" = 0 ] && [ "$failed" = 0 ]

@@ -23,6 +23,20 @@
  * load none older than the last released before it was issued. Each
  * block's recent stores are kept with the time they completed for that.
  *
+ * Under nmoesi (gpu.protocol = nmoesi, a GPU not coherent with the CPU)
+ * a CU writes without ownership: its N copy holds bytes no one else sees
+ * until it is written back (evicted, taken by the bank, or at a release:
+ * cgm_coh_gpu_invalidate). The CU L1 copies and the bank's copy are left
+ * out of the census and last-value check, and each GPU block has one CU
+ * that writes it (the others only read it: the data-race-free programs
+ * the N state is for). What is checked instead: the writer reads its own
+ * last store (its N bytes are never lost), and a CU that invalidates
+ * (acquires) reads no value older than the last one released before it,
+ * where a store is released once its writer invalidated after it and
+ * every WriteBack that writer had sent by then reached its bank. A core's
+ * reads of a block handed over from the GPU read the writer's last store
+ * (the handover's flush takes the N bytes).
+ *
  * Every request completes (a watchdog prints every controller's view of a
  * stuck block), every row of Tables 3.6 and 3.7 (and of si's) is reached,
  * and the same seed gives the same counts. */
@@ -37,6 +51,7 @@
 
 #include "cgm/coh_moesi.h"
 #include "cgm/coh_si.h"
+#include "cgm/coh_nmoesi.h"
 #include "tests/unit/coh_events.h"
 
 #define MAXN 128
@@ -56,6 +71,7 @@ struct outstanding {
 /* A block's stores as they completed, the newest at (n - 1) % HISTORY. */
 struct history {
     uint64_t value[HISTORY], done[HISTORY];
+    uint64_t stored[HISTORY]; /* nmoesi: when the store completed (done: when released; UINT64_MAX not yet) */
     uint64_t n;
 };
 
@@ -76,6 +92,12 @@ struct tester {
     unsigned cores, cus, nodes, agents; /* agents: cores then CUs */
     bool coherent;                      /* C-L3: one coherence domain */
     bool si;                            /* the CUs' L1s are made coherent by software */
+    bool nm;                            /* nmoesi: the CUs write without ownership */
+    int node_cu[MAXN];                  /* nmoesi: the CU of a vector L1's node, -1 for others */
+    unsigned wb_inflight[MAX_AGENTS];   /* nmoesi: a CU agent's WriteBacks on their way to the banks */
+    bool releasing[MAX_AGENTS];         /* nmoesi: the CU invalidated; its write-backs not all there */
+    uint64_t release_start[MAX_AGENTS];
+    uint64_t nm_own_reads, nm_releases;
     uint64_t nblocks;
     struct block_info blk[MAX_BLOCKS];
     struct coh_events q;
@@ -103,6 +125,8 @@ static void env_send(void *ctx, const struct cgm_coh_msg *m)
 {
     struct tester *t = ctx;
     uint64_t at = coh_msg_arrival(&t->rng, t->now, t->max_delay, &t->chan_last[m->src][m->dst]);
+    if (t->nm && m->type == COH_WB && t->node_cu[m->src] >= 0)
+        t->wb_inflight[t->cores + (unsigned)t->node_cu[m->src]]++;
     push(t, (struct coh_event){ .time = at, .kind = EV_MSG, .m = *m });
 }
 
@@ -133,7 +157,7 @@ static void check_block(struct tester *t, uint64_t block)
     struct cgm_coh_census census = { 0 };
     for (unsigned a = 0; a < t->agents; a++) {
         bool core = a < t->cores;
-        if ((core && !cpu_side) || (!core && !gpu_side) || (!core && t->si))
+        if ((core && !cpu_side) || (!core && !gpu_side) || (!core && (t->si || t->nm)))
             continue;
         uint64_t data = 0;
         const struct cgm_coh_protocol *p = core ? cpu : gpu;
@@ -155,7 +179,7 @@ static void check_block(struct tester *t, uint64_t block)
     }
     uint64_t data = 0;
     const struct cgm_coh_protocol *banks = cgm_coh_protocol_of(t->sys, CGM_NODE_GPU_L2);
-    if (gpu_side && t->cus && banks->permission[cgm_coh_gpu_l2_copy(t->sys, block, &data)] != CGM_COH_NO_COPY &&
+    if (gpu_side && t->cus && !t->nm && banks->permission[cgm_coh_gpu_l2_copy(t->sys, block, &data)] != CGM_COH_NO_COPY &&
         data != t->golden[block]) {
         fprintf(stderr, "time %llu: the GPU L2 holds block %llu with value %llu, last store %llu\n",
                 (unsigned long long)t->now, (unsigned long long)block, (unsigned long long)data,
@@ -172,6 +196,57 @@ static void check_block(struct tester *t, uint64_t block)
                 (unsigned long long)block, census.writers, census.readers, wrong);
         fail_block(t, block);
     }
+}
+
+/* ---- nmoesi's releases ------------------------------------------------------- */
+
+static unsigned writer_of(const struct tester *t, uint64_t block) { return t->cores + (unsigned)(block % t->cus); }
+
+/* CU agent's stores completed before its release started are released
+ * now: its write-backs are all at the banks. */
+static void nm_release_done(struct tester *t, unsigned agent)
+{
+    t->releasing[agent] = false;
+    t->nm_releases++;
+    for (uint64_t b = 0; b < t->nblocks; b++) {
+        if (writer_of(t, b) != agent)
+            continue;
+        struct history *h = &t->hist[b];
+        uint64_t first = h->n > HISTORY ? h->n - HISTORY : 0;
+        for (uint64_t i = h->n; i-- > first;) {
+            uint64_t k = i % HISTORY;
+            if (h->done[k] != UINT64_MAX)
+                break;
+            if (h->stored[k] <= t->release_start[agent])
+                h->done[k] = t->now;
+        }
+    }
+}
+
+/* A release, and an acquire when the CU has nothing in flight (a
+ * kernel's start may find requests of the CU in flight: not an acquire). */
+static void nm_invalidate(struct tester *t, unsigned agent, bool acquire)
+{
+    cgm_coh_gpu_invalidate(t->sys, (int)(agent - t->cores));
+    if (acquire)
+        t->invalidated[agent] = t->now;
+    t->invalidations++;
+    if (!t->releasing[agent]) {
+        t->releasing[agent] = true;
+        t->release_start[agent] = t->now;
+    }
+    if (!t->wb_inflight[agent])
+        nm_release_done(t, agent);
+}
+
+/* A WriteBack reached its bank. */
+static void nm_delivered(struct tester *t, const struct cgm_coh_msg *m)
+{
+    if (!t->nm || m->type != COH_WB || t->node_cu[m->src] < 0)
+        return;
+    unsigned agent = t->cores + (unsigned)t->node_cu[m->src];
+    if (--t->wb_inflight[agent] == 0 && t->releasing[agent])
+        nm_release_done(t, agent);
 }
 
 /* ---- handing a block to the other side ------------------------------------- */
@@ -213,6 +288,9 @@ static void flush_done(struct tester *t, uint64_t block)
     if (t->si && b->side == 1)
         for (unsigned cu = 0; cu < t->cus; cu++) /* the GPU side starts a kernel: its L1s invalidated */
             cgm_coh_gpu_invalidate(t->sys, (int)cu);
+    if (t->nm && b->side == 1)
+        for (unsigned cu = 0; cu < t->cus; cu++)
+            nm_invalidate(t, t->cores + cu, !t->inflight[t->cores + cu]);
     b->handing = false;
     b->check_next_read = true;
     t->handovers++;
@@ -269,9 +347,18 @@ static void complete(struct tester *t, unsigned agent, uint64_t tag, uint8_t op,
         t->golden[block] = value;
         struct history *h = &t->hist[block];
         h->value[h->n % HISTORY] = value;
-        h->done[h->n % HISTORY] = t->now;
+        h->done[h->n % HISTORY] = t->nm && agent >= t->cores ? UINT64_MAX : t->now;
+        h->stored[h->n % HISTORY] = t->now;
         h->n++;
-    } else if (t->si && agent >= t->cores && !b->check_next_read) {
+    } else if (t->nm && agent >= t->cores && !b->check_next_read && agent == writer_of(t, block)) {
+        t->nm_own_reads++;
+        if (value != t->golden[block]) {
+            fprintf(stderr, "time %llu: CU %u, the writer of block %llu, read %llu, not its own last store %llu\n",
+                    (unsigned long long)t->now, agent - t->cores, (unsigned long long)block,
+                    (unsigned long long)value, (unsigned long long)t->golden[block]);
+            fail_block(t, block);
+        }
+    } else if ((t->si || t->nm) && agent >= t->cores && !b->check_next_read) {
         uint64_t since = o->flags ? o->issued : t->invalidated[agent];
         if (!si_read_ok(t, block, value, since)) {
             fprintf(stderr, "time %llu: CU %u %sload of block %llu returned %llu, older than the last release "
@@ -339,6 +426,19 @@ static void issue(struct tester *t, unsigned agent)
         op = (r >> 6) % 2 ? CGM_OP_FLUSH_CPU : CGM_OP_FLUSH_GPU; /* allowed, if never needed */
     uint64_t value = op == CGM_OP_STORE ? ++t->next_value : 0;
     uint8_t flags = 0;
+    if (t->nm && !core) {
+        /* One writer per block; an acquire (and release) now and then. */
+        if (op == CGM_OP_STORE && agent != writer_of(t, block))
+            op = CGM_OP_LOAD, value = 0;
+        if ((r >> 12) % 64 == 0)
+            t->acquiring[agent] = true;
+        if (t->acquiring[agent] && t->inflight[agent])
+            return;
+        if (t->acquiring[agent]) {
+            nm_invalidate(t, agent, true);
+            t->acquiring[agent] = false;
+        }
+    }
     if (t->si && !core) {
         /* An acquire now and then (nothing in flight), and GLC or SLC
          * accesses. */
@@ -426,6 +526,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     t->agents = t->cores + t->cus;
     t->coherent = rc->c.gpu.coherent;
     t->si = rc->c.gpu.protocol == &cgm_coh_si;
+    t->nm = rc->c.gpu.protocol == &cgm_coh_nmoesi;
     t->nodes = rc->c.cores + rc->c.slices + rc->c.gpu.cus + rc->c.gpu.banks;
     assert_true(t->nodes <= MAXN && t->agents <= MAX_AGENTS && rc->nblocks <= MAX_BLOCKS);
     t->nblocks = rc->nblocks;
@@ -446,6 +547,10 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     t->sys = cgm_coh_create(&c, &env, err, sizeof err);
     if (!t->sys)
         fail_msg("%s", err);
+    for (unsigned n = 0; n < MAXN; n++)
+        t->node_cu[n] = -1;
+    for (unsigned cu = 0; cu < t->cus; cu++)
+        t->node_cu[cgm_coh_gpu_l1_node(t->sys, (int)cu)] = (int)cu;
     for (unsigned a = 0; a < t->agents; a++)
         push(t, (struct coh_event){ .time = a, .kind = EV_ISSUE, .node = (int)a });
     uint64_t steps = 0;
@@ -458,6 +563,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
                         cgm_coh_msg_names[e.m.type], e.m.src, e.m.dst, e.m.req, (unsigned long long)e.m.data,
                         e.m.bytes ? " (data)" : "");
             cgm_coh_deliver(t->sys, &e.m);
+            nm_delivered(t, &e.m);
             check_block(t, e.m.block);
         } else if (e.kind == EV_WAKE && e.node < 0) {
             flush_issue(t, e.block, (uint8_t)e.what);
@@ -490,6 +596,11 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     if (t->si)
         printf("%s: %llu invalidations, %llu CU reads checked against the last release (%llu of an older value "
                "that was still allowed)\n", rc->name, (unsigned long long)t->invalidations,
+               (unsigned long long)t->si_reads_checked, (unsigned long long)t->si_stale_reads);
+    if (t->nm)
+        printf("%s: %llu releases, %llu writer reads of its own stores, %llu CU reads checked against the last "
+               "release (%llu of an older value that was still allowed)\n", rc->name,
+               (unsigned long long)t->nm_releases, (unsigned long long)t->nm_own_reads,
                (unsigned long long)t->si_reads_checked, (unsigned long long)t->si_stale_reads);
     uint64_t hits = 0, nacks = 0;
     for (unsigned i = 0; i < t->cus; i++) {
@@ -642,6 +753,61 @@ static void test_si(void **state)
     free(rows);
 }
 
+/* The vector L1s and banks under nmoesi in the organisations where the
+ * GPU is not coherent with the CPU: the writer's own reads and the reads
+ * after an acquire checked, every row of nmoesi's own table reached and
+ * none of MESI's vector-L1 rows (Table 3.6) taken. */
+static void test_nmoesi(void **state)
+{
+    (void)state;
+    uint64_t *rows = calloc(NMOESI_NROWS, sizeof *rows);
+    uint64_t cpu_rows[MESI_NROWS] = { 0 };
+    assert_non_null(rows);
+    gpu_rows_sink = rows;
+    gpu_rows_sink_protocol = &cgm_coh_nmoesi;
+    struct run_cfg runs[] = {
+        { "nmoesi, NC-MC, 4 cores + 8 CUs", small_system(4, 8, false, false), 24, scale(1200000), 20, 60, 6, 41 },
+        { "nmoesi, NC-L3, 4 cores + 8 CUs", small_system(4, 8, true, false), 24, scale(1200000), 20, 60, 6, 42 },
+        { "nmoesi, NC-MC, 2 cores + 32 CUs", small_system(2, 32, false, false), 48, scale(1200000), 20, 60, 10, 43 },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        runs[i].c.gpu.protocol = &cgm_coh_nmoesi;
+        runs[i].c.gpu.l1_mshr = 4; /* more than the ways: a set whose every way waits */
+        runs[i].c.gpu.l1_sets = 2; /* copies that stay long enough to be written by others */
+        run(&runs[i], cpu_rows, NULL);
+    }
+    gpu_rows_sink = NULL;
+    int missing = 0;
+    for (unsigned r = 0; r < NMOESI_NROWS; r++) {
+        if (r >= MESI_NROWS && !rows[r]) {
+            printf("  nmoesi: Table %s row \"%s\": never reached\n", cgm_coh_nmoesi.rows[r].table,
+                   cgm_coh_nmoesi.rows[r].text);
+            missing++;
+        }
+        if (r < MESI_NROWS && cgm_coh_nmoesi.rows[r].kind == CGM_NODE_GPU_L1)
+            assert_int_equal(rows[r], 0);
+    }
+    if (scale_factor() >= 0.3)
+        assert_int_equal(missing, 0);
+    free(rows);
+}
+
+/* nmoesi's banks merge N write-backs without asking their parent: a GPU
+ * the L3 keeps coherent with the CPU is refused, with the reason. */
+static void test_nmoesi_refused_coherent(void **state)
+{
+    (void)state;
+    struct cgm_coh_config c = small_system(2, 4, true, true);
+    c.gpu.protocol = &cgm_coh_nmoesi;
+    c.blocks = 16;
+    struct cgm_coh_env env = { .send = env_send, .later = env_later, .done = env_done, .gpu_done = env_gpu_done };
+    char err[256] = "";
+    struct cgm_coh_sys *s = cgm_coh_create(&c, &env, err, sizeof err);
+    assert_null(s);
+    assert_non_null(strstr(err, "nmoesi"));
+    assert_non_null(strstr(err, "noncoherent"));
+}
+
 static void test_same_seed_same_counts(void **state)
 {
     (void)state;
@@ -665,6 +831,8 @@ int main(void)
         cmocka_unit_test(test_mixed_noncoherent),
         cmocka_unit_test(test_every_gpu_row_reached),
         cmocka_unit_test(test_si),
+        cmocka_unit_test(test_nmoesi),
+        cmocka_unit_test(test_nmoesi_refused_coherent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,11 @@
  * stores allocated: it hits no more often. mesi's statistics are the
  * fingerprints' (make fingerprints). An invalidation of the L1
  * (buffer_wbinvl1) takes the L1's sets in cycles under si and is free
- * under mesi. */
+ * under mesi. Under nmoesi (a GPU not coherent with the CPU) a store never
+ * asks for ownership: the vector L1s send Get only, never GetX (mesi's
+ * write-allocate L1 sends GetX for every store miss), and every
+ * write-back carries at least one store (a block is written back at most
+ * once for each time it was written since it was last clean). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +78,36 @@ static void test_si_against_mesi(void **state)
         }
 }
 
+static void test_nmoesi_against_mesi(void **state)
+{
+    (void)state;
+    double n_stores = 0;
+    for (size_t i = 0; i < GPU_NWORK; i++) {
+        uint64_t recorded = gpu_recorded_instructions(gpu_traces[i]);
+        cJSON *mesi = replay_under(gpu_traces[i], "mesi", RP_GPU_NONCOHERENT);
+        cJSON *nm = replay_under(gpu_traces[i], "nmoesi", RP_GPU_NONCOHERENT);
+        assert_int_equal(gpu_stat(nm, "gpu.wavefront_instructions"), recorded);
+        double stores = l1_sum(nm, "stores"), loads = l1_sum(nm, "loads");
+        assert_int_equal(stores, l1_sum(mesi, "stores"));
+        assert_int_equal(loads, l1_sum(mesi, "loads"));
+        /* no ownership asked: Get only */
+        assert_int_equal(l1_sum(nm, "coherence_messages.sent.GetX"), 0);
+        assert_true(l1_sum(nm, "coherence_messages.sent.Get") >= l1_sum(nm, "misses"));
+        if (stores > 0)
+            assert_true(l1_sum(mesi, "coherence_messages.sent.GetX") > 0);
+        assert_true(l1_sum(nm, "writebacks") <= stores);
+        assert_true(l1_sum(nm, "hits") <= loads + stores);
+        n_stores += stores;
+        printf("%s: L1 hits mesi %.0f nmoesi %.0f, L1 write-backs mesi %.0f nmoesi %.0f (stores %.0f), GetX mesi "
+               "%.0f, GPU kernel cycles mesi %.0f nmoesi %.0f\n", gpu_workloads[i], l1_sum(mesi, "hits"),
+               l1_sum(nm, "hits"), l1_sum(mesi, "writebacks"), l1_sum(nm, "writebacks"), stores,
+               l1_sum(mesi, "coherence_messages.sent.GetX"), gpu_kernel_cycles(mesi), gpu_kernel_cycles(nm));
+        cJSON_Delete(mesi);
+        cJSON_Delete(nm);
+    }
+    assert_true(n_stores > 0);
+}
+
 /* One wavefront waits for each of 16 buffer_wbinvl1 in turn (micro.cl's
  * wbinvl1_16): under si the kernel takes at least 16 times the L1's sets,
  * and at most that more than under mesi, where its time does not depend on
@@ -113,6 +147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_si_against_mesi),
         cmocka_unit_test(test_wbinvl1_takes_the_sets),
+        cmocka_unit_test(test_nmoesi_against_mesi),
     };
     return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
 }

@@ -70,7 +70,7 @@ static void test_study_specs(void **state)
     dry_run("traces/studies/study3_future.ini", 5 * 2 * 2 * 2 * 2);
     dry_run("traces/studies/study3_windows.ini", 5 * 2); /* its baseline at 1 and 4 GHz, with windows */
     /* workloads x L1 MSHR 16, 32, 64, 256 x base, nbs, 5 L2 MSHR sizes, 2 coalescers */
-    dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 9);
+    dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 3 * 9);
 }
 
 /* Study 3's windows are of its own baseline points: the same traces, and

@@ -320,6 +320,64 @@ static void test_study3_loads(void **state)
     expect(want);
 }
 
+/* Study 4: two programs at L1 MSHR 256. wa: si 3x mesi, nmoesi 1.5x mesi
+ * (si 2x nmoesi); wb: nmoesi 1.2x si and mesi. Non-blocking stores 1.1x
+ * everywhere but wb under mesi (0.98x); L2 MSHR 16 at 20% (wa) and 50%
+ * (wb) of 256, 128 -> 256 gains 5%; merging asks 1.02x (wa) and 1.5x (wb)
+ * coalescing's requests, coalescing 2x (wa) and 1x (wb) merging's OPC. */
+static double s4_opc(int w, int p, const char *x)
+{
+    static const double base[2][3] = { { 1.0, 3.0, 1.5 }, { 2.0, 2.0, 2.4 } }; /* mesi, si, nmoesi */
+    double b = base[w][p];
+    if (!strcmp(x, "nbs"))
+        return b * (w == 1 && p == 0 ? 0.98 : 1.1);
+    if (!strcmp(x, "l2mshr_16"))
+        return b * (w ? 0.5 : 0.2) * 1.05;
+    if (!strcmp(x, "l2mshr_128"))
+        return b;
+    if (!strcmp(x, "l2mshr_256"))
+        return b * 1.05;
+    if (!strcmp(x, "coalesce_instruction"))
+        return b * (w ? 1.0 : 2.0);
+    return b;
+}
+
+static void test_study4(void **state)
+{
+    (void)state;
+    static const char *const protocols[3] = { "mesi", "si", "nmoesi" };
+    static const char *const variants[] = { "base", "nbs", "l2mshr_16", "l2mshr_128", "l2mshr_256",
+                                            "coalesce_instruction", "coalesce_l1_mshr" };
+    char table[16384] = "workload,gpu.l1.mshr,gpu.protocol,variant,gpu.opc,gpu.mpko,gpu.vector_buffer_full_fraction,"
+                        "gpu.vector_memory_latency.mean,sum(caches[gpu_l1v].accesses),status,result\n";
+    for (int w = 0; w < 2; w++)
+        for (int p = 0; p < 3; p++)
+            for (size_t x = 0; x < sizeof variants / sizeof variants[0]; x++) {
+                double req = !strcmp(variants[x], "coalesce_l1_mshr") ? (w ? 150 : 102) : 100;
+                size_t len = strlen(table);
+                snprintf(table + len, sizeof table - len, "%s,256,%s,%s,%g,1.5,0.25,300,%g,done,points/x.json\n",
+                         w ? "wb" : "wa", protocols[p], variants[x], s4_opc(w, p, variants[x]), req);
+            }
+    free(harness_write(dir, "table.csv", table, 0));
+    free(harness_write(dir, "thesis.csv",
+                       "figure,measure,thesis,source\n4.8,a,0.5,s\n4.8,b,2,s\n4.8,c,2,s\n2.2,d,4,s\n2.2,e,4,s\n"
+                       "2.2,f,0.6,s\n3.8,g,1,s\n3.8,h,1.6,s\n4.4,i,0.5,s\n4.4,j,0.5,s\n4.6,k,0.75,s\n4.7,l,3.4,s\n",
+                       0));
+    verdict(4);
+    expect("| wa | 256 | 1.000 | 3.000 | 1.500 | 2.000 |");
+    expect("| wb | 256 | 2.000 | 1.000 | 1.200 | 0.833 |");
+    expect("| wa | 1.50 | 25.0% | 300 |");
+    expect("si at least 1.5x nmoesi in 1 of 2 programs (thesis: half of them), about 2x in 1 (thesis 2), "
+           "nmoesi 1.1x or more above si in 1 (thesis 2): agrees.");
+    expect("3.00x for si (wa at 256) and 1.50x for nmoesi (wa at 256); the thesis: up to 4x for both: agrees in part.");
+    expect("both gain 1.1x or more over mesi in 1 of 2 programs");
+    expect("non-blocking stores slower at 1 of 6 points (worst 0.9800x, wb (mesi, L1 MSHR 256)), largest gain 1.100x");
+    expect("below 30% of that at 256 for 1 of 2 program and L1 MSHR pairs (thesis: most): agrees in part.");
+    expect("less than 10% gained from L2 MSHR 128 to 256 for 2 of 2 (thesis: most): agrees.");
+    expect("within 5% of coalescing's for 1 of 2 (thesis: 75%): agrees in part.");
+    expect("the largest OPC gain of coalescing over merging is 2.000x (wa at L1 MSHR 256; thesis: up to 3.4x): agrees.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_study1_against_a_reversed_order),
         cmocka_unit_test(test_study2),
         cmocka_unit_test(test_study3_loads),
+        cmocka_unit_test(test_study4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
