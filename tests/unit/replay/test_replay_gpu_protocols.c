@@ -42,6 +42,8 @@ static cJSON *replay_under(const char *trace, const char *protocol, uint64_t coh
     assert_non_null(p);
     cfg.gpu_protocol = p->id;
     cfg.gpu_coherence = coherence;
+    /* C-L3, or NC-MC (the GPU's own memory path) */
+    cfg.gpu_connection = coherence == RP_GPU_COHERENT ? RP_GPU_TO_L3 : RP_GPU_TO_MC;
     return gpu_replay_stats(trace, &cfg);
 }
 
@@ -74,7 +76,7 @@ static void test_si_against_mesi(void **state)
                              l1_sum(si, "coherence_messages.sent.Get"));
             assert_true(hits <= loads);
             printf("%s (%s): L1 hits mesi %.0f si %.0f, L1 write-backs mesi %.0f si %.0f (stores %.0f), GPU "
-                   "kernel cycles mesi %.0f si %.0f\n", gpu_workloads[i], coh ? "coherent" : "non-coherent",
+                   "kernel cycles mesi %.0f si %.0f\n", gpu_workloads[i], coh ? "C-L3" : "NC-MC",
                    l1_sum(mesi, "hits"), hits, l1_sum(mesi, "writebacks"), l1_sum(si, "writebacks"), stores,
                    gpu_kernel_cycles(mesi), gpu_kernel_cycles(si));
             cJSON_Delete(mesi);
