@@ -199,19 +199,24 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_ms
     enum sub sub = classify(b, l, block, &wb);
     enum cgm_si_row row;
     bool done = true;
+    /* Counted as MESI's bank counts: a miss where the line is absent, a
+     * hit where it is present and settled (an S line's write included). */
+    if (!l) {
+        b->st.misses++;
+    } else if (settled(l)) {
+        cgm_cache_touch(&b->a.a, l);
+        b->st.hits++;
+    }
     switch (sub) {
     case SUB_M:
     case SUB_E:
     case SUB_S:
         if (wr && sub == SUB_S) {
             /* Shared at the L3: the write waits for the exclusive copy. */
-            b->st.misses++;
             done = miss(s, b, w, block, l);
             row = SIB_S_WRITE;
             break;
         }
-        b->st.hits++;
-        cgm_cache_touch(&b->a.a, l);
         if (wr)
             merge(s, b, l, w);
         else
@@ -225,7 +230,6 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_ms
         row = wr ? SIB_PENDING_WRITE : SIB_PENDING_LOAD;
         break;
     case SUB_I:
-        b->st.misses++;
         done = miss(s, b, w, block, NULL);
         row = wr ? (slc ? SIB_I_SLC_WRITE : SIB_I_WRITE) : (slc ? SIB_I_SLC_LOAD : SIB_I_LOAD);
         break;
