@@ -118,7 +118,71 @@ uint8_t gpu_l2_fill_state(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct 
                                           : MESI_M;
 }
 
-bool gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what)
+static void below_error(struct cgm_coh_sys *s, struct gpu_l2 *b, const char *what, const struct cgm_coh_msg *m)
+{
+    fprintf(stderr, "%s: GPU L2 bank %d: %s (%s from %d, block %llu)\n", s->proto[CGM_NODE_GPU_L2]->name, b->id, what,
+            cgm_coh_msg_names[m->type], m->src, (unsigned long long)m->block);
+    cgm_coh_dump_block(s, m->block, stderr);
+    abort();
+}
+
+void gpu_l2_parent_msg_absent(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m, struct dir_wb *wb,
+                              const struct gpu_l2_upper *u)
+{
+    bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
+    int dir = gpu_l2_parent_node(s, m->block);
+    if (wb && wb->state == DWB_WRITABLE) {
+        if (fwd) {
+            gpu_l2_wb_send(s, b, wb);
+        } else if (m->type == COH_FLUSH) {
+            gpu_l2_to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
+                                                             .dirty = wb->dirty });
+            u->wb_free(s, b, wb);
+            return;
+        }
+    }
+    gpu_l2_to_node(s, b, dir, (struct cgm_coh_msg){ .type = fwd ? COH_FWD_NACK : COH_INV_ACK, .block = m->block });
+}
+
+void gpu_l2_deliver_below(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m,
+                          const struct gpu_l2_upper *u)
+{
+    switch (m->type) {
+    case COH_FLUSH:
+        if (s->nodes[m->src].kind == CGM_NODE_CORE) {
+            u->core_flush(s, b, m->src, m->block);
+            return;
+        }
+        u->parent_msg(s, b, m);
+        return;
+    case COH_GET_FWD:
+    case COH_GETX_FWD:
+    case COH_INVAL:
+        u->parent_msg(s, b, m);
+        return;
+    case COH_PUTS:
+    case COH_PUTCLNX:
+    case COH_PUTX:
+        u->fill(s, b, m->block, gpu_l2_fill_state(s, b, m), m->data);
+        return;
+    case COH_NACK:
+        b->st.nacks_received++;
+        s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
+        return;
+    case COH_WB_ACK: {
+        struct dir_wb *wb = dwbq_find(&b->wb, m->block);
+        if (!wb || wb->state != DWB_WRITING)
+            below_error(s, b, "a write-back acknowledgement nobody waits for", m);
+        u->wb_free(s, b, wb);
+        return;
+    }
+    default:
+        below_error(s, b, "unexpected message", m);
+    }
+}
+
+void gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what,
+                       const struct gpu_l2_upper *u)
 {
     struct dir_wb *wb = dwbq_find(&b->wb, block);
     switch (what) {
@@ -129,13 +193,22 @@ bool gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, 
             gpu_l2_parent_get(s, b, block, l->state == MESI_IM);
         else if (wb && wb->state == DWB_WRITING)
             gpu_l2_wb_transmit(s, b, wb);
-        return true;
+        break;
     }
     case COH_WAKE_WB_DRAIN:
         if (wb && wb->state == DWB_WRITABLE)
             gpu_l2_wb_send(s, b, wb);
-        return true;
+        break;
+    case COH_WAKE_MEM_READ:
+        u->fill(s, b, block, MESI_E, s->mem[block]);
+        break;
+    case COH_WAKE_MEM_WRITE:
+        if (wb && wb->state == DWB_WRITING) {
+            s->mem[block] = wb->data;
+            u->wb_free(s, b, wb);
+        }
+        break;
     default:
-        return false;
+        break;
     }
 }

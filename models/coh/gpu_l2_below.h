@@ -35,10 +35,34 @@ void gpu_l2_answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
  * when the parent does not track the GPU), after the Unblock a forwarded
  * block owes the L3 directory. */
 uint8_t gpu_l2_fill_state(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+/* What the bank's protocol does for the lower side's messages: a core's
+ * flush of a block from the GPU's caches, the parent's forward,
+ * invalidation or flush, the block arriving for the bank's own request
+ * (the line's new state), and a victim that has left (the requests that
+ * joined it run again). */
+struct gpu_l2_upper {
+    void (*core_flush)(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block);
+    void (*parent_msg)(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+    void (*fill)(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
+    void (*wb_free)(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+};
+/* The parent's forward, invalidation or flush m finds no line of its
+ * block: a writable victim wb (NULL if none) is sent first for a forward
+ * (so the directory has the data when the Fwd_Nack arrives) or answers a
+ * flush with its data and is gone; else Fwd_Nack or Inval_Ack. */
+void gpu_l2_parent_msg_absent(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m, struct dir_wb *wb,
+                              const struct gpu_l2_upper *u);
+/* A message to the bank from anything but a CU: a core's Flush, the
+ * parent's forwards, invalidations, flushes, data, NACKs and write-back
+ * acknowledgements, dispatched to u (an unexpected one is a protocol
+ * error, reported with the block's dump). */
+void gpu_l2_deliver_below(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m,
+                          const struct gpu_l2_upper *u);
 /* A wake-up of the lower side: COH_WAKE_RETRY resends what the parent
  * refused (the request of a line in IS or IM, or a write-back being
- * written), COH_WAKE_WB_DRAIN sends a writable victim. false for the
- * others (memory's answers), which the bank handles. */
-bool gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what);
+ * written), COH_WAKE_WB_DRAIN sends a writable victim, COH_WAKE_MEM_READ
+ * and _WRITE are memory's answers. */
+void gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what,
+                       const struct gpu_l2_upper *u);
 
 #endif

@@ -597,6 +597,11 @@ static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
     gpu_l2_answer_parent(s, b, l);
 }
 
+static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
+/* The bank's part in its lower side's messages (gpu_l2_below.h). */
+static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg = parent_msg, .fill = fill,
+                                           .wb_free = wb_free };
+
 /* A forward, invalidation or flush from the L3 directory, which tracks the
  * GPU as one holder. */
 static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
@@ -656,19 +661,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
         defer(b, m);
         return;
     }
-    if (wb && wb->state == DWB_WRITABLE) {
-        if (fwd) {
-            /* Send the victim now, ahead of the NACK, so the directory has
-             * the data when the NACK arrives. */
-            wb_send(s, b, wb);
-        } else if (m->type == COH_FLUSH) {
-            to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
-                                                     .dirty = wb->dirty });
-            wb_free(s, b, wb);
-            return;
-        }
-    }
-    to_node(s, b, dir, (struct cgm_coh_msg){ .type = fwd ? COH_FWD_NACK : COH_INV_ACK, .block = m->block });
+    gpu_l2_parent_msg_absent(s, b, m, wb, &upper);
 }
 
 /* The parent's data for the bank's request. */
@@ -742,56 +735,10 @@ void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_co
             protocol_error(s, b, "a message a bank cannot take from a CU", m);
         }
     }
-    switch (m->type) {
-    case COH_FLUSH:
-        if (from->kind == CGM_NODE_CORE) {
-            gpu_flush(s, b, m->src, m->block);
-            return;
-        }
-        parent_msg(s, b, m);
-        return;
-    case COH_GET_FWD:
-    case COH_GETX_FWD:
-    case COH_INVAL:
-        parent_msg(s, b, m);
-        return;
-    case COH_PUTS:
-    case COH_PUTCLNX:
-    case COH_PUTX:
-        fill(s, b, m->block, gpu_l2_fill_state(s, b, m), m->data);
-        return;
-    case COH_NACK:
-        b->st.nacks_received++;
-        s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
-        return;
-    case COH_WB_ACK: {
-        struct dir_wb *wb = wb_find(b, m->block);
-        if (!wb || wb->state != DWB_WRITING)
-            protocol_error(s, b, "a write-back acknowledgement nobody waits for", m);
-        wb_free(s, b, wb);
-        return;
-    }
-    default:
-        protocol_error(s, b, "unexpected message", m);
-    }
+    gpu_l2_deliver_below(s, b, m, &upper);
 }
 
 void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what)
 {
-    if (gpu_l2_wake_below(s, b, block, what))
-        return;
-    struct dir_wb *wb = wb_find(b, block);
-    switch (what) {
-    case COH_WAKE_MEM_READ:
-        fill(s, b, block, MESI_E, s->mem[block]);
-        break;
-    case COH_WAKE_MEM_WRITE:
-        if (wb && wb->state == DWB_WRITING) {
-            s->mem[block] = wb->data;
-            wb_free(s, b, wb);
-        }
-        break;
-    default:
-        break;
-    }
+    gpu_l2_wake_below(s, b, block, what, &upper);
 }

@@ -334,6 +334,10 @@ static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_
     gpu_l2_to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = block, .req = COH_FLUSH });
 }
 
+/* The bank's part in its lower side's messages (gpu_l2_below.h). */
+static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg = parent_msg, .fill = fill,
+                                           .wb_free = wb_free };
+
 /* A forward, invalidation or flush from the L3 directory. No CU is asked:
  * the bank answers from its own line at once. */
 static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
@@ -362,19 +366,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
     }
     struct dir_wb *wb = dwbq_find(&b->wb, m->block);
     si_row(s, fwd ? SIB_ABSENT_FWD : SIB_ABSENT_INVAL);
-    if (wb && wb->state == DWB_WRITABLE) {
-        if (fwd) {
-            /* The victim first, so the directory has the data when the
-             * NACK arrives. */
-            gpu_l2_wb_send(s, b, wb);
-        } else if (m->type == COH_FLUSH) {
-            gpu_l2_to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
-                                                             .dirty = wb->dirty });
-            wb_free(s, b, wb);
-            return;
-        }
-    }
-    gpu_l2_to_node(s, b, dir, (struct cgm_coh_msg){ .type = fwd ? COH_FWD_NACK : COH_INV_ACK, .block = m->block });
+    gpu_l2_parent_msg_absent(s, b, m, wb, &upper);
 }
 
 void si_gpu_l2_deliver(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_msg *m)
@@ -389,49 +381,10 @@ void si_gpu_l2_deliver(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_m
         request(s, b, &w, m->block);
         return;
     }
-    switch (m->type) {
-    case COH_FLUSH:
-        if (from->kind == CGM_NODE_CORE)
-            gpu_flush(s, b, m->src, m->block);
-        else
-            parent_msg(s, b, m);
-        return;
-    case COH_GET_FWD:
-    case COH_GETX_FWD:
-    case COH_INVAL:
-        parent_msg(s, b, m);
-        return;
-    case COH_PUTS:
-    case COH_PUTCLNX:
-    case COH_PUTX:
-        fill(s, b, m->block, gpu_l2_fill_state(s, b, m), m->data);
-        return;
-    case COH_NACK:
-        b->st.nacks_received++;
-        s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
-        return;
-    case COH_WB_ACK: {
-        struct dir_wb *wb = dwbq_find(&b->wb, m->block);
-        if (!wb || wb->state != DWB_WRITING)
-            protocol_error(s, b, "a write-back acknowledgement nobody waits for", m);
-        wb_free(s, b, wb);
-        return;
-    }
-    default:
-        protocol_error(s, b, "unexpected message", m);
-    }
+    gpu_l2_deliver_below(s, b, m, &upper);
 }
 
 void si_gpu_l2_wake(struct cgm_coh_sys *s, void *ctrl, uint64_t block, int what)
 {
-    struct gpu_l2 *b = ctrl;
-    if (gpu_l2_wake_below(s, b, block, what))
-        return;
-    struct dir_wb *wb = dwbq_find(&b->wb, block);
-    if (what == COH_WAKE_MEM_READ) {
-        fill(s, b, block, MESI_E, s->mem[block]);
-    } else if (what == COH_WAKE_MEM_WRITE && wb && wb->state == DWB_WRITING) {
-        s->mem[block] = wb->data;
-        wb_free(s, b, wb);
-    }
+    gpu_l2_wake_below(s, ctrl, block, what, &upper);
 }
