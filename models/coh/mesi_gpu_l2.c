@@ -27,9 +27,9 @@
  * are flushed (the bank is inclusive of the L1s). The parent's forwards,
  * invalidations and flushes take the CUs' copies back first; one that
  * finds the line busy waits (deferred) until the line settles. */
+#include "gpu_l2_below.h"
 #include "mesi_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 enum { COL_LOAD, COL_STORE };
@@ -77,27 +77,18 @@ static void nack_cu(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t req
     to_cu(s, b, cu, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = req });
 }
 
-/* To the node that sent a request from outside the GPU (a core's flush), or to the parent. */
+/* To the node that sent a request from outside the GPU (a core's flush), or
+ * to the parent; the parent side is gpu_l2_below.c's. */
 static void to_node(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, struct cgm_coh_msg m)
 {
-    m.src = b->node;
-    m.dst = node;
-    coh_send(s, m);
+    gpu_l2_to_node(s, b, node, m);
 }
 
-static int parent_node(const struct cgm_coh_sys *s, uint64_t block) { return coh_slice_node(s, block); }
+static int parent_node(const struct cgm_coh_sys *s, uint64_t block) { return gpu_l2_parent_node(s, block); }
 
-/* The bank's own request for a block it lacks (exclusive: for a store). */
 static void parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive)
 {
-    if (s->gpu_parent == GPU_PARENT_MEMORY) {
-        b->st.mem_reads++;
-        s->env.later(s->env.ctx, b->node, block, COH_WAKE_MEM_READ);
-        return;
-    }
-    bool tracked = s->gpu_parent == GPU_PARENT_L3;
-    to_node(s, b, parent_node(s, block), (struct cgm_coh_msg){ .type = exclusive && tracked ? COH_GETX : COH_GET,
-                                                               .block = block, .noncoherent = !tracked });
+    gpu_l2_parent_get(s, b, block, exclusive);
 }
 
 /* ---- holders -------------------------------------------------------------- */
@@ -138,19 +129,7 @@ static struct dir_wb *wb_find(struct gpu_l2 *b, uint64_t block)
     return dwbq_find(&b->wb, block);
 }
 
-static void defer(struct gpu_l2 *b, const struct cgm_coh_msg *m)
-{
-    if (b->ndeferred == b->capdeferred) {
-        unsigned cap = b->capdeferred ? 2 * b->capdeferred : 8;
-        struct cgm_coh_msg *d = realloc(b->deferred, cap * sizeof *d);
-        if (!d) /* at most one parent message per block in flight */
-            cgm_oom("coherence: a GPU L2 bank's deferred messages");
-        b->deferred = d;
-        b->capdeferred = cap;
-    }
-    b->deferred[b->ndeferred++] = *m;
-    b->st.deferred++;
-}
+static void defer(struct gpu_l2 *b, const struct cgm_coh_msg *m) { gpu_l2_defer(b, m); }
 
 static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
 
@@ -158,15 +137,9 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
  * messages that waited for it run. */
 static void run_deferred(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block)
 {
-    for (unsigned i = 0; i < b->ndeferred; i++) {
-        if (b->deferred[i].block != block)
-            continue;
-        struct cgm_coh_msg m = b->deferred[i];
-        memmove(&b->deferred[i], &b->deferred[i + 1], (b->ndeferred - i - 1) * sizeof m);
-        b->ndeferred--;
+    struct cgm_coh_msg m;
+    if (gpu_l2_undefer(b, block, &m))
         parent_msg(s, b, &m);
-        return; /* at most one per block */
-    }
 }
 
 /* ---- the write-back queue ---------------------------------------------------- */
@@ -188,30 +161,7 @@ static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
     dwb_release(&b->wb, wb, rerun, s, b);
 }
 
-/* The victim goes to the parent: its data, or (the L3 tracks the GPU) a
- * notice that a clean exclusive block left. */
-static void wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
-{
-    if (s->gpu_parent == GPU_PARENT_MEMORY) {
-        b->st.mem_writes++;
-        s->env.later(s->env.ctx, b->node, wb->block, COH_WAKE_MEM_WRITE);
-        return;
-    }
-    to_node(s, b, parent_node(s, wb->block),
-            (struct cgm_coh_msg){ .type = wb->dirty ? COH_WB : COH_EVICT, .block = wb->block, .data = wb->data,
-                                  .dirty = wb->dirty,
-                                  .noncoherent = s->gpu_parent == GPU_PARENT_L3_UNTRACKED });
-}
-
-static void wb_send(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
-{
-    wb->state = DWB_WRITING;
-    if (wb->dirty)
-        b->st.writebacks++;
-    else
-        b->st.clean_evictions++;
-    wb_transmit(s, b, wb);
-}
+static void wb_send(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb) { gpu_l2_wb_send(s, b, wb); }
 
 /* The CUs gave the victim back: it leaves if written (or the parent must
  * hear of it), else it is gone. */
@@ -644,32 +594,13 @@ static void cu_writeback(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, const 
  * the CUs have given the block back. */
 static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l)
 {
-    int dir = parent_node(s, l->block);
-    uint64_t block = l->block;
-    switch (coh_meta(&b->a, l)->req) {
-    case COH_GET_FWD:
-        to_node(s, b, coh_meta(&b->a, l)->requester, (struct cgm_coh_msg){ .type = COH_PUTS, .block = block, .data = l->data,
-                                                          .instr = coh_meta(&b->a, l)->instr });
-        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
-                                                 .dirty = l->dirty });
-        l->dirty = false;
-        l->state = MESI_S;
-        break;
-    case COH_GETX_FWD:
-        to_node(s, b, coh_meta(&b->a, l)->requester, (struct cgm_coh_msg){ .type = COH_PUTX, .block = block, .data = l->data,
-                                                          .instr = coh_meta(&b->a, l)->instr });
-        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_FWD_ACK, .block = block, .data = l->data,
-                                                 .dirty = l->dirty });
-        clear_line(b, l);
-        break;
-    default: /* Inval, Flush */
-        to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = block, .data = l->data,
-                                                 .dirty = l->dirty });
-        clear_line(b, l);
-        break;
-    }
-    b->st.parent_forwards++;
+    gpu_l2_answer_parent(s, b, l);
 }
+
+static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
+/* The bank's part in its lower side's messages (gpu_l2_below.h). */
+static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg = parent_msg, .fill = fill,
+                                           .wb_free = wb_free };
 
 /* A forward, invalidation or flush from the L3 directory, which tracks the
  * GPU as one holder. */
@@ -730,19 +661,7 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
         defer(b, m);
         return;
     }
-    if (wb && wb->state == DWB_WRITABLE) {
-        if (fwd) {
-            /* Send the victim now, ahead of the NACK, so the directory has
-             * the data when the NACK arrives. */
-            wb_send(s, b, wb);
-        } else if (m->type == COH_FLUSH) {
-            to_node(s, b, dir, (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block, .data = wb->data,
-                                                     .dirty = wb->dirty });
-            wb_free(s, b, wb);
-            return;
-        }
-    }
-    to_node(s, b, dir, (struct cgm_coh_msg){ .type = fwd ? COH_FWD_NACK : COH_INV_ACK, .block = m->block });
+    gpu_l2_parent_msg_absent(s, b, m, wb, &upper);
 }
 
 /* The parent's data for the bank's request. */
@@ -816,76 +735,10 @@ void gpu_l2_deliver(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_co
             protocol_error(s, b, "a message a bank cannot take from a CU", m);
         }
     }
-    switch (m->type) {
-    case COH_FLUSH:
-        if (from->kind == CGM_NODE_CORE) {
-            gpu_flush(s, b, m->src, m->block);
-            return;
-        }
-        parent_msg(s, b, m);
-        return;
-    case COH_GET_FWD:
-    case COH_GETX_FWD:
-    case COH_INVAL:
-        parent_msg(s, b, m);
-        return;
-    case COH_PUTS:
-    case COH_PUTCLNX:
-    case COH_PUTX:
-        if (s->gpu_parent == GPU_PARENT_L3 && m->src != parent_node(s, m->block))
-            to_node(s, b, parent_node(s, m->block), (struct cgm_coh_msg){ .type = COH_UNBLOCK, .block = m->block });
-        fill(s, b, m->block,
-             s->gpu_parent != GPU_PARENT_L3 ? MESI_E
-             : m->type == COH_PUTS          ? MESI_S
-             : m->type == COH_PUTCLNX       ? MESI_E
-                                            : MESI_M,
-             m->data);
-        return;
-    case COH_NACK:
-        b->st.nacks_received++;
-        s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
-        return;
-    case COH_WB_ACK: {
-        struct dir_wb *wb = wb_find(b, m->block);
-        if (!wb || wb->state != DWB_WRITING)
-            protocol_error(s, b, "a write-back acknowledgement nobody waits for", m);
-        wb_free(s, b, wb);
-        return;
-    }
-    default:
-        protocol_error(s, b, "unexpected message", m);
-    }
+    gpu_l2_deliver_below(s, b, m, &upper);
 }
 
 void gpu_l2_wake(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what)
 {
-    struct dir_wb *wb = wb_find(b, block);
-    switch (what) {
-    case COH_WAKE_RETRY: {
-        /* Resend what the parent refused: the bank's request, or (the L3
-         * serving it untracked) a write-back. */
-        struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
-        b->st.retries++;
-        if (l && (l->state == MESI_IS || l->state == MESI_IM))
-            parent_get(s, b, block, l->state == MESI_IM);
-        else if (wb && wb->state == DWB_WRITING)
-            wb_transmit(s, b, wb);
-        break;
-    }
-    case COH_WAKE_WB_DRAIN:
-        if (wb && wb->state == DWB_WRITABLE)
-            wb_send(s, b, wb);
-        break;
-    case COH_WAKE_MEM_READ:
-        fill(s, b, block, MESI_E, s->mem[block]);
-        break;
-    case COH_WAKE_MEM_WRITE:
-        if (wb && wb->state == DWB_WRITING) {
-            s->mem[block] = wb->data;
-            wb_free(s, b, wb);
-        }
-        break;
-    default:
-        break;
-    }
+    gpu_l2_wake_below(s, b, block, what, &upper);
 }

@@ -1,5 +1,6 @@
-/* The si protocol's controllers: its vector L1 (si_gpu_l1.c) over MESI's
- * plumbing and banks (mesi_internal.h). */
+/* The si protocol's controllers: its vector L1 (si_gpu_l1.c) and its L2
+ * bank (si_gpu_l2.c, over the banks' lower side, gpu_l2_below.h), on MESI's
+ * states and plumbing (mesi_internal.h). */
 #ifndef CGM_SI_INTERNAL_H
 #define CGM_SI_INTERNAL_H
 
@@ -12,5 +13,7 @@ int si_gpu_l1_access(struct cgm_coh_sys *s, void *l1, const struct cgm_coh_req *
 void si_gpu_l1_deliver(struct cgm_coh_sys *s, void *l1, const struct cgm_coh_msg *m);
 void si_gpu_l1_wake(struct cgm_coh_sys *s, void *l1, uint64_t block, int what);
 unsigned si_gpu_l1_invalidate(struct cgm_coh_sys *s, void *l1);
+void si_gpu_l2_deliver(struct cgm_coh_sys *s, void *bank, const struct cgm_coh_msg *m);
+void si_gpu_l2_wake(struct cgm_coh_sys *s, void *bank, uint64_t block, int what);
 
 #endif

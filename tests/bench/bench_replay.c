@@ -9,7 +9,9 @@
  *            second of the whole replay (its x86 thread included);
  *   collaborative: collab_backprop, CPU threads and GPU work-groups at
  *            once: x86 and wavefront instructions together per second.
- * The compute units' memory is the one gpu.memory selects by default.
+ * The compute units' memory is the one gpu.memory selects by default; the
+ * GPU caches' protocol gpu.protocol's default, or the one named by
+ * CGM_BENCH_GPU_PROTOCOL (to compare protocols: the same runs under each).
  * Baselines measured in the same run: the same traces only decoded (the
  * front end without timing; for the GPU each work-group stream decoded
  * once), and the guests run natively (the slowdown the seed compares with:
@@ -20,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgm/coh.h"
 #include "replay/gpu/gpu.h"
 #include "replay/gpu/program.h"
 #include "replay/sim.h"
@@ -132,6 +135,15 @@ static struct result replay(const char *trace, unsigned cores)
     struct rp_config cfg;
     rp_config_defaults(&cfg);
     cfg.cores = cores;
+    const char *protocol = getenv("CGM_BENCH_GPU_PROTOCOL");
+    if (protocol && *protocol) {
+        const struct cgm_coh_protocol *p = cgm_coh_protocol_find(protocol);
+        if (!p) {
+            fprintf(stderr, "bench-replay: CGM_BENCH_GPU_PROTOCOL: no protocol %s\n", protocol);
+            exit(1);
+        }
+        cfg.gpu_protocol = p->id;
+    }
     char err[600];
     double t0 = cpu_seconds();
     struct rp_sim *s = rp_sim_create(&cfg, trace, err, sizeof err);

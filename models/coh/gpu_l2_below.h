@@ -1,0 +1,68 @@
+/* A GPU L2 bank's lower side, whichever protocol its upper side (towards
+ * the CUs) runs: its requests to its parent (memory, the L3 serving it
+ * untracked, or the L3 directory tracking the GPU as one holder), its
+ * victims' way out through the write-back queue, the parent's messages
+ * that wait for a line to settle, and the answers to the parent's
+ * forwards, invalidations and flushes (gpu_l2_below.c). MESI's bank
+ * (mesi_gpu_l2.c) and si's (si_gpu_l2.c) are built on it. */
+#ifndef CGM_GPU_L2_BELOW_H
+#define CGM_GPU_L2_BELOW_H
+
+#include "coh_internal.h"
+
+/* The bank sends m to node (a core that asked for a flush, or the parent). */
+void gpu_l2_to_node(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, struct cgm_coh_msg m);
+/* The node of block's parent directory (the L3 slice; unused with memory). */
+int gpu_l2_parent_node(const struct cgm_coh_sys *s, uint64_t block);
+/* The bank's own request for a block it lacks (exclusive: to write it):
+ * a memory read, or Get/GetX to the L3. */
+void gpu_l2_parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive);
+/* Victim wb goes to the parent: its data, or (the L3 tracks the GPU) a
+ * notice that a clean exclusive block left; wb_send counts it and marks
+ * it writing, wb_transmit (re)sends it. */
+void gpu_l2_wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+void gpu_l2_wb_send(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+/* A parent's message waits until its block's line settles; undefer takes
+ * the one waiting for block (at most one per block) into *m, false if none. */
+void gpu_l2_defer(struct gpu_l2 *b, const struct cgm_coh_msg *m);
+bool gpu_l2_undefer(struct gpu_l2 *b, uint64_t block, struct cgm_coh_msg *m);
+/* The bank's answer to the parent's forward, invalidation or flush of
+ * line l (its req, requester and instr fields name the message), once no
+ * CU holds the block: the block to the requester and Fwd_Ack (S after
+ * GetFwd, gone after GetXFwd), or Inval_Ack (gone). */
+void gpu_l2_answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l);
+/* The state a parent's PutS, PutClnX or PutX m gives the bank's line (E
+ * when the parent does not track the GPU), after the Unblock a forwarded
+ * block owes the L3 directory. */
+uint8_t gpu_l2_fill_state(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+/* What the bank's protocol does for the lower side's messages: a core's
+ * flush of a block from the GPU's caches, the parent's forward,
+ * invalidation or flush, the block arriving for the bank's own request
+ * (the line's new state), and a victim that has left (the requests that
+ * joined it run again). */
+struct gpu_l2_upper {
+    void (*core_flush)(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_t block);
+    void (*parent_msg)(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+    void (*fill)(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
+    void (*wb_free)(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+};
+/* The parent's forward, invalidation or flush m finds no line of its
+ * block: a writable victim wb (NULL if none) is sent first for a forward
+ * (so the directory has the data when the Fwd_Nack arrives) or answers a
+ * flush with its data and is gone; else Fwd_Nack or Inval_Ack. */
+void gpu_l2_parent_msg_absent(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m, struct dir_wb *wb,
+                              const struct gpu_l2_upper *u);
+/* A message to the bank from anything but a CU: a core's Flush, the
+ * parent's forwards, invalidations, flushes, data, NACKs and write-back
+ * acknowledgements, dispatched to u (an unexpected one is a protocol
+ * error, reported with the block's dump). */
+void gpu_l2_deliver_below(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m,
+                          const struct gpu_l2_upper *u);
+/* A wake-up of the lower side: COH_WAKE_RETRY resends what the parent
+ * refused (the request of a line in IS or IM, or a write-back being
+ * written), COH_WAKE_WB_DRAIN sends a writable victim, COH_WAKE_MEM_READ
+ * and _WRITE are memory's answers. */
+void gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, int what,
+                       const struct gpu_l2_upper *u);
+
+#endif
