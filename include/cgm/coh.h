@@ -163,6 +163,12 @@ struct cgm_coh_protocol {
      * and page classes (CGM_OP_ACQUIRE .. CGM_OP_DOWNGRADE, CGM_COH_SHARED),
      * and the GPU must share the last level with the CPU. */
     bool self_invalidating;
+    /* A protocol whose controller of some kind it runs without extending
+     * it (vi-hammer's vector L1 is si's); NULL if none. The lender's own
+     * rows (those after the rows of the protocol it extends), counted by
+     * its handlers, are this protocol's from row borrowed_at on. */
+    const struct cgm_coh_protocol *borrows;
+    unsigned borrowed_at;
 };
 
 enum cgm_coh_protocol_id {
