@@ -497,7 +497,7 @@ demo: $(PROGRAMS) x86-guests cl-guests
 
 # The seed's three studies (traces/studies/): record, sweep, plot into build/studies.
 .PHONY: studies
-studies: $(PROGRAMS) gpu-guests
+studies: $(PROGRAMS) gpu-guests $(patsubst traces/opencl/%.c,$(BUILD)/traces/opencl/static/%,$(CL_GUEST_SRC))
 	@sh traces/studies/run.sh $(BIN) $(BUILD)/traces/gpu
 
 # Validation-only tools: a single-node Slurm cluster for the sweep's job arrays.

@@ -166,6 +166,12 @@ struct cgm_coh_protocol {
     /* Its GPU caches are not coherent with the CPU's: the system refuses
      * it for the GPU under a coherent L3 (cfg.gpu.coherent). */
     bool gpu_noncoherent;
+    /* A protocol whose controller of some kind it runs without extending
+     * it (vi-hammer's vector L1 is si's); NULL if none. The lender's own
+     * rows (those after the rows of the protocol it extends), counted by
+     * its handlers, are this protocol's from row borrowed_at on. */
+    const struct cgm_coh_protocol *borrows;
+    unsigned borrowed_at;
 };
 
 enum cgm_coh_protocol_id {

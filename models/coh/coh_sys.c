@@ -190,6 +190,13 @@ static bool count_rows(struct cgm_coh_sys *s)
             return false;
     for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++)
         s->rows[id] = s->row_arrays[row_root(cgm_coh_protocols[id])->id];
+    /* A lender's handlers count their rows where the borrower's table has
+     * them (the lender runs no controller of its own beside it). */
+    for (int k = 0; k < CGM_NODE_KINDS; k++) {
+        const struct cgm_coh_protocol *p = s->proto[k], *l = p->borrows;
+        if (l)
+            s->rows[l->id] = s->rows[p->id] + (p->borrowed_at - l->extends->nrows);
+    }
     return true;
 }
 

@@ -229,7 +229,8 @@ static int miss(struct cgm_coh_sys *s, struct vips_client *v, const struct cgm_c
     if (!(e = cgm_mshr_alloc(v->mshr, r->block, 0)))
         return -1;
     cgm_mshr_push(e, v->mshr->coalesce, &w);
-    (*v->misses)++;
+    if (!*v->replaying) /* a parked request run again was counted when it came */
+        (*v->misses)++;
     row(s, v, r->op == CGM_OP_STORE ? VIPS_C_STORE_MISS : VIPS_C_LOAD_MISS);
     coh_send(s, (struct cgm_coh_msg){ .type = COH_GETS, .src = v->node, .dst = parent(s, v, r->block),
                                       .block = r->block, .flags = r->flags & CGM_COH_SHARED,
@@ -254,7 +255,8 @@ static int memory_op(struct cgm_coh_sys *s, struct vips_client *v, const struct 
     cgm_cache_touch(&v->a->a, l);
     if (r->op == CGM_OP_STORE)
         return store_hit(s, v, l, r);
-    (*v->hits)++;
+    if (!*v->replaying)
+        (*v->hits)++;
     row(s, v, VIPS_C_LOAD_HIT);
     done(s, v, r, l->data, hit_level(v, r->block, r->op));
     return 1;

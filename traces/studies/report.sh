@@ -239,4 +239,23 @@ if ran study4_si_protocol; then
     } >> "$R"
     provenance $s
 fi
+
+# ---- study 6 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 6: VIPS-G against VI_Hammer and MESI (seed 002 Sec. 4, Figs. 9-11)"
+    echo
+} >> "$R"
+if ran study6_vips; then
+    s=study6_vips
+    {
+        echo "$(status $s), on seed 002's Table I system (traces/configs/vips_table1.ini). The paper's"
+        echo "numbers (study6_thesis.csv) are those its text gives for Figs. 9-11; its programs are"
+        echo "Rodinia's CUDA versions, ours the bundled and OpenCL workloads."
+        echo
+        [ -s "$OUT/study6_speedup.svg" ] && echo "![study 6](study6_speedup.svg)" && echo
+        verdict 6 "$OUT/$s/table.csv" "$OUT/$s"
+    } >> "$R"
+    provenance $s
+fi
 echo "studies: report in $R"

@@ -147,6 +147,25 @@ else
     skipped=1
 fi
 
+# ---- study 6 ----------------------------------------------------------
+echo "== study 6: VIPS-G against VI_Hammer and MESI (seed 002)"
+# The OpenCL workload set at its study inputs (traces/opencl/workloads.list);
+# the GPU and collaborative workloads are studies 1 and 2's recordings.
+mkdir -p "$OUT/opencl"
+CL_GUESTS=$(dirname "$GUESTS")/opencl/static
+while read -r name args; do
+    case "$name" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086 # the arguments are words
+    record "$OUT/opencl/$name.cgt" "$CL_GUESTS/$name" $args || recorded=1
+done < traces/opencl/workloads.list
+if sweep study6_vips; then
+    plot "$OUT/study6_vips/table.csv" --metric "sum(roi.gpu.kernels[*].cycles)" --x workload --lines protocol \
+        --speedup protocol=vi-hammer --style bars --title "Speedup in the kernels' GPU cycles over VI_Hammer (seed 002 Fig. 11)" \
+        -o "$OUT/study6_speedup"
+else
+    skipped=1
+fi
+
 sh "$SPECS/report.sh" "$OUT" "$SPECS"
 echo "studies: results, tables and plots in $OUT"
 [ "$recorded" = 0 ] && [ "$skipped" = 0 ] && [ "$failed" = 0 ]

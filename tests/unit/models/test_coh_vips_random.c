@@ -1,4 +1,5 @@
-/* Random tester for VIPS-G (a protocol for data-race-free programs): CPU
+/* Random tester for VIPS-G and VI_Hammer (protocols for data-race-free
+ * programs; VI_Hammer's CPU side is coherent, its vector L1s are not): CPU
  * cores and GPU compute units run critical sections. An agent takes one
  * of a few locks, acquires (CGM_OP_ACQUIRE; a CU of system scope when the
  * lock was last released by a core, or at random), loads and stores the
@@ -16,7 +17,17 @@
  * critical sections order them), every request completes, every row of
  * VIPS-G's tables is reached, the same seed gives the same counts. A racy
  * run (no locks, no synchronisation) must show stale loads: the checker
- * can fail. */
+ * can fail.
+ *
+ * VI_Hammer (vi-hammer) runs the same programs with what its caches are
+ * told of synchronisation: nothing at a core (MOESI's directory keeps its
+ * caches coherent), an invalidation of the whole vector L1 at a CU's
+ * acquire (cgm_coh_gpu_invalidate: a kernel start or buffer_wbinvl1) and
+ * nothing at its release (a store is written through when it completes);
+ * pages are not classified. A CU's loads are GLC now and then, which si's
+ * vector L1 (VI_Hammer's) serves by bypassing. Every row of its vector
+ * L1's tables (si's and its own) and of MOESI's is reached but si's "V:
+ * Store" (a VI_Hammer store is always si's GLC store). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +37,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cgm/coh_vi_hammer.h"
 #include "cgm/coh_vips.h"
 #include "cgm/page_class.h"
 #include "tests/unit/coh_events.h"
@@ -61,6 +73,7 @@ struct tester {
     struct cgm_page_class *pc;
     unsigned cores, cus, agents;
     bool racy;
+    bool directory;             /* vi-hammer: synchronisation as a directory protocol sees it */
     struct coh_events q;
     uint64_t now, rng;
     uint64_t chan_last[MAXN][MAXN];
@@ -69,7 +82,7 @@ struct tester {
     int lock_holder[NLOCKS];
     bool lock_by_core[NLOCKS];  /* last released by a core */
     uint64_t golden[BLOCKS], next_value;
-    uint64_t requests, target, loads_checked, stale_loads, downgrades, skipped_downgrades;
+    uint64_t requests, target, loads_checked, stale_loads, downgrades, skipped_downgrades, invalidated;
     unsigned max_delay, mem_delay;
     int failed;
 };
@@ -158,6 +171,19 @@ static bool issue(struct tester *t, unsigned a, unsigned at, struct cgm_coh_req 
     return true;
 }
 
+/* Agent a's acquire or release: a request under VIPS-G; under a directory
+ * protocol a CU's acquire invalidates its L1 and the rest is nothing (the
+ * agent's next turn comes as if it completed). false if refused. */
+static bool sync_op(struct tester *t, unsigned a, uint8_t op, uint8_t flags)
+{
+    if (!t->directory)
+        return issue(t, a, a, (struct cgm_coh_req){ .tag = T_SYNC, .op = op, .flags = flags });
+    if (!is_core(t, a) && op == CGM_OP_ACQUIRE)
+        t->invalidated += cgm_coh_gpu_invalidate(t->sys, (int)(a - t->cores));
+    turn(t, a, 1 + rnd(t) % 4);
+    return true;
+}
+
 /* Whether core d may skip downgrading page p: nothing of it written, no
  * request out (its next use of the page finds its private lines stale). */
 static bool downgrade_needless(struct tester *t, unsigned d, unsigned p)
@@ -201,6 +227,27 @@ static bool page_known(const struct tester *t, unsigned a, unsigned p)
     return is_core(t, a) ? t->ag[a].tlb[p] : t->gpu_tlb[p];
 }
 
+/* VI_Hammer: a CU's accesses to two more blocks of its lock beside
+ * request r in flight (each block's only request, so each load's value is
+ * the block's last store), which fill its L1's ways and MSHR. */
+static void more_blocks(struct tester *t, unsigned a, const struct cgm_coh_req *r)
+{
+    for (uint64_t k = 1; k <= 2; k++) {
+        struct cgm_coh_req x = *r;
+        x.block = (r->block + k * NLOCKS) % BLOCKS;
+        x.op = rnd(t) % 2 ? CGM_OP_STORE : CGM_OP_LOAD;
+        x.value = t->next_value + 1;
+        x.mask = x.op == CGM_OP_STORE ? 0xfull << (4 * (rnd(t) % 16)) : 0;
+        x.bytes = x.op == CGM_OP_STORE ? 4 : 0;
+        if (!issue(t, a, a, x))
+            return;
+        if (x.op == CGM_OP_STORE) {
+            t->next_value = x.value;
+            t->golden[x.block] = x.value;
+        }
+    }
+}
+
 static void access_step(struct tester *t, unsigned a)
 {
     struct agent *g = &t->ag[a];
@@ -209,22 +256,22 @@ static void access_step(struct tester *t, unsigned a)
             if (t->racy) {
                 g->state = A_IDLE;
                 turn(t, a, 1 + rnd(t) % 8);
-            } else if (issue(t, a, a, (struct cgm_coh_req){ .tag = T_SYNC, .op = CGM_OP_RELEASE })) {
+            } else if (sync_op(t, a, CGM_OP_RELEASE, 0)) {
                 g->state = A_RELEASING;
             }
             return;
         }
         if (!t->racy && rnd(t) % 8 == 0) { /* an acquire inside the section: its stores may be in flight */
-            issue(t, a, a, (struct cgm_coh_req){ .tag = T_SYNC, .op = CGM_OP_ACQUIRE });
+            sync_op(t, a, CGM_OP_ACQUIRE, 0);
             return;
         }
         g->block = t->racy ? rnd(t) % BLOCKS : g->lock + NLOCKS * (rnd(t) % (BLOCKS / NLOCKS));
         g->store = rnd(t) % 2;
-        g->pair = !g->store && rnd(t) % 4 == 0;
+        g->pair = (!g->store || t->directory) && rnd(t) % 4 == 0;
         g->picked = true;
     }
     unsigned p = (unsigned)(g->block / PAGE_BLOCKS);
-    if (!page_known(t, a, p)) {
+    if (!t->directory && !page_known(t, a, p)) {
         tlb_miss(t, a, p);
         if (g->state == A_DOWNGRADING) {
             turn(t, a, 0);
@@ -236,6 +283,8 @@ static void access_step(struct tester *t, unsigned a)
                              .value = value, .mask = g->store ? 0xfull << (4 * (rnd(t) % 16)) : 0,
                              .bytes = g->store ? 4 : 0,
                              .flags = cgm_page_class_shared(t->pc, p) ? CGM_COH_SHARED : 0 };
+    if (t->directory && !is_core(t, a) && !g->store && rnd(t) % 16 == 0)
+        r.flags |= CGM_COH_GLC;
     /* the pair's second load goes out only if the first did not complete
      * at once (in the same turn, so it joins the first's miss or hits) */
     unsigned before = g->in_flight;
@@ -243,6 +292,8 @@ static void access_step(struct tester *t, unsigned a)
         return;
     if (g->pair && g->in_flight > before)
         issue(t, a, a, r);
+    if (t->directory && !t->racy && !is_core(t, a) && g->in_flight > before && rnd(t) % 4 == 0)
+        more_blocks(t, a, &r);
     g->picked = false;
     g->left--;
     if (g->store) {
@@ -296,7 +347,7 @@ static void agent_turn(struct tester *t, unsigned a)
             return;
         }
         uint8_t scope = !is_core(t, a) && (t->lock_by_core[g->lock] || rnd(t) % 4 == 0) ? CGM_COH_SCOPE_SYSTEM : 0;
-        if (issue(t, a, a, (struct cgm_coh_req){ .tag = T_SYNC, .op = CGM_OP_ACQUIRE, .flags = scope })) {
+        if (sync_op(t, a, CGM_OP_ACQUIRE, scope)) {
             t->lock_holder[g->lock] = (int)a;
             g->state = A_ACQUIRING;
         }
@@ -340,26 +391,28 @@ struct run_cfg {
     unsigned cores, cus;
     uint64_t requests, seed;
     bool racy;
+    const struct cgm_coh_protocol *protocol; /* NULL: vips-g */
 };
 
 struct run_result {
-    uint64_t signature, loads, stale, downgrades, skipped, cycles;
+    uint64_t signature, loads, stale, downgrades, skipped, cycles, invalidated;
     struct cgm_page_class_stats pages;
 };
 
-static struct cgm_coh_config small_system(unsigned cores, unsigned cus)
+static struct cgm_coh_config small_system(unsigned cores, unsigned cus, const struct cgm_coh_protocol *p)
 {
     return (struct cgm_coh_config){
         .cores = cores, .slices = 2, .l1_sets = 1, .l1_ways = 2, .l1i_sets = 1, .l1i_ways = 2, .l2_sets = 2,
         .l2_ways = 2, .l1_wb_entries = 2, .l3_sets = 2, .l3_ways = 2, .mshr = 4, .coalesce = 4, .wb_entries = 1,
-        .l3_wb_entries = 1, .blocks = BLOCKS, .protocol = &cgm_coh_vips_g,
-        .gpu = { .cus = cus, .banks = 2, .l1_sets = 1, .l1_ways = 2, .l1_mshr = 2, .l1_coalesce = 2,
+        .l3_wb_entries = 1, .blocks = BLOCKS, .protocol = p,
+        .gpu = { .cus = cus, .banks = 2, .l1_sets = 1, .l1_ways = 2, .l1_mshr = p->self_invalidating ? 2 : 4,
+                 .l1_coalesce = 2,
                  .l1_wb_entries = 2, .l2_sets = 2, .l2_ways = 2, .l2_mshr = 1, .l2_coalesce = 2,
                  .l2_wb_entries = 1, .shared_llc = true, .coherent = true },
     };
 }
 
-static uint64_t rows_total[VIPS_NROWS];
+static uint64_t rows_total[VIPS_NROWS], vih_rows_total[VIH_NROWS];
 
 static void run(const struct run_cfg *rc, struct run_result *res)
 {
@@ -370,6 +423,8 @@ static void run(const struct run_cfg *rc, struct run_result *res)
     t->cus = rc->cus;
     t->agents = rc->cores + rc->cus;
     t->racy = rc->racy;
+    const struct cgm_coh_protocol *proto = rc->protocol ? rc->protocol : &cgm_coh_vips_g;
+    t->directory = !proto->self_invalidating;
     t->rng = rc->seed;
     t->target = rc->requests;
     t->max_delay = 20;
@@ -377,7 +432,7 @@ static void run(const struct run_cfg *rc, struct run_result *res)
     assert_true(t->agents <= MAX_AGENTS);
     for (unsigned l = 0; l < NLOCKS; l++)
         t->lock_holder[l] = -1;
-    struct cgm_coh_config c = small_system(rc->cores, rc->cus);
+    struct cgm_coh_config c = small_system(rc->cores, rc->cus, proto);
     struct cgm_coh_env env = { .ctx = t, .send = env_send, .later = env_later, .done = env_done,
                                .gpu_done = env_gpu_done };
     char err[256];
@@ -406,15 +461,16 @@ static void run(const struct run_cfg *rc, struct run_result *res)
             fprintf(stderr, "agent %u never finished (state %d)\n", a, t->ag[a].state);
             t->failed = 1;
         }
-    *res = (struct run_result){ .signature = coh_run_signature(t->sys, rows_total, t->now),
+    *res = (struct run_result){ .signature = coh_run_signature(t->sys, t->directory ? vih_rows_total : rows_total, t->now),
                                 .loads = t->loads_checked, .stale = t->stale_loads, .downgrades = t->downgrades,
-                                .skipped = t->skipped_downgrades, .cycles = t->now,
+                                .skipped = t->skipped_downgrades, .cycles = t->now, .invalidated = t->invalidated,
                                 .pages = *cgm_page_class_stats(t->pc) };
     printf("  %s: %llu requests, %llu loads checked, %llu stale, %llu downgrades (%llu skipped), "
-           "%llu to shared, %llu to private, %llu cycles, signature %016llx\n", rc->name,
+           "%llu to shared, %llu to private, %llu L1 copies invalidated, %llu cycles, signature %016llx\n", rc->name,
            (unsigned long long)t->requests, (unsigned long long)res->loads, (unsigned long long)res->stale,
            (unsigned long long)res->downgrades, (unsigned long long)res->skipped,
            (unsigned long long)res->pages.to_shared, (unsigned long long)res->pages.to_private,
+           (unsigned long long)res->invalidated,
            (unsigned long long)res->cycles, (unsigned long long)res->signature);
     coh_events_free(&t->q);
     cgm_page_class_destroy(t->pc);
@@ -426,9 +482,9 @@ static void test_data_race_free(void **state)
 {
     (void)state;
     struct run_cfg runs[] = {
-        { "4 cores + 4 CUs", 4, 4, coh_scale(7000000), 11, false },
-        { "2 cores + 12 CUs", 2, 12, coh_scale(5000000), 12, false },
-        { "8 cores + 2 CUs", 8, 2, coh_scale(5000000), 13, false },
+        { "4 cores + 4 CUs", 4, 4, coh_scale(7000000), 11, false , NULL },
+        { "2 cores + 12 CUs", 2, 12, coh_scale(5000000), 12, false , NULL },
+        { "8 cores + 2 CUs", 8, 2, coh_scale(5000000), 13, false , NULL },
     };
     uint64_t to_private = 0;
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
@@ -447,10 +503,63 @@ static void test_data_race_free(void **state)
 static void test_racy_program_reads_stale(void **state)
 {
     (void)state;
-    struct run_cfg rc = { "racy, 4 cores + 4 CUs", 4, 4, coh_scale(200000), 21, true };
+    struct run_cfg rc = { "racy, 4 cores + 4 CUs", 4, 4, coh_scale(200000), 21, true , NULL };
     struct run_result r;
     run(&rc, &r);
     assert_true(r.stale > 0);
+}
+
+static void test_vi_hammer_data_race_free(void **state)
+{
+    (void)state;
+    struct run_cfg runs[] = {
+        { "vi-hammer, 4 cores + 4 CUs", 4, 4, coh_scale(7000000), 41, false, &cgm_coh_vi_hammer },
+        { "vi-hammer, 2 cores + 12 CUs", 2, 12, coh_scale(5000000), 42, false, &cgm_coh_vi_hammer },
+        { "vi-hammer, 8 cores + 2 CUs", 8, 2, coh_scale(5000000), 43, false, &cgm_coh_vi_hammer },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        struct run_result r;
+        run(&runs[i], &r);
+        assert_int_equal(r.stale, 0);
+        assert_true(r.loads > runs[i].requests / 8);
+        assert_true(r.invalidated > 0);
+        assert_int_equal(r.downgrades + r.pages.to_shared, 0); /* nothing classified */
+    }
+}
+
+/* Without locks or synchronisation VI_Hammer's CUs keep reading their V
+ * copies of blocks other agents wrote, and any agent's load may overtake
+ * another's store in flight: the checker sees stale loads. */
+static void test_vi_hammer_racy_program_reads_stale(void **state)
+{
+    (void)state;
+    struct run_cfg rc = { "vi-hammer, racy, 8 cores + 2 CUs", 8, 2, coh_scale(600000), 51, true, &cgm_coh_vi_hammer };
+    struct run_result r;
+    run(&rc, &r);
+    assert_true(r.stale > 0);
+}
+
+/* VI_Hammer's own rows: its vector L1's (si's, reached through si's
+ * handlers, and those of cgm/vi_hammer_rows.def) and MOESI's O rows.
+ * MESI's rows it reaches through MESI's handlers are the MESI testers'
+ * (test_coh_random, test_coh_gpu_random): printed here, not required. */
+static void test_vi_hammer_every_row_reached(void **state)
+{
+    (void)state;
+    int missing = 0;
+    for (unsigned r = 0; r < VIH_NROWS; r++) {
+        if (vih_rows_total[r] || r == VIH_SI_V_STORE) /* a VI_Hammer store is si's GLC store */
+            continue;
+        if (r < MESI_NROWS && cgm_coh_vi_hammer.rows[r].kind == CGM_NODE_GPU_L1)
+            continue; /* MESI's vector L1, which VI_Hammer does not run */
+        bool own = r > MOESI_ROWS_BEFORE;
+        printf("  Table %s row \"%s\": never reached%s\n", cgm_coh_vi_hammer.rows[r].table,
+               cgm_coh_vi_hammer.rows[r].text, own ? "" : " (a MESI row)");
+        missing += own;
+    }
+    assert_int_equal(vih_rows_total[VIH_SI_V_STORE], 0);
+    if (coh_scale_factor() >= 0.05)
+        assert_int_equal(missing, 0);
 }
 
 static void test_every_row_reached(void **state)
@@ -469,7 +578,7 @@ static void test_every_row_reached(void **state)
 static void test_same_seed_same_counts(void **state)
 {
     (void)state;
-    struct run_cfg a = { "seed 5", 2, 3, 30000, 5, false }, b = a, c = a;
+    struct run_cfg a = { "seed 5", 2, 3, 30000, 5, false, NULL }, b = a, c = a;
     c.seed = 6;
     struct run_result ra, rb, rc;
     run(&a, &ra);
@@ -486,6 +595,9 @@ int main(void)
         cmocka_unit_test(test_data_race_free),
         cmocka_unit_test(test_racy_program_reads_stale),
         cmocka_unit_test(test_every_row_reached),
+        cmocka_unit_test(test_vi_hammer_data_race_free),
+        cmocka_unit_test(test_vi_hammer_racy_program_reads_stale),
+        cmocka_unit_test(test_vi_hammer_every_row_reached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

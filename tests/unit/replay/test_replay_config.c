@@ -286,6 +286,24 @@ static void test_self_invalidating_protocol_keys(void **state)
     assert_non_null(strstr(cgm_coh_protocol_list(), "vips-g"));
 }
 
+/* vi-hammer keeps a directory (MOESI's): it runs with either key alone
+ * (the other side's caches run mesi) and without the GPU on the L3. */
+static void test_vi_hammer_protocol_keys(void **state)
+{
+    (void)state;
+    struct rp_config c;
+    char err[512];
+    rp_config_defaults(&c);
+    assert_int_equal(rp_config_set(&c, "coherence.protocol=vi-hammer", err, sizeof err), 0);
+    assert_false(cgm_coh_protocols[c.coherence_protocol]->self_invalidating);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.protocol=vi-hammer", err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&c, "gpu.connection=mc", err, sizeof err), 0);
+    assert_int_equal(rp_config_check(&c, err, sizeof err), 0);
+    assert_string_equal(cgm_coh_protocols[c.gpu_protocol]->name, "vi-hammer");
+    assert_non_null(strstr(cgm_coh_protocol_list(), "vi-hammer"));
+}
+
 /* coherence.protocol and gpu.protocol name a registered protocol (mesi by
  * default); a bad name is refused with its line, the valid names and the
  * nearest; both are printed and read back. */
@@ -440,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_gpu_memory_keys),
         cmocka_unit_test(test_protocol_keys),
         cmocka_unit_test(test_self_invalidating_protocol_keys),
+        cmocka_unit_test(test_vi_hammer_protocol_keys),
         cmocka_unit_test(test_dram_numbers_for_sweeps),
         cmocka_unit_test(test_shipped_configs),
     };

@@ -71,6 +71,8 @@ static void test_study_specs(void **state)
     dry_run("traces/studies/study3_windows.ini", 5 * 2); /* its baseline at 1 and 4 GHz, with windows */
     /* workloads x L1 MSHR 16, 32, 64, 256 x base, nbs, 5 L2 MSHR sizes, 2 coalescers */
     dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 3 * 9);
+    /* (6 GPU + 5 collaborative + 16 OpenCL workloads) x mesi, vips-g, vi-hammer */
+    dry_run("traces/studies/study6_vips.ini", (6 + 5 + 16) * 3);
 }
 
 /* Study 3's windows are of its own baseline points: the same traces, and
