@@ -3,7 +3,8 @@
  * the CPU's caches and the L3 directory under MOESI (cgm/coh_moesi.h), the
  * GPU's vector L1s VI (valid/invalid) write-through with no-write-allocate
  * and an invalidation after every store, hits included; the GPU's L2 banks
- * MESI's (Table 3.7), the GPU one holder at the L3 directory. The vector
+ * si's (they merge the L1's WriteDiffs), the GPU one holder at the L3
+ * directory. The vector
  * L1 is si's (cgm/coh_si.h) with every store made a GLC store, which is
  * what a VI L1 does with it: the bytes written through to the bank, no
  * copy kept. Kernel starts and buffer_wbinvl1 invalidate the whole L1

@@ -4,7 +4,7 @@
  * block invalidated once the write is granted, a hit included; loads are
  * si's (a hit on V, a miss filling V). The MSHR waiters and stalled
  * requests keep the GLC flag, so si's replays of them stay stores of this
- * kind. MESI's banks ignore the flag. */
+ * kind. si's banks ignore the flag. */
 #include "vi_hammer_internal.h"
 
 int vi_hammer_gpu_l1_access(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_req *req)

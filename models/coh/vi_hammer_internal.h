@@ -1,5 +1,5 @@
 /* vi-hammer's controllers: its vector L1 (vi_hammer_gpu_l1.c) over si's
- * (si_internal.h), MOESI's for the CPU side, MESI's banks. */
+ * (si_internal.h), MOESI's for the CPU side, si's banks. */
 #ifndef CGM_VI_HAMMER_INTERNAL_H
 #define CGM_VI_HAMMER_INTERNAL_H
 
