@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     double sum = 0;
     cgm_roi_begin();
     for (int c = 0; c < chunks; c++) {
-        memcpy(chunk, all + (size_t)c * natoms, abytes);
+        for (int a = 0; a < natoms; a++)
+            chunk[a] = all[(size_t)c * natoms + a];
         mv_to_gpu(&A, abytes);
         struct gpu_args g = { .n = 0 };
         arg_ptr(&g, A.dev);
