@@ -71,6 +71,10 @@ static void test_study_specs(void **state)
     dry_run("traces/studies/study3_windows.ini", 5 * 2); /* its baseline at 1 and 4 GHz, with windows */
     /* workloads x L1 MSHR 16, 32, 64, 256 x base, nbs, 5 L2 MSHR sizes, 2 coalescers */
     dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 9);
+    /* workloads x attachments x protocols: launch, batch, lazy at 14 blocks
+     * (4 KiB-32 MiB), rolling at rolling sizes 1, 2, 4 x 14 blocks */
+    dry_run("traces/studies/study7_data_movement.ini", 6 * 2 * (2 + 14 + 3 * 14));
+    dry_run("traces/studies/study7_explicit.ini", 6 * 2); /* the programs that copy explicitly */
 }
 
 /* Study 3's windows are of its own baseline points: the same traces, and
