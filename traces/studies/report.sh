@@ -223,7 +223,7 @@ if ran study7_data_movement && ran study7_explicit; then
             [ -s "$OUT/study7_$w.svg" ] && printf '![%s](study7_%s.svg)\n' "$w" "$w"
         done
         echo
-        awk -F, -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict7.awk" "$SPECS/study7_thesis.csv" \
+        awk -F, -v dir="$OUT/study7_data_movement" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict7.awk" "$SPECS/study7_thesis.csv" \
             "$OUT/study7_data_movement/table.csv" "$OUT/study7_explicit/table.csv"
     } >> "$R"
     provenance study7_data_movement

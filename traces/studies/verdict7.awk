@@ -1,6 +1,8 @@
 # Study 7's verdicts (seed 004 Ch. 6 and Sec. 4.2), from its two tables:
 #   awk -F, -f verdict_lib.awk -f verdict7.awk study7_thesis.csv \
 #       DIR/study7_data_movement/table.csv DIR/study7_explicit/table.csv
+# with -v dir=DIR/study7_data_movement (the points' configurations: the
+# link's latency).
 # The protocol column names each point's policy, rolling size and block
 # (launch, batch, lazy_BLOCK, rollingR_BLOCK). Whether batch update is far
 # slower than lazy and rolling update and moves more (Figs. 6.3-6.4), the
@@ -20,6 +22,11 @@ FILENAME == ARGV[2] {
     FW[k] = v("roi.gpu.data_movement.fault_wait_cycles"); LW[k] = v("roi.gpu.data_movement.launch_wait_cycles")
     DW[k] = v("roi.gpu.data_movement.done_wait_cycles")
     LB[k] = v("roi.gpu.data_movement.link.bytes"); LP[k] = v("roi.gpu.data_movement.link.busy_ps")
+    LT[k] = v("roi.gpu.data_movement.link.transfers")
+    if (v("gpu.attach") == "discrete" && !latency) {
+        ini = dir "/" v("result"); sub(/\.json$/, ".ini", ini)
+        latency = ini_value(ini, "pcie", "latency") * 1e-9
+    }
     TG[k] = v("roi.gpu.data_movement.transfers_to_gpu")
     GT[k] = v("sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency")
     next
@@ -75,11 +82,11 @@ END {
     if (n63) {
         printf "- Batch update slower than both lazy and rolling update in %d of %d workload-attachments (thesis: always); batch over lazy %s (%s) to %s (%s); thesis up to %sx over CUDA (pns), %sx (rpes): %s.\n",
             slower, n63, x2(minr), minw, x2(maxr), maxw, th["batch_slowdown_max"], th["batch_slowdown_rpes"],
-            slower == n63 && maxr >= 2 ? "agrees (far slower where it moves far more)" : slower == n63 ? "agrees in direction, not in size" : "disagrees"
+            (slower == n63 && maxr >= 2 ? "agrees (far slower where it moves far more)" : slower == n63 ? "agrees in direction, not in size" : "disagrees")
         if (nt > 2) {
             rho = spearman(xb, yb, nt)
             printf "- The slowdown follows the bytes (Figs. 6.3 and 6.4 read together): rank correlation of batch's bytes over lazy's with its time over lazy's, %.2f (%s).\n",
-                rho, rho >= 0.8 ? "agrees" : rho >= 0.4 ? "agrees in part" : "disagrees"
+                rho, (rho >= 0.8 ? "agrees" : rho >= 0.4 ? "agrees in part" : "disagrees")
         }
         printf "- Lazy and rolling update move no more than batch update in %d of %d (thesis: far less).\n", fewer, n63
         if (nl) printf "- Lazy update within 25%% of the hand-written version in %d of %d (thesis: equal, 1.00x).\n", lok, nl
@@ -126,6 +133,13 @@ END {
         if (nvv > 1) { n65a++; if (dec) decr++ }
     }
     print ""
+    # what a 256 KiB transfer loses to the link's latency (Fig. 6.5's
+    # argument for large blocks when the volume is written out)
+    k = key("stencil96", "discrete", "rolling2_256KiB")
+    if ((k in LP) && LT[k] > 0 && latency) {
+        per = LP[k] * 1e-12 / LT[k]
+        printf "- A transfer on the link (stencil96, 256 KiB blocks) is busy %s us on average and pays %s us of latency: large blocks can save at most %s of the write-out's transfer time, which is why 32 MiB blocks do not win back the write-out here (the seed's links lost more to small transfers).\n", us(per), us(latency), pct(latency, per + latency)
+    }
     if (n65) {
         printf "- 32 MiB blocks slower than 256 KiB in %d of %d volume-attachments (thesis: slower); the gap shrinks as the volume grows in %d of %d attachments (thesis: it does).\n", slow32, n65, decr, n65a
         printf "- Rolling update at 256 KiB over lazy update at 256 KiB: faster in %d of %d. Our lazy update tracks blocks as rolling update does (only the source's block goes back to the GPU), so the two differ only by the eager transfers; the seed's lazy update moves whole objects, as ours at 32 MiB blocks does, and that is slower than rolling at 256 KiB in %d of %d (thesis: rolling's gain grows with the volume; ours goes from %s to %s integrated, %s to %s discrete).\n",
@@ -134,7 +148,7 @@ END {
     print ""
     # ---- Fig. 6.7: vector addition ----------------------------------------
     w = "vecadd"
-    print "Fig. 6.7 (vector addition, 8 M elements, rolling size 2): region time and the link's bandwidth (discrete: its bytes over its busy time) per block:"
+    print "Fig. 6.7 (vector addition, 8 M elements, rolling size 2): region time and the link's bandwidth per block (discrete: its bytes over its busy time plus the latency each transfer pays):"
     print ""
     printf "| block |"; for (j = 1; j <= na; j++) printf " %s time (ms) |", AT[j]; print " link GB/s | eager blocks | faults |"
     printf "|---|"; for (j = 1; j <= na; j++) printf "---:|"; print "---:|---:|---:|"
@@ -145,7 +159,7 @@ END {
         printf "| %s |", B[b]
         for (j = 1; j <= na; j++) printf " %s |", has(w, AT[j], p) ? sprintf("%.3f", S[key(w, AT[j], p)] * 1e3) : "-"
         k = key(w, "discrete", p)
-        bw = (k in LP) && LP[k] > 0 ? LB[k] / (LP[k] * 1e-12) / 1e9 : 0
+        bw = (k in LP) && LP[k] > 0 ? LB[k] / (LP[k] * 1e-12 + LT[k] * latency) / 1e9 : 0
         if (bw > bestbw) { bestbw = bw; bestb = B[b] }
         a0 = has(w, "discrete", p) ? "discrete" : "integrated"
         printf " %s | %d | %d |\n", bw ? sprintf("%.2f", bw) : "-", EG[key(w, a0, p)], FA[key(w, a0, p)]
@@ -157,7 +171,7 @@ END {
         r = t(w, a, "rolling2_4KiB") / t(w, a, "rolling2_16KiB")
         fr = div(FW[key(w, a, "rolling2_4KiB")] - FW[key(w, a, "rolling2_16KiB")], T[key(w, a, "rolling2_4KiB")] - T[key(w, a, "rolling2_16KiB")])
         printf "- %s: 4 KiB over 16 KiB blocks %s (thesis: slower at 4 KiB, from its faults): %s; the fault waits account for %s of the difference (%d and %d faults).\n",
-            a, x2(r), r > 1 ? "agrees" : "disagrees", pct(fr, 1), FA[key(w, a, "rolling2_4KiB")], FA[key(w, a, "rolling2_16KiB")]
+            a, x2(r), (r > 1 ? "agrees" : "disagrees"), pct(fr, 1), FA[key(w, a, "rolling2_4KiB")], FA[key(w, a, "rolling2_16KiB")]
         if (has(w, a, "rolling2_32KiB") && has(w, a, "rolling2_64KiB") && has(w, a, "rolling2_128KiB")) {
             lm = t(w, a, "rolling2_64KiB") < t(w, a, "rolling2_32KiB") && t(w, a, "rolling2_64KiB") < t(w, a, "rolling2_128KiB")
             bt = ""; bv = 0
@@ -166,7 +180,7 @@ END {
         }
     }
     if (bestb != "") printf "- The link's bandwidth is highest at %s blocks (%.2f GB/s; thesis: %s): %s. A transfer pays the link's latency once, so larger blocks approach its peak.\n",
-        bestb, bestbw, th["bandwidth_best_block"], bestb == th["bandwidth_best_block"] ? "agrees" : "disagrees"
+        bestb, bestbw, th["bandwidth_best_block"], (bestb == th["bandwidth_best_block"] ? "agrees" : "disagrees")
     print ""
     # ---- Fig. 6.8: tpacf's rolling sizes ------------------------------------
     w = "tpacf"
@@ -199,7 +213,7 @@ END {
                 a, r, hb, drop == "" ? "no block" : drop, th["critical_block_rolling" r], drop == th["critical_block_rolling" r] ? "agrees" : "disagrees"
         else
             printf "- %s, rolling size 4: time spread %s over the block sizes (max over min; thesis: almost constant): %s; resends stop from %s.\n",
-                a, x2(hi / lo), hi / lo < 1.25 ? "agrees" : "disagrees", drop == "" ? "no block" : drop
+                a, x2(hi / lo), (hi / lo < 1.25 ? "agrees" : "disagrees"), drop == "" ? "no block" : drop
     }
     print ""
     # ---- Sec. 4.2.3: double buffering --------------------------------------
@@ -209,7 +223,7 @@ END {
         s = XT["llsort_percall", a] / XT["llsort_double", a]
         share = div(a == "discrete" ? XW["llsort_percall", a] : XY["llsort_percall", a], XT["llsort_percall", a])
         printf "- Linked-list sort, %s: double-buffered %s faster than per-call (thesis %sx at 16 M items): %s. The per-call run spends %s of its region in transfers (thesis %s), so overlapping them can gain at most %s",
-            a, x2(s), th["double_over_percall"], agree(s, th["double_over_percall"]) ? "agrees" : s > 1 ? "agrees in direction, not in size" : "disagrees",
+            a, x2(s), th["double_over_percall"], (agree(s, th["double_over_percall"]) ? "agrees" : s > 1 ? "agrees in direction, not in size" : "disagrees"),
             pct(share, 1), pct(th["percall_transfer_share"], 1), x2(1 / (1 - share))
         if (("llsort_hosted", a) in XT) printf "; accelerator-hosted (no marshalled copies, the GPU relinks) %s over per-call", x2(XT["llsort_percall", a] / XT["llsort_hosted", a])
         print "."
