@@ -208,6 +208,12 @@ END {
             if (drop == "" && BG[key(w, a, "lazy_" B[b])] && BG[key(w, a, p)] <= 1.01 * BG[key(w, a, "lazy_" B[b])]) drop = B[b]
         }
         if (!hi) continue
+        p4 = "rolling" r "_4KiB"; pd = "rolling" r "_" drop
+        if (has(w, a, p4) && drop != "" && has(w, a, pd) && t(w, a, p4) != t(w, a, pd))
+            printf "- %s, rolling size %d: from 4 KiB to %s blocks the region changes by %s; the CPU's fault waits change by %s of that (%d to %d faults) and the bytes sent by %s (resent blocks go eagerly, while the CPU writes the next pass).\n",
+                a, r, drop, pct(t(w, a, pd) - t(w, a, p4), t(w, a, p4)),
+                pct(FW[key(w, a, pd)] - FW[key(w, a, p4)], t(w, a, pd) - t(w, a, p4)), FA[key(w, a, p4)], FA[key(w, a, pd)],
+                pct(BG[key(w, a, pd)] - BG[key(w, a, p4)], BG[key(w, a, p4)])
         if (r < 4)
             printf "- %s, rolling size %d: slowest at %s blocks; the passes stop resending blocks from %s (thesis: time drops after %s): %s.\n",
                 a, r, hb, drop == "" ? "no block" : drop, th["critical_block_rolling" r], drop == th["critical_block_rolling" r] ? "agrees" : "disagrees"
