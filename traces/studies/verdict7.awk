@@ -10,7 +10,7 @@
 # (Figs. 6.5, 6.7, 6.8), double buffering against per-call (Sec. 4.2.3)
 # and the programs' transfer volumes (Table 3.3); each explained by the
 # bytes, transfers, faults and waits of the same points.
-FNR == 1 { head(); next }
+FNR == 1 { head(); if (FILENAME == ARGV[3]) for (i = 1; i <= NF; i++) colname[$i] = 1; next }
 FILENAME == ARGV[1] { th[$2] = $3; next }
 FILENAME == ARGV[2] {
     if (v("status") != "done" || v("roi.cycles") + 0 <= 0) next
@@ -37,6 +37,7 @@ FILENAME == ARGV[2] {
     XT[k] = v("roi.cycles"); XS[k] = v("roi.seconds")
     XW[k] = v("roi.gpu.data_movement.copy_wait_cycles") + v("roi.gpu.data_movement.async_wait_cycles")
     XY[k] = v("roi.gpu.copies.system_cycles"); XB[k] = v("roi.gpu.copies.bytes_copied")
+    XC[k] = (("roi.breakdown.cpu_stall") in colname) ? v("roi.breakdown.cpu_stall") : ""
 }
 function key(w, a, p) { return w SUBSEP a SUBSEP p }
 function has(w, a, p) { return key(w, a, p) in T }
@@ -231,6 +232,13 @@ END {
         printf "- Linked-list sort, %s: double-buffered %s faster than per-call (thesis %sx at 16 M items): %s. The per-call run spends %s of its region in transfers (thesis %s), so overlapping them can gain at most %s",
             a, x2(s), th["double_over_percall"], (agree(s, th["double_over_percall"]) ? "agrees" : s > 1 ? "agrees in direction, not in size" : "disagrees"),
             pct(share, 1), pct(th["percall_transfer_share"], 1), x2(1 / (1 - share))
+        if (XC["llsort_percall", a] != "" && XC["llsort_double", a] != "") {
+            saved = (a == "discrete" ? XW["llsort_percall", a] - XW["llsort_double", a] : XY["llsort_percall", a] - XY["llsort_double", a])
+            more = XC["llsort_double", a] - XC["llsort_percall", a]
+            printf "; the double-buffered run waits %.0f fewer cycles for copies and its CPU stalls %.0f cycles %s (%s of that saving)%s",
+                saved, (more < 0 ? -more : more), (more < 0 ? "less" : "more"), pct(more < 0 ? -more : more, saved),
+                (more > saved / 4 ? ": its marshalling and relinking touch what the copy engine moved, which the synchronous copies' loads and stores had left in the caches" : "")
+        }
         if (("llsort_hosted", a) in XT) printf "; accelerator-hosted (no marshalled copies, the GPU relinks) %s over per-call", x2(XT["llsort_percall", a] / XT["llsort_hosted", a])
         print "."
     }
