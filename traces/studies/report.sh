@@ -258,4 +258,27 @@ if ran study6_vips; then
     } >> "$R"
     provenance $s
 fi
+
+# ---- study 7 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 7: data movement (seed 004 Ch. 6 and Sec. 4.2)"
+    echo
+} >> "$R"
+if ran study7_data_movement && ran study7_explicit; then
+    {
+        echo "Copy protocols: $(status study7_data_movement); explicit copies: $(status study7_explicit)."
+        echo "Seed 004's figures are plots; the quantities its text states are in \`study7_thesis.csv\`."
+        echo "Region of interest: each program's producing, kernels and consuming (traces/gpu)."
+        echo
+        for w in vecadd tpacf; do
+            [ -s "$OUT/study7_$w.svg" ] && printf '![%s](study7_%s.svg)\n' "$w" "$w"
+        done
+        echo
+        awk -F, -v dir="$OUT/study7_data_movement" -f "$SPECS/verdict_lib.awk" -f "$SPECS/verdict7.awk" "$SPECS/study7_thesis.csv" \
+            "$OUT/study7_data_movement/table.csv" "$OUT/study7_explicit/table.csv"
+    } >> "$R"
+    provenance study7_data_movement
+    provenance study7_explicit
+fi
 echo "studies: report in $R"

@@ -54,6 +54,22 @@ for w in collab_backprop collab_matmul collab_edge collab_knn collab_write; do
     done
 done
 
+# Study 7's workloads (seed 004 Ch. 6 and Sec. 4.2), as its specs name
+# them: the study inputs, without the CPU checks that can be left out.
+mkdir -p "$OUT/data"
+for m in share copy; do
+    suffix=$([ "$m" = copy ] && echo _copy)
+    record "$OUT/data/vecadd$suffix.cgt" "$GUESTS/vecadd" 8388608 "$m" || recorded=1
+    record "$OUT/data/tpacf$suffix.cgt" "$GUESTS/tpacf" 147456 16 "$m" 0 || recorded=1
+    record "$OUT/data/cp$suffix.cgt" "$GUESTS/cp" 512 10 16 "$m" 0 || recorded=1
+done
+for n in 32 64 96; do
+    record "$OUT/data/stencil$n.cgt" "$GUESTS/stencil3d" "$n" 8 4 0 || recorded=1
+done
+for m in percall double hosted; do
+    record "$OUT/data/llsort_$m.cgt" "$GUESTS/llsort" "$m" 262144 8 || recorded=1
+done
+
 # sweep STUDY: runs the spec into $OUT/STUDY; 1 (with the reason) if it
 # cannot. Points that fail are reported by the sweep and leave empty cells;
 # the study is still drawn, and make studies fails at the end.
@@ -146,6 +162,21 @@ if sweep study4_si_protocol; then
 else
     skipped=1
 fi
+
+echo "== study 7: data movement (seed 004 Ch. 6, Sec. 4.2)"
+# vecadd's points (8 M elements) and llsort's take about a minute each on
+# an idle core: five times the timeout for this study's points
+timeout=$TIMEOUT
+TIMEOUT=$((timeout * 5))
+if sweep study7_data_movement && sweep study7_explicit; then
+    for w in vecadd tpacf; do
+        plot "$OUT/study7_data_movement/table.csv" --metric roi.cycles --x protocol --lines gpu.attach \
+            --where workload=$w --title "$w: region cycles per copy protocol" -o "$OUT/study7_$w"
+    done
+else
+    skipped=1
+fi
+TIMEOUT=$timeout
 
 # ---- study 6 ----------------------------------------------------------
 echo "== study 6: VIPS-G against VI_Hammer and MESI (seed 002)"

@@ -73,6 +73,10 @@ static void test_study_specs(void **state)
     dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 3 * 9);
     /* (6 GPU + 5 collaborative + 16 OpenCL workloads) x mesi, vips-g, vi-hammer */
     dry_run("traces/studies/study6_vips.ini", (6 + 5 + 16) * 3);
+    /* workloads x attachments x protocols: launch, batch, lazy at 14 blocks
+     * (4 KiB-32 MiB), rolling at rolling sizes 1, 2, 4 x 14 blocks */
+    dry_run("traces/studies/study7_data_movement.ini", 6 * 2 * (2 + 14 + 3 * 14));
+    dry_run("traces/studies/study7_explicit.ini", 6 * 2); /* the programs that copy explicitly */
 }
 
 /* Study 3's windows are of its own baseline points: the same traces, and

@@ -47,6 +47,9 @@ static const char *const workloads[] = {
     "driver_errors",   /* a faulting launch leaves a trace that verifies */
     "driver_fuzz 300", /* random grids and arguments: faults stay the kernels' */
     "threads_launch 3",
+    /* seed 004's data-movement programs, sharing by pointer and copying */
+    "vecadd", "vecadd 4096 copy", "stencil3d", "llsort percall", "llsort double", "llsort hosted",
+    "tpacf", "tpacf 1024 8 copy", "cp", "cp 32 4 8 copy",
 };
 
 static void test_workloads_pass_verify_and_repeat(void **state)
