@@ -109,7 +109,7 @@ CGM_API cl_program clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev,
                                                      cl_int *err)
 {
     (void)ndev; (void)devs; (void)names;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_INVALID_VALUE : CL_INVALID_CONTEXT);
+    CGM_SET_ERR(err, cgm_cl_valid_locked(c, K_CONTEXT) ? CL_INVALID_VALUE : CL_INVALID_CONTEXT);
     return NULL;   /* the device has no built-in kernels */
 }
 
@@ -194,7 +194,7 @@ CGM_API cl_int clCompileProgram(cl_program p, cl_uint ndev, const cl_device_id *
 {
     (void)ndev; (void)devs; (void)options; (void)nheaders; (void)headers; (void)names;
     (void)notify; (void)user_data;
-    return cgm_cl_valid(p, K_PROGRAM) ? CL_COMPILER_NOT_AVAILABLE : CL_INVALID_PROGRAM;
+    return cgm_cl_valid_locked(p, K_PROGRAM) ? CL_COMPILER_NOT_AVAILABLE : CL_INVALID_PROGRAM;
 }
 
 CGM_API cl_program clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id *devs,
@@ -203,7 +203,7 @@ CGM_API cl_program clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id 
 {
     (void)ndev; (void)devs; (void)options; (void)nprog; (void)progs; (void)notify;
     (void)user_data;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT);
+    CGM_SET_ERR(err, cgm_cl_valid_locked(c, K_CONTEXT) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT);
     return NULL;
 }
 
