@@ -97,6 +97,7 @@ struct _cl_program {
     cl_build_status status;
     char *options, *log;
     cl_uint kernels;               /* kernel objects made from it */
+    char object[CGM_GPU_OBJECT_NAME];   /* clCompileProgram's result: the driver's name for it */
 };
 
 struct _cl_kernel {
