@@ -305,6 +305,23 @@ static void put_log(struct x86_process *p, uint64_t buf, uint64_t cap, const cha
         gmem_copy_out(p->mem, buf + n, "", 1, 0, NULL);
 }
 
+/* Loads code object CO (a build's or a link's, LABEL and KEY name it in
+ * messages); the guest's log gets the loader's refusal, else MSGS (the
+ * compiler's or linker's messages, may be NULL). Program handle or -errno. */
+static long load_compiled(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                          const char *co, const char *label, const char *key, uint64_t log_addr,
+                          uint64_t log_cap, const char *msgs)
+{
+    size_t n = 0;
+    char name[96], why[1024] = "";
+    uint8_t *bin = (uint8_t *)read_whole(co, GPU_MAX_BINARY_BYTES, &n);
+    snprintf(name, sizeof name, "<%s %.16s>", label, key);
+    long h = bin ? gpu_load_image(p, t, d, name, bin, n, why, sizeof why) : -EIO;
+    put_log(p, log_addr, log_cap, h < 0 ? (bin ? why : "cannot read the compiled program")
+                                        : msgs ? msgs : "");
+    return h;
+}
+
 long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                const uint64_t a[6])
 {
@@ -349,12 +366,7 @@ long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d
         return -ENOEXEC;
     }
     snprintf(path, sizeof path, "%s/%s.co", dir, key);
-    uint8_t *bin = (uint8_t *)read_whole(path, GPU_MAX_BINARY_BYTES, &n);
-    char name[64];
-    snprintf(name, sizeof name, "<OpenCL C program %.16s>", key);
-    long h = bin ? gpu_load_image(p, t, d, name, bin, n, why, sizeof why) : -EIO;
-    put_log(p, log_addr, log_cap, h < 0 ? (bin ? why : "cannot read the compiled program")
-                                        : log ? log : "");
+    long h = load_compiled(p, t, d, path, "OpenCL C program", key, log_addr, log_cap, log);
     free(log);
     return h;
 }
@@ -666,12 +678,7 @@ long gpu_link(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
         free(msgs);
         return -ENOEXEC;
     }
-    uint8_t *bin = (uint8_t *)read_whole(co, GPU_MAX_BINARY_BYTES, &n);
-    char name[64];
-    snprintf(name, sizeof name, "<OpenCL C linked program %.16s>", key);
-    long h = bin ? gpu_load_image(p, t, d, name, bin, n, why, sizeof why) : -EIO;
-    put_log(p, log_addr, log_cap, h < 0 ? (bin ? why : "cannot read the linked program")
-                                        : msgs ? msgs : "");
+    long h = load_compiled(p, t, d, co, "OpenCL C linked program", key, log_addr, log_cap, msgs);
     free(msgs);
     return h;
 }
