@@ -5,8 +5,8 @@
  * handle that is NULL, released or of another kind is an OpenCL error, not
  * a crash. Commands run in submission order on the guest's GPU driver
  * (cgm/guest.h); a command whose wait list is not complete (a user event)
- * waits in its queue, and so does everything after it. One recursive lock
- * serialises the library for threaded hosts. */
+ * waits in its queue, and so does everything after it. One lock, which a
+ * thread may take again, serialises the library for threaded hosts. */
 #ifndef CGM_OPENCL_INTERNAL_H
 #define CGM_OPENCL_INTERNAL_H
 
@@ -18,6 +18,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,6 +97,7 @@ struct _cl_program {
     cl_build_status status;
     char *options, *log;
     cl_uint kernels;               /* kernel objects made from it */
+    char object[CGM_GPU_OBJECT_NAME];   /* clCompileProgram's result: the driver's name for it */
 };
 
 struct _cl_kernel {
@@ -106,6 +108,7 @@ struct _cl_kernel {
     struct cgm_gpu_kernel_info info;
     struct cgm_gpu_kernel_arg *args;
     unsigned char *argbuf, *argset;
+    cl_uint nset;                  /* arguments set so far (argset's ones) */
 };
 
 struct _cl_event {
@@ -121,12 +124,38 @@ struct _cl_event {
 };
 
 /* ---- objects (objects.c) ---- */
-void cgm_cl_lock(void);
-void cgm_cl_unlock(void);
+/* The library lock (a futex word, see objects.c); a thread may take it again. */
+extern atomic_int cgm_cl_lock_word;
+extern _Thread_local unsigned cgm_cl_lock_depth;
+void cgm_cl_lock_wait(void);
+void cgm_cl_lock_wake(void);
+static inline void cgm_cl_lock(void)
+{
+    int free_word = 0;
+    if (cgm_cl_lock_depth++ == 0 &&
+        !atomic_compare_exchange_strong(&cgm_cl_lock_word, &free_word, 1))
+        cgm_cl_lock_wait();
+}
+static inline void cgm_cl_unlock(void)
+{
+    if (--cgm_cl_lock_depth == 0 && atomic_exchange(&cgm_cl_lock_word, 0) == 2)
+        cgm_cl_lock_wake();
+}
 /* A zeroed object of KIND with one reference, registered; NULL when out of memory. */
 void *cgm_cl_new(size_t bytes, int kind);
-/* 1 when P is a live object of KIND. */
-int cgm_cl_valid(const void *p, int kind);
+/* 1 when P is a live object of KIND. The table of live objects is walked
+ * only when P is neither the last object of KIND found (a launch loop names
+ * the same queue and kernel again and again: three instructions inline) nor
+ * in a small direct-mapped set of objects found before (kernels and buffers
+ * used in turn). Releasing an object takes it out of both. Under the lock. */
+extern const void *cgm_cl_last_valid[K_EVENT + 1];
+int cgm_cl_valid_lookup(const void *p, int kind);
+static inline int cgm_cl_valid(const void *p, int kind)
+{
+    return (p && p == cgm_cl_last_valid[kind]) || cgm_cl_valid_lookup(p, kind);
+}
+/* cgm_cl_valid for a caller that does not hold the lock. */
+int cgm_cl_valid_locked(const void *p, int kind);
 /* clRetain*: one more reference to P when it is a live object of KIND,
  * else INVALID (the kind's error code). */
 cl_int cgm_cl_retain(void *p, int kind, cl_int invalid);
@@ -176,6 +205,11 @@ cl_int cgm_cl_check_waits(cl_command_queue q, cl_uint n, const cl_event *list);
  * Returns the command's error when it failed by itself (or, blocking,
  * because its wait list failed), else CL_SUCCESS. */
 cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, cl_event *event_out);
+/* clEnqueueNDRangeKernel's command: launched at once, with no command
+ * record, when nothing holds it back and nobody asked for its event. */
+cl_int cgm_cl_submit_kernel(cl_command_queue q, long kernel, const struct cgm_gpu_ndrange *nd,
+                            const unsigned char *args, size_t args_bytes, cl_uint n,
+                            const cl_event *waits, cl_event *event_out);
 /* Runs every queue's runnable commands. */
 void cgm_cl_progress(void);
 /* Makes kernel results visible to the host (cgm_gpu_wait once per batch). */

@@ -213,5 +213,5 @@ CGM_API cl_int clSetCommandQueueProperty(cl_command_queue q, cl_command_queue_pr
                                          cl_bool enable, cl_command_queue_properties *old)
 {
     (void)props; (void)enable; (void)old;
-    return cgm_cl_valid(q, K_QUEUE) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+    return cgm_cl_valid_locked(q, K_QUEUE) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }

@@ -9,7 +9,7 @@ CGM_API cl_mem clCreateImage(cl_context c, cl_mem_flags flags, const cl_image_fo
                              const cl_image_desc *desc, void *host_ptr, cl_int *err)
 {
     (void)flags; (void)format; (void)desc; (void)host_ptr;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+    CGM_SET_ERR(err, cgm_cl_valid_locked(c, K_CONTEXT) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
     return NULL;
 }
 
@@ -33,7 +33,7 @@ CGM_API cl_int clGetSupportedImageFormats(cl_context c, cl_mem_flags flags,
                                           cl_image_format *formats, cl_uint *n_ret)
 {
     (void)flags; (void)type; (void)n; (void)formats;
-    if (!cgm_cl_valid(c, K_CONTEXT))
+    if (!cgm_cl_valid_locked(c, K_CONTEXT))
         return CL_INVALID_CONTEXT;
     if (n_ret)
         *n_ret = 0;
@@ -50,7 +50,7 @@ CGM_API cl_int clGetImageInfo(cl_mem image, cl_image_info param, size_t size, vo
 /* Every image command: Q checked, then no image can be valid. */
 static cl_int no_image(cl_command_queue q)
 {
-    return cgm_cl_valid(q, K_QUEUE) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+    return cgm_cl_valid_locked(q, K_QUEUE) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
 }
 
 CGM_API cl_int clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking,
@@ -126,7 +126,7 @@ CGM_API cl_sampler clCreateSampler(cl_context c, cl_bool normalized, cl_addressi
                                    cl_filter_mode fm, cl_int *err)
 {
     (void)normalized; (void)am; (void)fm;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+    CGM_SET_ERR(err, cgm_cl_valid_locked(c, K_CONTEXT) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
     return NULL;
 }
 

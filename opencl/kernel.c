@@ -24,12 +24,17 @@ static cl_kernel make_kernel(cl_program p, const char *name, cl_int *err)
     k->program = p;
     k->handle = h;
     snprintf(k->name, sizeof k->name, "%s", name);
-    if (cgm_gpu_query(CGM_GPU_Q_KERNEL_INFO, h, 0, &k->info, sizeof k->info) < 0 ||
-        !(k->args = calloc(k->info.nargs + 1, sizeof *k->args)) ||
-        !(k->argbuf = calloc(1, k->info.args_bytes + 8)) ||
-        !(k->argset = calloc(1, k->info.nargs + 1))) {
-        free(k->args);
-        free(k->argbuf);
+    /* the arguments' descriptions, the kernarg segment and the set flags in one block */
+    if (cgm_gpu_query(CGM_GPU_Q_KERNEL_INFO, h, 0, &k->info, sizeof k->info) >= 0) {
+        size_t descs = ((k->info.nargs + 1) * sizeof *k->args + 15) & ~(size_t)15;
+        size_t segment = ((size_t)k->info.args_bytes + 15) & ~(size_t)15;
+        k->args = calloc(1, descs + segment + 16 + k->info.nargs + 1);
+        if (k->args) {
+            k->argbuf = (unsigned char *)k->args + descs;
+            k->argset = k->argbuf + segment + 16;
+        }
+    }
+    if (!k->args) {
         cgm_cl_free(k);
         *err = CL_OUT_OF_HOST_MEMORY;
         return NULL;
@@ -37,8 +42,6 @@ static cl_kernel make_kernel(cl_program p, const char *name, cl_int *err)
     for (unsigned i = 0; i < k->info.nargs; i++)
         if (cgm_gpu_query(CGM_GPU_Q_KERNEL_ARG, h, i, &k->args[i], sizeof k->args[i]) < 0) {
             free(k->args);
-            free(k->argbuf);
-            free(k->argset);
             cgm_cl_free(k);
             *err = CL_OUT_OF_RESOURCES;
             return NULL;
@@ -107,9 +110,7 @@ CGM_API cl_int clReleaseKernel(cl_kernel k)
         e = CL_SUCCESS;
         if (--k->h.refs == 0) {
             cl_program p = k->program;
-            free(k->args);
-            free(k->argbuf);
-            free(k->argset);
+            free(k->args);   /* with argbuf and argset */
             cgm_cl_free(k);
             p->kernels--;
             clReleaseProgram(p);
@@ -119,6 +120,9 @@ CGM_API cl_int clReleaseKernel(cl_kernel k)
     return e;
 }
 
+/* Not serialised against itself per kernel (OpenCL 1.2 leaves concurrent
+ * calls on one kernel undefined), but it takes the lock: a buffer
+ * argument is looked up among the live objects, which other threads change. */
 CGM_API cl_int clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
     cgm_cl_lock();
@@ -157,11 +161,20 @@ CGM_API cl_int clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const voi
             break;
         }
         if (e == CL_SUCCESS) {
-            if (a->kind == CGM_GPU_ARG_VALUE)
-                memcpy(slot, value, a->size);
+            /* straight into the kernarg segment the launch passes; the
+             * usual sizes as one store, not a call to memcpy */
+            const void *from = a->kind == CGM_GPU_ARG_VALUE ? value : &v;
+            size_t bytes = a->kind == CGM_GPU_ARG_VALUE ? a->size : a->size < 8 ? a->size : 8;
+            if (bytes == 4)
+                memcpy(slot, from, 4);
+            else if (bytes == 8)
+                memcpy(slot, from, 8);
             else
-                memcpy(slot, &v, a->size < 8 ? a->size : 8);
-            k->argset[index] = 1;
+                memcpy(slot, from, bytes);
+            if (!k->argset[index]) {
+                k->argset[index] = 1;
+                k->nset++;
+            }
         }
     }
     cgm_cl_unlock();
@@ -307,11 +320,10 @@ CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d
              : !cgm_cl_valid(k, K_KERNEL) ? CL_INVALID_KERNEL
              : k->program->ctx != q->ctx ? CL_INVALID_CONTEXT
              : dims < 1 || dims > 3 ? CL_INVALID_WORK_DIMENSION
-             : !global ? CL_INVALID_GLOBAL_WORK_SIZE : CL_SUCCESS;
-    for (unsigned i = 0; e == CL_SUCCESS && i < k->info.nargs; i++)
-        if (!k->argset[i])
-            e = CL_INVALID_KERNEL_ARGS;
-    size_t l[3] = { 1, 1, 1 }, items = 1, max = k && e == CL_SUCCESS ? k->info.max_workgroup_size : 0;
+             : !global ? CL_INVALID_GLOBAL_WORK_SIZE
+             : k->nset != k->info.nargs ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    struct cgm_gpu_ndrange nd = { .dims = dims };   /* unused dimensions 0, as the driver's */
+    size_t items = 1, max = e == CL_SUCCESS ? k->info.max_workgroup_size : 0;
     for (cl_uint i = 0; e == CL_SUCCESS && i < dims; i++) {
         if (!global[i] || global[i] > 0xffffffffu)
             e = CL_INVALID_GLOBAL_WORK_SIZE;
@@ -323,26 +335,23 @@ CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d
             e = CL_INVALID_WORK_GROUP_SIZE;
         if (local && e == CL_SUCCESS)
             items *= local[i];
+        nd.global[i] = global[i];
+        nd.offset[i] = offset ? offset[i] : 0;
+        nd.local[i] = local ? local[i] : 1;
     }
     if (e == CL_SUCCESS && local && items > max)
         e = CL_INVALID_WORK_GROUP_SIZE;
-    if (e == CL_SUCCESS)
+    if (e == CL_SUCCESS && (n || waits))
         e = cgm_cl_check_waits(q, n, waits);
     if (e == CL_SUCCESS) {
-        if (local)
-            memcpy(l, local, dims * sizeof *l);
-        else
+        if (!local) {
+            size_t l[3];
             choose_local(dims, global, max, l);
-        struct cl_cmd c = { .op = OP_KERNEL, .type = CL_COMMAND_NDRANGE_KERNEL, .waits = waits,
-                            .nwaits = n, .kernel = k->handle, .args = k->argbuf,
-                            .args_bytes = k->info.args_bytes };
-        c.nd.dims = dims;
-        for (cl_uint i = 0; i < dims; i++) {
-            c.nd.global[i] = global[i];
-            c.nd.local[i] = l[i];
-            c.nd.offset[i] = offset ? offset[i] : 0;
+            for (cl_uint i = 0; i < dims; i++)
+                nd.local[i] = l[i];
         }
-        e = cgm_cl_submit(q, &c, 0, event);
+        e = cgm_cl_submit_kernel(q, k->handle, &nd, k->argbuf, k->info.args_bytes, n, waits,
+                                 event);
     }
     cgm_cl_unlock();
     return e;
@@ -363,5 +372,5 @@ CGM_API cl_int clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *fn)(v
     (void)fn; (void)args; (void)cb_args; (void)nmem; (void)mems; (void)locs; (void)n;
     (void)waits; (void)event;
     /* CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL */
-    return cgm_cl_valid(q, K_QUEUE) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+    return cgm_cl_valid_locked(q, K_QUEUE) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }

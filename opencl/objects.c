@@ -1,27 +1,39 @@
 /* Live objects, the library lock, clGet*Info's copying rules, the clock. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cl_internal.h"
 
 /* One lock for the library, taken again by a thread that holds it (a
- * callback may call the API): a plain mutex and a per-thread depth, which
- * costs a guest a few instructions where a recursive mutex costs dozens. */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local unsigned lock_depth;
+ * callback may call the API): a futex word (0 free, 1 held, 2 held with
+ * waiters) and a per-thread depth. Taking and releasing it costs a guest
+ * about ten instructions where musl's mutex costs about fifty (its unlock
+ * checks the mutex type, robustness and waiters) and a recursive one more.
+ * The fast paths are inline (cl_internal.h). */
+atomic_int cgm_cl_lock_word;
+_Thread_local unsigned cgm_cl_lock_depth;
 
-void cgm_cl_lock(void)
+/* <linux/futex.h>'s values (musl's headers do not carry it) */
+enum { FUTEX_WAIT_OP = 0, FUTEX_WAKE_OP = 1, FUTEX_PRIVATE = 128 };
+
+static long futex(atomic_int *word, int op, int val)
 {
-    if (lock_depth++ == 0)
-        pthread_mutex_lock(&lock);
+    return syscall(SYS_futex, word, op | FUTEX_PRIVATE, val, NULL, NULL, 0);
 }
 
-void cgm_cl_unlock(void)
+void cgm_cl_lock_wait(void)
 {
-    if (--lock_depth == 0)
-        pthread_mutex_unlock(&lock);
+    /* the word was not 0: mark it contended and sleep until it is free */
+    while (atomic_exchange(&cgm_cl_lock_word, 2) != 0)
+        futex(&cgm_cl_lock_word, FUTEX_WAIT_OP, 2);
+}
+
+void cgm_cl_lock_wake(void)
+{
+    futex(&cgm_cl_lock_word, FUTEX_WAKE_OP, 1);
 }
 
 /* An open-addressing set of live objects (pointer -> kind); a removed slot
@@ -68,17 +80,38 @@ static int grow(void)
  * finds it is no longer in the table. */
 static struct cl_head *free_objects[K_EVENT + 1];
 
+/* Objects are never given back to malloc, so they come from chunks cut in
+ * order: a program's first objects would otherwise cost musl's allocator
+ * hundreds of guest instructions each (a new size class's first slot). */
+enum { CHUNK_BYTES = 16 << 10 };
+static char *chunk_next, *chunk_end;
+
+static void *carve(size_t bytes)
+{
+    bytes = (bytes + 15) & ~(size_t)15;
+    if ((size_t)(chunk_end - chunk_next) < bytes) {
+        size_t n = bytes > CHUNK_BYTES ? bytes : CHUNK_BYTES;
+        char *c = malloc(n);
+        if (!c)
+            return NULL;
+        chunk_next = c;
+        chunk_end = c + n;
+    }
+    void *p = chunk_next;
+    chunk_next += bytes;
+    return p;
+}
+
 void *cgm_cl_new(size_t bytes, int kind)
 {
     if ((used + 1) * 2 > cap && grow() < 0)
         return NULL;
     struct cl_head *h = free_objects[kind];
-    if (h) {
+    if (h)
         free_objects[kind] = *(struct cl_head **)(h + 1);
-        memset(h, 0, bytes);
-    } else if (!(h = calloc(1, bytes))) {
+    else if (!(h = carve(bytes)))
         return NULL;
-    }
+    memset(h, 0, bytes);
     extern const void *cgm_cl_dispatch;
     h->dispatch = cgm_cl_dispatch;
     h->kind = kind;
@@ -94,7 +127,17 @@ void *cgm_cl_new(size_t bytes, int kind)
     return h;
 }
 
-int cgm_cl_valid(const void *p, int kind)
+const void *cgm_cl_last_valid[K_EVENT + 1];
+enum { SEEN = 64 };
+static struct seen { const void *p; int kind; } seen[SEEN];
+
+static unsigned seen_slot(const void *p)
+{
+    uintptr_t x = (uintptr_t)p >> 4;   /* objects are 16-byte aligned */
+    return (unsigned)(x ^ (x >> 6)) & (SEEN - 1);
+}
+
+int cgm_cl_valid_lookup(const void *p, int kind)
 {
     if (!p)
         return 0;
@@ -102,12 +145,30 @@ int cgm_cl_valid(const void *p, int kind)
         return kind == K_PLATFORM;
     if (p == &cgm_cl_device)
         return kind == K_DEVICE;
+    struct seen *e = &seen[seen_slot(p)];
+    if (e->p == p && e->kind == kind) {
+        cgm_cl_last_valid[kind] = p;
+        return 1;
+    }
     if (!cap)
         return 0;
     for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
-        if (table[s].p == p)
-            return table[s].kind == kind;
+        if (table[s].p == p) {
+            if (table[s].kind != kind)
+                return 0;
+            e->p = cgm_cl_last_valid[kind] = p;
+            e->kind = kind;
+            return 1;
+        }
     return 0;
+}
+
+int cgm_cl_valid_locked(const void *p, int kind)
+{
+    cgm_cl_lock();
+    int ok = cgm_cl_valid(p, kind);
+    cgm_cl_unlock();
+    return ok;
 }
 
 cl_int cgm_cl_retain(void *p, int kind, cl_int invalid)
@@ -125,6 +186,11 @@ void cgm_cl_free(void *p)
     for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
         if (table[s].p == p) {
             struct cl_head *h = p;
+            struct seen *e = &seen[seen_slot(p)];
+            if (e->p == p)
+                e->p = NULL;
+            if (cgm_cl_last_valid[h->kind] == p)
+                cgm_cl_last_valid[h->kind] = NULL;
             table[s].p = TOMB;
             table[s].kind = 0;
             live--;

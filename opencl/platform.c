@@ -170,8 +170,8 @@ CGM_API cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t
     case CL_DEVICE_HOST_UNIFIED_MEMORY: return B(1);      /* one address space (HSA) */
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return SZ(1);
     case CL_DEVICE_ENDIAN_LITTLE: case CL_DEVICE_AVAILABLE: case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
         return B(1);
-    case CL_DEVICE_LINKER_AVAILABLE: return B(0);
     case CL_DEVICE_EXECUTION_CAPABILITIES: { cl_device_exec_capabilities c = CL_EXEC_KERNEL;
         return cgm_cl_info(&c, sizeof c, size, value, size_ret); }
     case CL_DEVICE_QUEUE_PROPERTIES: { cl_command_queue_properties p =

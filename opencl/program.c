@@ -1,8 +1,9 @@
 /* Programs: from OpenCL C source, compiled by tracegen on the host
  * (cgm_gpu_build: the host's clang for gfx600 with the device header, cached
  * by a hash of source and options), or from a code object
- * (cgm_gpu_load_binary). Separate compilation and linking are not offered
- * (CL_DEVICE_LINKER_AVAILABLE is false). */
+ * (cgm_gpu_load_binary). Separate compilation: clCompileProgram leaves a
+ * compiled object in the driver (cgm_gpu_compile; the program holds its
+ * name), clLinkProgram links such objects into a new program (cgm_gpu_link). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,7 @@ CGM_API cl_program clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev,
                                                      cl_int *err)
 {
     (void)ndev; (void)devs; (void)names;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_INVALID_VALUE : CL_INVALID_CONTEXT);
+    CGM_SET_ERR(err, cgm_cl_valid_locked(c, K_CONTEXT) ? CL_INVALID_VALUE : CL_INVALID_CONTEXT);
     return NULL;   /* the device has no built-in kernels */
 }
 
@@ -188,23 +189,108 @@ CGM_API cl_int clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *de
     return e;
 }
 
+/* A new build log for P and its options; 0, or -1 when out of memory. */
+static int start_build(cl_program p, const char *options)
+{
+    free(p->options);
+    free(p->log);
+    p->options = dup_str(options ? options : "");
+    p->log = calloc(1, LOG_BYTES);
+    return p->options && p->log ? 0 : -1;
+}
+
 CGM_API cl_int clCompileProgram(cl_program p, cl_uint ndev, const cl_device_id *devs,
                                 const char *options, cl_uint nheaders, const cl_program *headers,
                                 const char **names, build_fn notify, void *user_data)
 {
-    (void)ndev; (void)devs; (void)options; (void)nheaders; (void)headers; (void)names;
-    (void)notify; (void)user_data;
-    return cgm_cl_valid(p, K_PROGRAM) ? CL_COMPILER_NOT_AVAILABLE : CL_INVALID_PROGRAM;
+    cgm_cl_lock();
+    cl_int e = cgm_cl_valid(p, K_PROGRAM) ? check_devices(ndev, devs) : CL_INVALID_PROGRAM;
+    if (e == CL_SUCCESS && ((!notify && user_data) || (nheaders && (!headers || !names)) ||
+                            (!nheaders && (headers || names))))
+        e = CL_INVALID_VALUE;
+    if (e == CL_SUCCESS && (p->kernels || !p->source))
+        e = CL_INVALID_OPERATION;   /* kernels made from it, or not made from source */
+    struct cgm_gpu_header *hs = NULL;
+    if (e == CL_SUCCESS && nheaders && !(hs = calloc(nheaders, sizeof *hs)))
+        e = CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; e == CL_SUCCESS && i < nheaders; i++) {
+        if (!cgm_cl_valid(headers[i], K_PROGRAM) || !headers[i]->source || !names[i])
+            e = CL_INVALID_VALUE;
+        else
+            hs[i] = (struct cgm_gpu_header){ names[i], headers[i]->source,
+                                             headers[i]->source_len };
+    }
+    if (e == CL_SUCCESS && start_build(p, options) < 0)
+        e = CL_OUT_OF_HOST_MEMORY;
+    if (e == CL_SUCCESS) {
+        struct cgm_gpu_compile_io io = { .headers = hs, .nheaders = nheaders, .log = p->log,
+                                         .log_cap = LOG_BYTES };
+        p->status = CL_BUILD_IN_PROGRESS;
+        p->object[0] = 0;
+        long rc = cgm_gpu_compile(p->source, p->source_len, p->options, &io);
+        if (rc == 0) {
+            memcpy(p->object, io.object, sizeof p->object);
+            p->status = CL_BUILD_SUCCESS;
+        } else {
+            p->status = CL_BUILD_ERROR;
+            e = rc == -EINVAL ? CL_INVALID_COMPILER_OPTIONS : CL_COMPILE_PROGRAM_FAILURE;
+            if (!p->log[0])
+                strcpy(p->log, rc == -ENOSYS ? "no GPU (run under tracegen)"
+                                             : "the compilation failed");
+        }
+    }
+    free(hs);
+    cgm_cl_unlock();
+    if (notify && (e == CL_SUCCESS || e == CL_COMPILE_PROGRAM_FAILURE))
+        notify(p, user_data);
+    return e;
 }
 
 CGM_API cl_program clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id *devs,
                                  const char *options, cl_uint nprog, const cl_program *progs,
                                  build_fn notify, void *user_data, cl_int *err)
 {
-    (void)ndev; (void)devs; (void)options; (void)nprog; (void)progs; (void)notify;
-    (void)user_data;
-    CGM_SET_ERR(err, cgm_cl_valid(c, K_CONTEXT) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT);
-    return NULL;
+    cgm_cl_lock();
+    cl_program p = NULL;
+    cl_int e = cgm_cl_valid(c, K_CONTEXT) ? check_devices(ndev, devs) : CL_INVALID_CONTEXT;
+    if (e == CL_SUCCESS && (!nprog || !progs || (!notify && user_data)))
+        e = CL_INVALID_VALUE;
+    for (cl_uint i = 0; e == CL_SUCCESS && i < nprog; i++)
+        if (!cgm_cl_valid(progs[i], K_PROGRAM))
+            e = CL_INVALID_PROGRAM;
+        else if (!progs[i]->object[0] || progs[i]->status != CL_BUILD_SUCCESS)
+            e = CL_INVALID_OPERATION;   /* not a compiled object */
+    char *objects = NULL;
+    if (e == CL_SUCCESS && (!(objects = malloc((size_t)nprog * CGM_GPU_OBJECT_NAME)) ||
+                            !(p = new_program(c)) || start_build(p, options) < 0))
+        e = CL_OUT_OF_HOST_MEMORY;
+    if (e == CL_SUCCESS) {
+        for (cl_uint i = 0; i < nprog; i++)
+            memcpy(objects + (size_t)i * CGM_GPU_OBJECT_NAME, progs[i]->object,
+                   CGM_GPU_OBJECT_NAME);
+        p->status = CL_BUILD_IN_PROGRESS;
+        long h = cgm_gpu_link(objects, nprog, p->options, p->log, LOG_BYTES);
+        if (h > 0) {
+            p->handle = h;
+            p->status = CL_BUILD_SUCCESS;
+        } else {
+            p->status = CL_BUILD_ERROR;
+            e = h == -EINVAL ? CL_INVALID_LINKER_OPTIONS : CL_LINK_PROGRAM_FAILURE;
+            if (!p->log[0])
+                strcpy(p->log, h == -ENOSYS ? "no GPU (run under tracegen)" : "the link failed");
+        }
+    }
+    free(objects);
+    /* a failed link still gives a program, whose log says why; bad options do not */
+    if (p && e != CL_SUCCESS && e != CL_LINK_PROGRAM_FAILURE) {
+        clReleaseProgram(p);
+        p = NULL;
+    }
+    cgm_cl_unlock();
+    if (notify && p)
+        notify(p, user_data);
+    CGM_SET_ERR(err, e);
+    return p;
 }
 
 /* The kernel names of P, separated by ';' (NULL when out of memory). */
@@ -308,9 +394,11 @@ CGM_API cl_int clGetProgramBuildInfo(cl_program p, cl_device_id dev, cl_program_
     cl_int e = !cgm_cl_valid(p, K_PROGRAM) ? CL_INVALID_PROGRAM
              : dev != &cgm_cl_device ? CL_INVALID_DEVICE : CL_SUCCESS;
     if (e == CL_SUCCESS) {
-        cl_program_binary_type t = p->status == CL_BUILD_SUCCESS || p->handle
-                                       ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                       : CL_PROGRAM_BINARY_TYPE_NONE;
+        cl_program_binary_type t = p->handle ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                 : p->object[0] && p->status == CL_BUILD_SUCCESS
+                                     ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                                 : p->status == CL_BUILD_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                                                 : CL_PROGRAM_BINARY_TYPE_NONE;
         switch (param) {
         case CL_PROGRAM_BUILD_STATUS:
             e = cgm_cl_info(&p->status, sizeof p->status, size, value, size_ret);

@@ -311,6 +311,23 @@ cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, c
     return st;
 }
 
+cl_int cgm_cl_submit_kernel(cl_command_queue q, long kernel, const struct cgm_gpu_ndrange *nd,
+                            const unsigned char *args, size_t args_bytes, cl_uint n,
+                            const cl_event *waits, cl_event *event_out)
+{
+    if (!n && !event_out && !q->head) {   /* what cgm_cl_submit would do, without the record */
+        long rc = cgm_gpu_launch_nd(kernel, nd, args, args_bytes);
+        if (rc < 0)
+            return launch_error(rc);
+        launches_pending = 1;
+        return CL_SUCCESS;
+    }
+    struct cl_cmd c = { .op = OP_KERNEL, .type = CL_COMMAND_NDRANGE_KERNEL, .waits = waits,
+                        .nwaits = n, .kernel = kernel, .nd = *nd, .args = args,
+                        .args_bytes = args_bytes };
+    return cgm_cl_submit(q, &c, 0, event_out);
+}
+
 /* ---- the API -------------------------------------------------------------- */
 
 CGM_API cl_int clFlush(cl_command_queue q)

@@ -53,7 +53,9 @@ static inline long cgm_roi_end(void)
 #define CGM_SYSCALL_GPU_QUERY     (CGM_SYSCALL_GPU_BASE + 10)
 #define CGM_SYSCALL_GPU_LAUNCH_ND (CGM_SYSCALL_GPU_BASE + 11)
 #define CGM_SYSCALL_GPU_COPY_ASYNC (CGM_SYSCALL_GPU_BASE + 12)
-#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_COPY_ASYNC
+#define CGM_SYSCALL_GPU_COMPILE   (CGM_SYSCALL_GPU_BASE + 13)
+#define CGM_SYSCALL_GPU_LINK      (CGM_SYSCALL_GPU_BASE + 14)
+#define CGM_SYSCALL_GPU_LAST      CGM_SYSCALL_GPU_LINK
 
 static inline long cgm_guest_syscall6(long nr, long a0, long a1, long a2, long a3, long a4,
                                       long a5)
@@ -160,6 +162,46 @@ static inline long cgm_gpu_build(const char *source, size_t bytes, const char *o
                                  char *log, size_t log_cap)
 {
     return cgm_guest_syscall6(CGM_SYSCALL_GPU_BUILD, (long)source, (long)bytes, (long)options,
+                              (long)log, (long)log_cap, 0);
+}
+
+/* Separate compilation (clCompileProgram, clLinkProgram). A header that a
+ * source includes by NAME (as input_headers name them), and what a
+ * compilation takes and gives: its headers and log, and the name of the
+ * compiled object, which a link names. */
+struct cgm_gpu_header {
+    const char *name;              /* relative, no "..": "util.h", "lib/math.h" */
+    const char *source;
+    unsigned long bytes;
+};
+enum { CGM_GPU_OBJECT_NAME = 40 };
+struct cgm_gpu_compile_io {
+    const struct cgm_gpu_header *headers;
+    unsigned long nheaders;
+    char *log;                     /* the compiler's messages (may be NULL) */
+    unsigned long log_cap;
+    char object[CGM_GPU_OBJECT_NAME];   /* out: the compiled object's name */
+};
+
+/* Compiles SOURCE as cgm_gpu_build does but stops at a relocatable object
+ * that the driver keeps (cached by source, headers and options): 0, or
+ * -errno as cgm_gpu_build. */
+static inline long cgm_gpu_compile(const char *source, size_t bytes, const char *options,
+                                   struct cgm_gpu_compile_io *io)
+{
+    return cgm_guest_syscall6(CGM_SYSCALL_GPU_COMPILE, (long)source, (long)bytes, (long)options,
+                              (long)io, 0, 0);
+}
+
+/* Links COUNT compiled objects (OBJECTS: their names, CGM_GPU_OBJECT_NAME
+ * bytes each) into a program and loads it: program handle > 0, or -errno
+ * (-EINVAL: an option the linker is not given, -ENOENT: an object the
+ * driver does not have, -ENOEXEC: the link failed, as an undefined
+ * function; the linker's messages in LOG). */
+static inline long cgm_gpu_link(const char *objects, size_t count, const char *options, char *log,
+                                size_t log_cap)
+{
+    return cgm_guest_syscall6(CGM_SYSCALL_GPU_LINK, (long)objects, (long)count, (long)options,
                               (long)log, (long)log_cap, 0);
 }
 

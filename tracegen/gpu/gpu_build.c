@@ -11,6 +11,7 @@
  * passed on (-D, -U, -I, -w, -Werror, OpenCL's -cl-*); anything else is
  * refused: the guest chooses no output file, plugin or program to run. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "cgm/guest.h"
 #include "tracegen/gpu/gpu_driver.h"
 #include "tracegen/x86/mem.h"
 #include "tracegen/x86/process.h"
@@ -181,7 +183,8 @@ static const char *clang_path(void)
 
 /* The cache key: everything the code object depends on but included headers
  * named by -I (as other OpenCL implementations' caches). */
-static void cache_key(const char *src, size_t len, const struct build_args *a, char key[33])
+static void cache_key(const char *src, size_t len, const struct build_args *a, const void *extra,
+                      size_t extra_len, char key[33])
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
@@ -212,19 +215,23 @@ static void cache_key(const char *src, size_t len, const struct build_args *a, c
     for (int i = 0; i < a->n; i++)
         XXH3_128bits_update(st, a->v[i], strlen(a->v[i]) + 1);
     XXH3_128bits_update(st, src, len);
+    if (extra_len)   /* a compiled object's headers, or a link's objects */
+        XXH3_128bits_update(st, extra, extra_len);
     XXH128_hash_t h = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     snprintf(key, 33, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
 }
 
-/* Compiles SRC into DIR/KEY.co unless it is there; the compiler's messages
- * in DIR/KEY.log. Returns 0, 1 when the compilation failed, -1 when the
- * compiler could not be run (WHY says). */
+/* Compiles SRC into DIR/KEY.co (OBJECT_ONLY: the relocatable DIR/KEY.obj)
+ * unless it is there; the compiler's messages in DIR/KEY.log. INC_DIR, when
+ * not NULL, is searched for included headers first. Returns 0, 1 when the
+ * compilation failed, -1 when the compiler could not be run (WHY says). */
 static int compile(const char *dir, const char *key, const char *src, size_t len,
-                   const struct build_args *a, char *why, size_t whylen)
+                   const struct build_args *a, const char *inc_dir, int object_only, char *why,
+                   size_t whylen)
 {
-    char co[4200], log[4200], obj[4200], in[4200], hdr[4200];
-    snprintf(co, sizeof co, "%s/%s.co", dir, key);
+    char co[4200], log[4200], obj[4200], in[4200], hdr[4200], inc[4200];
+    snprintf(co, sizeof co, "%s/%s.%s", dir, key, object_only ? "obj" : "co");
     if (access(co, R_OK) == 0)
         return 0;
     if (mkdirs(dir) < 0) {
@@ -253,6 +260,10 @@ static int compile(const char *dir, const char *key, const char *src, size_t len
                       "-O2", "-include", hdr };
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[n++] = fixed[i];
+    if (inc_dir) {
+        snprintf(inc, sizeof inc, "-I%s", inc_dir);
+        argv[n++] = inc;
+    }
     for (int i = 0; i < a->n; i++)
         argv[n++] = a->v[i];
     char *tail[] = { "-c", "-", "-o", obj };
@@ -261,7 +272,10 @@ static int compile(const char *dir, const char *key, const char *src, size_t len
     argv[n] = NULL;
     int rc = run(argv, in, log);
     unlink(in);
-    if (rc == 0) {
+    if (rc == 0 && object_only) {
+        if (rename(obj, co) < 0)
+            rc = -1;
+    } else if (rc == 0) {
         char cotmp[4300];
         snprintf(cotmp, sizeof cotmp, "%s.%ld", co, pid);
         char *link[] = { "ld.lld", "-shared", obj, "-o", cotmp, NULL };
@@ -291,6 +305,23 @@ static void put_log(struct x86_process *p, uint64_t buf, uint64_t cap, const cha
         gmem_copy_out(p->mem, buf + n, "", 1, 0, NULL);
 }
 
+/* Loads code object CO (a build's or a link's, LABEL and KEY name it in
+ * messages); the guest's log gets the loader's refusal, else MSGS (the
+ * compiler's or linker's messages, may be NULL). Program handle or -errno. */
+static long load_compiled(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+                          const char *co, const char *label, const char *key, uint64_t log_addr,
+                          uint64_t log_cap, const char *msgs)
+{
+    size_t n = 0;
+    char name[96], why[1024] = "";
+    uint8_t *bin = (uint8_t *)read_whole(co, GPU_MAX_BINARY_BYTES, &n);
+    snprintf(name, sizeof name, "<%s %.16s>", label, key);
+    long h = bin ? gpu_load_image(p, t, d, name, bin, n, why, sizeof why) : -EIO;
+    put_log(p, log_addr, log_cap, h < 0 ? (bin ? why : "cannot read the compiled program")
+                                        : msgs ? msgs : "");
+    return h;
+}
+
 long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                const uint64_t a[6])
 {
@@ -318,9 +349,9 @@ long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d
         return -EINVAL;
     }
     char key[33], dir[4096];
-    cache_key(src, len, &args, key);
+    cache_key(src, len, &args, NULL, 0, key);
     snprintf(dir, sizeof dir, "%s", p->opt.opencl_cache ? p->opt.opencl_cache : "/tmp");
-    int rc = compile(dir, key, src, len, &args, why, sizeof why);
+    int rc = compile(dir, key, src, len, &args, NULL, 0, why, sizeof why);
     free(args.buf);
     free(src);
     char path[4200];
@@ -335,12 +366,7 @@ long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d
         return -ENOEXEC;
     }
     snprintf(path, sizeof path, "%s/%s.co", dir, key);
-    uint8_t *bin = (uint8_t *)read_whole(path, GPU_MAX_BINARY_BYTES, &n);
-    char name[64];
-    snprintf(name, sizeof name, "<OpenCL C program %.16s>", key);
-    long h = bin ? gpu_load_image(p, t, d, name, bin, n, why, sizeof why) : -EIO;
-    put_log(p, log_addr, log_cap, h < 0 ? (bin ? why : "cannot read the compiled program")
-                                        : log ? log : "");
+    long h = load_compiled(p, t, d, path, "OpenCL C program", key, log_addr, log_cap, log);
     free(log);
     return h;
 }
@@ -368,8 +394,8 @@ int gpu_compile_file(const char *cl_path, const char *options, const char *cache
     int rc = parse_options(dir_opt, &args, why, whylen);
     char key[33], co[4200], log[4200];
     if (rc == 0) {
-        cache_key(src, len, &args, key);
-        rc = compile(cache_dir, key, src, len, &args, why, whylen);
+        cache_key(src, len, &args, NULL, 0, key);
+        rc = compile(cache_dir, key, src, len, &args, NULL, 0, why, whylen);
     }
     free(args.buf);
     free(src);
@@ -394,4 +420,265 @@ int gpu_compile_file(const char *cl_path, const char *options, const char *cache
     }
     free(bin);
     return 0;
+}
+
+/* ---- separate compilation: cgm_gpu_compile and cgm_gpu_link ---------------
+ * A compiled object is clang's relocatable output, kept in the cache folder
+ * as KEY.obj; the guest holds only its name (the key). A link runs
+ * ld.lld -shared --no-undefined over the named objects (a function a unit
+ * calls but no unit defines fails the link) into KEY.co, cached under the
+ * objects' names and the options. */
+
+#define MAX_HEADERS 64
+#define MAX_OBJECTS 64
+
+/* NAME is a relative path with no "." or ".." component. */
+static int header_name_ok(const char *name)
+{
+    if (!name[0] || name[0] == '/')
+        return 0;
+    for (const char *c = name; *c;) {
+        const char *e = strchr(c, '/');
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (!n || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return 0;
+        c += n + (e ? 1 : 0);
+        if (e && !*c)
+            return 0;
+    }
+    return 1;
+}
+
+/* Writes the headers (NAMES[i], TEXTS[i], LENS[i]) under DIR. */
+static int write_headers(const char *dir, int n, char names[][256], char **texts,
+                         const uint64_t *lens)
+{
+    for (int i = 0; i < n; i++) {
+        char path[4600];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *slash = strrchr(path, '/');
+        *slash = 0;
+        if (mkdirs(path) < 0)
+            return -1;
+        *slash = '/';
+        if (write_file(path, texts[i], (size_t)lens[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+long gpu_compile(struct x86_process *p, const uint64_t a[6])
+{
+    uint64_t src_addr = a[0], len = a[1], opt_addr = a[2], io_addr = a[3];
+    struct cgm_gpu_compile_io io;
+    char options[OPTIONS_MAX] = "", why[1024] = "";
+    if (!len || len > SOURCE_MAX) {
+        fprintf(stderr, "tracegen: gpu: compile: source of %llu bytes, 1 to %u MiB\n",
+                (unsigned long long)len, SOURCE_MAX >> 20);
+        return -EINVAL;
+    }
+    if (gmem_copy_in(p->mem, &io, io_addr, sizeof io, NULL) < 0 ||
+        (opt_addr && gmem_read_str(p->mem, options, opt_addr, sizeof options) < 0)) {
+        fprintf(stderr, "tracegen: gpu: compile: bad pointer to the options or the call's "
+                "struct cgm_gpu_compile_io\n");
+        return -EFAULT;
+    }
+    if (io.nheaders > MAX_HEADERS) {
+        snprintf(why, sizeof why, "%lu headers, at most %d", io.nheaders, MAX_HEADERS);
+        put_log(p, (uint64_t)(uintptr_t)io.log, io.log_cap, why);
+        return -EINVAL;
+    }
+    long rc0 = 0, rc = 0;
+    char names[MAX_HEADERS][256];
+    char *texts[MAX_HEADERS] = { 0 };
+    uint64_t lens[MAX_HEADERS] = { 0 };
+    int nh = 0;
+    XXH3_state_t *st = XXH3_createState();   /* the headers, for the key */
+    XXH3_128bits_reset(st);
+    XXH3_128bits_update(st, "compile", 8);
+    for (; nh < (int)io.nheaders && rc == 0; nh++) {
+        struct cgm_gpu_header h;
+        if (gmem_copy_in(p->mem, &h, (uint64_t)(uintptr_t)(io.headers + nh), sizeof h, NULL) < 0 ||
+            gmem_read_str(p->mem, names[nh], (uint64_t)(uintptr_t)h.name, sizeof names[nh]) < 0 ||
+            h.bytes > SOURCE_MAX) {
+            fprintf(stderr, "tracegen: gpu: compile: bad header %d\n", nh);
+            rc = -EFAULT;
+            break;
+        }
+        if (!header_name_ok(names[nh])) {
+            snprintf(why, sizeof why, "header name '%.200s' is not a relative path without . "
+                     "or .. components", names[nh]);
+            rc = -EINVAL;
+            break;
+        }
+        lens[nh] = h.bytes;
+        texts[nh] = h.bytes ? (char *)gpu_copy_in_new(p, (uint64_t)(uintptr_t)h.source, h.bytes,
+                                                      "compile: a header", &rc0)
+                            : calloc(1, 1);
+        if (!texts[nh]) {
+            rc = rc0 ? rc0 : -ENOMEM;
+            break;
+        }
+        XXH3_128bits_update(st, names[nh], strlen(names[nh]) + 1);
+        XXH3_128bits_update(st, &lens[nh], sizeof lens[nh]);
+        XXH3_128bits_update(st, texts[nh], (size_t)lens[nh]);
+    }
+    XXH128_hash_t hh = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    char *src = rc == 0 ? (char *)gpu_copy_in_new(p, src_addr, len, "compile: the source", &rc0)
+                        : NULL;
+    if (rc == 0 && !src)
+        rc = rc0;
+    struct build_args args = { 0 };
+    if (rc == 0 && parse_options(options, &args, why, sizeof why) < 0)
+        rc = -EINVAL;
+    char key[33], dir[4096], inc[4200], path[4200];
+    snprintf(dir, sizeof dir, "%s", p->opt.opencl_cache ? p->opt.opencl_cache : "/tmp");
+    int built = -1;
+    if (rc == 0) {
+        cache_key(src, len, &args, &hh, sizeof hh, key);
+        snprintf(inc, sizeof inc, "%s/%s.h", dir, key);
+        snprintf(path, sizeof path, "%s/%s.obj", dir, key);
+        if (access(path, R_OK) != 0 && nh && (mkdirs(inc) < 0 ||
+                                               write_headers(inc, nh, names, texts, lens) < 0)) {
+            snprintf(why, sizeof why, "cannot write the headers into %.900s: %s (--opencl-cache)",
+                     inc, strerror(errno));
+            built = -1;
+        } else {
+            built = compile(dir, key, src, len, &args, nh ? inc : NULL, 1, why, sizeof why);
+        }
+        if (built < 0)
+            fprintf(stderr, "tracegen: gpu: compile: %s\n", why);
+    }
+    free(args.buf);
+    free(src);
+    for (int i = 0; i < MAX_HEADERS; i++)
+        free(texts[i]);
+    if (rc < 0) {
+        put_log(p, (uint64_t)(uintptr_t)io.log, io.log_cap, why);
+        return rc;
+    }
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/%s.log", dir, key);
+    char *log = built >= 0 ? read_whole(path, LOG_MAX, &n) : NULL;
+    put_log(p, (uint64_t)(uintptr_t)io.log, io.log_cap,
+            built < 0 ? why : log ? log : built ? "the compiler failed" : "");
+    free(log);
+    if (built != 0)
+        return -ENOEXEC;
+    char name[CGM_GPU_OBJECT_NAME] = { 0 };
+    memcpy(name, key, 33);
+    if (gmem_copy_out(p->mem, io_addr + offsetof(struct cgm_gpu_compile_io, object), name,
+                      sizeof name, 0, NULL) < 0)
+        return -EFAULT;
+    return 0;
+}
+
+/* The link options OpenCL 1.2 defines; the math ones change nothing here,
+ * since the objects are already compiled. -create-library is refused: the
+ * device loads only executables. */
+static const char *const link_options[] = {
+    "-enable-link-options", "-cl-denorms-are-zero", "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-fast-relaxed-math",
+};
+
+long gpu_link(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+              const uint64_t a[6])
+{
+    uint64_t names_addr = a[0], count = a[1], opt_addr = a[2], log_addr = a[3], log_cap = a[4];
+    char options[OPTIONS_MAX] = "", why[1024] = "";
+    char names[MAX_OBJECTS][CGM_GPU_OBJECT_NAME];
+    if (!count || count > MAX_OBJECTS) {
+        snprintf(why, sizeof why, "a link of %llu objects, 1 to %d",
+                 (unsigned long long)count, MAX_OBJECTS);
+        put_log(p, log_addr, log_cap, why);
+        return -EINVAL;
+    }
+    if (gmem_copy_in(p->mem, names, names_addr, count * CGM_GPU_OBJECT_NAME, NULL) < 0 ||
+        (opt_addr && gmem_read_str(p->mem, options, opt_addr, sizeof options) < 0)) {
+        fprintf(stderr, "tracegen: gpu: link: bad pointer to the objects or the options\n");
+        return -EFAULT;
+    }
+    struct build_args args = { 0 };
+    if (parse_options(options, &args, why, sizeof why) < 0) {
+        free(args.buf);
+        snprintf(why, sizeof why, "link options '%.900s' are not supported", options);
+        put_log(p, log_addr, log_cap, why);
+        return -EINVAL;
+    }
+    for (int i = 0; i < args.n; i++) {
+        int known = 0;
+        for (size_t k = 0; k < sizeof link_options / sizeof *link_options; k++)
+            known |= !strcmp(args.v[i], link_options[k]);
+        if (!known) {
+            snprintf(why, sizeof why, "link option '%.200s' is not supported (the linker takes "
+                     "-enable-link-options and the OpenCL -cl-* math options)", args.v[i]);
+            free(args.buf);
+            put_log(p, log_addr, log_cap, why);
+            return -EINVAL;
+        }
+    }
+    char dir[4096], (*objs)[4200] = malloc(count * sizeof *objs);
+    snprintf(dir, sizeof dir, "%s", p->opt.opencl_cache ? p->opt.opencl_cache : "/tmp");
+    if (!objs) {
+        free(args.buf);
+        return -ENOMEM;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        names[i][CGM_GPU_OBJECT_NAME - 1] = 0;
+        int hex = strlen(names[i]) == 32;
+        for (int c = 0; hex && c < 32; c++)
+            hex = strchr("0123456789abcdef", names[i][c]) != NULL;
+        snprintf(objs[i], sizeof objs[i], "%s/%s.obj", dir, hex ? names[i] : "?");
+        if (!hex || access(objs[i], R_OK) != 0) {
+            snprintf(why, sizeof why, "object %llu is no compiled object of this driver",
+                     (unsigned long long)i);
+            free(args.buf);
+            free(objs);
+            put_log(p, log_addr, log_cap, why);
+            return -ENOENT;
+        }
+    }
+    char key[33], co[4200], log[4200];
+    cache_key("link", 5, &args, names, count * CGM_GPU_OBJECT_NAME, key);
+    free(args.buf);
+    snprintf(co, sizeof co, "%s/%s.co", dir, key);
+    snprintf(log, sizeof log, "%s/%s.log", dir, key);
+    int rc = 0;
+    if (access(co, R_OK) != 0) {
+        char cotmp[4300];
+        snprintf(cotmp, sizeof cotmp, "%s.%ld", co, (long)getpid());
+        char *argv[MAX_OBJECTS + 8];
+        int n = 0;
+        argv[n++] = "ld.lld";
+        argv[n++] = "-shared";
+        argv[n++] = "--no-undefined";
+        for (uint64_t i = 0; i < count; i++)
+            argv[n++] = objs[i];
+        argv[n++] = "-o";
+        argv[n++] = cotmp;
+        argv[n] = NULL;
+        unlink(log);
+        rc = run(argv, NULL, log);
+        if (rc == 0 && rename(cotmp, co) < 0)
+            rc = -1;
+        unlink(cotmp);
+    }
+    free(objs);
+    if (rc < 0) {
+        snprintf(why, sizeof why, "cannot run ld.lld");
+        fprintf(stderr, "tracegen: gpu: link: %s\n", why);
+        put_log(p, log_addr, log_cap, why);
+        return -ENOEXEC;
+    }
+    size_t n = 0;
+    char *msgs = read_whole(log, LOG_MAX, &n);
+    if (rc != 0) {
+        put_log(p, log_addr, log_cap, msgs ? msgs : "the link failed");
+        free(msgs);
+        return -ENOEXEC;
+    }
+    long h = load_compiled(p, t, d, co, "OpenCL C linked program", key, log_addr, log_cap, msgs);
+    free(msgs);
+    return h;
 }

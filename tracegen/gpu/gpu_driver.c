@@ -316,6 +316,8 @@ long gpu_syscall(struct x86_process *p, struct x86_thread *t, uint64_t nr, const
     case 10: return gpu_query(p, d, a);
     case 11: return gpu_launch_nd(p, t, d, a);
     case 12: return gpu_copy(p, t, a[0], a[1], a[2], CGM_EV_GPU_COPY_ASYNC);
+    case 13: return gpu_compile(p, a);
+    case 14: return gpu_link(p, t, d, a);
     default: return -ENOSYS;
     }
 }

@@ -111,6 +111,10 @@ long gpu_load_image(struct x86_process *p, struct x86_thread *t, struct gpu_driv
 long gpu_build(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
                const uint64_t a[6]);
 long gpu_query(struct x86_process *p, struct gpu_driver *d, const uint64_t a[6]);
+/* cgm_gpu_compile and cgm_gpu_link (gpu_link.c). */
+long gpu_compile(struct x86_process *p, const uint64_t a[6]);
+long gpu_link(struct x86_process *p, struct x86_thread *t, struct gpu_driver *d,
+              const uint64_t a[6]);
 /* tracegen --compile-kernel: OpenCL C file CL_PATH (with OPTIONS, as
  * clBuildProgram takes them) into code object OUT, as cgm_gpu_build compiles,
  * through CACHE_DIR; the compiler's messages on stderr. 0, or -1 with WHY. */

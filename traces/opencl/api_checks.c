@@ -498,6 +498,91 @@ static void bad_handles(struct cl_env *env)
     EXPECT_ERR(clReleaseSampler((cl_sampler)(void *)junk), CL_INVALID_SAMPLER);
 }
 
+/* clCompileProgram and clLinkProgram: a kernel in one unit calls a function
+ * defined in another, both including a header given as input_headers. */
+static void separate_compilation(struct cl_env *env)
+{
+    static const char *header = "#define SCALE 3\nint twice(int x);\n";
+    static const char *lib_src = "#include \"util.h\"\nint twice(int x) { return 2 * x; }\n";
+    static const char *kern_src =
+        "#include \"util.h\"\n"
+        "__kernel void tw(__global int *v) { int i = (int)get_global_id(0); v[i] = twice(i) * SCALE; }\n";
+    cl_int e;
+    cl_program hdr = clCreateProgramWithSource(env->ctx, 1, &header, NULL, &e);
+    cl_program lib = clCreateProgramWithSource(env->ctx, 1, &lib_src, NULL, &e);
+    cl_program kern = clCreateProgramWithSource(env->ctx, 1, &kern_src, NULL, &e);
+    const char *hname = "util.h";
+    cl_bool linker = CL_FALSE;
+    clGetDeviceInfo(env->device, CL_DEVICE_LINKER_AVAILABLE, sizeof linker, &linker, NULL);
+    EXPECT(linker == CL_TRUE, "CL_DEVICE_LINKER_AVAILABLE %u", linker);
+
+    EXPECT_ERR(clCompileProgram(NULL, 1, &env->device, "", 0, NULL, NULL, NULL, NULL),
+               CL_INVALID_PROGRAM);
+    EXPECT_ERR(clCompileProgram(lib, 1, &env->device, "", 1, NULL, &hname, NULL, NULL),
+               CL_INVALID_VALUE);
+    EXPECT_ERR(clCompileProgram(lib, 1, &env->device, "-o /tmp/x", 1, &hdr, &hname, NULL, NULL),
+               CL_INVALID_COMPILER_OPTIONS);
+    EXPECT(strstr(build_log(env, lib), "-o") != NULL, "the log names the option: '%s'",
+           build_log(env, lib));
+    /* without the header the include fails, and the log says which file */
+    EXPECT_ERR(clCompileProgram(kern, 1, &env->device, "", 0, NULL, NULL, NULL, NULL),
+               CL_COMPILE_PROGRAM_FAILURE);
+    EXPECT(strstr(build_log(env, kern), "util.h") != NULL, "the log names the header: '%s'",
+           build_log(env, kern));
+
+    EXPECT_ERR(clCompileProgram(lib, 1, &env->device, "", 1, &hdr, &hname, NULL, NULL), CL_SUCCESS);
+    EXPECT_ERR(clCompileProgram(kern, 0, NULL, "-cl-fast-relaxed-math", 1, &hdr, &hname, NULL, NULL),
+               CL_SUCCESS);
+    cl_program_binary_type bt = 0;
+    clGetProgramBuildInfo(kern, env->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL);
+    EXPECT(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "binary type %u", (unsigned)bt);
+    EXPECT(!clCreateKernel(kern, "tw", &e) && e == CL_INVALID_PROGRAM_EXECUTABLE,
+           "a kernel of a compiled object: %d", e);
+
+    /* link errors */
+    cl_program both[2] = { kern, lib };
+    EXPECT(!clLinkProgram(env->ctx, 1, &env->device, "", 0, both, NULL, NULL, &e) &&
+               e == CL_INVALID_VALUE, "a link of nothing: %d", e);
+    EXPECT(!clLinkProgram(NULL, 1, &env->device, "", 2, both, NULL, NULL, &e) &&
+               e == CL_INVALID_CONTEXT, "a link in no context: %d", e);
+    EXPECT(!clLinkProgram(env->ctx, 1, &env->device, "", 1, &hdr, NULL, NULL, &e) &&
+               e == CL_INVALID_OPERATION, "a link of a program never compiled: %d", e);
+    EXPECT(!clLinkProgram(env->ctx, 1, &env->device, "-create-library", 2, both, NULL, NULL, &e) &&
+               e == CL_INVALID_LINKER_OPTIONS, "a library: %d", e);
+    cl_program alone = clLinkProgram(env->ctx, 1, &env->device, "", 1, &kern, NULL, NULL, &e);
+    EXPECT(alone && e == CL_LINK_PROGRAM_FAILURE, "twice() defined nowhere: %p %d", (void *)alone, e);
+    if (alone) {
+        cl_build_status st = CL_BUILD_NONE;
+        clGetProgramBuildInfo(alone, env->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL);
+        EXPECT(st == CL_BUILD_ERROR && strstr(build_log(env, alone), "twice"),
+               "the failed link's status %d and log '%s'", st, build_log(env, alone));
+        clReleaseProgram(alone);
+    }
+
+    /* the linked program runs */
+    cl_program linked = clLinkProgram(env->ctx, 1, &env->device, "", 2, both, NULL, NULL, &e);
+    EXPECT(linked && e == CL_SUCCESS, "the link: %d, log '%s'", e, linked ? build_log(env, linked) : "");
+    if (linked && e == CL_SUCCESS) {
+        cl_kernel k = cl_kernel_of(linked, "tw");
+        int out[64];
+        cl_mem m = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, sizeof out, NULL, &e);
+        clSetKernelArg(k, 0, sizeof m, &m);
+        size_t g = 64;
+        EXPECT_ERR(clEnqueueNDRangeKernel(env->q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+        clEnqueueReadBuffer(env->q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+        int ok = 1;
+        for (int i = 0; i < 64; i++)
+            ok &= out[i] == 6 * i;
+        EXPECT(ok, "twice(i) * SCALE across two units: out[5] = %d, want 30", out[5]);
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+        clReleaseProgram(linked);
+    }
+    clReleaseProgram(hdr);
+    clReleaseProgram(lib);
+    clReleaseProgram(kern);
+}
+
 int main(void)
 {
     struct cl_env env;
@@ -512,6 +597,7 @@ int main(void)
     contexts_and_queues(&env);
     buffers(&env);
     programs_and_kernels(&env);
+    separate_compilation(&env);
     events(&env);
     held_kernel(&env);
     if (!clGetExtensionFunctionAddress("clGetICDLoaderInfoOCLICD"))   /* ocl-icd answers it */
