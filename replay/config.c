@@ -40,6 +40,7 @@ static const char *const copy_policy_names[] = { "launch", "batch", "lazy", "rol
 static const char *const attach_names[] = { "integrated", "discrete", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 static const char *const full_mshr_names[] = { "wait", "nack", NULL };
+static const char *const victim_policy_names[] = { "early", "serialized", NULL }; /* enum cgm_coh_victim_policy */
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
@@ -328,6 +329,11 @@ static const struct key keys[] = {
     { "gpu.l2", "full_mshr", T_ENUM, OFF(gpu_l2_full_mshr), "wait", 0, 1, full_mshr_names,
       "a CU's request to a bank without a free MSHR or write-back entry: wait until one frees, or nack (the L1 "
       "retries 8 cycles later; seed 001 Sec. 3.5.1, 4.5.1)" },
+    /* a bank's victims (seed 001 Ch. 6) */
+    { "gpu.l2", "victim_policy", T_ENUM, OFF(gpu_l2_victim_policy), "early", 0, 1, victim_policy_names,
+      "a miss whose victim must leave first: early, the victim waits in the write-back queue and the fetch starts "
+      "at once; serialized, the way stays transient through the victim's eviction and then the fetch (Multi2Sim, "
+      "seed 001 Fig. 6.2a)" },
     { "gpu.l2", "memory_controllers", T_COUNT, OFF(gpu_l2_mcs), "0", 0, 4, NULL,
       "1, 2 or 4: controllers of each bank's own, each with its [dram], a hub per bank (gpu.connection = mc; "
       "seed 001 Sec. 4.5.2); 0: memory.controllers" },

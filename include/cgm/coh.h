@@ -203,6 +203,9 @@ struct cgm_coh_env {
                  unsigned level);
     /* A compute unit's request completed (in its vector L1's step). */
     void (*gpu_done)(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value);
+    /* The environment's clock, for the statistics that time a miss's parts
+     * (NULL: they stay 0). */
+    uint64_t (*now)(void *ctx);
 };
 
 /* Wake-up reasons passed through env->later. MEM_READ and MEM_WRITE are a
@@ -239,6 +242,12 @@ struct cgm_coh_gpu_config {
     const struct cgm_coh_protocol *protocol;
     bool shared_llc;                  /* L2 misses go to the L3 (else to memory) */
     bool coherent;                    /* with shared_llc: the L3 directory tracks the GPU */
+    /* When a bank's miss needs its victim to leave first (CUs' copies to
+     * flush, data to write back): early (0), the victim goes to the
+     * write-back queue and the fetch starts at once; serialized, the way
+     * stays transient through the victim's eviction and then the fetch
+     * (Multi2Sim; seed 001 Fig. 6.2a). */
+    enum cgm_coh_victim_policy { CGM_COH_VICTIM_EARLY, CGM_COH_VICTIM_SERIALIZED } l2_victim_policy;
 };
 
 struct cgm_coh_config {
@@ -306,6 +315,10 @@ struct cgm_coh_gpu_l2_stats {
     uint64_t full_stalls;      /* times a CU's request had to wait for an MSHR or write-back entry */
     uint64_t mshr_peak;
     uint64_t self_invalidations; /* self-invalidating protocols: shared blocks dropped at system acquires */
+    /* gpu.l2.victim_policy = serialized: misses whose fetch waited for
+     * their victim, and the time (env->now) they waited for its CUs'
+     * copies (invalidate) and for it to leave (evict) */
+    uint64_t victim_waits, invalidate_cycles, evict_cycles;
 };
 
 struct cgm_coh_sys;

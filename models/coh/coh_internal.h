@@ -144,6 +144,10 @@ struct dir_wb {
     unsigned acks;
     struct joined *join;
     unsigned njoin;
+    /* serialized victims (gpu_l2_below.h): the miss whose fetch waits for
+     * this victim to leave, and since when it waited for this part */
+    bool then_fetch;
+    uint64_t then_block, since;
 };
 /* A directory's write-back queue, as struct core_wbq: an entry is in use
  * while its state is not 0; dwbq_take gives a free entry its block and

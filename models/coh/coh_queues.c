@@ -89,6 +89,7 @@ void dwbq_take(struct dir_wbq *q, struct dir_wb *slot, uint64_t block, uint8_t s
     CGM_CHECK(!slot->state && state);
     slot->block = block;
     slot->state = state;
+    slot->then_fetch = false;
     q->filter |= wbq_bit(block);
 }
 

@@ -28,6 +28,47 @@ void gpu_l2_parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, 
                                          .noncoherent = !tracked });
 }
 
+static uint64_t now(const struct cgm_coh_sys *s) { return s->env.now ? s->env.now(s->env.ctx) : 0; }
+
+void gpu_l2_fetch(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive, bool had_victim,
+                  uint64_t victim_block)
+{
+    struct dir_wb *wb = NULL;
+    if (had_victim && s->cfg.gpu.l2_victim_policy == CGM_COH_VICTIM_SERIALIZED)
+        wb = dwbq_find(&b->wb, victim_block);
+    if (!wb) {
+        gpu_l2_parent_get(s, b, block, exclusive);
+        return;
+    }
+    wb->then_fetch = true;
+    wb->then_block = block;
+    wb->since = now(s);
+    b->st.victim_waits++;
+    if (wb->state == DWB_WRITABLE)
+        gpu_l2_wb_send(s, b, wb);
+}
+
+bool gpu_l2_victim_flushed(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    if (!wb->then_fetch)
+        return false;
+    uint64_t t = now(s);
+    b->st.invalidate_cycles += t - wb->since;
+    wb->since = t;
+    return true;
+}
+
+void gpu_l2_victim_gone(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    if (!wb->then_fetch)
+        return;
+    wb->then_fetch = false;
+    b->st.evict_cycles += now(s) - wb->since;
+    struct cgm_cache_line *l = cgm_cache_find(&b->a.a, wb->then_block);
+    if (l && (l->state == MESI_IS || l->state == MESI_IM))
+        gpu_l2_parent_get(s, b, wb->then_block, l->state == MESI_IM);
+}
+
 void gpu_l2_wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
 {
     if (s->gpu_parent == GPU_PARENT_MEMORY) {

@@ -17,6 +17,19 @@ int gpu_l2_parent_node(const struct cgm_coh_sys *s, uint64_t block);
 /* The bank's own request for a block it lacks (exclusive: to write it):
  * a memory read, or Get/GetX to the L3. */
 void gpu_l2_parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive);
+/* A miss of block, whose way's state (IS, or IM if exclusive) is set,
+ * asks the parent: at once, or (gpu.l2.victim_policy = serialized, its
+ * victim victim_block having gone to the write-back queue) once the victim
+ * has left: the victim is sent as soon as its CUs' copies are back
+ * (gpu_l2_victim_flushed) and its leaving (gpu_l2_victim_gone, which every
+ * bank's wb_free calls first) sends the fetch. had_victim: the way held a
+ * block before. */
+void gpu_l2_fetch(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive, bool had_victim,
+                  uint64_t victim_block);
+/* The CUs gave victim wb back: true if a miss waits for it (it is then to
+ * be sent at once; its invalidate part is counted). */
+bool gpu_l2_victim_flushed(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+void gpu_l2_victim_gone(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
 /* Victim wb goes to the parent: its data, or (the L3 tracks the GPU) a
  * notice that a clean exclusive block left; wb_send counts it and marks
  * it writing, wb_transmit (re)sends it. */

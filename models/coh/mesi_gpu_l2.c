@@ -86,11 +86,6 @@ static void to_node(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, struct cg
 
 static int parent_node(const struct cgm_coh_sys *s, uint64_t block) { return gpu_l2_parent_node(s, block); }
 
-static void parent_get(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive)
-{
-    gpu_l2_parent_get(s, b, block, exclusive);
-}
-
 /* ---- holders -------------------------------------------------------------- */
 
 static bool settled(const struct cgm_cache_line *l)
@@ -158,6 +153,7 @@ static void rerun(struct cgm_coh_sys *s, void *dir, const struct joined *j, uint
 /* A victim has left: the requests that joined it run again. */
 static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
 {
+    gpu_l2_victim_gone(s, b, wb);
     dwb_release(&b->wb, wb, rerun, s, b);
 }
 
@@ -167,8 +163,9 @@ static void wb_send(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb) 
  * hear of it), else it is gone. */
 static void wb_flushed(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
 {
-    if ((wb->dirty || wb->notify) && wb->njoin) {
-        wb_send(s, b, wb); /* a core's flush waits on it: no merging back, out now */
+    bool miss_waits = gpu_l2_victim_flushed(s, b, wb);
+    if ((wb->dirty || wb->notify) && (wb->njoin || miss_waits)) {
+        wb_send(s, b, wb); /* a core's flush or a miss waits on it: no merging back, out now */
     } else if (wb->dirty || wb->notify) {
         wb->state = DWB_WRITABLE;
         s->env.later(s->env.ctx, b->node, wb->block, COH_WAKE_WB_DRAIN);
@@ -281,15 +278,17 @@ static unsigned inval_others(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm
     return n;
 }
 
-/* The bank asks its parent (the MSHR entry e holds the requests). */
-static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive)
+/* The bank asks its parent (the MSHR entry e holds the requests); had_victim:
+ * the way's block victim_block was just evicted (gpu_l2_fetch). */
+static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive,
+                       bool had_victim, uint64_t victim_block)
 {
     l->state = exclusive ? MESI_IM : MESI_IS;
     coh_meta(&b->a, l)->owner = -1;
     coh_holders_clear(&b->a, l);
     coh_meta(&b->a, l)->pending = L2P_NONE;
     b->st.parent_requests++;
-    parent_get(s, b, l->block, exclusive);
+    gpu_l2_fetch(s, b, l->block, exclusive, had_victim, victim_block);
 }
 
 /* S_Clean store: the bank holds the block shared at its parent. The CUs'
@@ -310,7 +309,7 @@ static bool clean_shared_store(struct cgm_coh_sys *s, struct gpu_l2 *b, struct c
         coh_meta(&b->a, l)->requester = cu;
         coh_meta(&b->a, l)->acks = (uint16_t)n;
     } else {
-        start_miss(s, b, l, true);
+        start_miss(s, b, l, true, false, 0);
     }
     return true;
 }
@@ -339,6 +338,8 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, 
         return false;
     }
     struct cgm_cache_line *v = cgm_cache_victim(&b->a.a, block, may_go, &b->a);
+    bool had = v && v->state;
+    uint64_t vblock = v ? v->block : 0;
     if (!v || !evict(s, b, v, NULL)) {
         nack_cu(s, b, cu, type, block);
         return false;
@@ -347,7 +348,7 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, 
     cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = type });
     cgm_cache_insert(&b->a.a, v, block, CGM_HINT_NORMAL);
     v->dirty = false;
-    start_miss(s, b, v, type == COH_GETX);
+    start_miss(s, b, v, type == COH_GETX, had, vblock);
     return true;
 }
 
@@ -520,7 +521,7 @@ static void settle(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_lin
         grant_exclusive(s, b, l, cu, true);
         break;
     case L2P_INVAL_THEN_MISS:
-        start_miss(s, b, l, true);
+        start_miss(s, b, l, true, false, 0);
         break;
     default:
         answer_parent(s, b, l);

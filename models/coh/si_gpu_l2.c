@@ -105,7 +105,8 @@ static void merge(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line
     to_cu(s, b, (int)w->tag, (struct cgm_coh_msg){ .type = COH_DIFF_ACK, .block = l->block });
 }
 
-static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive)
+static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache_line *l, bool exclusive,
+                       bool had_victim, uint64_t victim_block)
 {
     l->state = exclusive ? MESI_IM : MESI_IS;
     coh_meta(&b->a, l)->owner = -1;
@@ -114,7 +115,7 @@ static void start_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_cache
      * SLC requests wait for it. */
     coh_meta(&b->a, l)->instr = false;
     b->st.parent_requests++;
-    gpu_l2_parent_get(s, b, l->block, exclusive);
+    gpu_l2_fetch(s, b, l->block, exclusive, had_victim, victim_block);
 }
 
 /* Waiter w joins the entry of a block in flight; a non-SLC one makes the
@@ -140,8 +141,12 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_mshr_
         b->st.mshr_nacks++;
         return false;
     }
+    bool had = false;
+    uint64_t vblock = 0;
     if (!l) {
         l = cgm_cache_victim(&b->a.a, block, may_go, NULL);
+        had = l && l->state;
+        vblock = l ? l->block : 0;
         if (!l || !evict(s, b, l))
             return false;
         cgm_cache_insert(&b->a.a, l, block, CGM_HINT_NORMAL);
@@ -149,7 +154,7 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_mshr_
     }
     struct cgm_mshr_entry *e = cgm_mshr_alloc(&b->mshr, block, 0);
     cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, w);
-    start_miss(s, b, l, w->op == COH_DIFF);
+    start_miss(s, b, l, w->op == COH_DIFF, had, vblock);
     coh_meta(&b->a, l)->instr = (w->flags & CGM_COH_SLC) != 0;
     return true;
 }
@@ -269,7 +274,11 @@ static void rerun(struct cgm_coh_sys *s, void *bank, const struct joined *j, uin
     }
 }
 
-static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb) { dwb_release(&b->wb, wb, rerun, s, b); }
+static void wb_free(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
+{
+    gpu_l2_victim_gone(s, b, wb);
+    dwb_release(&b->wb, wb, rerun, s, b);
+}
 
 static void run_deferred(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block)
 {

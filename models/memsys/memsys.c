@@ -346,6 +346,12 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
     timer_add(n, ks_cycle() + delay, block, what);
 }
 
+static uint64_t env_now(void *ctx)
+{
+    (void)ctx;
+    return ks_cycle();
+}
+
 static void env_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block, uint64_t value,
                      unsigned level)
 {
@@ -829,7 +835,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     cc.blocks = cfg->mem_bytes >> m->block_shift;
     cc.block_bytes = cfg->block_bytes;
     struct cgm_coh_env env = { .ctx = m, .send = env_send, .later = env_later, .done = env_done,
-                               .gpu_done = memsys_gpu_done };
+                               .gpu_done = memsys_gpu_done, .now = env_now };
     m->coh = cgm_coh_create(&cc, &env, err, errlen);
     if (!m->coh)
         goto fail;

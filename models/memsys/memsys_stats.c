@@ -254,6 +254,11 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_peak(reg, lat, "fetch_max", &t->fetch_max);
     cgm_stat_counter(reg, lat, "entry_waits", &t->entry_waits);
     cgm_stat_counter(reg, lat, "entry_wait_cycles", &t->entry_wait_cycles);
+    if (cgm_memsys_config_of(m)->coh.gpu.l2_victim_policy == CGM_COH_VICTIM_SERIALIZED) {
+        cgm_stat_counter(reg, lat, "victim_waits", &st->victim_waits);
+        cgm_stat_counter(reg, lat, "invalidate_cycles", &st->invalidate_cycles);
+        cgm_stat_counter(reg, lat, "evict_cycles", &st->evict_cycles);
+    }
     add_messages(m, reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l2_node(coh, bank)));
     cache_end(reg, x, a, ms);
 }

@@ -136,10 +136,12 @@ static uint64_t l2_misses(const void *ctx)
     return n;
 }
 
-/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), summed. */
+/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), or
+ * with coh of its counts (cgm_coh_gpu_l2_stats), summed. */
 struct bank_field {
     const struct cgm_memsys *ms;
     size_t offset;
+    bool coh;
 };
 
 static uint64_t banks_sum(const void *ctx)
@@ -149,8 +151,9 @@ static uint64_t banks_sum(const void *ctx)
     uint64_t n = 0;
     for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
         if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2) {
-            const struct cgm_memsys_gpu_l2_timing *t =
-                cgm_memsys_gpu_l2_timing(f->ms, (unsigned)cgm_coh_node_index(coh, node));
+            int bank = cgm_coh_node_index(coh, node);
+            const void *t = f->coh ? (const void *)cgm_coh_gpu_l2_stats(coh, bank)
+                                   : (const void *)cgm_memsys_gpu_l2_timing(f->ms, (unsigned)bank);
             n += *(const uint64_t *)(const void *)((const char *)t + f->offset);
         }
     return n;
@@ -159,7 +162,15 @@ static uint64_t banks_sum(const void *ctx)
 static cgm_stat banks_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
                               size_t offset)
 {
-    struct bank_field f = { ms, offset };
+    struct bank_field f = { ms, offset, false };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+}
+
+static cgm_stat banks_coh_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
+                                  size_t offset)
+{
+    struct bank_field f = { ms, offset, true };
     const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
     return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
 }
@@ -197,6 +208,17 @@ static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cg
                                    offsetof(struct cgm_memsys_gpu_l2_timing, entry_wait_cycles));
         /* the waits at the banks' doors per fetch: a miss's share of them */
         cgm_stat_ratio(reg, l, "entry_wait_per_fetch", w, n, 1, 1);
+        if (cgm_memsys_config_of(g->room_ms)->coh.gpu.l2_victim_policy == CGM_COH_VICTIM_SERIALIZED) {
+            /* the victim's parts of a miss, before its fetch (0 under early: not on its path) */
+            banks_coh_counter(reg, l, "victim_waits", g->room_ms,
+                              offsetof(struct cgm_coh_gpu_l2_stats, victim_waits));
+            cgm_stat ic = banks_coh_counter(reg, l, "invalidate_cycles", g->room_ms,
+                                            offsetof(struct cgm_coh_gpu_l2_stats, invalidate_cycles));
+            cgm_stat ec = banks_coh_counter(reg, l, "evict_cycles", g->room_ms,
+                                            offsetof(struct cgm_coh_gpu_l2_stats, evict_cycles));
+            cgm_stat_ratio(reg, l, "invalidate_per_fetch", ic, n, 1, 1);
+            cgm_stat_ratio(reg, l, "evict_per_fetch", ec, n, 1, 1);
+        }
     }
     cgm_stat lat = cgm_stats_object(reg, x, "vector_memory_latency");
     cgm_stat done = cus_counter(reg, lat, "instructions", g, offsetof(struct rp_cu_stats, vmem_done), false);

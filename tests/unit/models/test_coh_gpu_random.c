@@ -550,7 +550,10 @@ struct run_cfg {
 
 struct run_result {
     uint64_t signature, handovers, handover_reads;
+    uint64_t victim_waits, invalidate_cycles, evict_cycles; /* summed over the banks */
 };
+
+static uint64_t env_now(void *ctx) { return ((const struct tester *)ctx)->now; }
 
 /* Where run adds the row counts of the GPU's protocol, when it is this one. */
 static uint64_t *gpu_rows_sink;
@@ -583,7 +586,7 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
     struct cgm_coh_config c = rc->c;
     c.blocks = rc->nblocks;
     struct cgm_coh_env env = { .ctx = t, .send = env_send, .later = env_later, .done = env_done,
-                               .gpu_done = env_gpu_done };
+                               .gpu_done = env_gpu_done, .now = env_now };
     char err[256] = "";
     t->sys = cgm_coh_create(&c, &env, err, sizeof err);
     if (!t->sys)
@@ -653,8 +656,15 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
            rc->name, (unsigned long long)t->completed, (unsigned long long)hits, (unsigned long long)nacks,
            (unsigned long long)t->handovers, (unsigned long long)t->handover_reads, (unsigned long long)t->q.seq,
            (unsigned long long)t->now, (unsigned long long)sig);
-    if (res)
-        *res = (struct run_result){ sig, t->handovers, t->handover_reads };
+    if (res) {
+        *res = (struct run_result){ sig, t->handovers, t->handover_reads, 0, 0, 0 };
+        for (unsigned i = 0; i < rc->c.gpu.banks; i++) {
+            const struct cgm_coh_gpu_l2_stats *bs = cgm_coh_gpu_l2_stats(t->sys, (int)i);
+            res->victim_waits += bs->victim_waits;
+            res->invalidate_cycles += bs->invalidate_cycles;
+            res->evict_cycles += bs->evict_cycles;
+        }
+    }
     cgm_coh_destroy(t->sys);
     coh_events_free(&t->q);
     free(t);
@@ -832,6 +842,44 @@ static void test_nmoesi(void **state)
     free(rows);
 }
 
+/* gpu.l2.victim_policy = serialized under each GPU protocol in each
+ * organisation it runs in: the checks hold with a way kept transient
+ * through its victim's eviction and then the fetch; misses did wait for
+ * their victims, for the CUs' copies (mesi's inclusive banks only: si's
+ * keep no holders) and for the victim to leave; under early none does. */
+static void test_serialized_victims(void **state)
+{
+    (void)state;
+    const struct cgm_coh_protocol *protos[] = { &cgm_coh_mesi, &cgm_coh_si, &cgm_coh_nmoesi };
+    static const struct { const char *name; bool shared, coherent; } orgs[] = {
+        { "C-L3", true, true }, { "NC-MC", false, false }, { "NC-L3", true, false } };
+    uint64_t rows[MESI_NROWS] = { 0 }; /* the cores' */
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t o = 0; o < 3; o++) {
+            if (protos[p] == &cgm_coh_nmoesi && orgs[o].coherent)
+                continue; /* refused: test_nmoesi_refused_coherent */
+            char name[64];
+            snprintf(name, sizeof name, "serialized, %s, %s", protos[p]->name, orgs[o].name);
+            struct run_cfg r = { name, small_system(4, 8, orgs[o].shared, orgs[o].coherent), 24, scale(400000),
+                                 20, 60, 6, 51 + 3 * p + o };
+            r.c.gpu.protocol = protos[p];
+            r.c.gpu.l2_victim_policy = CGM_COH_VICTIM_SERIALIZED;
+            struct run_result res;
+            run(&r, rows, &res);
+            assert_true(res.victim_waits > 0);
+            assert_true(res.evict_cycles > 0);
+            if (protos[p] == &cgm_coh_si)
+                assert_int_equal(res.invalidate_cycles, 0);
+            else
+                assert_true(res.invalidate_cycles > 0);
+            r.c.gpu.l2_victim_policy = CGM_COH_VICTIM_EARLY;
+            run(&r, rows, &res);
+            assert_int_equal(res.victim_waits, 0);
+            assert_int_equal(res.invalidate_cycles + res.evict_cycles, 0);
+        }
+    }
+}
+
 /* nmoesi's banks merge N write-backs without asking their parent: a GPU
  * the L3 keeps coherent with the CPU is refused, with the reason. */
 static void test_nmoesi_refused_coherent(void **state)
@@ -873,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_si),
         cmocka_unit_test(test_nmoesi),
         cmocka_unit_test(test_nmoesi_refused_coherent),
+        cmocka_unit_test(test_serialized_victims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,6 +282,46 @@ static void test_nack_when_full(void **state)
     assert_true(nacks[1] > nacks[0]);
 }
 
+/* gpu.l2.victim_policy: a kernel writing eight blocks per four work-items
+ * through a small L2 has written victims to evict. Serialized, misses
+ * wait for their victims (the CUs' copies, then the write-back: the parts
+ * of a miss before its fetch, counted as they happen) and the kernel runs
+ * no faster than early, where those parts are off the miss's path and are
+ * not registered. The same instructions run under both. */
+static void test_victim_policy(void **state)
+{
+    (void)state;
+    double insts[2], cycles[2];
+    for (int ser = 0; ser < 2; ser++) {
+        struct rp_config cfg;
+        config(&cfg, false);
+        cfg.gpu_l2.size = 16384;
+        cfg.gpu_l2_victim_policy = (uint64_t)ser;
+        cJSON *j = gpu_replay_stats(traces[3], &cfg);
+        insts[ser] = gpu_stat(j, "gpu.wavefront_instructions");
+        cycles[ser] = gpu_stat(j, "gpu.kernels.0.cycles");
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "gpu"),
+                                                          "l2_miss_latency");
+        assert_non_null(l);
+        if (!ser) {
+            assert_null(cJSON_GetObjectItemCaseSensitive(l, "evict_cycles"));
+        } else {
+            double waits = gpu_stat(j, "gpu.l2_miss_latency.victim_waits");
+            double fetches = gpu_stat(j, "gpu.l2_miss_latency.fetches");
+            assert_true(waits > 0 && waits <= fetches);
+            assert_true(gpu_stat(j, "gpu.l2_miss_latency.invalidate_cycles") > 0);
+            double ev = gpu_stat(j, "gpu.l2_miss_latency.evict_cycles");
+            /* each wait at least a write-back's trip to memory and back */
+            assert_true(ev >= waits);
+            assert_close(gpu_stat(j, "gpu.l2_miss_latency.evict_per_fetch"), ev / fetches);
+        }
+        cJSON_Delete(j);
+    }
+    printf("store_8 16384, 16 KiB L2: %.0f GPU cycles early, %.0f serialized\n", cycles[0], cycles[1]);
+    assert_close(insts[1], insts[0]);
+    assert_true(cycles[1] >= cycles[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_nonblocking_stores),
         cmocka_unit_test(test_l2_keys),
         cmocka_unit_test(test_nack_when_full),
+        cmocka_unit_test(test_victim_policy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
