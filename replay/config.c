@@ -334,6 +334,15 @@ static const struct key keys[] = {
       "a miss whose victim must leave first: early, the victim waits in the write-back queue and the fetch starts "
       "at once; serialized, the way stays transient through the victim's eviction and then the fetch (Multi2Sim, "
       "seed 001 Fig. 6.2a)" },
+    { "gpu.l2", "frc_entries", T_COUNT, OFF(gpu_l2_frc_entries), "0", 0, 512, NULL,
+      "each bank's Fetch-and-Replacement Cache (seed 001 Ch. 5-6): 0 none, else a power of two from 4 to 512 "
+      "entries holding misses' blocks while fetched and the L2 victims they swap with while they leave" },
+    { "gpu.l2", "frc_ways", T_COUNT, OFF(gpu_l2_frc_ways), "8", 0, 512, NULL,
+      "the FRC's ways, a power of two; 0 or at least frc_entries: fully associative (4 entries: Sec. 6.4)" },
+    { "gpu.l2", "frc_latency", T_CYCLES, OFF(gpu_l2_frc_latency), "1", 1, 1000, NULL,
+      "GPU cycles the FRC's tag look-up (after the L2's) adds to a miss it takes" },
+    { "gpu.l2", "frc_swap_latency", T_CYCLES, OFF(gpu_l2_frc_swap_latency), "3", 1, 1000, NULL,
+      "GPU cycles from a block's arrival in the FRC to its swap with the L2's victim" },
     { "gpu.l2", "memory_controllers", T_COUNT, OFF(gpu_l2_mcs), "0", 0, 4, NULL,
       "1, 2 or 4: controllers of each bank's own, each with its [dram], a hub per bank (gpu.connection = mc; "
       "seed 001 Sec. 4.5.2); 0: memory.controllers" },

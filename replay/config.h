@@ -74,8 +74,9 @@ struct rp_config {
     uint64_t gpu_l2_interleave;    /* bytes per stripe of the banks */
     uint64_t gpu_l2_full_mshr;     /* enum rp_full_mshr */
     uint64_t gpu_l2_mcs;           /* memory controllers per bank; 0: the shared ones (memory.controllers) */
-    /* [gpu.l2] victims (seed 001 Ch. 6) */
+    /* [gpu.l2] victims and the Fetch-and-Replacement Cache (seed 001 Ch. 5-6) */
     uint64_t gpu_l2_victim_policy; /* enum cgm_coh_victim_policy */
+    uint64_t gpu_l2_frc_entries, gpu_l2_frc_ways, gpu_l2_frc_latency, gpu_l2_frc_swap_latency;
     /* [gpu.cu]: one Southern Islands compute unit */
     struct rp_cu_cfg {
         uint64_t simds, simd_lanes, wavefronts_per_simd, vgprs_per_simd, sgprs_per_simd;

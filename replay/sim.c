@@ -64,6 +64,10 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     g->interleave_bits = (unsigned)__builtin_ctzll(c->gpu_l2_interleave / 64);
     m->gpu_l2_nack_when_full = c->gpu_l2_full_mshr == RP_FULL_MSHR_NACK;
     g->l2_victim_policy = c->gpu_l2_victim_policy == 1 ? CGM_COH_VICTIM_SERIALIZED : CGM_COH_VICTIM_EARLY;
+    g->l2_frc_entries = (unsigned)c->gpu_l2_frc_entries;
+    g->l2_frc_ways = (unsigned)c->gpu_l2_frc_ways;
+    m->gpu_l2_frc_latency = (unsigned)c->gpu_l2_frc_latency;
+    m->gpu_l2_frc_swap_latency = (unsigned)c->gpu_l2_frc_swap_latency;
     if (c->gpu_l2_mcs) {
         /* k controllers per bank: bank b's blocks are those of controllers
          * b, b + banks, ... (the same stripes), each bank with a hub of its

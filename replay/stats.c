@@ -252,6 +252,14 @@ static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat
     if (cgm_stats_child(reg, gpu, "mpko") >= 0)
         fprintf(out, "; L2 %.0f misses (MPKO %.2f), %.2f bytes per GPU cycle to and from memory",
                 num(reg, v, gpu, "l2_misses"), num(reg, v, gpu, "mpko"), num(reg, v, gpu, "l2_memory_bytes_per_cycle"));
+    if (cgm_stats_child(reg, gpu, "l2_frc") >= 0)
+        fprintf(out, "; FRC served %.1f%% of the misses (%.0f swaps, %.0f hits)",
+                100 * num(reg, v, gpu, "l2_frc.served_fraction"), num(reg, v, gpu, "l2_frc.swaps"),
+                num(reg, v, gpu, "l2_frc.hits"));
+    if (cgm_stats_find(reg, gpu, "l2_miss_latency.evict_cycles") >= 0)
+        fprintf(out, "; a miss's parts per fetch: invalidate %.1f, evict %.1f, fetch %.1f GPU cycles",
+                num(reg, v, gpu, "l2_miss_latency.invalidate_per_fetch"),
+                num(reg, v, gpu, "l2_miss_latency.evict_per_fetch"), num(reg, v, gpu, "l2_miss_latency.fetch_mean"));
     fputc('\n', out);
     cgm_stat by = cgm_stats_child(reg, gpu, "by_kernel");
     for (unsigned i = 0; i < cgm_stats_count(reg, by); i++)

@@ -223,6 +223,8 @@ enum cgm_coh_wake {
     COH_WAKE_RETRY_UPGRADE,    /* resend a NACKed upgrade whose block the directory still has */
     COH_WAKE_RETRY_CPU_FLUSH,  /* resend a NACKed flush (from the CPU's caches) */
     COH_WAKE_RETRY_GPU_FLUSH,  /* resend a NACKed flush (from the GPU's caches) */
+    COH_WAKE_FRC_FETCH,        /* a GPU L2 bank's FRC tags were looked up after the L2's: the miss asks below */
+    COH_WAKE_FRC_SWAP,         /* a block in the FRC swaps with its L2 victim (again if none could go) */
 };
 static inline bool cgm_coh_wake_is_retry(int what)
 {
@@ -248,6 +250,10 @@ struct cgm_coh_gpu_config {
      * stays transient through the victim's eviction and then the fetch
      * (Multi2Sim; seed 001 Fig. 6.2a). */
     enum cgm_coh_victim_policy { CGM_COH_VICTIM_EARLY, CGM_COH_VICTIM_SERIALIZED } l2_victim_policy;
+    /* Each bank's Fetch-and-Replacement Cache (seed 001 Ch. 5-6,
+     * models/coh/frc.h): entries (0: none; else a power of two, 4 to 512)
+     * in sets of frc_ways (0 or more than entries: fully associative). */
+    unsigned l2_frc_entries, l2_frc_ways;
 };
 
 struct cgm_coh_config {
@@ -319,6 +325,11 @@ struct cgm_coh_gpu_l2_stats {
      * their victim, and the time (env->now) they waited for its CUs'
      * copies (invalidate) and for it to leave (evict) */
     uint64_t victim_waits, invalidate_cycles, evict_cycles;
+    /* the FRC (gpu.l2.frc_entries): misses it took (the rest, frc_full,
+     * found no free entry and were conventional), blocks swapped into the
+     * L2, swaps that waited for a victim that could go, and requests that
+     * found their block in it leaving (served from or joining the victim) */
+    uint64_t frc_fetches, frc_full, frc_swaps, frc_swap_waits, frc_hits;
 };
 
 struct cgm_coh_sys;
@@ -387,6 +398,10 @@ int cgm_coh_slice_of(const struct cgm_coh_sys *s, uint64_t block);
 bool cgm_coh_l3_holds(const struct cgm_coh_sys *s, uint64_t block);
 const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys *s, int cu);
 const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank);
+/* For checkers: the places bank's FRC holds block in (its entries, one
+ * more if it fetches or holds the block arrived while the L2 has a line of
+ * it too); more than one is a block held twice. */
+unsigned cgm_coh_gpu_frc_copies(const struct cgm_coh_sys *s, int bank, uint64_t block);
 int cgm_coh_gpu_bank_of(const struct cgm_coh_sys *s, uint64_t block);
 /* Whether GPU L2 bank `bank` takes a CU's request now: it has a free MSHR
  * entry and a free write-back entry. A timed scheduler asks before handing

@@ -114,6 +114,9 @@ struct cgm_memsys_config {
      * bank takes it and NACKs it, and the CU's L1 sends it again
      * retry_cycles later (seed 001 Sec. 3.5.1, 4.5.1). */
     bool gpu_l2_nack_when_full;
+    /* A bank's FRC (coh.gpu.l2_frc_entries): GPU cycles its tag look-up
+     * adds to a miss it takes, and a swap into the L2 takes (0: 1) */
+    unsigned gpu_l2_frc_latency, gpu_l2_frc_swap_latency;
     /* A discrete GPU's own memory (seed 004 Sec. 3.4.1): with gpu_dram_on
      * the GPU L2 banks' memory requests cross their hub's link to a memory
      * controller of the GPU's own, with DRAM of the gpu_dram settings in the

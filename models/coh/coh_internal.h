@@ -8,6 +8,7 @@
 
 #include "cgm/check.h"
 #include "cgm/coh.h"
+#include "frc.h"
 
 /* ---- cache arrays with the protocol's fields of their lines ---------------
  * A line of the array holds its block, state, data and dirty bit; what the
@@ -148,6 +149,7 @@ struct dir_wb {
      * this victim to leave, and since when it waited for this part */
     bool then_fetch;
     uint64_t then_block, since;
+    int frc_entry;     /* the FRC entry (frc.h) this victim holds while it leaves, or -1 */
 };
 /* A directory's write-back queue, as struct core_wbq: an entry is in use
  * while its state is not 0; dwbq_take gives a free entry its block and
@@ -292,6 +294,7 @@ struct gpu_l2 {
     struct cgm_coh_msg *deferred; /* the parent's messages waiting for their line to settle */
     unsigned ndeferred, capdeferred;
     bool full;                    /* refused a CU's request since it last admitted one */
+    struct frc frc;               /* its Fetch-and-Replacement Cache (off: no entries) */
     struct cgm_coh_gpu_l2_stats st;
 };
 

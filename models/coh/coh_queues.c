@@ -90,6 +90,7 @@ void dwbq_take(struct dir_wbq *q, struct dir_wb *slot, uint64_t block, uint8_t s
     slot->block = block;
     slot->state = state;
     slot->then_fetch = false;
+    slot->frc_entry = -1;
     q->filter |= wbq_bit(block);
 }
 

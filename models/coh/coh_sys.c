@@ -41,6 +41,9 @@ static const char *config_problem(const struct cgm_coh_config *cfg)
         return "GPU L1: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
     if (!g->l2_sets || !g->l2_ways || !g->l2_mshr || !g->l2_coalesce || !g->l2_wb_entries)
         return "GPU L2: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
+    if (g->l2_frc_entries && (g->l2_frc_entries < 4 || g->l2_frc_entries > 512 || !pow2(g->l2_frc_entries) ||
+                              (g->l2_frc_ways && g->l2_frc_ways < g->l2_frc_entries && !pow2(g->l2_frc_ways))))
+        return "GPU L2 FRC: entries 0 (none) or a power of two from 4 to 512, ways a power of two (0: fully associative)";
     if (g->coherent && !g->shared_llc)
         return "a coherent GPU needs the shared last level (the L3 directory tracks it)";
     return NULL;
@@ -87,7 +90,8 @@ static int create_gpu(struct cgm_coh_sys *s)
         b->node = (int)(s->cfg.cores + s->cfg.slices + g->cus + i);
         if (!dwbq_init(&b->wb, g->l2_wb_entries) ||
             !coh_array_init(&b->a, g->l2_sets, g->l2_ways, log2u(g->banks), g->cus) ||
-            cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce))
+            cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce) ||
+            !frc_init(&b->frc, g->l2_frc_entries, g->l2_frc_ways, log2u(g->banks), g->interleave_bits))
             return -1;
         cgm_cache_array_keep_low_bits(&b->a.a, g->interleave_bits);
         for (unsigned w = 0; w < g->l2_wb_entries; w++)
@@ -306,6 +310,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
         struct gpu_l2 *b = &s->gpu_l2[i];
         coh_array_free(&b->a);
+        frc_free(&b->frc);
         cgm_mshr_free(&b->mshr);
         for (unsigned w = 0; b->wb.e && w < b->wb.n; w++)
             free(b->wb.e[w].join);
@@ -494,6 +499,16 @@ const struct cgm_coh_gpu_l1_stats *cgm_coh_gpu_l1_stats(const struct cgm_coh_sys
     l1->st.mshr_peak = l1->mshr.peak_used;
     return &l1->st;
 }
+unsigned cgm_coh_gpu_frc_copies(const struct cgm_coh_sys *s, int bank, uint64_t block)
+{
+    struct gpu_l2 *b = &s->gpu_l2[bank];
+    unsigned n = frc_count(&b->frc, block);
+    struct cgm_cache_line *e = n ? frc_find(&b->frc, block) : NULL;
+    if (e && e->state != FRC_EVICTING && cgm_cache_find(&b->a.a, block))
+        n++;
+    return n;
+}
+
 const struct cgm_coh_gpu_l2_stats *cgm_coh_gpu_l2_stats(const struct cgm_coh_sys *s, int bank)
 {
     struct gpu_l2 *b = &s->gpu_l2[bank];

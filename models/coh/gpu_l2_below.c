@@ -60,6 +60,7 @@ bool gpu_l2_victim_flushed(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_w
 
 void gpu_l2_victim_gone(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
 {
+    gpu_l2_frc_victim_left(b, wb);
     if (!wb->then_fetch)
         return;
     wb->then_fetch = false;
@@ -67,6 +68,111 @@ void gpu_l2_victim_gone(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, wb->then_block);
     if (l && (l->state == MESI_IS || l->state == MESI_IM))
         gpu_l2_parent_get(s, b, wb->then_block, l->state == MESI_IM);
+}
+
+/* ---- the FRC ---------------------------------------------------------------- */
+
+bool gpu_l2_frc_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive)
+{
+    if (!frc_on(&b->frc))
+        return false;
+    if (!frc_take(&b->frc, block, exclusive ? FRC_FETCHING_X : FRC_FETCHING)) {
+        b->st.frc_full++;
+        return false;
+    }
+    b->st.frc_fetches++;
+    b->st.parent_requests++;
+    s->env.later(s->env.ctx, b->node, block, COH_WAKE_FRC_FETCH);
+    return true;
+}
+
+static bool fetching(const struct cgm_cache_line *e)
+{
+    return e && (e->state == FRC_FETCHING || e->state == FRC_FETCHING_X);
+}
+
+bool gpu_l2_frc_pending(struct gpu_l2 *b, uint64_t block)
+{
+    struct cgm_cache_line *e = frc_find(&b->frc, block);
+    return fetching(e) || (e && e->state == FRC_ARRIVED);
+}
+
+bool gpu_l2_frc_parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
+{
+    struct cgm_cache_line *e = frc_find(&b->frc, m->block);
+    bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
+    if (fetching(e)) {
+        /* as a line in flight: the directory serves the bank's request
+         * first and keeps a forward for once the block is here; an
+         * invalidation is of a copy the bank no longer has */
+        if (fwd)
+            gpu_l2_defer(b, m);
+        else
+            gpu_l2_to_node(s, b, gpu_l2_parent_node(s, m->block),
+                           (struct cgm_coh_msg){ .type = COH_INV_ACK, .block = m->block });
+        return true;
+    }
+    if (e && e->state == FRC_ARRIVED) {
+        gpu_l2_defer(b, m); /* answered from the L2 once swapped in (the fill runs what waited) */
+        return true;
+    }
+    return false;
+}
+
+void gpu_l2_frc_victim_hit(struct gpu_l2 *b, const struct dir_wb *wb)
+{
+    if (wb->frc_entry >= 0)
+        b->st.frc_hits++;
+}
+
+void gpu_l2_frc_victim_left(struct gpu_l2 *b, struct dir_wb *wb)
+{
+    if (wb->frc_entry < 0)
+        return;
+    frc_release(&b->frc, &b->frc.a.lines[wb->frc_entry]);
+    wb->frc_entry = -1;
+}
+
+/* The block the FRC fetched is here: it waits for its swap. */
+static bool frc_arrive(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data)
+{
+    struct cgm_cache_line *e = frc_find(&b->frc, block);
+    if (!fetching(e))
+        return false;
+    e->state = FRC_ARRIVED;
+    e->data = data;
+    b->frc.fill[cgm_cache_line_index(&b->frc.a, e)] = state;
+    s->env.later(s->env.ctx, b->node, block, COH_WAKE_FRC_SWAP);
+    return true;
+}
+
+/* Swap: the block takes the L2 victim's way, the victim the entry while it
+ * leaves (or the entry frees if it left silently); then the bank's fill. */
+static void frc_swap(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, const struct gpu_l2_upper *u)
+{
+    struct cgm_cache_line *e = frc_find(&b->frc, block);
+    if (!e || e->state != FRC_ARRIVED)
+        return;
+    bool had = false;
+    uint64_t victim = 0;
+    if (!u->frc_place(s, b, block, &had, &victim)) {
+        b->st.frc_swap_waits++;
+        s->env.later(s->env.ctx, b->node, block, COH_WAKE_FRC_SWAP);
+        return;
+    }
+    uint8_t state = b->frc.fill[cgm_cache_line_index(&b->frc.a, e)];
+    uint64_t data = e->data;
+    struct dir_wb *wb = had ? dwbq_find(&b->wb, victim) : NULL;
+    if (wb) {
+        /* the victim holds the entry (in the block's set, whatever its own)
+         * while it leaves; its write-back entry names it */
+        frc_retag(&b->frc, e, victim, FRC_EVICTING);
+        wb->frc_entry = (int)cgm_cache_line_index(&b->frc.a, e);
+    } else {
+        frc_release(&b->frc, e);
+    }
+    b->st.frc_swaps++;
+    u->fill(s, b, block, state, data);
 }
 
 void gpu_l2_wb_transmit(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb)
@@ -203,9 +309,12 @@ void gpu_l2_deliver_below(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct 
         return;
     case COH_PUTS:
     case COH_PUTCLNX:
-    case COH_PUTX:
-        u->fill(s, b, m->block, gpu_l2_fill_state(s, b, m), m->data);
+    case COH_PUTX: {
+        uint8_t state = gpu_l2_fill_state(s, b, m);
+        if (!frc_arrive(s, b, m->block, state, m->data))
+            u->fill(s, b, m->block, state, m->data);
         return;
+    }
     case COH_NACK:
         b->st.nacks_received++;
         s->env.later(s->env.ctx, b->node, m->block, COH_WAKE_RETRY);
@@ -229,9 +338,12 @@ void gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, 
     switch (what) {
     case COH_WAKE_RETRY: {
         struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
+        struct cgm_cache_line *e = l ? NULL : frc_find(&b->frc, block);
         b->st.retries++;
         if (l && (l->state == MESI_IS || l->state == MESI_IM))
             gpu_l2_parent_get(s, b, block, l->state == MESI_IM);
+        else if (fetching(e))
+            gpu_l2_parent_get(s, b, block, e->state == FRC_FETCHING_X);
         else if (wb && wb->state == DWB_WRITING)
             gpu_l2_wb_transmit(s, b, wb);
         break;
@@ -241,7 +353,17 @@ void gpu_l2_wake_below(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, 
             gpu_l2_wb_send(s, b, wb);
         break;
     case COH_WAKE_MEM_READ:
-        u->fill(s, b, block, MESI_E, s->mem[block]);
+        if (!frc_arrive(s, b, block, MESI_E, s->mem[block]))
+            u->fill(s, b, block, MESI_E, s->mem[block]);
+        break;
+    case COH_WAKE_FRC_FETCH: {
+        struct cgm_cache_line *e = frc_find(&b->frc, block);
+        if (fetching(e))
+            gpu_l2_parent_get(s, b, block, e->state == FRC_FETCHING_X);
+        break;
+    }
+    case COH_WAKE_FRC_SWAP:
+        frc_swap(s, b, block, u);
         break;
     case COH_WAKE_MEM_WRITE:
         if (wb && wb->state == DWB_WRITING) {

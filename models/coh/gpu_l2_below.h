@@ -58,7 +58,39 @@ struct gpu_l2_upper {
     void (*parent_msg)(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
     void (*fill)(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
     void (*wb_free)(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *wb);
+    /* The FRC's block swaps into the L2: the bank chooses a victim that may
+     * go and evicts it (as at a conventional miss), gives its way to block
+     * as a line waiting for its fill (which follows) and returns the way,
+     * the victim's block in *victim if the way had one (*had); NULL (and
+     * nothing done) if no way may go now. */
+    struct cgm_cache_line *(*frc_place)(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool *had,
+                                        uint64_t *victim);
 };
+
+/* ---- the FRC (frc.h), run here for every bank protocol --------------------
+ * A miss with a free entry in its FRC set takes it (gpu_l2_frc_miss, once
+ * its MSHR entry is taken) instead of a way: the request below follows
+ * the FRC's tag look-up (COH_WAKE_FRC_FETCH); the block arrives into the
+ * entry and swaps with the L2's victim (COH_WAKE_FRC_SWAP, u->frc_place,
+ * then u->fill as for a conventional miss); the victim leaves through the
+ * write-back queue and keeps the entry until it has left. For the parent
+ * (in C-L3 the L3 directory, which tracks the GPU as one holder), a block
+ * in the FRC is the bank's as a line's would be: a fetching one's messages
+ * are a line in flight's, an arrived one's wait for the swap, a victim's
+ * are answered from its write-back entry. */
+bool gpu_l2_frc_miss(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool exclusive);
+/* The FRC is fetching block or holds it arrived: its requests wait in the
+ * MSHR entry as a line's in flight do. */
+bool gpu_l2_frc_pending(struct gpu_l2 *b, uint64_t block);
+/* The parent's message m for a block in the FRC (fetching or arrived):
+ * true if handled. */
+bool gpu_l2_frc_parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m);
+/* A CU's request finds block leaving through the write-back queue and is
+ * served from it or joins it: an FRC hit if it is an FRC entry's victim. */
+void gpu_l2_frc_victim_hit(struct gpu_l2 *b, const struct dir_wb *wb);
+/* Victim wb's write-back entry is going (left, or merged back into the
+ * L2): its FRC entry, if it had one, frees. */
+void gpu_l2_frc_victim_left(struct gpu_l2 *b, struct dir_wb *wb);
 /* The parent's forward, invalidation or flush m finds no line of its
  * block: a writable victim wb (NULL if none) is sent first for a forward
  * (so the directory has the data when the Fwd_Nack arrives) or answers a

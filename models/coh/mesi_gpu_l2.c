@@ -337,6 +337,12 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t type, 
         nack_cu(s, b, cu, type, block);
         return false;
     }
+    if (gpu_l2_frc_miss(s, b, block, type == COH_GETX)) {
+        /* the FRC fetches it; the way is chosen when it arrives (frc_place) */
+        struct cgm_mshr_entry *e = cgm_mshr_alloc(&b->mshr, block, 0);
+        cgm_mshr_push(e, s->cfg.gpu.l2_coalesce, &(struct cgm_mshr_waiter){ .tag = (uint64_t)cu, .op = type });
+        return true;
+    }
     struct cgm_cache_line *v = cgm_cache_victim(&b->a.a, block, may_go, &b->a);
     bool had = v && v->state;
     uint64_t vblock = v ? v->block : 0;
@@ -359,6 +365,8 @@ static void merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *w
 {
     uint64_t block = wb->block, data = wb->data;
     bool dirty = wb->dirty;
+    gpu_l2_frc_victim_hit(b, wb);
+    gpu_l2_frc_victim_left(b, wb);
     dwbq_release(&b->wb, wb); /* nothing joins a writable entry */
     evict(s, b, v, wb);
     b->st.wb_hits++;
@@ -458,6 +466,7 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, int cu, uint8_t typ
     case DIR_I_WB_NON_WRITABLE:
         wb->join[wb->njoin++] = (struct joined){ .src = cu, .type = type };
         b->st.joins++;
+        gpu_l2_frc_victim_hit(b, wb);
         break;
     case DIR_I_WB_DIR_CONFLICT:
         /* No way may take the block back without a flush: send the
@@ -599,9 +608,30 @@ static void answer_parent(struct cgm_coh_sys *s, struct gpu_l2 *b, struct cgm_ca
 }
 
 static void fill(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, uint8_t state, uint64_t data);
+
+/* The FRC's block takes the way of a victim, evicted as at a miss. */
+static struct cgm_cache_line *frc_place(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool *had,
+                                        uint64_t *victim)
+{
+    struct cgm_cache_line *v = cgm_cache_victim(&b->a.a, block, may_go, &b->a);
+    if (!v)
+        return NULL;
+    *had = v->state != 0;
+    *victim = v->block;
+    if (!evict(s, b, v, NULL))
+        return NULL;
+    cgm_cache_insert(&b->a.a, v, block, CGM_HINT_NORMAL);
+    v->dirty = false;
+    v->state = MESI_IS; /* until the fill that follows */
+    coh_meta(&b->a, v)->owner = -1;
+    coh_holders_clear(&b->a, v);
+    coh_meta(&b->a, v)->pending = L2P_NONE;
+    return v;
+}
+
 /* The bank's part in its lower side's messages (gpu_l2_below.h). */
 static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg = parent_msg, .fill = fill,
-                                           .wb_free = wb_free };
+                                           .wb_free = wb_free, .frc_place = frc_place };
 
 /* A forward, invalidation or flush from the L3 directory, which tracks the
  * GPU as one holder. */
@@ -610,6 +640,8 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
     bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
     int dir = parent_node(s, m->block);
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
+    if (!l && gpu_l2_frc_parent_msg(s, b, m))
+        return;
     if (l && !settled(l)) {
         /* The bank's own request is in flight. A forward means the
          * directory serves that request and keeps the forward: join it

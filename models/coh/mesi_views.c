@@ -24,6 +24,12 @@ unsigned mesi_gpu_l2_copy(const struct cgm_coh_sys *s, void *ctrl, uint64_t bloc
     (void)s;
     struct gpu_l2 *b = ctrl;
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
+    struct cgm_cache_line *e = l ? NULL : frc_find(&b->frc, block);
+    if (e && e->state == FRC_ARRIVED) {
+        /* the FRC's, arrived (the bank's copy before its swap into the L2) */
+        *data = e->data;
+        return b->frc.fill[cgm_cache_line_index(&b->frc.a, e)];
+    }
     if (!l || coh_meta(&b->a, l)->owner >= 0 || coh_meta(&b->a, l)->pending ||
         (l->state != MESI_S && l->state != MESI_E && l->state != MESI_M))
         return MESI_I;
@@ -112,6 +118,10 @@ void mesi_gpu_l2_dump(const struct cgm_coh_sys *s, void *ctrl, uint64_t block, F
     for (unsigned k = 0; k < b->mshr.entries; k++)
         if (b->mshr.e[k].used && b->mshr.e[k].block == block)
             fprintf(out, "  GPU L2 MSHR: %u waiting\n", b->mshr.e[k].n);
+    struct cgm_cache_line *e = frc_find(&b->frc, block);
+    if (e)
+        fprintf(out, "  GPU L2 FRC: state %u (1 fetching, 2 fetching exclusive, 3 arrived, 4 victim leaving), data %llu\n",
+                e->state, (unsigned long long)e->data);
     for (unsigned w = 0; w < s->cfg.gpu.l2_wb_entries; w++)
         if (b->wb.e[w].state && b->wb.e[w].block == block)
             fprintf(out, "  GPU L2 write-back: state %u, %u acks, %u joined, data %llu%s\n", b->wb.e[w].state,

@@ -143,6 +143,11 @@ static bool miss(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_mshr_
     }
     bool had = false;
     uint64_t vblock = 0;
+    if (!l && gpu_l2_frc_miss(s, b, block, w->op == COH_DIFF)) {
+        /* the FRC fetches it; the way is chosen when it arrives (frc_place) */
+        cgm_mshr_push(cgm_mshr_alloc(&b->mshr, block, 0), s->cfg.gpu.l2_coalesce, w);
+        return true;
+    }
     if (!l) {
         l = cgm_cache_victim(&b->a.a, block, may_go, NULL);
         had = l && l->state;
@@ -168,6 +173,8 @@ static bool merge_back(struct cgm_coh_sys *s, struct gpu_l2 *b, struct dir_wb *w
         return false;
     uint64_t block = wb->block, data = wb->data;
     bool dirty = wb->dirty;
+    gpu_l2_frc_victim_hit(b, wb);
+    gpu_l2_frc_victim_left(b, wb);
     dwbq_release(&b->wb, wb); /* nothing joins a writable entry */
     if (!evict(s, b, v))
         protocol_error(s, b, "no write-back entry for a victim after one was freed",
@@ -191,6 +198,8 @@ static enum sub classify(struct gpu_l2 *b, const struct cgm_cache_line *l, uint6
 {
     if (l)
         return l->state == MESI_M ? SUB_M : l->state == MESI_E ? SUB_E : l->state == MESI_S ? SUB_S : SUB_PENDING;
+    if (gpu_l2_frc_pending(b, block))
+        return SUB_PENDING; /* in flight in the FRC (its MSHR entry as a line's) */
     struct dir_wb *wb = *wbp = dwbq_find(&b->wb, block);
     return !wb ? SUB_I : wb->state == DWB_WRITABLE ? SUB_WB_WRITABLE : SUB_WB_LEAVING;
 }
@@ -206,9 +215,9 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_ms
     bool done = true;
     /* Counted as MESI's bank counts: a miss where the line is absent, a
      * hit where it is present and settled (an S line's write included). */
-    if (!l) {
+    if (!l && sub != SUB_PENDING) {
         b->st.misses++;
-    } else if (settled(l)) {
+    } else if (l && settled(l)) {
         cgm_cache_touch(&b->a.a, l);
         b->st.hits++;
     }
@@ -248,6 +257,7 @@ static void request(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_ms
         if (done) {
             wb->join[wb->njoin++] = (struct joined){ .src = cu, .type = COH_GET };
             b->st.joins++;
+            gpu_l2_frc_victim_hit(b, wb);
         }
         row = SIB_WBNW_LOAD;
         break;
@@ -323,7 +333,8 @@ static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_
 {
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, block);
     struct dir_wb *wb = l ? NULL : dwbq_find(&b->wb, block);
-    if ((l && !settled(l)) || (wb && wb->njoin == s->gpu_l2_joins) || (l && !evict(s, b, l))) {
+    if ((l && !settled(l)) || cgm_mshr_find(&b->mshr, block, 0) || (wb && wb->njoin == s->gpu_l2_joins) ||
+        (l && !evict(s, b, l))) {
         b->st.nacks_sent++;
         gpu_l2_to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_NACK, .block = block, .req = COH_FLUSH });
         si_row(s, SIB_CORE_FLUSH_BUSY);
@@ -343,9 +354,34 @@ static void gpu_flush(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, uint64_
     gpu_l2_to_node(s, b, node, (struct cgm_coh_msg){ .type = COH_WB_ACK, .block = block, .req = COH_FLUSH });
 }
 
+/* The FRC's block takes the way of a victim, evicted as at a miss; the
+ * line is kept after its fill unless only SLC requests waited for it. */
+static struct cgm_cache_line *frc_place(struct cgm_coh_sys *s, struct gpu_l2 *b, uint64_t block, bool *had,
+                                        uint64_t *victim)
+{
+    struct cgm_cache_line *v = cgm_cache_victim(&b->a.a, block, may_go, NULL);
+    if (!v)
+        return NULL;
+    *had = v->state != 0;
+    *victim = v->block;
+    if (!evict(s, b, v))
+        return NULL;
+    cgm_cache_insert(&b->a.a, v, block, CGM_HINT_NORMAL);
+    v->dirty = false;
+    v->state = MESI_IS; /* until the fill that follows */
+    coh_meta(&b->a, v)->owner = -1;
+    coh_meta(&b->a, v)->pending = 0;
+    const struct cgm_mshr_entry *e = cgm_mshr_find(&b->mshr, block, 0);
+    bool slc_only = true;
+    for (unsigned i = 0; e && i < e->n; i++)
+        slc_only = slc_only && (e->w[i].flags & CGM_COH_SLC);
+    coh_meta(&b->a, v)->instr = slc_only;
+    return v;
+}
+
 /* The bank's part in its lower side's messages (gpu_l2_below.h). */
 static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg = parent_msg, .fill = fill,
-                                           .wb_free = wb_free };
+                                           .wb_free = wb_free, .frc_place = frc_place };
 
 /* A forward, invalidation or flush from the L3 directory. No CU is asked:
  * the bank answers from its own line at once. */
@@ -354,6 +390,8 @@ static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm
     bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
     int dir = gpu_l2_parent_node(s, m->block);
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
+    if (!l && gpu_l2_frc_parent_msg(s, b, m))
+        return; /* the FRC's (gpu_l2_below.h), not a row of the table */
     if (l && !settled(l)) {
         /* The bank's own request is in flight: a forward means the
          * directory serves it first (answered once the block is here); an

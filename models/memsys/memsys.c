@@ -342,8 +342,11 @@ static void env_later(void *ctx, int node, uint64_t block, int what)
         send_packet(m, n, p);
         return;
     }
-    unsigned delay = cgm_coh_wake_is_retry(what) ? m->cfg.retry_cycles : 1;
-    timer_add(n, ks_cycle() + delay, block, what);
+    unsigned delay = cgm_coh_wake_is_retry(what)    ? m->cfg.retry_cycles
+                     : what == COH_WAKE_FRC_FETCH ? m->cfg.gpu_l2_frc_latency
+                     : what == COH_WAKE_FRC_SWAP  ? m->cfg.gpu_l2_frc_swap_latency
+                                                  : 1;
+    timer_add(n, ks_cycle() + (delay ? delay : 1), block, what);
 }
 
 static uint64_t env_now(void *ctx)

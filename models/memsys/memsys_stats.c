@@ -254,6 +254,16 @@ static void add_gpu_l2(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_peak(reg, lat, "fetch_max", &t->fetch_max);
     cgm_stat_counter(reg, lat, "entry_waits", &t->entry_waits);
     cgm_stat_counter(reg, lat, "entry_wait_cycles", &t->entry_wait_cycles);
+    if (cgm_memsys_config_of(m)->coh.gpu.l2_frc_entries) {
+        /* its FRC (only when on): the misses it took, the share of the misses they are (Fig. 5.7) */
+        cgm_stat f = cgm_stats_object(reg, x, "frc");
+        cgm_stat taken = cgm_stat_counter(reg, f, "fetches", &st->frc_fetches);
+        cgm_stat_counter(reg, f, "full", &st->frc_full);
+        cgm_stat_counter(reg, f, "swaps", &st->frc_swaps);
+        cgm_stat_counter(reg, f, "swap_waits", &st->frc_swap_waits);
+        cgm_stat_counter(reg, f, "hits", &st->frc_hits);
+        cgm_stat_ratio(reg, f, "served_fraction", taken, ms, 1, 1);
+    }
     if (cgm_memsys_config_of(m)->coh.gpu.l2_victim_policy == CGM_COH_VICTIM_SERIALIZED) {
         cgm_stat_counter(reg, lat, "victim_waits", &st->victim_waits);
         cgm_stat_counter(reg, lat, "invalidate_cycles", &st->invalidate_cycles);

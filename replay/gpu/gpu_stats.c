@@ -208,6 +208,15 @@ static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cg
                                    offsetof(struct cgm_memsys_gpu_l2_timing, entry_wait_cycles));
         /* the waits at the banks' doors per fetch: a miss's share of them */
         cgm_stat_ratio(reg, l, "entry_wait_per_fetch", w, n, 1, 1);
+        if (cgm_memsys_config_of(g->room_ms)->coh.gpu.l2_frc_entries) {
+            /* the banks' FRCs (only when on): seed 001 Fig. 5.7's share of the misses they served */
+            cgm_stat f = cgm_stats_object(reg, x, "l2_frc");
+            cgm_stat taken = banks_coh_counter(reg, f, "fetches", g->room_ms,
+                                               offsetof(struct cgm_coh_gpu_l2_stats, frc_fetches));
+            banks_coh_counter(reg, f, "swaps", g->room_ms, offsetof(struct cgm_coh_gpu_l2_stats, frc_swaps));
+            banks_coh_counter(reg, f, "hits", g->room_ms, offsetof(struct cgm_coh_gpu_l2_stats, frc_hits));
+            cgm_stat_ratio(reg, f, "served_fraction", taken, misses, 1, 1);
+        }
         if (cgm_memsys_config_of(g->room_ms)->coh.gpu.l2_victim_policy == CGM_COH_VICTIM_SERIALIZED) {
             /* the victim's parts of a miss, before its fetch (0 under early: not on its path) */
             banks_coh_counter(reg, l, "victim_waits", g->room_ms,

@@ -206,6 +206,13 @@ static void check_block(struct tester *t, uint64_t block)
             fail_block(t, block);
         }
     }
+    /* The bank's FRC holds the block in one place at most (an entry, or a
+     * line of the L2 once swapped in). */
+    if (t->cus && cgm_coh_gpu_frc_copies(t->sys, cgm_coh_gpu_bank_of(t->sys, block), block) > 1) {
+        fprintf(stderr, "time %llu: block %llu held twice by its bank's FRC\n", (unsigned long long)t->now,
+                (unsigned long long)block);
+        fail_block(t, block);
+    }
     uint64_t data = 0;
     const struct cgm_coh_protocol *banks = cgm_coh_protocol_of(t->sys, CGM_NODE_GPU_L2);
     if (gpu_side && t->cus && !t->nm && banks->permission[cgm_coh_gpu_l2_copy(t->sys, block, &data)] != CGM_COH_NO_COPY &&
@@ -551,6 +558,7 @@ struct run_cfg {
 struct run_result {
     uint64_t signature, handovers, handover_reads;
     uint64_t victim_waits, invalidate_cycles, evict_cycles; /* summed over the banks */
+    uint64_t frc_fetches, frc_full, frc_swaps, frc_hits;
 };
 
 static uint64_t env_now(void *ctx) { return ((const struct tester *)ctx)->now; }
@@ -657,12 +665,16 @@ static void run(const struct run_cfg *rc, uint64_t *rows_total, struct run_resul
            (unsigned long long)t->handovers, (unsigned long long)t->handover_reads, (unsigned long long)t->q.seq,
            (unsigned long long)t->now, (unsigned long long)sig);
     if (res) {
-        *res = (struct run_result){ sig, t->handovers, t->handover_reads, 0, 0, 0 };
+        *res = (struct run_result){ sig, t->handovers, t->handover_reads, 0, 0, 0, 0, 0, 0, 0 };
         for (unsigned i = 0; i < rc->c.gpu.banks; i++) {
             const struct cgm_coh_gpu_l2_stats *bs = cgm_coh_gpu_l2_stats(t->sys, (int)i);
             res->victim_waits += bs->victim_waits;
             res->invalidate_cycles += bs->invalidate_cycles;
             res->evict_cycles += bs->evict_cycles;
+            res->frc_fetches += bs->frc_fetches;
+            res->frc_full += bs->frc_full;
+            res->frc_swaps += bs->frc_swaps;
+            res->frc_hits += bs->frc_hits;
         }
     }
     cgm_coh_destroy(t->sys);
@@ -880,6 +892,76 @@ static void test_serialized_victims(void **state)
     }
 }
 
+/* Each bank's FRC at 4 entries (fully associative) and 512 (8 ways) under
+ * mesi and si (and nmoesi where it runs) in each organisation: the checks
+ * hold (every copy the last value, so no written block is lost; one
+ * writer or many readers, in C-L3 with the L3 directory still tracking the
+ * blocks in the FRC: a fetched block is the bank's as a line in flight, an
+ * arrived one's forwards and invalidations wait for its swap, a leaving
+ * victim answers from its write-back entry), no block is held twice by an
+ * FRC, misses were served by it and swapped into the L2, and with 4
+ * entries some found it full and were conventional (with 512, more than
+ * a bank's MSHR and write-back entries, none). One run with the
+ * serialized victim policy too: the misses the FRC does not take wait for
+ * their victims. */
+static void test_frc(void **state)
+{
+    (void)state;
+    const struct cgm_coh_protocol *protos[] = { &cgm_coh_mesi, &cgm_coh_si, &cgm_coh_nmoesi };
+    static const struct { const char *name; bool shared, coherent; } orgs[] = {
+        { "C-L3", true, true }, { "NC-MC", false, false }, { "NC-L3", true, false } };
+    static const unsigned entries[] = { 4, 512 };
+    uint64_t rows[MESI_NROWS] = { 0 }; /* the cores' */
+    uint64_t hits = 0, full4 = 0;
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t o = 0; o < 3; o++) {
+            if (protos[p] == &cgm_coh_nmoesi && orgs[o].coherent)
+                continue;
+            for (size_t k = 0; k < 2; k++) {
+                char name[80];
+                snprintf(name, sizeof name, "FRC %u, %s, %s", entries[k], protos[p]->name, orgs[o].name);
+                struct run_cfg r = { name, small_system(4, 8, orgs[o].shared, orgs[o].coherent), 24,
+                                     scale(400000), 20, 60, 6, 71 + 6 * p + 2 * o + k };
+                r.c.gpu.protocol = protos[p];
+                r.c.gpu.l2_frc_entries = entries[k];
+                r.c.gpu.l2_frc_ways = entries[k] == 4 ? 0 : 8;
+                r.c.gpu.l2_victim_policy = p == 0 && o == 0 && k == 0 ? CGM_COH_VICTIM_SERIALIZED : CGM_COH_VICTIM_EARLY;
+                struct run_result res;
+                run(&r, rows, &res);
+                printf("%s: %llu FRC fetches, %llu full, %llu swaps, %llu hits\n", name,
+                       (unsigned long long)res.frc_fetches, (unsigned long long)res.frc_full,
+                       (unsigned long long)res.frc_swaps, (unsigned long long)res.frc_hits);
+                assert_true(res.frc_fetches > 0);
+                assert_true(res.frc_swaps > 0 && res.frc_swaps <= res.frc_fetches);
+                if (entries[k] == 4)
+                    full4 += res.frc_full;
+                else
+                    assert_int_equal(res.frc_full, 0); /* more entries than MSHR and write-back entries */
+                hits += res.frc_hits;
+            }
+        }
+    }
+    assert_true(hits > 0);
+    assert_true(full4 > 0);
+}
+
+/* A bad FRC geometry is refused, with the reason. */
+static void test_frc_refused(void **state)
+{
+    (void)state;
+    static const unsigned bad[][2] = { { 2, 0 }, { 24, 8 }, { 1024, 8 }, { 64, 6 } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct cgm_coh_config c = small_system(2, 4, true, true);
+        c.blocks = 16;
+        c.gpu.l2_frc_entries = bad[i][0];
+        c.gpu.l2_frc_ways = bad[i][1];
+        struct cgm_coh_env env = { .send = env_send, .later = env_later, .done = env_done, .gpu_done = env_gpu_done };
+        char err[256] = "";
+        assert_null(cgm_coh_create(&c, &env, err, sizeof err));
+        assert_non_null(strstr(err, "FRC"));
+    }
+}
+
 /* nmoesi's banks merge N write-backs without asking their parent: a GPU
  * the L3 keeps coherent with the CPU is refused, with the reason. */
 static void test_nmoesi_refused_coherent(void **state)
@@ -922,6 +1004,8 @@ int main(void)
         cmocka_unit_test(test_nmoesi),
         cmocka_unit_test(test_nmoesi_refused_coherent),
         cmocka_unit_test(test_serialized_victims),
+        cmocka_unit_test(test_frc),
+        cmocka_unit_test(test_frc_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
