@@ -331,14 +331,13 @@ static const struct key keys[] = {
       "retries 8 cycles later; seed 001 Sec. 3.5.1, 4.5.1)" },
     /* a bank's victims (seed 001 Ch. 6) */
     { "gpu.l2", "victim_policy", T_ENUM, OFF(gpu_l2_victim_policy), "early", 0, 1, victim_policy_names,
-      "a miss whose victim must leave first: early, the victim waits in the write-back queue and the fetch starts "
-      "at once; serialized, the way stays transient through the victim's eviction and then the fetch (Multi2Sim, "
-      "seed 001 Fig. 6.2a)" },
+      "a miss whose victim must leave: early, fetch at once (the victim in the write-back queue); serialized, "
+      "after it has left (seed 001 Fig. 6.2a)" },
     { "gpu.l2", "frc_entries", T_COUNT, OFF(gpu_l2_frc_entries), "0", 0, 512, NULL,
-      "each bank's Fetch-and-Replacement Cache (seed 001 Ch. 5-6): 0 none, else a power of two from 4 to 512 "
-      "entries holding misses' blocks while fetched and the L2 victims they swap with while they leave" },
+      "entries of each bank's Fetch-and-Replacement Cache (seed 001 Ch. 5-6): 0 none, else a power of two, "
+      "4 to 512" },
     { "gpu.l2", "frc_ways", T_COUNT, OFF(gpu_l2_frc_ways), "8", 0, 512, NULL,
-      "the FRC's ways, a power of two; 0 or at least frc_entries: fully associative (4 entries: Sec. 6.4)" },
+      "the FRC's ways, a power of two; 0 or at least frc_entries: fully associative (Sec. 6.4's 4 entries)" },
     { "gpu.l2", "frc_latency", T_CYCLES, OFF(gpu_l2_frc_latency), "1", 1, 1000, NULL,
       "GPU cycles the FRC's tag look-up (after the L2's) adds to a miss it takes" },
     { "gpu.l2", "frc_swap_latency", T_CYCLES, OFF(gpu_l2_frc_swap_latency), "3", 1, 1000, NULL,

@@ -240,6 +240,28 @@ if ran study4_si_protocol; then
     provenance $s
 fi
 
+# ---- study 5 -------------------------------------------------------------
+{
+    echo
+    echo "## Study 5: the Fetch-and-Replacement Cache (seed 001 Ch. 6, Figs. 6.6, 6.7, 6.10)"
+    echo
+} >> "$R"
+if ran study5_frc; then
+    s=study5_frc
+    {
+        echo "$(status $s). OPC and MPKO of the OpenCL workload set on \`traces/configs/rx540.ini\` and the"
+        echo "RX 570 (32 CUs, 8 banks), gpu.protocol si, against the conventional L2 (victim policy"
+        echo "serialized): the FRC at 4-512 entries per bank, the L2 at 2x and 4x. The thesis' numbers are the"
+        echo "averages its text gives (\`study5_thesis.csv\`)."
+        echo
+        for f in rx540 rx570; do
+            [ -s "$OUT/study5_$f.svg" ] && printf '![%s](study5_%s.svg)\n\n' "$f" "$f"
+        done
+        verdict 5 "$OUT/$s/table.csv" "$OUT/$s"
+    } >> "$R"
+    provenance $s
+fi
+
 # ---- study 6 -------------------------------------------------------------
 {
     echo

@@ -189,6 +189,22 @@ while read -r name args; do
     # shellcheck disable=SC2086 # the arguments are words
     record "$OUT/opencl/$name.cgt" "$CL_GUESTS/$name" $args || recorded=1
 done < traces/opencl/workloads.list
+# ---- study 5 (the same OpenCL recordings) ------------------------------
+echo "== study 5: the Fetch-and-Replacement Cache (seed 001 Ch. 6, rx540/rx570)"
+# an RX 540 point of the study inputs takes about 45 s on an idle core, an
+# RX 570 one longer: ten times the timeout for this study's points
+timeout=$TIMEOUT
+TIMEOUT=$((timeout * 10))
+if sweep study5_frc; then
+    for m in rx540 rx570; do
+        plot "$OUT/study5_frc/table.csv" --metric gpu.opc --x workload --lines variant --where machine=$m \
+            --normalise variant=base --style bars --title "$m: OPC over the conventional L2 (thesis Figs. 6.6, 6.10)" \
+            -o "$OUT/study5_$m"
+    done
+else
+    skipped=1
+fi
+TIMEOUT=$timeout
 if sweep study6_vips; then
     plot "$OUT/study6_vips/table.csv" --metric "sum(roi.gpu.kernels[*].cycles)" --x workload --lines protocol \
         --speedup protocol=vi-hammer --style bars --title "Speedup in the kernels' GPU cycles over VI_Hammer (seed 002 Fig. 11)" \
