@@ -11,7 +11,9 @@
  *            once: x86 and wavefront instructions together per second.
  * The compute units' memory is the one gpu.memory selects by default; the
  * GPU caches' protocol gpu.protocol's default, or the one named by
- * CGM_BENCH_GPU_PROTOCOL (to compare protocols: the same runs under each).
+ * CGM_BENCH_GPU_PROTOCOL (to compare protocols: the same runs under each);
+ * CGM_BENCH_GPU_FRC=N gives each L2 bank an N-entry FRC (gpu.l2.frc_entries,
+ * to measure what it costs).
  * Baselines measured in the same run: the same traces only decoded (the
  * front end without timing; for the GPU each work-group stream decoded
  * once), and the guests run natively (the slowdown the seed compares with:
@@ -143,6 +145,16 @@ static struct result replay(const char *trace, unsigned cores)
             exit(1);
         }
         cfg.gpu_protocol = p->id;
+    }
+    const char *frc = getenv("CGM_BENCH_GPU_FRC");
+    if (frc && *frc) {
+        char *end;
+        unsigned long n = strtoul(frc, &end, 10);
+        if (*end || (n && (n < 4 || n > 512 || (n & (n - 1))))) {
+            fprintf(stderr, "bench-replay: CGM_BENCH_GPU_FRC: %s is not 0 or a power of two from 4 to 512\n", frc);
+            exit(1);
+        }
+        cfg.gpu_l2_frc_entries = n;
     }
     char err[600];
     double t0 = cpu_seconds();
