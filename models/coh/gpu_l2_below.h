@@ -3,8 +3,9 @@
  * untracked, or the L3 directory tracking the GPU as one holder), its
  * victims' way out through the write-back queue, the parent's messages
  * that wait for a line to settle, and the answers to the parent's
- * forwards, invalidations and flushes (gpu_l2_below.c). MESI's bank
- * (mesi_gpu_l2.c) and si's (si_gpu_l2.c) are built on it. */
+ * forwards, invalidations and flushes (gpu_l2_below.c), the serialized
+ * victim policy and the FRC. MESI's bank (mesi_gpu_l2.c) and si's
+ * (si_gpu_l2.c) are built on it. */
 #ifndef CGM_GPU_L2_BELOW_H
 #define CGM_GPU_L2_BELOW_H
 

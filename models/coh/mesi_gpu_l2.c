@@ -24,7 +24,10 @@
  * busy taking the block back from CUs NACKs them (*_Pending), except the
  * holder's own (*_Pending_Owned: served, and the holder's L1 joins the
  * recall). Victims leave through a write-back queue after the CUs' copies
- * are flushed (the bank is inclusive of the L1s). The parent's forwards,
+ * are flushed (the bank is inclusive of the L1s); under the serialized
+ * victim policy the miss's fetch waits for that, and a miss its FRC takes
+ * chooses its victim only when the block arrives (frc_place; both are
+ * gpu_l2_below.c's). The parent's forwards,
  * invalidations and flushes take the CUs' copies back first; one that
  * finds the line busy waits (deferred) until the line settles. */
 #include "gpu_l2_below.h"

@@ -15,7 +15,9 @@
  * exclusively, since it is merged into the whole block the parent gives.
  * Requests for a block in flight coalesce in its MSHR entry and run again
  * when the block arrives. An SLC request passes through: a miss of SLC
- * requests only gives its way up once they have run. */
+ * requests only gives its way up once they have run. The serialized victim
+ * policy and the FRC (a miss taking an FRC entry instead of a way, its
+ * victim chosen when the block arrives: frc_place) are gpu_l2_below.c's. */
 #include "gpu_l2_below.h"
 #include "si_internal.h"
 
