@@ -254,6 +254,14 @@ struct cgm_memsys_gpu_l2_timing {
     uint64_t fetches, fetch_cycles, fetch_max, entry_waits, entry_wait_cycles;
 };
 const struct cgm_memsys_gpu_l2_timing *cgm_memsys_gpu_l2_timing(const struct cgm_memsys *m, unsigned bank);
+/* A CU's CU-to-L2 latency (seed 002 Figs. 7, 8: "SM to GPU L2"): its
+ * vector loads and stores its L1 did not answer at once (they went to the
+ * L2, or waited for a miss of the same block there), and the GPU cycles
+ * from the L1 taking each to its answer reaching the CU; the longest. */
+struct cgm_memsys_gpu_l1_timing {
+    uint64_t requests, cycles, max;
+};
+const struct cgm_memsys_gpu_l1_timing *cgm_memsys_gpu_l1_timing(const struct cgm_memsys *m, unsigned cu);
 /* A scalar cache's accesses, and the GPU cycles they waited for it. */
 struct cgm_memsys_scalar_stats {
     uint64_t accesses, wait_cycles;

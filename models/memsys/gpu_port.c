@@ -119,9 +119,17 @@ void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block
     (void)block;
     struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, cu)];
     struct cgm_gpu_request r = n->greqs[tag].r;
+    uint64_t to_l2 = n->greqs[tag].to_l2, answered = ks_domain_cycle(m->gpu) + n->latency;
     memsys_record_free(n, tag);
+    if (to_l2) {
+        uint64_t cycles = answered - (to_l2 - 1);
+        n->l2_latency.requests++;
+        n->l2_latency.cycles += cycles;
+        if (cycles > n->l2_latency.max)
+            n->l2_latency.max = cycles;
+    }
     if (m->gpu_done)
-        m->gpu_done(m->gpu_ctx, &r, value, ks_domain_cycle(m->gpu) + n->latency);
+        m->gpu_done(m->gpu_ctx, &r, value, answered);
 }
 
 /* A scalar load (seed 000 and its code): the kernel's scalar data is placed
@@ -241,6 +249,11 @@ const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_m
 const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu)
 {
     return cu < m->cfg.coh.gpu.cus ? &m->gpu_tlbs[cu] : NULL;
+}
+
+const struct cgm_memsys_gpu_l1_timing *cgm_memsys_gpu_l1_timing(const struct cgm_memsys *m, unsigned cu)
+{
+    return &m->nodes[cgm_coh_gpu_l1_node(m->coh, (int)cu)].l2_latency;
 }
 
 const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m) { return &m->iommu; }

@@ -468,7 +468,10 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
         struct cgm_coh_req q = g->req;
         if (m->pages && memsys_pages_request(m, CGM_PAGE_AGENT_GPU, &q) < 0)
             return -1;
-        return cgm_coh_gpu_access(m->coh, n->index, &q);
+        int rc = cgm_coh_gpu_access(m->coh, n->index, &q);
+        if (rc == 0 && (q.op == CGM_OP_LOAD || q.op == CGM_OP_STORE))
+            n->greqs[idx].to_l2 = now + 1;
+        return rc;
     }
     struct cpu_req *r = &n->reqs[idx];
     if (!l1_mshr_room(m, n, r))

@@ -210,6 +210,11 @@ static void add_gpu_l1(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_counter(reg, x, "joins", &st->joins);
     struct gpu_ref ref = { coh, cu };
     cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l1_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    const struct cgm_memsys_gpu_l1_timing *t = cgm_memsys_gpu_l1_timing(m, (unsigned)cu);
+    cgm_stat lat = cgm_stats_object(reg, x, "l2_latency");
+    cgm_stat n = cgm_stat_counter(reg, lat, "requests", &t->requests);
+    cgm_stat_ratio(reg, lat, "mean", cgm_stat_counter(reg, lat, "cycles", &t->cycles), n, 1, 1);
+    cgm_stat_peak(reg, lat, "max", &t->max);
     add_messages(m, reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l1_node(coh, cu)));
     cache_end(reg, x, a, ms);
 }

@@ -136,10 +136,12 @@ static uint64_t l2_misses(const void *ctx)
     return n;
 }
 
-/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), summed. */
+/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), or
+ * of every vector L1's CU-to-L2 latency (cgm_memsys_gpu_l1_timing), summed. */
 struct bank_field {
     const struct cgm_memsys *ms;
     size_t offset;
+    enum cgm_coh_node_kind kind;
 };
 
 static uint64_t banks_sum(const void *ctx)
@@ -148,18 +150,27 @@ static uint64_t banks_sum(const void *ctx)
     const struct cgm_coh_sys *coh = cgm_memsys_coh(f->ms);
     uint64_t n = 0;
     for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
-        if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2) {
-            const struct cgm_memsys_gpu_l2_timing *t =
-                cgm_memsys_gpu_l2_timing(f->ms, (unsigned)cgm_coh_node_index(coh, node));
+        if (cgm_coh_node_kind(coh, node) == f->kind) {
+            unsigned i = (unsigned)cgm_coh_node_index(coh, node);
+            const void *t = f->kind == CGM_NODE_GPU_L2 ? (const void *)cgm_memsys_gpu_l2_timing(f->ms, i)
+                                                       : (const void *)cgm_memsys_gpu_l1_timing(f->ms, i);
             n += *(const uint64_t *)(const void *)((const char *)t + f->offset);
         }
     return n;
 }
 
+static cgm_stat nodes_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
+                              enum cgm_coh_node_kind kind, size_t offset)
+{
+    struct bank_field f = { ms, offset, kind };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+}
+
 static cgm_stat banks_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
                               size_t offset)
 {
-    struct bank_field f = { ms, offset };
+    struct bank_field f = { ms, offset, CGM_NODE_GPU_L2 };
     const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
     return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
 }
@@ -197,6 +208,13 @@ static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cg
                                    offsetof(struct cgm_memsys_gpu_l2_timing, entry_wait_cycles));
         /* the waits at the banks' doors per fetch: a miss's share of them */
         cgm_stat_ratio(reg, l, "entry_wait_per_fetch", w, n, 1, 1);
+        /* the CU-to-L2 latency (seed 002 Figs. 7, 8), over every CU */
+        cgm_stat cl = cgm_stats_object(reg, x, "l2_latency");
+        cgm_stat cn = nodes_counter(reg, cl, "requests", g->room_ms, CGM_NODE_GPU_L1,
+                                    offsetof(struct cgm_memsys_gpu_l1_timing, requests));
+        cgm_stat cc = nodes_counter(reg, cl, "cycles", g->room_ms, CGM_NODE_GPU_L1,
+                                    offsetof(struct cgm_memsys_gpu_l1_timing, cycles));
+        cgm_stat_ratio(reg, cl, "mean", cc, cn, 1, 1);
     }
     cgm_stat lat = cgm_stats_object(reg, x, "vector_memory_latency");
     cgm_stat done = cus_counter(reg, lat, "instructions", g, offsetof(struct rp_cu_stats, vmem_done), false);
