@@ -301,8 +301,8 @@ static void add_self_invalidation(const struct cgm_memsys *m, struct cgm_stats *
     const struct cgm_page_class_stats *ps = cgm_page_class_stats(cgm_memsys_page_classes(m));
     cgm_stat pg = cgm_stats_object(reg, x, "pages");
     static const char *const kinds[CGM_PAGE_KINDS] = { "unused", "private_cpu", "private_gpu", "shared" };
-    for (int k = 0; k < CGM_PAGE_KINDS; k++)
-        cgm_stat_counter(reg, pg, kinds[k], &ps->pages[k]);
+    for (int k = 0; k < CGM_PAGE_KINDS; k++) /* levels, which fall as pages change class */
+        cgm_stat_level(reg, pg, kinds[k], &ps->pages[k]);
     cgm_stat_counter(reg, pg, "private_to_shared", &ps->to_shared);
     cgm_stat_counter(reg, pg, "shared_to_private", &ps->to_private);
     cgm_stat_counter(reg, pg, "downgrades", &ps->downgrades);
