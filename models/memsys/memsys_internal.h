@@ -277,7 +277,9 @@ struct cgm_memsys {
     cgm_gpu_done_fn gpu_done;
     void *gpu_ctx;
     char gpu_error[160];
-    struct cgm_mmu *gpu_tlbs;  /* per CU; set up by cgm_memsys_gpu_port with a page table */
+    /* per CU, then (gpu_l1_virtual) the shared one; set up by
+     * cgm_memsys_gpu_port with a page table */
+    struct cgm_mmu *gpu_tlbs;
     struct iommu_walker {      /* the IOMMU's page walkers */
         uint64_t free;         /* GPU cycle its walk ends */
         uint64_t vpn;          /* the page it walks (or walked last) */

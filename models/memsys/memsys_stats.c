@@ -328,10 +328,14 @@ static void add_scalar(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
 static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
 {
     cgm_stat tlbs = cgm_stats_array(reg, group, "gpu_tlbs");
-    for (unsigned cu = 0; cu < cgm_memsys_config_of(m)->coh.gpu.cus; cu++) {
+    unsigned cus = cgm_memsys_config_of(m)->coh.gpu.cus;
+    for (unsigned cu = 0; cgm_memsys_gpu_tlb(m, cu); cu++) {
         const struct cgm_mmu *t = cgm_memsys_gpu_tlb(m, cu);
         char name[32];
-        snprintf(name, sizeof name, "cu%u.tlb", cu);
+        if (cu < cus)
+            snprintf(name, sizeof name, "cu%u.tlb", cu);
+        else
+            snprintf(name, sizeof name, "shared.tlb");
         cgm_stat x = cgm_stats_object(reg, tlbs, NULL);
         cgm_stat_label(reg, x, "name", name);
         cgm_stat_counter(reg, x, "translations", &t->st.translations);
