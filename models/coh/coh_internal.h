@@ -207,6 +207,10 @@ struct stall_list {
     struct cgm_coh_req *q;
     unsigned n, cap;
     bool wake_pending;
+    /* the array the requests of the last replay were in, kept for the
+     * next (a request that waits runs again every cycle) */
+    struct cgm_coh_req *spare;
+    unsigned spare_cap;
 };
 struct cgm_coh_sys;
 void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, const struct cgm_coh_req *r);

@@ -328,6 +328,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         free(c->wb.e);
         free(c->l1wb.e);
         free(c->stall.q);
+        free(c->stall.spare);
     }
     for (unsigned i = 0; s->gpu_l1 && i < s->cfg.gpu.cus; i++) {
         struct gpu_l1 *l1 = &s->gpu_l1[i];
@@ -335,6 +336,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         cgm_mshr_free(&l1->mshr);
         free(l1->wb.e);
         free(l1->stall.q);
+        free(l1->stall.spare);
     }
     for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
         struct gpu_l2 *b = &s->gpu_l2[i];

@@ -188,19 +188,33 @@ static int store_hit(struct cgm_coh_sys *s, struct vips_client *v, struct cgm_ca
         done(s, v, r, r->value, hit_level(v, r->block, r->op));
         return 1;
     }
-    struct core_wb *e = unsent_entry(v, r->block);
+    /* One pass over the write buffer (a store waiting for room asks again
+     * every cycle): the block's unsent entry, the first free one, the
+     * first unsent one. */
+    struct core_wb *e = NULL, *slot = NULL, *oldest = NULL;
+    for (unsigned i = 0; i < v->wbuf->n; i++) {
+        struct core_wb *w = &v->wbuf->e[i];
+        if (!w->used) {
+            if (!slot)
+                slot = w;
+        } else if (!w->sent) {
+            if (!oldest)
+                oldest = w;
+            if (w->block == r->block) {
+                e = w;
+                break;
+            }
+        }
+    }
     if (e) {
         e->mask = vips_mask_merge(e->mask, r->mask);
         e->data = r->value;
-    } else if ((e = wbq_free(v->wbuf))) {
+    } else if ((e = slot)) {
         wbq_take(v->wbuf, e, (struct core_wb){ .block = r->block, .data = r->value, .mask = r->mask, .used = true,
                                                .dirty = true });
     } else {
-        for (unsigned i = 0; i < v->wbuf->n; i++)
-            if (!v->wbuf->e[i].sent) {
-                send_diff(s, v, &v->wbuf->e[i]);
-                break;
-            }
+        if (oldest) /* every entry in use: the first unsent is the oldest not sent */
+            send_diff(s, v, oldest);
         row(s, v, VIPS_C_WBUF_FULL);
         stall(s, v, r);
         return 0;
