@@ -41,6 +41,7 @@ static const char *const attach_names[] = { "integrated", "discrete", NULL };
 static const char *const waitcnt_names[] = { "counts", "drain", NULL };
 static const char *const full_mshr_names[] = { "wait", "nack", NULL };
 static const char *const victim_policy_names[] = { "early", "serialized", NULL }; /* enum cgm_coh_victim_policy */
+static const char *const no_yes_names[] = { "no", "yes", NULL };
 /* The coherence protocols of cgm/coh_protocols.def, value = its id. */
 static const char *const protocol_names[] = {
 #define PROTOCOL(id) #id,
@@ -266,6 +267,12 @@ static const struct key keys[] = {
     { "gpu.tlb", "ways", T_COUNT, OFF(gpu_tlb_ways), "4", 1, 64, NULL, "hierarchy: its associativity" },
     { "gpu.tlb", "latency", T_CYCLES, OFF(gpu_tlb_latency), "0", 0, 1000, NULL,
       "hierarchy: GPU cycles of a TLB hit before the vector L1" },
+    /* seed 002 Sec. 2.5's GPU MMU */
+    { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names,
+      "hierarchy: yes: virtually indexed and tagged vector L1s; only the requests that need the L2 are "
+      "translated, by one TLB the compute units share (gpu.tlb.shared_entries) in place of theirs" },
+    { "gpu.tlb", "shared_entries", T_COUNT, OFF(gpu_tlb_shared_entries), "512", 1, 1048576, NULL,
+      "hierarchy, gpu.l1.virtual = yes: entries of the shared TLB (gpu.tlb.ways ways, a power of two sets)" },
     { "gpu.iommu", "walkers", T_COUNT, OFF(iommu_walkers), "32", 1, 1024, NULL,
       "hierarchy: page walks the IOMMU makes at once (Power et al., HPCA 2014: 32)" },
     { "gpu.iommu", "walk_latency", T_CYCLES, OFF(iommu_walk_latency), "30", 0, 1000000, NULL,
@@ -905,6 +912,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     if (cp->self_invalidating && c->gpu_connection != 1) {
         snprintf(err, errlen, "gpu.connection: %s writes the GPU's caches through to the L3: it needs gpu.connection = l3",
                  cp->name);
+        return -1;
+    }
+    if (c->gpu_l1_virtual && (c->gpu_tlb_shared_entries % c->gpu_tlb_ways ||
+                              !pow2(c->gpu_tlb_shared_entries / c->gpu_tlb_ways))) {
+        snprintf(err, errlen, "gpu.tlb.shared_entries: %" PRIu64 " entries are not a power of two sets of "
+                 "gpu.tlb.ways = %" PRIu64, c->gpu_tlb_shared_entries, c->gpu_tlb_ways);
         return -1;
     }
     if (!pow2(c->gpu_tlb_sets)) {

@@ -65,6 +65,7 @@ struct rp_config {
     /* [gpu.scalar_cache], [gpu.tlb], [gpu.iommu]: the hierarchy's scalar caches and translation */
     uint64_t gpu_scalar_latency, gpu_scalar_share;
     uint64_t gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;
+    uint64_t gpu_l1_virtual, gpu_tlb_shared_entries; /* [gpu.l1] virtual, [gpu.tlb] shared_entries */
     uint64_t iommu_walkers, iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
     /* [gpu.l1], [gpu.l2]: the hierarchy's vector L1 (per CU) and L2 banks */
     struct rp_gpu_cache_cfg {

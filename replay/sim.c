@@ -57,6 +57,8 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_tlb_sets = (unsigned)c->gpu_tlb_sets;
     m->gpu_tlb_ways = (unsigned)c->gpu_tlb_ways;
     m->gpu_tlb_latency = (unsigned)c->gpu_tlb_latency;
+    m->gpu_l1_virtual = c->gpu_l1_virtual;
+    m->gpu_tlb_shared_entries = (unsigned)c->gpu_tlb_shared_entries;
     m->iommu_walkers = (unsigned)c->iommu_walkers;
     m->iommu_walk_latency = (unsigned)c->iommu_walk_latency;
     m->iommu_soft_fault_latency = (unsigned)c->iommu_soft_fault_latency;

@@ -250,8 +250,10 @@ static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat
             num(reg, v, gpu, "operations"), num(reg, v, gpu, "opc"), num(reg, v, gpu, "vector_memory_latency.mean"),
             num(reg, v, gpu, "vector_memory_latency.max"), 100 * num(reg, v, gpu, "vector_buffer_full_fraction"));
     if (cgm_stats_child(reg, gpu, "mpko") >= 0)
-        fprintf(out, "; L2 %.0f misses (MPKO %.2f), %.2f bytes per GPU cycle to and from memory",
-                num(reg, v, gpu, "l2_misses"), num(reg, v, gpu, "mpko"), num(reg, v, gpu, "l2_memory_bytes_per_cycle"));
+        fprintf(out, "; L2 %.0f misses (MPKO %.2f), %.2f bytes per GPU cycle to and from memory; CU-to-L2 latency "
+                "mean %.1f GPU cycles over %.0f requests", num(reg, v, gpu, "l2_misses"), num(reg, v, gpu, "mpko"),
+                num(reg, v, gpu, "l2_memory_bytes_per_cycle"), num(reg, v, gpu, "l2_latency.mean"),
+                num(reg, v, gpu, "l2_latency.requests"));
     if (cgm_stats_child(reg, gpu, "l2_frc") >= 0)
         fprintf(out, "; FRC served %.1f%% of the misses (%.0f swaps, %.0f hits)",
                 100 * num(reg, v, gpu, "l2_frc.served_fraction"), num(reg, v, gpu, "l2_frc.swaps"),

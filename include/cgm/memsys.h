@@ -106,6 +106,14 @@ struct cgm_memsys_config {
      * or is mapped now (hard). A miss on a page a walker is walking waits
      * for that walk instead of starting another. */
     unsigned gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;
+    /* The GPU MMU of seed 002 Sec. 2.5 (gpu_l1_virtual): virtually indexed,
+     * virtually tagged vector L1s, so an access its L1 finishes by itself
+     * is not translated; one that needs the L2 (a miss, a store without a
+     * writable copy) is translated first by the one TLB the CUs share
+     * (gpu_tlb_shared_entries entries, gpu_tlb_ways ways, gpu_tlb_latency,
+     * the IOMMU on a miss) in place of the CU's, which stay unused. */
+    bool gpu_l1_virtual;
+    unsigned gpu_tlb_shared_entries;
     unsigned iommu_walkers, iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
     bool gpu_own_pages;               /* the GPU's data on pages of its own (address space 1):
                                          the non-coherent organisations */
@@ -257,13 +265,22 @@ struct cgm_memsys_gpu_l2_timing {
     uint64_t fetches, fetch_cycles, fetch_max, entry_waits, entry_wait_cycles;
 };
 const struct cgm_memsys_gpu_l2_timing *cgm_memsys_gpu_l2_timing(const struct cgm_memsys *m, unsigned bank);
+/* A CU's CU-to-L2 latency (seed 002 Figs. 7, 8: "SM to GPU L2"): its
+ * vector loads and stores its L1 did not answer at once (they went to the
+ * L2, or waited for a miss of the same block there), and the GPU cycles
+ * from the L1 taking each to its answer reaching the CU; the longest. */
+struct cgm_memsys_gpu_l1_timing {
+    uint64_t requests, cycles, max;
+};
+const struct cgm_memsys_gpu_l1_timing *cgm_memsys_gpu_l1_timing(const struct cgm_memsys *m, unsigned cu);
 /* A scalar cache's accesses, and the GPU cycles they waited for it. */
 struct cgm_memsys_scalar_stats {
     uint64_t accesses, wait_cycles;
 };
 unsigned cgm_memsys_scalar_caches(const struct cgm_memsys *m);
 const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_memsys *m, unsigned i);
-/* A CU's TLB (its counts stay 0 without a page table), NULL past the last. */
+/* A CU's TLB (its counts stay 0 without a page table), then (cu = the
+ * number of CUs, gpu_l1_virtual) the shared one; NULL past the last. */
 const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu);
 /* The IOMMU's page walks, the TLB misses that joined a walk of their page
  * already under way, and the GPU cycles misses waited for a free walker. */

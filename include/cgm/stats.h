@@ -78,6 +78,10 @@ cgm_stat cgm_stat_constant(struct cgm_stats *s, cgm_stat group, const char *name
 cgm_stat cgm_stat_peak(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p);
 cgm_stat cgm_stat_peak_computed(struct cgm_stats *s, cgm_stat group, const char *name, cgm_stat_fn fn,
                                 const void *ctx);
+/* A level (how many things are in some state now: pages of a class),
+ * which may fall: read at the snapshot, never subtracted (a region of
+ * interest shows the level at its end), as a peak is. */
+cgm_stat cgm_stat_level(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p);
 
 /* ---- derived when printing ------------------------------------------------ */
 /* num / den * mul / div, 0 when den is 0. num and den are counters,

@@ -213,6 +213,10 @@ struct stall_list {
     struct cgm_coh_req *q;
     unsigned n, cap;
     bool wake_pending;
+    /* the array the requests of the last replay were in, kept for the
+     * next (a request that waits runs again every cycle) */
+    struct cgm_coh_req *spare;
+    unsigned spare_cap;
 };
 struct cgm_coh_sys;
 void coh_stall(struct cgm_coh_sys *s, struct stall_list *l, int node, const struct cgm_coh_req *r);
@@ -312,19 +316,24 @@ struct cgm_coh_sys {
     unsigned l3_joins, gpu_l2_joins; /* capacity of a write-back entry's join list */
     uint64_t *mem;         /* memory contents per block */
     /* The protocol of each kind of controller, and the counts of the rows
-     * of every protocol some controller runs or extends ([id]; NULL for the
-     * others): row_arrays[id] of the protocols that extend none, rows[id]
-     * that of the one id extends, so both count into one array. */
+     * of every protocol some controller runs (row_arrays[id], one per
+     * table, as the statistics read them; NULL for the others).
+     * row_cell[id][r] is where row r of protocol id is counted, for every
+     * protocol some controller runs, extends or borrows (NULL for the
+     * others): in the table of the protocol that runs the row's kind of
+     * controller, as the two protocols that extend one (the cores' moesi,
+     * the GPU's si) number their added rows alike. */
     const struct cgm_coh_protocol *proto[CGM_NODE_KINDS];
     struct coh_kind_ops ops[CGM_NODE_KINDS]; /* proto[k]'s, inherited operations filled in */
-    uint64_t *rows[CGM_COH_NPROTOCOLS];
+    uint64_t **row_cell[CGM_COH_NPROTOCOLS];
     uint64_t *row_arrays[CGM_COH_NPROTOCOLS];
+    uint64_t *row_spares[CGM_COH_NPROTOCOLS]; /* [id]: rows of id no table in use has */
     uint64_t msgs[COH_NTYPES];
     struct cgm_coh_msg_stats *node_msgs; /* per node */
 };
 
 /* Counts row r of the protocol of that id (which some controller runs). */
-static inline void coh_count_row(struct cgm_coh_sys *s, unsigned id, unsigned r) { s->rows[id][r]++; }
+static inline void coh_count_row(struct cgm_coh_sys *s, unsigned id, unsigned r) { (*s->row_cell[id][r])++; }
 void coh_send(struct cgm_coh_sys *s, struct cgm_coh_msg m);
 int coh_slice_node(const struct cgm_coh_sys *s, uint64_t block);
 /* The node of holder h at the L3 directory, for block. */

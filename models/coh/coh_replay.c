@@ -44,12 +44,17 @@ void coh_replay_stalled(struct cgm_coh_sys *s, coh_access_fn fn, void *cache, st
                         bool *replaying)
 {
     struct stall_list taken = *l;
-    *l = (struct stall_list){ 0 };
+    *l = (struct stall_list){ .q = taken.spare, .cap = taken.spare_cap };
     bool was = *replaying;
     *replaying = true;
     for (unsigned i = 0; i < taken.n; i++)
         if (fn(s, cache, &taken.q[i]) < 0)
             coh_stall(s, l, node, &taken.q[i]);
     *replaying = was;
-    free(taken.q);
+    if (l->spare)
+        free(taken.q);
+    else {
+        l->spare = taken.q;
+        l->spare_cap = taken.cap;
+    }
 }

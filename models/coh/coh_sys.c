@@ -169,37 +169,70 @@ static bool choose_protocols(struct cgm_coh_sys *s, char *err, size_t errlen)
     return true;
 }
 
-/* The protocol p extends, and so on: the one whose row ids p's begin with. */
-static const struct cgm_coh_protocol *row_root(const struct cgm_coh_protocol *p)
+/* p is q or extends it, directly or not. */
+static bool runs_rows_of(const struct cgm_coh_protocol *p, const struct cgm_coh_protocol *q)
 {
-    while (p->extends)
-        p = p->extends;
-    return p;
+    for (; p; p = p->extends)
+        if (p == q)
+            return true;
+    return false;
 }
 
-/* One array of row counters for each protocol in use and those it
- * extends, as long as the longest table among them. false if out of
- * memory. */
+/* Where row r of q is counted in the table of p, which runs a controller
+ * of the row's kind: at r if p is q or extends it; where p's table has
+ * the row if p borrows q's controller (the rows q adds to those of the
+ * protocol it extends); NULL if p's table has no such row. */
+static uint64_t *row_cell_in(const struct cgm_coh_sys *s, const struct cgm_coh_protocol *p,
+                             const struct cgm_coh_protocol *q, unsigned r)
+{
+    if (runs_rows_of(p, q))
+        return &s->row_arrays[p->id][r];
+    unsigned inherited = q->extends ? q->extends->nrows : 0;
+    if (p->borrows == q && r >= inherited)
+        return &s->row_arrays[p->id][p->borrowed_at + (r - inherited)];
+    return NULL;
+}
+
+/* Row r of q counts in the table of the protocol that runs the row's kind
+ * of controller, else in that of one that runs another kind and has it
+ * (a row some other kind's controller takes), else nowhere shown (spare,
+ * q's own array). NULL if out of memory. */
+static uint64_t *row_home(struct cgm_coh_sys *s, const struct cgm_coh_protocol *q, unsigned r, uint64_t **spare)
+{
+    uint64_t *cell = row_cell_in(s, s->proto[q->rows[r].kind], q, r);
+    for (int k = 0; !cell && k < CGM_NODE_KINDS; k++)
+        cell = row_cell_in(s, s->proto[k], q, r);
+    if (cell)
+        return cell;
+    if (!*spare)
+        *spare = calloc(q->nrows, sizeof **spare);
+    return *spare ? &(*spare)[r] : NULL;
+}
+
+/* One array of row counters for each protocol a controller runs, and the
+ * cell of each row of those protocols and of those they extend or
+ * borrow. false if out of memory. */
 static bool count_rows(struct cgm_coh_sys *s)
 {
-    unsigned n[CGM_COH_NPROTOCOLS] = { 0 };
-    for (int k = 0; k < CGM_NODE_KINDS; k++)
-        for (const struct cgm_coh_protocol *p = s->proto[k]; p; p = p->extends) {
-            unsigned *root = &n[row_root(p)->id];
-            if (s->proto[k]->nrows > *root)
-                *root = s->proto[k]->nrows;
-        }
-    for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++)
-        if (n[id] && !(s->row_arrays[id] = calloc(n[id], sizeof *s->row_arrays[id])))
-            return false;
-    for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++)
-        s->rows[id] = s->row_arrays[row_root(cgm_coh_protocols[id])->id];
-    /* A lender's handlers count their rows where the borrower's table has
-     * them (the lender runs no controller of its own beside it). */
+    bool counted[CGM_COH_NPROTOCOLS] = { false };
     for (int k = 0; k < CGM_NODE_KINDS; k++) {
-        const struct cgm_coh_protocol *p = s->proto[k], *l = p->borrows;
-        if (l)
-            s->rows[l->id] = s->rows[p->id] + (p->borrowed_at - l->extends->nrows);
+        const struct cgm_coh_protocol *p = s->proto[k];
+        if (!s->row_arrays[p->id] && !(s->row_arrays[p->id] = calloc(p->nrows ? p->nrows : 1, sizeof(uint64_t))))
+            return false;
+        for (; p; p = p->extends)
+            counted[p->id] = true;
+        if (s->proto[k]->borrows)
+            counted[s->proto[k]->borrows->id] = true;
+    }
+    for (unsigned id = 0; id < CGM_COH_NPROTOCOLS; id++) {
+        const struct cgm_coh_protocol *q = cgm_coh_protocols[id];
+        if (!counted[id])
+            continue;
+        if (!(s->row_cell[id] = calloc(q->nrows ? q->nrows : 1, sizeof *s->row_cell[id])))
+            return false;
+        for (unsigned r = 0; r < q->nrows; r++)
+            if (!(s->row_cell[id][r] = row_home(s, q, r, &s->row_spares[id])))
+                return false;
     }
     return true;
 }
@@ -299,6 +332,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         free(c->wb.e);
         free(c->l1wb.e);
         free(c->stall.q);
+        free(c->stall.spare);
     }
     for (unsigned i = 0; s->gpu_l1 && i < s->cfg.gpu.cus; i++) {
         struct gpu_l1 *l1 = &s->gpu_l1[i];
@@ -306,6 +340,7 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
         cgm_mshr_free(&l1->mshr);
         free(l1->wb.e);
         free(l1->stall.q);
+        free(l1->stall.spare);
     }
     for (unsigned i = 0; s->gpu_l2 && i < s->cfg.gpu.banks; i++) {
         struct gpu_l2 *b = &s->gpu_l2[i];
@@ -332,8 +367,11 @@ void cgm_coh_destroy(struct cgm_coh_sys *s)
     free(s->slices);
     free(s->mem);
     free(s->node_msgs);
-    for (unsigned i = 0; i < CGM_COH_NPROTOCOLS; i++)
+    for (unsigned i = 0; i < CGM_COH_NPROTOCOLS; i++) {
         free(s->row_arrays[i]);
+        free(s->row_spares[i]);
+        free(s->row_cell[i]);
+    }
     free(s);
 }
 
@@ -472,7 +510,7 @@ const uint64_t *cgm_coh_row_counts(const struct cgm_coh_sys *s, const struct cgm
 {
     for (int k = 0; k < CGM_NODE_KINDS; k++)
         if (s->proto[k] == p)
-            return s->rows[p->id];
+            return s->row_arrays[p->id];
     return NULL;
 }
 

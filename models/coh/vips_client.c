@@ -72,9 +72,12 @@ static int parent(const struct cgm_coh_sys *s, const struct vips_client *v, uint
     return v->gpu ? coh_gpu_bank_node(s, block) : coh_slice_node(s, block);
 }
 
-static int core_again(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_req *r);
-static int gpu_again(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_req *r);
-#define access_again (v->gpu ? gpu_again : core_again)
+/* A request run again through the view its controller's call was given
+ * (the requests of one replay are one controller's). */
+static int access_again(struct cgm_coh_sys *s, void *view, const struct cgm_coh_req *r)
+{
+    return vips_client_access(s, view, r);
+}
 
 static void stall(struct cgm_coh_sys *s, struct vips_client *v, const struct cgm_coh_req *r)
 {
@@ -188,19 +191,33 @@ static int store_hit(struct cgm_coh_sys *s, struct vips_client *v, struct cgm_ca
         done(s, v, r, r->value, hit_level(v, r->block, r->op));
         return 1;
     }
-    struct core_wb *e = unsent_entry(v, r->block);
+    /* One pass over the write buffer (a store waiting for room asks again
+     * every cycle): the block's unsent entry, the first free one, the
+     * first unsent one. */
+    struct core_wb *e = NULL, *slot = NULL, *oldest = NULL;
+    for (unsigned i = 0; i < v->wbuf->n; i++) {
+        struct core_wb *w = &v->wbuf->e[i];
+        if (!w->used) {
+            if (!slot)
+                slot = w;
+        } else if (!w->sent) {
+            if (!oldest)
+                oldest = w;
+            if (w->block == r->block) {
+                e = w;
+                break;
+            }
+        }
+    }
     if (e) {
         e->mask = vips_mask_merge(e->mask, r->mask);
         e->data = r->value;
-    } else if ((e = wbq_free(v->wbuf))) {
+    } else if ((e = slot)) {
         wbq_take(v->wbuf, e, (struct core_wb){ .block = r->block, .data = r->value, .mask = r->mask, .used = true,
                                                .dirty = true });
     } else {
-        for (unsigned i = 0; i < v->wbuf->n; i++)
-            if (!v->wbuf->e[i].sent) {
-                send_diff(s, v, &v->wbuf->e[i]);
-                break;
-            }
+        if (oldest) /* every entry in use: the first unsent is the oldest not sent */
+            send_diff(s, v, oldest);
         row(s, v, VIPS_C_WBUF_FULL);
         stall(s, v, r);
         return 0;
@@ -418,7 +435,7 @@ static void fill(struct cgm_coh_sys *s, struct vips_client *v, const struct cgm_
     l->state = VIPS_V;
     l->data = m->data;
     coh_meta(v->a, l)->shared = v->gpu || (e->n && (e->w[0].flags & CGM_COH_SHARED));
-    coh_replay_entry(s, v->mshr, e, access_again, v->ctrl, v->stall, v->node, v->replaying);
+    coh_replay_entry(s, v->mshr, e, access_again, v, v->stall, v->node, v->replaying);
 }
 
 static struct core_wb *sent_entry(struct core_wbq *q, uint64_t block)
@@ -462,7 +479,7 @@ void vips_client_wake(struct cgm_coh_sys *s, struct vips_client *v, uint64_t blo
 {
     if (what == COH_WAKE_STALLED) {
         v->stall->wake_pending = false;
-        coh_replay_stalled(s, access_again, v->ctrl, v->stall, v->node, v->replaying);
+        coh_replay_stalled(s, access_again, v, v->stall, v->node, v->replaying);
     } else if (what == COH_WAKE_RETRY) {
         struct cgm_mshr_entry *e = cgm_mshr_find(v->mshr, block, 0);
         CGM_CHECK(e && e->n);
@@ -496,16 +513,4 @@ void vips_client_dump(const struct vips_client *v, uint64_t block, FILE *out)
     if (v->victims && wbq_find(v->victims, block))
         fputs(" (victim on the way)", out);
     fputc('\n', out);
-}
-
-static int core_again(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_req *r)
-{
-    struct vips_client v = vips_core_view(s, ctrl);
-    return vips_client_access(s, &v, r);
-}
-
-static int gpu_again(struct cgm_coh_sys *s, void *ctrl, const struct cgm_coh_req *r)
-{
-    struct vips_client v = vips_gpu_l1_view(s, ctrl);
-    return vips_client_access(s, &v, r);
 }

@@ -1,6 +1,8 @@
 /* The compute units' port into the memory system (cgm/gpu_request.h): the
  * scalar caches, and for vector requests the translation (a TLB per CU,
- * the IOMMU's page walk on a miss) before the CU's vector L1. */
+ * the IOMMU's page walk on a miss) before the CU's vector L1; with
+ * virtual vector L1s (gpu_l1_virtual) only the requests that need the L2,
+ * by the one shared TLB. */
 #include "memsys_internal.h"
 
 #include "cgm/check.h"
@@ -18,9 +20,16 @@ int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen)
                  "walkers must be non-zero, the TLBs' sets a power of two");
         return -1;
     }
+    unsigned shared_sets = c->gpu_tlb_shared_entries / c->gpu_tlb_ways;
+    if (c->gpu_l1_virtual && (!shared_sets || shared_sets * c->gpu_tlb_ways != c->gpu_tlb_shared_entries ||
+                              (shared_sets & (shared_sets - 1)))) {
+        snprintf(err, errlen, "memsys: the shared GPU TLB's %u entries are not a power of two sets of %u ways",
+                 c->gpu_tlb_shared_entries, c->gpu_tlb_ways);
+        return -1;
+    }
     m->nscalar = (cus + c->gpu_scalar_share - 1) / c->gpu_scalar_share;
     m->scalar = calloc(m->nscalar, sizeof *m->scalar);
-    m->gpu_tlbs = calloc(cus, sizeof *m->gpu_tlbs);
+    m->gpu_tlbs = calloc(cus + 1, sizeof *m->gpu_tlbs);
     m->walkers = calloc(c->iommu_walkers, sizeof *m->walkers);
     if (!m->scalar || !m->gpu_tlbs || !m->walkers) {
         snprintf(err, errlen, "out of memory");
@@ -29,9 +38,12 @@ int memsys_gpu_side_create(struct cgm_memsys *m, char *err, size_t errlen)
     return 0;
 }
 
+/* The TLBs there are: one per CU, and the shared one. */
+static unsigned gpu_tlb_count(const struct cgm_memsys *m) { return m->cfg.coh.gpu.cus + m->cfg.gpu_l1_virtual; }
+
 static void free_tlbs(struct cgm_memsys *m)
 {
-    for (unsigned i = 0; m->gpu_tlbs && i < m->cfg.coh.gpu.cus; i++)
+    for (unsigned i = 0; m->gpu_tlbs && i < gpu_tlb_count(m); i++)
         cgm_mmu_free(&m->gpu_tlbs[i]);
 }
 
@@ -77,7 +89,7 @@ static bool gpu_translate(struct cgm_memsys *m, unsigned cu, uint64_t vaddr, uin
     *paddr = vaddr;
     *ready = now;
     if (m->pt) {
-        struct cgm_mmu *t = &m->gpu_tlbs[cu];
+        struct cgm_mmu *t = &m->gpu_tlbs[m->cfg.gpu_l1_virtual ? m->cfg.coh.gpu.cus : cu];
         uint64_t misses = t->st.misses;
         uint32_t asid = m->cfg.gpu_own_pages ? 1 : 0;
         long lat = cgm_mmu_translate(t, asid, vaddr, paddr);
@@ -92,9 +104,33 @@ static bool gpu_translate(struct cgm_memsys *m, unsigned cu, uint64_t vaddr, uin
     return *paddr >> m->block_shift < m->cfg.mem_bytes >> m->block_shift;
 }
 
+/* A virtual vector L1 finishes the request by itself (so it needs no
+ * translation): its page is mapped and the L1 holds the block with the
+ * permission the request needs (a store under a write-through protocol
+ * goes to the L2 whatever the L1 holds, and needs a writable copy). The L1
+ * is asked as the request arrives; a copy that changes while the request
+ * waits in the L1's queue is not seen. The physical address goes into
+ * *paddr (the block's, which the model's caches are indexed by). */
+static bool virtual_l1_hit(const struct cgm_memsys *m, unsigned cu, const struct cgm_gpu_request *r, uint64_t *paddr)
+{
+    if (!m->pt || r->op == CGM_GPU_ATOMIC)
+        return false;
+    unsigned bits = cgm_page_table_page_bits(m->pt);
+    uint64_t pfn, data;
+    if (!cgm_page_table_lookup(m->pt, m->cfg.gpu_own_pages ? 1 : 0, r->vaddr >> bits, &pfn))
+        return false;
+    *paddr = pfn << bits | (r->vaddr & ((1ull << bits) - 1));
+    if (*paddr >> m->block_shift >= m->cfg.mem_bytes >> m->block_shift)
+        return false;
+    unsigned st = cgm_coh_gpu_copy(m->coh, (int)cu, *paddr >> m->block_shift, &data);
+    const struct cgm_coh_protocol *p = cgm_coh_protocol_of(m->coh, CGM_NODE_GPU_L1);
+    unsigned need = r->op == CGM_GPU_STORE ? CGM_COH_WRITE : CGM_COH_READ;
+    return st < p->nstates && p->permission[st] >= need;
+}
+
 void cgm_memsys_gpu_tlb_flush(struct cgm_memsys *m)
 {
-    for (unsigned i = 0; m->pt && i < m->cfg.coh.gpu.cus; i++) {
+    for (unsigned i = 0; m->pt && i < gpu_tlb_count(m); i++) {
         cgm_mmu_flush(&m->gpu_tlbs[i], 0);
         cgm_mmu_flush(&m->gpu_tlbs[i], 1);
     }
@@ -102,7 +138,7 @@ void cgm_memsys_gpu_tlb_flush(struct cgm_memsys *m)
 
 void cgm_memsys_gpu_drop_page(struct cgm_memsys *m, uint32_t asid, uint64_t vpn)
 {
-    for (unsigned i = 0; m->pt && i < m->cfg.coh.gpu.cus; i++)
+    for (unsigned i = 0; m->pt && i < gpu_tlb_count(m); i++)
         cgm_mmu_flush_page(&m->gpu_tlbs[i], asid, vpn);
 }
 
@@ -119,9 +155,17 @@ void memsys_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block
     (void)block;
     struct node *n = &m->nodes[cgm_coh_gpu_l1_node(m->coh, cu)];
     struct cgm_gpu_request r = n->greqs[tag].r;
+    uint64_t to_l2 = n->greqs[tag].to_l2, answered = ks_domain_cycle(m->gpu) + n->latency;
     memsys_record_free(n, tag);
+    if (to_l2) {
+        uint64_t cycles = answered - (to_l2 - 1);
+        n->l2_latency.requests++;
+        n->l2_latency.cycles += cycles;
+        if (cycles > n->l2_latency.max)
+            n->l2_latency.max = cycles;
+    }
     if (m->gpu_done)
-        m->gpu_done(m->gpu_ctx, &r, value, ks_domain_cycle(m->gpu) + n->latency);
+        m->gpu_done(m->gpu_ctx, &r, value, answered);
 }
 
 /* A scalar load (seed 000 and its code): the kernel's scalar data is placed
@@ -182,7 +226,9 @@ static bool gpu_port_access(void *ctx, const struct cgm_gpu_request *r)
         memsys_node_request(m, n, (unsigned)idx, now);
         return true;
     }
-    if (!gpu_translate(m, r->cu, r->vaddr, now, &paddr, &ready)) {
+    if (m->cfg.gpu_l1_virtual && virtual_l1_hit(m, r->cu, r, &paddr))
+        ready = now;
+    else if (!gpu_translate(m, r->cu, r->vaddr, now, &paddr, &ready)) {
         /* Answered at once with nothing read, so the caller does not wait
          * for ever; cgm_memsys_gpu_error says what went wrong. */
         memsys_record_free(n, (uint64_t)idx);
@@ -223,6 +269,9 @@ struct cgm_gpu_mem_port cgm_memsys_gpu_port(struct cgm_memsys *m, struct cgm_pag
     for (unsigned i = 0; pt && i < c->coh.gpu.cus; i++)
         if (cgm_mmu_init(&m->gpu_tlbs[i], &tc, pt))
             cgm_oom("memory system: a GPU TLB");
+    tc.tlb_sets = c->gpu_tlb_shared_entries / c->gpu_tlb_ways;
+    if (pt && c->gpu_l1_virtual && cgm_mmu_init(&m->gpu_tlbs[c->coh.gpu.cus], &tc, pt))
+        cgm_oom("memory system: the shared GPU TLB");
     m->pt = pt;
     m->gpu_done = done;
     m->gpu_ctx = ctx;
@@ -240,7 +289,12 @@ const struct cgm_memsys_scalar_stats *cgm_memsys_scalar_stats(const struct cgm_m
 
 const struct cgm_mmu *cgm_memsys_gpu_tlb(const struct cgm_memsys *m, unsigned cu)
 {
-    return cu < m->cfg.coh.gpu.cus ? &m->gpu_tlbs[cu] : NULL;
+    return cu < gpu_tlb_count(m) ? &m->gpu_tlbs[cu] : NULL;
+}
+
+const struct cgm_memsys_gpu_l1_timing *cgm_memsys_gpu_l1_timing(const struct cgm_memsys *m, unsigned cu)
+{
+    return &m->nodes[cgm_coh_gpu_l1_node(m->coh, (int)cu)].l2_latency;
 }
 
 const struct cgm_memsys_iommu_stats *cgm_memsys_iommu_stats(const struct cgm_memsys *m) { return &m->iommu; }

@@ -72,6 +72,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
     c->gpu_tlb_ways = 4;
     c->gpu_tlb_latency = 0; /* a hit is part of the vector L1's latency */
+    c->gpu_tlb_shared_entries = 512;
     /* The thesis gives no figure, only that the IOMMU's walk is much
      * slower than the CPU's: replay's CPU walk (30 cycles) in GPU cycles,
      * four times as long at 1 GHz. Faults are not charged, as replay's CPU
@@ -477,7 +478,10 @@ static int node_issue(struct cgm_memsys *m, struct node *n, unsigned idx, uint64
         struct cgm_coh_req q = g->req;
         if (m->pages && memsys_pages_request(m, CGM_PAGE_AGENT_GPU, &q) < 0)
             return -1;
-        return cgm_coh_gpu_access(m->coh, n->index, &q);
+        int rc = cgm_coh_gpu_access(m->coh, n->index, &q);
+        if (rc == 0 && (q.op == CGM_OP_LOAD || q.op == CGM_OP_STORE))
+            n->greqs[idx].to_l2 = now + 1;
+        return rc;
     }
     struct cpu_req *r = &n->reqs[idx];
     if (!l1_mshr_room(m, n, r))

@@ -83,6 +83,9 @@ struct gpu_req {
     struct cgm_gpu_request r;
     struct cgm_coh_req req;
     uint64_t ready;            /* GPU cycle its translation is done */
+    /* A load or store its vector L1 did not answer at once: 1 + the GPU
+     * cycle the L1 took it (0: answered at once, or a synchronisation). */
+    uint64_t to_l2;
 };
 
 /* fetch_clock.c: a GPU L2 bank's fetches from below (its requests to its
@@ -125,6 +128,7 @@ struct node {
     unsigned nreqs;
     ks_eventcount *room;       /* a GPU L1's: advanced as its queue gives up a request (cgm_memsys_gpu_watch_room) */
     struct fetch_clock fetch;  /* a GPU L2 bank's */
+    struct cgm_memsys_gpu_l1_timing l2_latency; /* a GPU L1's */
 };
 
 /* The memory side's block-to-controller map: which memory controller owns
@@ -273,7 +277,9 @@ struct cgm_memsys {
     cgm_gpu_done_fn gpu_done;
     void *gpu_ctx;
     char gpu_error[160];
-    struct cgm_mmu *gpu_tlbs;  /* per CU; set up by cgm_memsys_gpu_port with a page table */
+    /* per CU, then (gpu_l1_virtual) the shared one; set up by
+     * cgm_memsys_gpu_port with a page table */
+    struct cgm_mmu *gpu_tlbs;
     struct iommu_walker {      /* the IOMMU's page walkers */
         uint64_t free;         /* GPU cycle its walk ends */
         uint64_t vpn;          /* the page it walks (or walked last) */

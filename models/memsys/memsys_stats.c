@@ -210,6 +210,11 @@ static void add_gpu_l1(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
     cgm_stat_counter(reg, x, "joins", &st->joins);
     struct gpu_ref ref = { coh, cu };
     cgm_stat_peak_computed(reg, x, "mshr_peak", gpu_l1_mshr_peak, cgm_stats_keep(reg, &ref, sizeof ref));
+    const struct cgm_memsys_gpu_l1_timing *t = cgm_memsys_gpu_l1_timing(m, (unsigned)cu);
+    cgm_stat lat = cgm_stats_object(reg, x, "l2_latency");
+    cgm_stat n = cgm_stat_counter(reg, lat, "requests", &t->requests);
+    cgm_stat_ratio(reg, lat, "mean", cgm_stat_counter(reg, lat, "cycles", &t->cycles), n, 1, 1);
+    cgm_stat_peak(reg, lat, "max", &t->max);
     add_messages(m, reg, x, cgm_coh_node_msgs(coh, cgm_coh_gpu_l1_node(coh, cu)));
     cache_end(reg, x, a, ms);
 }
@@ -311,8 +316,8 @@ static void add_self_invalidation(const struct cgm_memsys *m, struct cgm_stats *
     const struct cgm_page_class_stats *ps = cgm_page_class_stats(cgm_memsys_page_classes(m));
     cgm_stat pg = cgm_stats_object(reg, x, "pages");
     static const char *const kinds[CGM_PAGE_KINDS] = { "unused", "private_cpu", "private_gpu", "shared" };
-    for (int k = 0; k < CGM_PAGE_KINDS; k++)
-        cgm_stat_counter(reg, pg, kinds[k], &ps->pages[k]);
+    for (int k = 0; k < CGM_PAGE_KINDS; k++) /* levels, which fall as pages change class */
+        cgm_stat_level(reg, pg, kinds[k], &ps->pages[k]);
     cgm_stat_counter(reg, pg, "private_to_shared", &ps->to_shared);
     cgm_stat_counter(reg, pg, "shared_to_private", &ps->to_private);
     cgm_stat_counter(reg, pg, "downgrades", &ps->downgrades);
@@ -338,10 +343,14 @@ static void add_scalar(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_st
 static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, cgm_stat group)
 {
     cgm_stat tlbs = cgm_stats_array(reg, group, "gpu_tlbs");
-    for (unsigned cu = 0; cu < cgm_memsys_config_of(m)->coh.gpu.cus; cu++) {
+    unsigned cus = cgm_memsys_config_of(m)->coh.gpu.cus;
+    for (unsigned cu = 0; cgm_memsys_gpu_tlb(m, cu); cu++) {
         const struct cgm_mmu *t = cgm_memsys_gpu_tlb(m, cu);
         char name[32];
-        snprintf(name, sizeof name, "cu%u.tlb", cu);
+        if (cu < cus)
+            snprintf(name, sizeof name, "cu%u.tlb", cu);
+        else
+            snprintf(name, sizeof name, "shared.tlb");
         cgm_stat x = cgm_stats_object(reg, tlbs, NULL);
         cgm_stat_label(reg, x, "name", name);
         cgm_stat_counter(reg, x, "translations", &t->st.translations);

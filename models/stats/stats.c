@@ -176,6 +176,11 @@ cgm_stat cgm_stat_peak(struct cgm_stats *s, cgm_stat group, const char *name, co
     return id;
 }
 
+cgm_stat cgm_stat_level(struct cgm_stats *s, cgm_stat group, const char *name, const uint64_t *p)
+{
+    return cgm_stat_peak(s, group, name, p);
+}
+
 cgm_stat cgm_stat_peak_computed(struct cgm_stats *s, cgm_stat group, const char *name, cgm_stat_fn fn,
                                 const void *ctx)
 {

@@ -136,43 +136,52 @@ static uint64_t l2_misses(const void *ctx)
     return n;
 }
 
-/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing), or
- * with coh of its counts (cgm_coh_gpu_l2_stats), summed. */
-struct bank_field {
+/* A field of every L2 bank's miss timing (cgm_memsys_gpu_l2_timing) or
+ * counts (cgm_coh_gpu_l2_stats), or of every vector L1's CU-to-L2 latency
+ * (cgm_memsys_gpu_l1_timing), summed. */
+enum node_field_source { L2_TIMING, L2_COH, L1_TIMING };
+
+struct node_field {
     const struct cgm_memsys *ms;
     size_t offset;
-    bool coh;
+    enum node_field_source source;
 };
 
-static uint64_t banks_sum(const void *ctx)
+static uint64_t nodes_sum(const void *ctx)
 {
-    const struct bank_field *f = ctx;
+    const struct node_field *f = ctx;
     const struct cgm_coh_sys *coh = cgm_memsys_coh(f->ms);
+    enum cgm_coh_node_kind kind = f->source == L1_TIMING ? CGM_NODE_GPU_L1 : CGM_NODE_GPU_L2;
     uint64_t n = 0;
     for (int node = 0; node < (int)cgm_coh_node_count(coh); node++)
-        if (cgm_coh_node_kind(coh, node) == CGM_NODE_GPU_L2) {
-            int bank = cgm_coh_node_index(coh, node);
-            const void *t = f->coh ? (const void *)cgm_coh_gpu_l2_stats(coh, bank)
-                                   : (const void *)cgm_memsys_gpu_l2_timing(f->ms, (unsigned)bank);
+        if (cgm_coh_node_kind(coh, node) == kind) {
+            int i = cgm_coh_node_index(coh, node);
+            const void *t = f->source == L2_COH      ? (const void *)cgm_coh_gpu_l2_stats(coh, i)
+                            : f->source == L2_TIMING ? (const void *)cgm_memsys_gpu_l2_timing(f->ms, (unsigned)i)
+                                                     : (const void *)cgm_memsys_gpu_l1_timing(f->ms, (unsigned)i);
             n += *(const uint64_t *)(const void *)((const char *)t + f->offset);
         }
     return n;
 }
 
+static cgm_stat nodes_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
+                              enum node_field_source source, size_t offset)
+{
+    struct node_field f = { ms, offset, source };
+    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
+    return ctx ? cgm_stat_computed(reg, x, name, nodes_sum, ctx) : -1;
+}
+
 static cgm_stat banks_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
                               size_t offset)
 {
-    struct bank_field f = { ms, offset, false };
-    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
-    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+    return nodes_counter(reg, x, name, ms, L2_TIMING, offset);
 }
 
 static cgm_stat banks_coh_counter(struct cgm_stats *reg, cgm_stat x, const char *name, const struct cgm_memsys *ms,
                                   size_t offset)
 {
-    struct bank_field f = { ms, offset, true };
-    const void *ctx = cgm_stats_keep(reg, &f, sizeof f);
-    return ctx ? cgm_stat_computed(reg, x, name, banks_sum, ctx) : -1;
+    return nodes_counter(reg, x, name, ms, L2_COH, offset);
 }
 
 /* The bytes between the L2 banks and what is below them, both ways over
@@ -228,6 +237,13 @@ static void add_measures(struct rp_gpu *g, struct cgm_stats *reg, cgm_stat x, cg
             cgm_stat_ratio(reg, l, "invalidate_per_fetch", ic, n, 1, 1);
             cgm_stat_ratio(reg, l, "evict_per_fetch", ec, n, 1, 1);
         }
+        /* the CU-to-L2 latency (seed 002 Figs. 7, 8), over every CU */
+        cgm_stat cl = cgm_stats_object(reg, x, "l2_latency");
+        cgm_stat cn = nodes_counter(reg, cl, "requests", g->room_ms, L1_TIMING,
+                                    offsetof(struct cgm_memsys_gpu_l1_timing, requests));
+        cgm_stat cc = nodes_counter(reg, cl, "cycles", g->room_ms, L1_TIMING,
+                                    offsetof(struct cgm_memsys_gpu_l1_timing, cycles));
+        cgm_stat_ratio(reg, cl, "mean", cc, cn, 1, 1);
     }
     cgm_stat lat = cgm_stats_object(reg, x, "vector_memory_latency");
     cgm_stat done = cus_counter(reg, lat, "instructions", g, offsetof(struct rp_cu_stats, vmem_done), false);

@@ -11,7 +11,8 @@
  *            once: x86 and wavefront instructions together per second.
  * The compute units' memory is the one gpu.memory selects by default; the
  * GPU caches' protocol gpu.protocol's default, or the one named by
- * CGM_BENCH_GPU_PROTOCOL (to compare protocols: the same runs under each);
+ * CGM_BENCH_GPU_PROTOCOL (to compare protocols: the same runs under each;
+ * one without a directory, vips-g, runs the CPU's caches too);
  * CGM_BENCH_GPU_FRC=N gives each L2 bank an N-entry FRC (gpu.l2.frc_entries,
  * to measure what it costs).
  * Baselines measured in the same run: the same traces only decoded (the
@@ -145,6 +146,8 @@ static struct result replay(const char *trace, unsigned cores)
             exit(1);
         }
         cfg.gpu_protocol = p->id;
+        if (p->self_invalidating) /* it keeps no directory: it runs every cache */
+            cfg.coherence_protocol = p->id;
     }
     const char *frc = getenv("CGM_BENCH_GPU_FRC");
     if (frc && *frc) {

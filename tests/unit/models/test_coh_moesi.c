@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "cgm/coh_moesi.h"
+#include "cgm/coh_si.h"
 
 #define ROUNDS 10
 
@@ -83,11 +84,18 @@ static void w_done(void *ctx, int core, uint64_t tag, uint8_t op, uint64_t block
     w->value = value;
 }
 
-/* One request of core `core`, run to completion. */
-static uint64_t request(struct world *w, int core, uint8_t op, uint64_t block, uint64_t value)
+static void w_gpu_done(void *ctx, int cu, uint64_t tag, uint8_t op, uint64_t block, uint64_t value)
 {
-    w->finished = false;
-    assert_true(cgm_coh_access(w->sys, core, &(struct cgm_coh_req){ .block = block, .op = op, .value = value }) >= 0);
+    (void)cu, (void)tag, (void)op, (void)block;
+    struct world *w = ctx;
+    w->finished = true;
+    w->value = value;
+}
+
+/* The messages and wake-ups delivered until none is left; the request
+ * they serve has finished. */
+static uint64_t drain(struct world *w)
+{
     for (unsigned guard = 0; w->n; guard++) {
         assert_true(guard < 10000);
         struct item it = w->q[w->head];
@@ -100,6 +108,22 @@ static uint64_t request(struct world *w, int core, uint8_t op, uint64_t block, u
     }
     assert_true(w->finished);
     return w->value;
+}
+
+/* One request of core `core`, run to completion. */
+static uint64_t request(struct world *w, int core, uint8_t op, uint64_t block, uint64_t value)
+{
+    w->finished = false;
+    assert_true(cgm_coh_access(w->sys, core, &(struct cgm_coh_req){ .block = block, .op = op, .value = value }) >= 0);
+    return drain(w);
+}
+
+/* One load of compute unit `cu`, run to completion. */
+static uint64_t gpu_load(struct world *w, int cu, uint64_t block)
+{
+    w->finished = false;
+    assert_true(cgm_coh_gpu_access(w->sys, cu, &(struct cgm_coh_req){ .block = block, .op = CGM_OP_LOAD }) >= 0);
+    return drain(w);
 }
 
 struct counts {
@@ -182,9 +206,74 @@ static void test_moesi_has_no_gpu_controllers(void **state)
     assert_ptr_equal(cgm_coh_protocol_of(s, CGM_NODE_SLICE), &cgm_coh_moesi);
     assert_ptr_equal(cgm_coh_protocol_of(s, CGM_NODE_GPU_L1), &cgm_coh_mesi);
     assert_ptr_equal(cgm_coh_protocol_of(s, CGM_NODE_GPU_L2), &cgm_coh_mesi);
-    /* one row array: MESI's rows are MOESI's first */
-    assert_ptr_equal(cgm_coh_row_counts(s, &cgm_coh_mesi), cgm_coh_row_counts(s, &cgm_coh_moesi));
+    /* each table its own counters: MESI's GPU rows in mesi's, its CPU rows in moesi's */
+    assert_non_null(cgm_coh_row_counts(s, &cgm_coh_mesi));
+    assert_non_null(cgm_coh_row_counts(s, &cgm_coh_moesi));
+    assert_ptr_not_equal(cgm_coh_row_counts(s, &cgm_coh_mesi), cgm_coh_row_counts(s, &cgm_coh_moesi));
     cgm_coh_destroy(s);
+}
+
+/* The cores under MOESI and the GPU's caches under si: both extend MESI
+ * and add rows after its own, so the two tables' added rows have the
+ * same ids; each is counted in its own table. The cores' producer and
+ * consumer take MOESI rows and none of si's; then one compute unit loads
+ * a block twice from memory (the GPU not sharing the L3): by si's tables
+ * the first load misses in the vector L1 (I: Load -> Miss) and in the
+ * bank (I: Load -> Miss); the bank's fill runs it again (IS: the block
+ * from below -> the waiters run again), as a hit (Load -> Hit -> PutS),
+ * and the vector L1 keeps the block (Pending load: PutS -> V); the second
+ * load hits V. No MOESI row moves. */
+static void test_moesi_cores_si_gpu_rows(void **state)
+{
+    (void)state;
+    struct world *w = calloc(1, sizeof *w);
+    assert_non_null(w);
+    struct cgm_coh_config c = {
+        .cores = 2, .slices = 1, .l1_sets = 4, .l1_ways = 2, .l1i_sets = 1, .l1i_ways = 1, .l2_sets = 8, .l2_ways = 2,
+        .l1_wb_entries = 2, .l3_sets = 8, .l3_ways = 4, .mshr = 4, .coalesce = 4, .wb_entries = 2, .l3_wb_entries = 2,
+        .blocks = 16, .protocol = &cgm_coh_moesi,
+        .gpu = { .cus = 1, .banks = 1, .l1_sets = 2, .l1_ways = 2, .l1_mshr = 2, .l1_coalesce = 2, .l1_wb_entries = 1,
+                 .l2_sets = 2, .l2_ways = 2, .l2_mshr = 2, .l2_coalesce = 2, .l2_wb_entries = 1,
+                 .protocol = &cgm_coh_si },
+    };
+    struct cgm_coh_env env = { .ctx = w, .send = w_send, .later = w_later, .done = w_done, .gpu_done = w_gpu_done };
+    char err[256] = "";
+    w->sys = cgm_coh_create(&c, &env, err, sizeof err);
+    if (!w->sys)
+        fail_msg("%s", err);
+    assert_ptr_equal(cgm_coh_protocol_of(w->sys, CGM_NODE_CORE), &cgm_coh_moesi);
+    assert_ptr_equal(cgm_coh_protocol_of(w->sys, CGM_NODE_GPU_L1), &cgm_coh_si);
+    const uint64_t *mo = cgm_coh_row_counts(w->sys, &cgm_coh_moesi), *si = cgm_coh_row_counts(w->sys, &cgm_coh_si);
+    assert_non_null(mo);
+    assert_non_null(si);
+
+    for (uint64_t i = 1; i <= 3; i++) {
+        request(w, 0, CGM_OP_STORE, 3, 100 + i);
+        assert_int_equal(request(w, 1, CGM_OP_LOAD, 3, 0), 100 + i);
+    }
+    uint64_t mo_own = 0;
+    for (unsigned r = MESI_NROWS; r < MOESI_NROWS; r++)
+        mo_own += mo[r];
+    assert_true(mo_own > 0); /* the producer's copy went O and was upgraded from O */
+    for (unsigned r = MESI_NROWS; r < SI_NROWS; r++)
+        assert_int_equal(si[r], 0);
+    uint64_t before[MOESI_NROWS];
+    memcpy(before, mo, sizeof before);
+
+    gpu_load(w, 0, 9);
+    gpu_load(w, 0, 9);
+    for (unsigned r = MESI_NROWS; r < SI_NROWS; r++) {
+        unsigned want = r == SI_I_LOAD || r == SIB_I_LOAD || r == SIB_FILL || r == SIB_HIT_LOAD || r == SI_FILL_KEEP ||
+                        r == SI_V_LOAD;
+        if (si[r] != want)
+            fail_msg("si row %s: %llu, expected %u", cgm_coh_si.rows[r].name, (unsigned long long)si[r], want);
+    }
+    for (unsigned r = 0; r < MOESI_NROWS; r++)
+        if (mo[r] != before[r])
+            fail_msg("moesi row %s moved from %llu to %llu under the GPU's loads", cgm_coh_moesi.rows[r].name,
+                     (unsigned long long)before[r], (unsigned long long)mo[r]);
+    cgm_coh_destroy(w->sys);
+    free(w);
 }
 
 int main(void)
@@ -192,6 +281,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_producer_consumer),
         cmocka_unit_test(test_moesi_has_no_gpu_controllers),
+        cmocka_unit_test(test_moesi_cores_si_gpu_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

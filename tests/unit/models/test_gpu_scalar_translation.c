@@ -3,8 +3,9 @@
  * cache is busy that long with each access (CUs sharing one queue); a
  * vector request is translated by its CU's TLB, a miss by one of the
  * IOMMU's walkers, whose walk and fault latencies add to the request's; a
- * miss on a page being walked joins that walk. Every expected cycle is
- * derived from the configuration. */
+ * miss on a page being walked joins that walk; with virtual vector L1s
+ * only their misses are translated, by one TLB the CUs share. Every
+ * expected cycle is derived from the configuration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cgm/coh.h"
 #include "cgm/memsys.h"
 #include "cgm/stats.h"
 
@@ -240,6 +242,55 @@ static void test_iommu_joins_walks_of_a_page(void **state)
     rig_down(&g);
 }
 
+/* Virtual vector L1s (gpu.l1.virtual): CU 0 loads block A, A again, block
+ * B of A's page, A again; then CU 1 loads A; one at a time. By the L1s:
+ * CU 0 misses A and B and hits A twice, CU 1 misses A, so 3 misses and 2
+ * hits. Only the misses are translated, by the shared TLB: 3 lookups, of
+ * which only the first misses (one page, one walk, for both CUs); the
+ * CUs' own TLBs are never asked. A hit costs the L1's latency alone, the
+ * TLB's latency not added. Per-CU TLBs translate all 5 and CU 1 walks the
+ * page again. */
+static void test_virtual_l1_translates_misses(void **state)
+{
+    (void)state;
+    for (int virt = 0; virt < 2; virt++) {
+        struct cgm_memsys_config c = config(false);
+        c.gpu_tlb_latency = 1;
+        c.gpu_l1_virtual = virt;
+        c.gpu_tlb_shared_entries = 64;
+        struct rig g;
+        rig_up(&g, &c, true);
+        static const struct { unsigned cu; uint64_t vaddr; bool hit; } seq[] = {
+            { 0, 0x4000, false }, { 0, 0x4000, true }, { 0, 0x4040, false }, { 0, 0x4004, true }, { 1, 0x4000, false },
+        };
+        for (unsigned i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+            struct cgm_gpu_request r = load(seq[i].cu, seq[i].vaddr, CGM_GPU_LOAD);
+            rig_run(&g, &r, 1);
+            if (seq[i].hit)
+                assert_int_equal(g.b.latency[0], c.gpu_l1_latency + (virt ? 0 : c.gpu_tlb_latency));
+        }
+        const struct cgm_coh_sys *coh = cgm_memsys_coh(g.ms);
+        uint64_t misses = cgm_coh_gpu_l1_stats(coh, 0)->misses + cgm_coh_gpu_l1_stats(coh, 1)->misses;
+        uint64_t hits = cgm_coh_gpu_l1_stats(coh, 0)->hits + cgm_coh_gpu_l1_stats(coh, 1)->hits;
+        assert_int_equal(misses, 3);
+        assert_int_equal(hits, 2);
+        const struct cgm_mmu *own0 = cgm_memsys_gpu_tlb(g.ms, 0), *own1 = cgm_memsys_gpu_tlb(g.ms, 1);
+        const struct cgm_mmu *shared = cgm_memsys_gpu_tlb(g.ms, CUS);
+        if (virt) {
+            assert_non_null(shared);
+            assert_int_equal(shared->st.translations, misses);
+            assert_int_equal(shared->st.misses, 1);
+            assert_int_equal(own0->st.translations + own1->st.translations, 0);
+            assert_int_equal(cgm_memsys_iommu_stats(g.ms)->walks, 1);
+        } else {
+            assert_null(shared);
+            assert_int_equal(own0->st.translations + own1->st.translations, misses + hits);
+            assert_int_equal(cgm_memsys_iommu_stats(g.ms)->walks, 2);
+        }
+        rig_down(&g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_translation_latency),
         cmocka_unit_test(test_iommu_walkers),
         cmocka_unit_test(test_iommu_joins_walks_of_a_page),
+        cmocka_unit_test(test_virtual_l1_translates_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
  * stored to the same block, keeps DRAM free of timing violations, counts
  * every request at a vector L1, and repeats exactly; and does so (NC-MC,
  * C-L3) when the CUs saturate the GPU's caches, with one bank and two; a
- * vector L1 announces room in its queue. */
+ * vector L1 announces room in its queue; the CU-to-L2 latency counts the
+ * misses only, each as long as the CU waited for it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -414,6 +415,12 @@ static void test_hit_and_miss_latency(void **state)
         /* the miss crossed the crossbar twice, the bank, and the ring to
          * the L3 or the memory controller and back */
         assert_true(miss > c.gpu_l1_latency + c.gpu_l2_latency + 2);
+        /* the CU-to-L2 latency counts the miss alone, as long as the CU
+         * saw it take (the L1 took it the cycle it was asked) */
+        const struct cgm_memsys_gpu_l1_timing *t = cgm_memsys_gpu_l1_timing(sys.ms, 0);
+        assert_int_equal(t->requests, 1);
+        assert_int_equal(t->cycles, miss);
+        assert_int_equal(t->max, miss);
         system_destroy(&sys);
     }
 }

@@ -3,7 +3,8 @@
  * compute unit and the L2 banks the seed builds (one per four compute
  * units, a power of two), and every request the compute units send reaches
  * a vector L1; every GPU workload completes in each of the four
- * organisations; the [gpu.l1] keys reach the L1s; a GPU address the memory
+ * organisations; the [gpu.l1] keys reach the L1s; under vips-g a region
+ * of interest shows the pages of each class at its end; a GPU address the memory
  * system cannot place fails the replay, naming it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -281,6 +282,40 @@ static void test_study1_breakdown(void **state)
     cJSON_Delete(j);
 }
 
+/* Under vips-g the pages of each class are levels: the region of interest
+ * shows how many pages are in each class at its end, so the classes add
+ * up to every page there as over the whole run (a difference of levels
+ * would not: a class that shrank in the region wrapped below zero), and
+ * the region's transitions are some of the run's. backprop marks a region
+ * in which pages go from private to shared. */
+static void test_roi_page_classes(void **state)
+{
+    (void)state;
+    struct rp_config cfg;
+    rp_config_defaults(&cfg);
+    char err[256];
+    assert_int_equal(rp_config_set(&cfg, "coherence.protocol=vips-g", err, sizeof err), 0);
+    assert_int_equal(rp_config_set(&cfg, "gpu.protocol=vips-g", err, sizeof err), 0);
+    cJSON *j = gpu_replay_json(gpu_traces[1], &cfg);
+    const cJSON *roi = cJSON_GetObjectItemCaseSensitive(j, "roi");
+    assert_non_null(roi);
+    static const char *const classes[] = { "unused", "private_cpu", "private_gpu", "shared" };
+    double run = 0, region = 0, level[4];
+    char path[64];
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "self_invalidation.pages.%s", classes[k]);
+        run += gpu_stat(j, path);
+        region += level[k] = gpu_stat(roi, path);
+    }
+    assert_true(run > 0);
+    assert_true(region == run);
+    for (int k = 0; k < 4; k++)
+        assert_true(level[k] <= run);
+    double moved = gpu_stat(roi, "self_invalidation.pages.private_to_shared");
+    assert_true(moved > 0 && moved <= gpu_stat(j, "self_invalidation.pages.private_to_shared"));
+    cJSON_Delete(j);
+}
+
 /* A GPU access the memory system cannot place fails the replay with the
  * memory system's message naming the address. gpu_micro's stream_copy
  * stores 512 KiB the CPU never touched (its output buffer) in a 1 MiB
@@ -338,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_l1_keys_reach_the_caches),
         cmocka_unit_test(test_copies_per_organisation),
         cmocka_unit_test(test_study1_breakdown),
+        cmocka_unit_test(test_roi_page_classes),
         cmocka_unit_test(test_address_error),
     };
     return cmocka_run_group_tests(tests, gpu_record_workloads, gpu_remove_workloads);
