@@ -109,6 +109,7 @@ struct _cl_kernel {
     struct cgm_gpu_kernel_arg *args;
     unsigned char *argbuf, *argset;
     cl_uint nset;                  /* arguments set so far (argset's ones) */
+    struct cgm_gpu_ndrange last_nd;   /* the last launch's NDRange, checked (dims 0: none) */
 };
 
 struct _cl_event {
@@ -161,12 +162,13 @@ void *cgm_cl_new(size_t bytes, int kind);
  * only when P is neither the last object of KIND found (a launch loop names
  * the same queue and kernel again and again: three instructions inline) nor
  * in a small direct-mapped set of objects found before (kernels and buffers
- * used in turn). Releasing an object takes it out of both. Under the lock. */
+ * used in turn: a few more, inline too). Releasing an object takes it out of both. Under the lock. */
 extern const void *cgm_cl_last_valid[K_EVENT + 1];
 int cgm_cl_valid_lookup(const void *p, int kind);
+static inline int cgm_cl_known(const void *p, int kind);
 static inline int cgm_cl_valid(const void *p, int kind)
 {
-    return (p && p == cgm_cl_last_valid[kind]) || cgm_cl_valid_lookup(p, kind);
+    return cgm_cl_known(p, kind) || cgm_cl_valid_lookup(p, kind);
 }
 /* The set of objects found before (direct-mapped by address). */
 struct cgm_cl_seen { const void *p; int kind; };

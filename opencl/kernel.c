@@ -394,8 +394,8 @@ enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *off
 }
 
 /* Dimension I of the fast path's launch, checked as enqueue_ndrange checks
- * it (unrolled: a loop over the dimensions keeps more values live than
- * the registers hold). */
+ * it, into ND (unrolled: a loop over the dimensions keeps more values live
+ * than the registers hold). */
 static inline __attribute__((always_inline)) int
 fast_dim(struct cgm_gpu_ndrange *nd, unsigned i, const size_t *offset, const size_t *global,
          const size_t *local, size_t *items)
@@ -411,11 +411,22 @@ fast_dim(struct cgm_gpu_ndrange *nd, unsigned i, const size_t *offset, const siz
     return 1;
 }
 
+/* Dimension I is the one ND holds. */
+static inline __attribute__((always_inline)) int
+same_dim(const struct cgm_gpu_ndrange *nd, unsigned i, const size_t *offset, const size_t *global,
+         const size_t *local)
+{
+    return global[i] == nd->global[i] && local[i] == nd->local[i] &&
+           (offset ? offset[i] : 0) == nd->offset[i];
+}
+
 /* The launch a loop makes again and again, checked as enqueue_ndrange
  * checks it, straight to the driver with no call: a queue and a kernel
- * found before, a local size, nothing to wait for, no event
- * asked for and no command waiting in the queue. Anything else (and every
- * error) goes to enqueue_ndrange. */
+ * found before, a local size, nothing to wait for, no event asked for and
+ * no command waiting in the queue. The kernel keeps the last NDRange it
+ * checked (what is checked depends only on the kernel and the device), so
+ * a launch with the same one compares it and passes it on. Anything else
+ * (and every error) goes to enqueue_ndrange. */
 CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
                                       const size_t *offset, const size_t *global,
                                       const size_t *local, cl_uint n, const cl_event *waits,
@@ -424,15 +435,25 @@ CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d
     if (!cgm_cl_trylock())
         return enqueue_ndrange(q, k, dims, offset, global, local, n, waits, event);
     if (cgm_cl_known(q, K_QUEUE) && cgm_cl_known(k, K_KERNEL) &&
-        !n && !waits && !event && !q->head && k->program->ctx == q->ctx && dims - 1 < 3 &&
-        global && local && k->nset == k->info.nargs) {
-        struct cgm_gpu_ndrange nd = { .dims = dims };
-        size_t items = 1;
-        if (fast_dim(&nd, 0, offset, global, local, &items) &&
-            (dims < 2 || fast_dim(&nd, 1, offset, global, local, &items)) &&
-            (dims < 3 || fast_dim(&nd, 2, offset, global, local, &items)) &&
-            items <= k->info.max_workgroup_size) {
-            long rc = cgm_gpu_launch_nd(k->handle, &nd, k->argbuf, k->info.args_bytes);
+        !n && !waits && !event && !q->head && k->program->ctx == q->ctx && global && local &&
+        k->nset == k->info.nargs) {
+        struct cgm_gpu_ndrange *nd = &k->last_nd;
+        int same = dims - 1 < 3 && dims == nd->dims && same_dim(nd, 0, offset, global, local) &&
+                   (dims < 2 || same_dim(nd, 1, offset, global, local)) &&
+                   (dims < 3 || same_dim(nd, 2, offset, global, local));
+        if (!same && dims - 1 < 3) {
+            struct cgm_gpu_ndrange c = { .dims = dims };
+            size_t items = 1;
+            if (fast_dim(&c, 0, offset, global, local, &items) &&
+                (dims < 2 || fast_dim(&c, 1, offset, global, local, &items)) &&
+                (dims < 3 || fast_dim(&c, 2, offset, global, local, &items)) &&
+                items <= k->info.max_workgroup_size) {
+                *nd = c;
+                same = 1;
+            }
+        }
+        if (same) {
+            long rc = cgm_gpu_launch_nd(k->handle, nd, k->argbuf, k->info.args_bytes);
             if (rc >= 0) {
                 cgm_cl_launches_pending = 1;
                 cgm_cl_unlock_try();

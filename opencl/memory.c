@@ -19,8 +19,9 @@ static cl_int check_flags(cl_mem_flags f, void *host_ptr)
     const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
     const cl_mem_flags known = access | host | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
                                CL_MEM_COPY_HOST_PTR;
-    if ((f & ~known) || __builtin_popcountll(f & access) > 1 ||
-        __builtin_popcountll(f & host) > 1 ||
+    /* at most one bit of each group (x & (x - 1): popcount is a libgcc call
+     * without -mpopcnt) */
+    if ((f & ~known) || ((f & access) & ((f & access) - 1)) || ((f & host) & ((f & host) - 1)) ||
         ((f & CL_MEM_USE_HOST_PTR) && (f & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
         return CL_INVALID_VALUE;
     if (!!host_ptr != !!(f & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
@@ -206,7 +207,7 @@ static cl_int check_cmd(cl_command_queue q, cl_mem m, cl_uint n, const cl_event 
         return CL_INVALID_MEM_OBJECT;
     if (m->ctx != q->ctx)
         return CL_INVALID_CONTEXT;
-    return cgm_cl_check_waits(q, n, waits);
+    return n || waits ? cgm_cl_check_waits(q, n, waits) : CL_SUCCESS;
 }
 
 static cl_int copy_cmd(cl_command_queue q, cl_command_type type, char *dst, const char *src,
