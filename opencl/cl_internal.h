@@ -249,6 +249,9 @@ cl_int cgm_cl_submit_kernel(cl_command_queue q, long kernel, const struct cgm_gp
 /* Kernels launched that the host has not waited for (set by a launch;
  * cgm_cl_gpu_sync's gpu_wait clears it). */
 extern int cgm_cl_launches_pending;
+/* Asynchronous copies started that the host has not waited for (the same
+ * gpu_wait clears it). */
+extern int cgm_cl_copies_pending;
 /* The OpenCL error of a failed cgm_gpu_launch_nd. */
 cl_int cgm_cl_launch_error(long rc);
 /* Runs every queue's runnable commands. */

@@ -14,11 +14,11 @@
 #include "cl_internal.h"
 
 static cl_command_queue queues;
-/* kernels launched (kernel.c's fast path sets it too), and asynchronous
- * copies started, that the host has not waited for yet (the trace's next
- * gpu_wait orders them) */
+/* kernels launched, and asynchronous copies started, that the host has not
+ * waited for yet (the trace's next gpu_wait orders them); the fast paths of
+ * kernel.c and memory.c use them too */
 int cgm_cl_launches_pending;
-static int copies_pending;
+int cgm_cl_copies_pending;
 
 void cgm_cl_register_queue(cl_command_queue q)
 {
@@ -37,9 +37,9 @@ void cgm_cl_unregister_queue(cl_command_queue q)
 
 void cgm_cl_gpu_sync(void)
 {
-    if (cgm_cl_launches_pending || copies_pending) {
+    if (cgm_cl_launches_pending || cgm_cl_copies_pending) {
         cgm_gpu_wait();
-        cgm_cl_launches_pending = copies_pending = 0;
+        cgm_cl_launches_pending = cgm_cl_copies_pending = 0;
     }
 }
 
@@ -49,7 +49,7 @@ static void kernels_sync(void)
 {
     if (cgm_cl_launches_pending) {
         cgm_gpu_wait();
-        cgm_cl_launches_pending = copies_pending = 0;
+        cgm_cl_launches_pending = cgm_cl_copies_pending = 0;
     }
 }
 
@@ -150,7 +150,7 @@ static cl_int execute(const struct cl_cmd *c)
             cgm_cl_gpu_sync();
         if (c->bytes && c->dst != c->src) {
             rc = cgm_gpu_copy_async(c->dst, c->src, c->bytes);
-            copies_pending = rc >= 0;
+            cgm_cl_copies_pending = rc >= 0;
         }
         return rc < 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
     case OP_FILL: {
