@@ -300,6 +300,12 @@ bench-$(subst _,-,$(1)): $(BUILD)/bench/bench_$(1) $(PROGRAMS)
 	@$(TEST_ENV) $(BUILD)/bench/bench_$(1)
 endef
 $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
+# Guest instructions of the OpenCL twins against their cgm/guest.h twins
+# (tests/bench/opencl_twins.py; --profile NAME for a per-function account).
+.PHONY: bench-opencl-twins
+bench: bench-opencl-twins
+bench-opencl-twins: $(PROGRAMS) cl-guests gpu-guests
+	@$(TEST_ENV) $(PYTHON) tests/bench/opencl_twins.py
 bench-sweep: x86-guests
 
 # ---- KnightSim: the SystemC baseline of bench-knightsim is a C++

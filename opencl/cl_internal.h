@@ -109,6 +109,7 @@ struct _cl_kernel {
     struct cgm_gpu_kernel_arg *args;
     unsigned char *argbuf, *argset;
     cl_uint nset;                  /* arguments set so far (argset's ones) */
+    struct cgm_gpu_ndrange last_nd;   /* the last launch's NDRange, checked (dims 0: none) */
 };
 
 struct _cl_event {
@@ -141,18 +142,53 @@ static inline void cgm_cl_unlock(void)
     if (--cgm_cl_lock_depth == 0 && atomic_exchange(&cgm_cl_lock_word, 0) == 2)
         cgm_cl_lock_wake();
 }
+/* The lock when nobody holds it (this thread neither): the API's fast
+ * paths take it so and call nothing while they hold it, so they need
+ * neither the depth nor a stack frame; a held lock sends them to their
+ * full path, which takes it with cgm_cl_lock (again, in a callback). */
+static inline __attribute__((always_inline)) int cgm_cl_trylock(void)
+{
+    int free_word = 0;
+    return atomic_compare_exchange_strong(&cgm_cl_lock_word, &free_word, 1);
+}
+static inline __attribute__((always_inline)) void cgm_cl_unlock_try(void)
+{
+    if (atomic_exchange(&cgm_cl_lock_word, 0) == 2)
+        cgm_cl_lock_wake();
+}
 /* A zeroed object of KIND with one reference, registered; NULL when out of memory. */
 void *cgm_cl_new(size_t bytes, int kind);
 /* 1 when P is a live object of KIND. The table of live objects is walked
  * only when P is neither the last object of KIND found (a launch loop names
  * the same queue and kernel again and again: three instructions inline) nor
  * in a small direct-mapped set of objects found before (kernels and buffers
- * used in turn). Releasing an object takes it out of both. Under the lock. */
+ * used in turn: a few more, inline too). Releasing an object takes it out of both. Under the lock. */
 extern const void *cgm_cl_last_valid[K_EVENT + 1];
 int cgm_cl_valid_lookup(const void *p, int kind);
+static inline int cgm_cl_known(const void *p, int kind);
 static inline int cgm_cl_valid(const void *p, int kind)
 {
-    return (p && p == cgm_cl_last_valid[kind]) || cgm_cl_valid_lookup(p, kind);
+    return cgm_cl_known(p, kind) || cgm_cl_valid_lookup(p, kind);
+}
+/* The set of objects found before (direct-mapped by address). */
+struct cgm_cl_seen { const void *p; int kind; };
+enum { CGM_CL_SEEN = 64 };
+extern struct cgm_cl_seen cgm_cl_seen[CGM_CL_SEEN];
+static inline unsigned cgm_cl_seen_slot(const void *p)
+{
+    uintptr_t x = (uintptr_t)p >> 4;   /* objects are 16-byte aligned */
+    return (unsigned)(x ^ (x >> 6)) & (CGM_CL_SEEN - 1);
+}
+/* 1 when P is the last object of KIND found or in the set of objects found
+ * before, with no call (the API's fast paths); 0 leaves it to cgm_cl_valid. */
+static inline __attribute__((always_inline)) int cgm_cl_known(const void *p, int kind)
+{
+    if (!p)
+        return 0;
+    if (p == cgm_cl_last_valid[kind])
+        return 1;
+    const struct cgm_cl_seen *e = &cgm_cl_seen[cgm_cl_seen_slot(p)];
+    return e->p == p && e->kind == kind;
 }
 /* cgm_cl_valid for a caller that does not hold the lock. */
 int cgm_cl_valid_locked(const void *p, int kind);
@@ -210,6 +246,14 @@ cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, c
 cl_int cgm_cl_submit_kernel(cl_command_queue q, long kernel, const struct cgm_gpu_ndrange *nd,
                             const unsigned char *args, size_t args_bytes, cl_uint n,
                             const cl_event *waits, cl_event *event_out);
+/* Kernels launched that the host has not waited for (set by a launch;
+ * cgm_cl_gpu_sync's gpu_wait clears it). */
+extern int cgm_cl_launches_pending;
+/* Asynchronous copies started that the host has not waited for (the same
+ * gpu_wait clears it). */
+extern int cgm_cl_copies_pending;
+/* The OpenCL error of a failed cgm_gpu_launch_nd. */
+cl_int cgm_cl_launch_error(long rc);
 /* Runs every queue's runnable commands. */
 void cgm_cl_progress(void);
 /* Makes kernel results visible to the host (cgm_gpu_wait once per batch). */

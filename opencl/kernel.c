@@ -123,7 +123,8 @@ CGM_API cl_int clReleaseKernel(cl_kernel k)
 /* Not serialised against itself per kernel (OpenCL 1.2 leaves concurrent
  * calls on one kernel undefined), but it takes the lock: a buffer
  * argument is looked up among the live objects, which other threads change. */
-CGM_API cl_int clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
+static __attribute__((noinline)) cl_int set_arg(cl_kernel k, cl_uint index, size_t size,
+                                                const void *value)
 {
     cgm_cl_lock();
     cl_int e = cgm_cl_valid(k, K_KERNEL) ? CL_SUCCESS : CL_INVALID_KERNEL;
@@ -179,6 +180,41 @@ CGM_API cl_int clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const voi
     }
     cgm_cl_unlock();
     return e;
+}
+
+/* The arguments a launch loop sets again and again, checked as set_arg
+ * checks them, with no call: a scalar or a pointer-sized value of the
+ * argument's size, or a buffer found before, of a kernel found before.
+ * Anything else goes to set_arg. */
+CGM_API cl_int clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
+{
+    if (!cgm_cl_trylock())
+        return set_arg(k, index, size, value);
+    if (cgm_cl_known(k, K_KERNEL) && index < k->info.nargs && value) {
+        const struct cgm_gpu_kernel_arg *a = &k->args[index];
+        unsigned char *slot = k->argbuf + a->offset;
+        int done = 1;
+        if (a->kind == CGM_GPU_ARG_VALUE && size == a->size && size == 4)
+            memcpy(slot, value, 4);
+        else if (a->kind == CGM_GPU_ARG_VALUE && size == a->size && size == 8)
+            memcpy(slot, value, 8);
+        else if (a->kind == CGM_GPU_ARG_GLOBAL && size == sizeof(cl_mem) && a->size == 8 &&
+                 cgm_cl_known(*(const cl_mem *)value, K_MEM)) {
+            uint64_t v = (uint64_t)(uintptr_t)(*(const cl_mem *)value)->addr;
+            memcpy(slot, &v, 8);
+        } else
+            done = 0;
+        if (done) {
+            if (!k->argset[index]) {
+                k->argset[index] = 1;
+                k->nset++;
+            }
+            cgm_cl_unlock_try();
+            return CL_SUCCESS;
+        }
+    }
+    cgm_cl_unlock_try();
+    return set_arg(k, index, size, value);
 }
 
 CGM_API cl_int clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value,
@@ -310,10 +346,10 @@ static void choose_local(cl_uint dims, const size_t *global, size_t max, size_t 
     }
 }
 
-CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
-                                      const size_t *offset, const size_t *global,
-                                      const size_t *local, cl_uint n, const cl_event *waits,
-                                      cl_event *event)
+static __attribute__((noinline)) cl_int
+enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                const size_t *global, const size_t *local, cl_uint n, const cl_event *waits,
+                cl_event *event)
 {
     cgm_cl_lock();
     cl_int e = !cgm_cl_valid(q, K_QUEUE) ? CL_INVALID_COMMAND_QUEUE
@@ -355,6 +391,80 @@ CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d
     }
     cgm_cl_unlock();
     return e;
+}
+
+/* Dimension I of the fast path's launch, checked as enqueue_ndrange checks
+ * it, into ND (unrolled: a loop over the dimensions keeps more values live
+ * than the registers hold). */
+static inline __attribute__((always_inline)) int
+fast_dim(struct cgm_gpu_ndrange *nd, unsigned i, const size_t *offset, const size_t *global,
+         const size_t *local, size_t *items)
+{
+    size_t g = global[i], l = local[i], o = offset ? offset[i] : 0;
+    if (g - 1 >= 0xffffffffu || o > 0xffffffffu - g ||
+        l - 1 >= cgm_cl_device.info.max_workgroup_size || g % l)
+        return 0;
+    *items *= l;
+    nd->global[i] = g;
+    nd->offset[i] = o;
+    nd->local[i] = l;
+    return 1;
+}
+
+/* Dimension I is the one ND holds. */
+static inline __attribute__((always_inline)) int
+same_dim(const struct cgm_gpu_ndrange *nd, unsigned i, const size_t *offset, const size_t *global,
+         const size_t *local)
+{
+    return global[i] == nd->global[i] && local[i] == nd->local[i] &&
+           (offset ? offset[i] : 0) == nd->offset[i];
+}
+
+/* The launch a loop makes again and again, checked as enqueue_ndrange
+ * checks it, straight to the driver with no call: a queue and a kernel
+ * found before, a local size, nothing to wait for, no event asked for and
+ * no command waiting in the queue. The kernel keeps the last NDRange it
+ * checked (what is checked depends only on the kernel and the device), so
+ * a launch with the same one compares it and passes it on. Anything else
+ * (and every error) goes to enqueue_ndrange. */
+CGM_API cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
+                                      const size_t *offset, const size_t *global,
+                                      const size_t *local, cl_uint n, const cl_event *waits,
+                                      cl_event *event)
+{
+    if (!cgm_cl_trylock())
+        return enqueue_ndrange(q, k, dims, offset, global, local, n, waits, event);
+    if (cgm_cl_known(q, K_QUEUE) && cgm_cl_known(k, K_KERNEL) &&
+        !n && !waits && !event && !q->head && k->program->ctx == q->ctx && global && local &&
+        k->nset == k->info.nargs) {
+        struct cgm_gpu_ndrange *nd = &k->last_nd;
+        int same = dims - 1 < 3 && dims == nd->dims && same_dim(nd, 0, offset, global, local) &&
+                   (dims < 2 || same_dim(nd, 1, offset, global, local)) &&
+                   (dims < 3 || same_dim(nd, 2, offset, global, local));
+        if (!same && dims - 1 < 3) {
+            struct cgm_gpu_ndrange c = { .dims = dims };
+            size_t items = 1;
+            if (fast_dim(&c, 0, offset, global, local, &items) &&
+                (dims < 2 || fast_dim(&c, 1, offset, global, local, &items)) &&
+                (dims < 3 || fast_dim(&c, 2, offset, global, local, &items)) &&
+                items <= k->info.max_workgroup_size) {
+                *nd = c;
+                same = 1;
+            }
+        }
+        if (same) {
+            long rc = cgm_gpu_launch_nd(k->handle, nd, k->argbuf, k->info.args_bytes);
+            if (rc >= 0) {
+                cgm_cl_launches_pending = 1;
+                cgm_cl_unlock_try();
+                return CL_SUCCESS;
+            }
+            cgm_cl_unlock_try();
+            return cgm_cl_launch_error(rc);
+        }
+    }
+    cgm_cl_unlock_try();
+    return enqueue_ndrange(q, k, dims, offset, global, local, n, waits, event);
 }
 
 CGM_API cl_int clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *waits,

@@ -19,8 +19,10 @@ static cl_int check_flags(cl_mem_flags f, void *host_ptr)
     const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
     const cl_mem_flags known = access | host | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
                                CL_MEM_COPY_HOST_PTR;
-    if ((f & ~known) || __builtin_popcountll(f & access) > 1 ||
-        __builtin_popcountll(f & host) > 1 ||
+    /* at most one bit of each group (x & (x - 1): popcount is a libgcc call
+     * without -mpopcnt) */
+    if ((f & ~known) || ((f & access) & ((f & access) - 1)) ||
+        ((f & host) & ((f & host) - 1)) ||
         ((f & CL_MEM_USE_HOST_PTR) && (f & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
         return CL_INVALID_VALUE;
     if (!!host_ptr != !!(f & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
@@ -206,7 +208,7 @@ static cl_int check_cmd(cl_command_queue q, cl_mem m, cl_uint n, const cl_event 
         return CL_INVALID_MEM_OBJECT;
     if (m->ctx != q->ctx)
         return CL_INVALID_CONTEXT;
-    return cgm_cl_check_waits(q, n, waits);
+    return n || waits ? cgm_cl_check_waits(q, n, waits) : CL_SUCCESS;
 }
 
 static cl_int copy_cmd(cl_command_queue q, cl_command_type type, char *dst, const char *src,
@@ -221,10 +223,56 @@ static cl_int copy_cmd(cl_command_queue q, cl_command_type type, char *dst, cons
     return cgm_cl_submit(q, &c, blocking, event);
 }
 
+/* A read or write a loop makes again and again, checked as the full path
+ * checks it and run as queue.c's execute runs it, with no call: a queue
+ * and buffer found before, nothing to wait for, no event asked for and no
+ * command waiting in the queue. 1 when it ran (*E its result); 0 leaves it
+ * to the full path. Under the lock. */
+static inline __attribute__((always_inline)) int
+fast_copy(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size, char *into,
+          const char *from, cl_uint n, const cl_event *waits, cl_event *event, cl_int *e)
+{
+    int read = into != NULL;   /* a read's host memory, or a write's */
+    cl_mem_flags refused = read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+                                : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    if (!cgm_cl_known(q, K_QUEUE) || !cgm_cl_known(m, K_MEM) || m->ctx != q->ctx || n || waits ||
+        event || q->head || !(into || from) || !size || offset > m->size ||
+        size > m->size - offset || (m->flags & refused))
+        return 0;
+    char *dst = read ? into : m->addr + offset;
+    const char *src = read ? m->addr + offset : from;
+    long rc = 0;
+    /* a blocking copy, and an asynchronous read, need the kernels' results
+     * (a blocking one the copies' too); an asynchronous write waits for
+     * nothing its wait list does not name */
+    if (blocking ? cgm_cl_launches_pending || cgm_cl_copies_pending
+                 : read && cgm_cl_launches_pending) {
+        cgm_gpu_wait();
+        cgm_cl_launches_pending = cgm_cl_copies_pending = 0;
+    }
+    if (dst != src) {
+        if (blocking) {
+            rc = cgm_gpu_copy(dst, src, size);
+        } else {
+            rc = cgm_gpu_copy_async(dst, src, size);
+            cgm_cl_copies_pending = rc >= 0;
+        }
+    }
+    *e = rc < 0 ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+    return 1;
+}
+
 CGM_API cl_int clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
                                    size_t size, void *ptr, cl_uint n, const cl_event *waits,
                                    cl_event *event)
 {
+    cl_int fast;
+    if (cgm_cl_trylock()) {
+        int done = fast_copy(q, m, blocking, offset, size, ptr, NULL, n, waits, event, &fast);
+        cgm_cl_unlock_try();
+        if (done)
+            return fast;
+    }
     cgm_cl_lock();
     cl_int e = check_cmd(q, m, n, waits);
     if (e == CL_SUCCESS && (!ptr || !size || offset > m->size || size > m->size - offset))
@@ -242,6 +290,13 @@ CGM_API cl_int clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocki
                                     size_t offset, size_t size, const void *ptr, cl_uint n,
                                     const cl_event *waits, cl_event *event)
 {
+    cl_int fast;
+    if (cgm_cl_trylock()) {
+        int done = fast_copy(q, m, blocking, offset, size, NULL, ptr, n, waits, event, &fast);
+        cgm_cl_unlock_try();
+        if (done)
+            return fast;
+    }
     cgm_cl_lock();
     cl_int e = check_cmd(q, m, n, waits);
     if (e == CL_SUCCESS && (!ptr || !size || offset > m->size || size > m->size - offset))

@@ -128,14 +128,7 @@ void *cgm_cl_new(size_t bytes, int kind)
 }
 
 const void *cgm_cl_last_valid[K_EVENT + 1];
-enum { SEEN = 64 };
-static struct seen { const void *p; int kind; } seen[SEEN];
-
-static unsigned seen_slot(const void *p)
-{
-    uintptr_t x = (uintptr_t)p >> 4;   /* objects are 16-byte aligned */
-    return (unsigned)(x ^ (x >> 6)) & (SEEN - 1);
-}
+struct cgm_cl_seen cgm_cl_seen[CGM_CL_SEEN];
 
 int cgm_cl_valid_lookup(const void *p, int kind)
 {
@@ -145,7 +138,7 @@ int cgm_cl_valid_lookup(const void *p, int kind)
         return kind == K_PLATFORM;
     if (p == &cgm_cl_device)
         return kind == K_DEVICE;
-    struct seen *e = &seen[seen_slot(p)];
+    struct cgm_cl_seen *e = &cgm_cl_seen[cgm_cl_seen_slot(p)];
     if (e->p == p && e->kind == kind) {
         cgm_cl_last_valid[kind] = p;
         return 1;
@@ -186,7 +179,7 @@ void cgm_cl_free(void *p)
     for (size_t s = slot_of(p); table[s].p; s = (s + 1) & (cap - 1))
         if (table[s].p == p) {
             struct cl_head *h = p;
-            struct seen *e = &seen[seen_slot(p)];
+            struct cgm_cl_seen *e = &cgm_cl_seen[cgm_cl_seen_slot(p)];
             if (e->p == p)
                 e->p = NULL;
             if (cgm_cl_last_valid[h->kind] == p)

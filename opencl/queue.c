@@ -15,8 +15,10 @@
 
 static cl_command_queue queues;
 /* kernels launched, and asynchronous copies started, that the host has not
- * waited for yet (the trace's next gpu_wait orders them) */
-static int launches_pending, copies_pending;
+ * waited for yet (the trace's next gpu_wait orders them); the fast paths of
+ * kernel.c and memory.c use them too */
+int cgm_cl_launches_pending;
+int cgm_cl_copies_pending;
 
 void cgm_cl_register_queue(cl_command_queue q)
 {
@@ -35,9 +37,9 @@ void cgm_cl_unregister_queue(cl_command_queue q)
 
 void cgm_cl_gpu_sync(void)
 {
-    if (launches_pending || copies_pending) {
+    if (cgm_cl_launches_pending || cgm_cl_copies_pending) {
         cgm_gpu_wait();
-        launches_pending = copies_pending = 0;
+        cgm_cl_launches_pending = cgm_cl_copies_pending = 0;
     }
 }
 
@@ -45,9 +47,9 @@ void cgm_cl_gpu_sync(void)
  * the end of the copies before it; the one gpu_wait orders those too). */
 static void kernels_sync(void)
 {
-    if (launches_pending) {
+    if (cgm_cl_launches_pending) {
         cgm_gpu_wait();
-        launches_pending = copies_pending = 0;
+        cgm_cl_launches_pending = cgm_cl_copies_pending = 0;
     }
 }
 
@@ -122,7 +124,7 @@ static int waits_failed(const struct cl_cmd *c)
     return 0;
 }
 
-static cl_int launch_error(long rc)
+cl_int cgm_cl_launch_error(long rc)
 {
     return rc == -ENOMEM || rc == -E2BIG ? CL_OUT_OF_RESOURCES
          : rc == -EINVAL ? CL_INVALID_WORK_GROUP_SIZE : CL_OUT_OF_RESOURCES;
@@ -148,7 +150,7 @@ static cl_int execute(const struct cl_cmd *c)
             cgm_cl_gpu_sync();
         if (c->bytes && c->dst != c->src) {
             rc = cgm_gpu_copy_async(c->dst, c->src, c->bytes);
-            copies_pending = rc >= 0;
+            cgm_cl_copies_pending = rc >= 0;
         }
         return rc < 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE;
     case OP_FILL: {
@@ -175,8 +177,8 @@ static cl_int execute(const struct cl_cmd *c)
     case OP_KERNEL:
         rc = cgm_gpu_launch_nd(c->kernel, &c->nd, c->args, c->args_bytes);
         if (rc < 0)
-            return launch_error(rc);
-        launches_pending = 1;
+            return cgm_cl_launch_error(rc);
+        cgm_cl_launches_pending = 1;
         return CL_COMPLETE;
     case OP_SYNC:   /* a map: the host is to see the buffer */
         cgm_cl_gpu_sync();
@@ -277,6 +279,8 @@ static cl_int result(cl_int st, int blocking)
 
 cl_int cgm_cl_submit(cl_command_queue q, const struct cl_cmd *c, int blocking, cl_event *event_out)
 {
+    if (!event_out && !c->nwaits && !q->head)   /* the usual case: what run(c, NULL) does */
+        return result(execute(c), blocking);
     int now = !q->head && runnable(c);
     cl_event ev = NULL;
     if ((event_out || !now) && !(ev = cgm_cl_event_new(q->ctx, q, c->type)))
@@ -318,8 +322,8 @@ cl_int cgm_cl_submit_kernel(cl_command_queue q, long kernel, const struct cgm_gp
     if (!n && !event_out && !q->head) {   /* what cgm_cl_submit would do, without the record */
         long rc = cgm_gpu_launch_nd(kernel, nd, args, args_bytes);
         if (rc < 0)
-            return launch_error(rc);
-        launches_pending = 1;
+            return cgm_cl_launch_error(rc);
+        cgm_cl_launches_pending = 1;
         return CL_SUCCESS;
     }
     struct cl_cmd c = { .op = OP_KERNEL, .type = CL_COMMAND_NDRANGE_KERNEL, .waits = waits,
