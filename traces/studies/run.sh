@@ -147,6 +147,10 @@ else
 fi
 
 echo "== study 4: the GPU's memory fidelity and protocols (seed 001, hd7770)"
+# Its largest points (floyd, dct8x8, bitonic at the study inputs) take a few
+# minutes each: ten times the timeout for this study's points.
+timeout=$TIMEOUT
+TIMEOUT=$((timeout * 10))
 # Its three parts share their columns: one table, study4.csv.
 if sweep study4_si_protocol && sweep study4_nbs && sweep study4_variants; then
     s4=$OUT/study4.csv
@@ -175,6 +179,7 @@ if sweep study4_si_protocol && sweep study4_nbs && sweep study4_variants; then
 else
     skipped=1
 fi
+TIMEOUT=$timeout
 
 echo "== study 7: data movement (seed 004 Ch. 6, Sec. 4.2)"
 # vecadd's points (8 M elements) and llsort's take about a minute each on
