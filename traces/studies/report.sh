@@ -213,14 +213,15 @@ fi
     echo "## Study 4: the GPU's memory fidelity and protocols (seed 001, HD 7770)"
     echo
 } >> "$R"
-if ran study4_si_protocol; then
-    s=study4_si_protocol
+if ran study4_si_protocol && ran study4_nbs && ran study4_variants; then
     {
-        echo "$(status $s). OPC (active-lane operations per GPU cycle) of the six GPU workloads on"
-        echo "\`traces/configs/hd7770.ini\` under \`gpu.protocol\` mesi, si and nmoesi at L1 MSHR 16-256, with"
-        echo "each memory-fidelity switch varied alone. mesi stands for the thesis' MOESI (the GPU's"
-        echo "write-back, write-allocate protocol here). The thesis' numbers are what its text gives"
-        echo "(\`study4_thesis.csv\`): its figures' bars are not in the text."
+        echo "Protocols: $(status study4_si_protocol); non-blocking stores: $(status study4_nbs); L2 MSHR"
+        echo "and coalescer: $(status study4_variants). OPC (active-lane operations per GPU cycle) of the"
+        echo "OpenCL workload set at its study inputs on \`traces/configs/hd7770.ini\`: under \`gpu.protocol\`"
+        echo "mesi, si and nmoesi at L1 MSHR 16-256; non-blocking stores under each protocol at L1 MSHR 16"
+        echo "and 256; the L2 MSHR and the coalescer varied alone under mesi at L1 MSHR 256. mesi stands for"
+        echo "the thesis' MOESI (the GPU's write-back, write-allocate protocol here). The thesis' numbers"
+        echo "are what its text gives (\`study4_thesis.csv\`): its figures' bars are not in the text."
         echo
         for f in over_mesi fig4.8 fig2.2_si fig2.2_nmoesi variants_mesi variants_si variants_nmoesi; do
             if [ -s "$OUT/study4_$f.md" ]; then
@@ -235,9 +236,9 @@ if ran study4_si_protocol; then
         echo "|---|---|---:|"
         awk -F, 'NR > 1 { printf "| %s | %s | %s |\n", $1, $2, $3 }' "$SPECS/study4_thesis.csv"
         echo
-        verdict 4 "$OUT/$s/table.csv" "$OUT/$s"
+        verdict 4 "$OUT/study4.csv" "$OUT/study4_si_protocol"
     } >> "$R"
-    provenance $s
+    for s in study4_si_protocol study4_nbs study4_variants; do provenance $s; done
 fi
 
 # ---- study 5 -------------------------------------------------------------

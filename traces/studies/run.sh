@@ -70,6 +70,16 @@ for m in percall double hosted; do
     record "$OUT/data/llsort_$m.cgt" "$GUESTS/llsort" "$m" 262144 8 || recorded=1
 done
 
+# The OpenCL workload set at its study inputs (traces/opencl/workloads.list):
+# the GPU studies replay it.
+mkdir -p "$OUT/opencl"
+CL_GUESTS=$(dirname "$GUESTS")/opencl/static
+while read -r name args; do
+    case "$name" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086 # the arguments are words
+    record "$OUT/opencl/$name.cgt" "$CL_GUESTS/$name" $args || recorded=1
+done < traces/opencl/workloads.list
+
 # sweep STUDY: runs the spec into $OUT/STUDY; 1 (with the reason) if it
 # cannot. Points that fail are reported by the sweep and leave empty cells;
 # the study is still drawn, and make studies fails at the end.
@@ -137,8 +147,15 @@ else
 fi
 
 echo "== study 4: the GPU's memory fidelity and protocols (seed 001, hd7770)"
-if sweep study4_si_protocol; then
-    s4=$OUT/study4_si_protocol/table.csv
+# Its largest points (floyd, dct8x8, bitonic at the study inputs) take a few
+# minutes each: ten times the timeout for this study's points.
+timeout=$TIMEOUT
+TIMEOUT=$((timeout * 10))
+# Its three parts share their columns: one table, study4.csv.
+if sweep study4_si_protocol && sweep study4_nbs && sweep study4_variants; then
+    s4=$OUT/study4.csv
+    awk 'FNR == 1 && NR > 1 { next } { print }' "$OUT/study4_si_protocol/table.csv" \
+        "$OUT/study4_nbs/table.csv" "$OUT/study4_variants/table.csv" > "$s4"
     # Figs. 2.2 and 4.8: each protocol's OPC over mesi's (MOESI's nearest)
     # and over nmoesi's, at L1 MSHR 256; Fig. 2.2 per L1 MSHR size, over
     # mesi at 256 (the thesis' baseline).
@@ -162,6 +179,7 @@ if sweep study4_si_protocol; then
 else
     skipped=1
 fi
+TIMEOUT=$timeout
 
 echo "== study 7: data movement (seed 004 Ch. 6, Sec. 4.2)"
 # vecadd's points (8 M elements) and llsort's take about a minute each on
@@ -178,18 +196,7 @@ else
 fi
 TIMEOUT=$timeout
 
-# ---- study 6 ----------------------------------------------------------
-echo "== study 6: VIPS-G against VI_Hammer and MESI (seed 002)"
-# The OpenCL workload set at its study inputs (traces/opencl/workloads.list);
-# the GPU and collaborative workloads are studies 1 and 2's recordings.
-mkdir -p "$OUT/opencl"
-CL_GUESTS=$(dirname "$GUESTS")/opencl/static
-while read -r name args; do
-    case "$name" in ''|'#'*) continue ;; esac
-    # shellcheck disable=SC2086 # the arguments are words
-    record "$OUT/opencl/$name.cgt" "$CL_GUESTS/$name" $args || recorded=1
-done < traces/opencl/workloads.list
-# ---- study 5 (the same OpenCL recordings) ------------------------------
+# ---- study 5 ----------------------------------------------------------
 echo "== study 5: the Fetch-and-Replacement Cache (seed 001 Ch. 6, rx540/rx570)"
 # an RX 540 point of the study inputs takes about 45 s on an idle core, an
 # RX 570 one longer: ten times the timeout for this study's points
@@ -205,6 +212,9 @@ else
     skipped=1
 fi
 TIMEOUT=$timeout
+
+# ---- study 6 ----------------------------------------------------------
+echo "== study 6: VIPS-G against VI_Hammer and MESI (seed 002)"
 if sweep study6_vips; then
     plot "$OUT/study6_vips/table.csv" --metric "sum(roi.gpu.kernels[*].cycles)" --x workload --lines protocol \
         --speedup protocol=vi-hammer --style bars --title "Speedup in the kernels' GPU cycles over VI_Hammer (seed 002 Fig. 11)" \

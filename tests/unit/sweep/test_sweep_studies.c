@@ -69,8 +69,11 @@ static void test_study_specs(void **state)
     /* x GPU clock x link bytes x coalescer x fabric, two values each */
     dry_run("traces/studies/study3_future.ini", 5 * 2 * 2 * 2 * 2);
     dry_run("traces/studies/study3_windows.ini", 5 * 2); /* its baseline at 1 and 4 GHz, with windows */
-    /* workloads x L1 MSHR 16, 32, 64, 256 x base, nbs, 5 L2 MSHR sizes, 2 coalescers */
-    dry_run("traces/studies/study4_si_protocol.ini", 6 * 4 * 3 * 9);
+    /* the 17 OpenCL workloads x L1 MSHR 16, 32, 64, 256 x protocols; non-blocking
+     * stores at L1 MSHR 16 and 256 x protocols; 5 L2 MSHR sizes and 2 coalescers */
+    dry_run("traces/studies/study4_si_protocol.ini", 17 * 4 * 3);
+    dry_run("traces/studies/study4_nbs.ini", 17 * 2 * 3);
+    dry_run("traces/studies/study4_variants.ini", 17 * 7);
     /* (6 GPU + 5 collaborative + 16 OpenCL workloads) x mesi, vips-g, vi-hammer */
     dry_run("traces/studies/study6_vips.ini", (6 + 5 + 16) * 3);
     /* workloads x attachments x protocols: launch, batch, lazy at 14 blocks
