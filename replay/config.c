@@ -1,5 +1,6 @@
 /* The configuration table and its INI reader and printer. */
 #include "replay/config.h"
+#include "cgm/bits.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -818,13 +819,11 @@ int rp_config_set(struct rp_config *c, const char *assignment, char *err, size_t
     return rp_config_apply(c, section, key, eq + 1, "--set", 0, err, errlen);
 }
 
-static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
 static int check_geometry(const char *name, uint64_t size, uint64_t ways, uint64_t block, char *err,
                           size_t errlen)
 {
     uint64_t set_bytes = ways * block;
-    if (size % set_bytes || !pow2(size / set_bytes)) {
+    if (size % set_bytes || !cgm_pow2(size / set_bytes)) {
         snprintf(err, errlen, "%s.size: %" PRIu64 " bytes is not a power-of-two number of sets of %" PRIu64
                  " ways x %" PRIu64 " bytes", name, size, ways, block);
         return -1;
@@ -844,11 +843,11 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         check_geometry("gpu.l1", c->gpu_l1.size, c->gpu_l1.ways, 64, err, errlen) ||
         check_geometry("gpu.l2", c->gpu_l2.size, c->gpu_l2.ways, 64, err, errlen))
         return -1;
-    if (c->gpu_l2_banks && !pow2(c->gpu_l2_banks)) {
+    if (c->gpu_l2_banks && !cgm_pow2(c->gpu_l2_banks)) {
         snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
         return -1;
     }
-    if (!pow2(c->gpu_l2_interleave)) {
+    if (!cgm_pow2(c->gpu_l2_interleave)) {
         snprintf(err, errlen, "gpu.l2.interleave: %" PRIu64 " is not a power of two", c->gpu_l2_interleave);
         return -1;
     }
@@ -857,7 +856,7 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "L2 misses go to its own memory ([gpu.dram]), leave it at 0", c->gpu_l2_mcs);
         return -1;
     }
-    if (c->gpu_l2_mcs && (!pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
+    if (c->gpu_l2_mcs && (!cgm_pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
                           c->mem_controllers != 1)) {
         snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " must be 0, 1, 2 or 4, with gpu.connection = mc "
                  "and memory.controllers left at 1 (it sets the controllers and their interleave)", c->gpu_l2_mcs);
@@ -893,15 +892,15 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  cp->name);
         return -1;
     }
-    if (!pow2(c->gpu_tlb_sets)) {
+    if (!cgm_pow2(c->gpu_tlb_sets)) {
         snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
         return -1;
     }
-    if (!pow2(c->l3_slices)) {
+    if (!cgm_pow2(c->l3_slices)) {
         snprintf(err, errlen, "cache.l3.slices: %" PRIu64 " is not a power of two", c->l3_slices);
         return -1;
     }
-    if (!pow2(c->predictor_entries)) {
+    if (!cgm_pow2(c->predictor_entries)) {
         snprintf(err, errlen, "cpu.predictor_entries: %" PRIu64 " is not a power of two", c->predictor_entries);
         return -1;
     }
@@ -910,12 +909,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  " gselect entries", c->history_bits, c->predictor_entries);
         return -1;
     }
-    if (!pow2(c->page_size) || c->mem_size % c->page_size) {
+    if (!cgm_pow2(c->page_size) || c->mem_size % c->page_size) {
         snprintf(err, errlen, "memory.page_size: %" PRIu64 " must be a power of two dividing memory.size",
                  c->page_size);
         return -1;
     }
-    if (c->mem_interleave && (!pow2(c->mem_interleave) || c->mem_interleave < 64)) {
+    if (c->mem_interleave && (!cgm_pow2(c->mem_interleave) || c->mem_interleave < 64)) {
         snprintf(err, errlen, "memory.interleave: %" PRIu64 " must be 0 (contiguous ranges) or a power of two "
                  "of at least a 64-byte block", c->mem_interleave);
         return -1;
@@ -926,7 +925,7 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  "one some", c->mem_interleave, c->mem_controllers, c->mem_size / c->mem_controllers);
         return -1;
     }
-    if (!pow2(c->tlb_sets)) {
+    if (!cgm_pow2(c->tlb_sets)) {
         snprintf(err, errlen, "tlb.sets: %" PRIu64 " is not a power of two", c->tlb_sets);
         return -1;
     }

@@ -15,6 +15,7 @@
  * the bank it is for. The memory side (system agents, memory controllers,
  * hubs) is built in topology.c. */
 #include "memsys_internal.h"
+#include "cgm/bits.h"
 
 #include "cgm/check.h"
 
@@ -688,14 +689,6 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
 
 /* ---- construction ------------------------------------------------------- */
 
-static unsigned log2_exact(unsigned v)
-{
-    unsigned n = 0;
-    while ((1u << n) < v)
-        n++;
-    return (1u << n) == v ? n : 0;
-}
-
 /* A core and a slice per switch; the L2 banks behind the hub; the GPU L1s
  * on the crossbar only (-1). */
 static int node_endpoint(const struct cgm_memsys *m, const struct node *n)
@@ -783,7 +776,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
                                      char *err, size_t errlen)
 {
     if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports || !log2_exact(cfg->block_bytes) ||
+        !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports || cgm_log2_exact(cfg->block_bytes) <= 0 ||
         !cfg->header_bytes || cfg->mem_bytes < cfg->block_bytes || cfg->net.local_ports < 2) {
         snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices and the block size powers of "
                  "two, queues and the header size non-zero, two local ports per switch)");
@@ -822,7 +815,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     m->sys = d->sys;
     m->dram_dom = d->dram;
     m->gpu_dram_dom = d->gpu_dram;
-    m->block_shift = log2_exact(cfg->block_bytes);
+    m->block_shift = (unsigned)cgm_log2_exact(cfg->block_bytes);
     struct cgm_coh_config cc = cfg->coh;
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;
