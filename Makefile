@@ -320,13 +320,14 @@ bench-knightsim: $(KS_SYSTEMC_HELPER)
 # ---- fuzzing ---------------------------------------------------------------
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1 \
               -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-FUZZ_LIB_SRC := $(FORMATS_SRC)
+FUZZ_LIB_SRC := $(FORMATS_SRC) $(COMMON_SRC)
 fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
 
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
-# The DRAM model registers its statistics (common/stats*.c).
-FUZZ_DRAM_SRC := $(wildcard models/dram/*.c) $(COMMON_SRC)
+# (Every target takes common/: the statistics registry the DRAM model
+# registers into, the key tables.)
+FUZZ_DRAM_SRC := $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/util.c replay/config.c \
   $(FUZZ_DRAM_SRC)
@@ -334,7 +335,7 @@ $(BUILD)/fuzz/fuzz_dram_trace: $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
 $(BUILD)/fuzz/fuzz_x86_syscalls: $(TRACEGEN_SRC) tests/unit/sys_fuzz.c
 # replay's simulation: KnightSim's stack switches are annotated for ASan
-$(BUILD)/fuzz/fuzz_replay_sim: $(REPLAY_SRC) $(MODELS_SRC) $(COMMON_SRC)
+$(BUILD)/fuzz/fuzz_replay_sim: $(REPLAY_SRC) $(MODELS_SRC)
 $(BUILD)/fuzz/fuzz_replay_sim: FUZZ_FLAGS += -DCGM_ASAN=1
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
 	@mkdir -p $(dir $@)
