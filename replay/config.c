@@ -337,7 +337,16 @@ static const struct cgm_key keys[] = {
       "bytes per GPU cycle all vector requests share (32 at 1 GHz: seed 000 Table 4.1's 32 GB/s)" },
     { "gpu.ideal_memory", "scalar_latency", T_CYCLES, OFF(ideal_scalar_latency), "2", 0, 1000000, NULL,
       "scalar loads: a scalar cache that always hits (seed 000)" },
-    ENERGY_KEYS
+    ENERGY_KEYS,
+    /* the memory system's own rows, into rp_config.memsys */
+#define MEMSYS_ROW(key, kind, field, def_, min_, max_, doc_)                                              \
+    { "memsys", #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
+#define CGM_MEMSYS_KEY MEMSYS_ROW
+#define CGM_MEMSYS_GPU_KEY MEMSYS_ROW
+#include "cgm/memsys_keys.def"
+#undef CGM_MEMSYS_KEY
+#undef CGM_MEMSYS_GPU_KEY
+#undef MEMSYS_ROW
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cgm/dram.h"
+#include "cgm/memsys.h"
 
 enum rp_predictor { RP_BIMODAL, RP_GSHARE, RP_GSELECT };
 
@@ -92,6 +93,9 @@ struct rp_config {
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
     /* [energy], [energy.*]: the energy profiles (replay/energy.c) */
     struct rp_energy_cfg energy;
+    /* [memsys]: the memory system's own keys (cgm/memsys_keys.def); only
+     * the fields those rows name are set here */
+    struct cgm_memsys_config memsys;
 };
 
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };

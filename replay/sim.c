@@ -31,6 +31,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     bool discrete = c->gpu_attach == RP_GPU_DISCRETE;
     cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
                            c->gpu_connection == RP_GPU_TO_L3 && !discrete);
+    cgm_keys_copy(cgm_memsys_gpu_keys, cgm_memsys_gpu_nkeys, m, &c->memsys);
     if (discrete) {
         m->gpu_dram_on = true;
         m->gpu_dram = c->gpu_dram;
@@ -79,6 +80,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
 static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_memsys_config *m)
 {
     cgm_memsys_default_config(m);
+    cgm_keys_copy(cgm_memsys_keys, cgm_memsys_nkeys, m, &c->memsys); /* [memsys] */
     m->cores = (unsigned)c->cores;
     m->slices = (unsigned)c->l3_slices;
     m->coh.l1_ways = (unsigned)c->l1d.ways;

@@ -27,18 +27,14 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->cores = 4;
     c->slices = 4;
     c->block_bytes = 64;
-    c->header_bytes = 8;
     c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
-                                      .l2_sets = 512, .l2_ways = 8, .l1_wb_entries = 4,
-                                      .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
-                                      .wb_entries = 8, .l3_wb_entries = 16, .l3_mshr = 32 };
+                                      .l2_sets = 512, .l2_ways = 8, .l3_sets = 2048, .l3_ways = 16,
+                                      .mshr = 16, .l3_mshr = 32 };
     c->l1_latency = 4;
     c->l2_latency = 8;
     c->l3_latency = 20;
-    c->ports = 2;
-    c->rx_queue = 8;
-    c->cpu_queue = 16;
-    c->retry_cycles = 8;
+    /* header, ports, queues, retry, write-back queues, the L2's coalescer */
+    cgm_memsys_key_defaults(cgm_memsys_keys, cgm_memsys_nkeys, c);
     c->net = (struct cgm_net_config){ .switches = 0 /* derived */, .local_ports = 2, .queue_size = 8,
                                       .flit_bytes = 32, .latency = 1 };
     c->sa_latency = 4;
@@ -55,15 +51,15 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     while (banks * 2 <= cus / 4)
         banks *= 2;
     c->coh.gpu = (struct cgm_coh_gpu_config){ .cus = cus, .banks = banks, .l1_sets = 64, .l1_ways = 4,
-                                              .l1_mshr = 16, .l1_coalesce = 32, .l1_wb_entries = 16,
+                                              .l1_mshr = 16, .l1_coalesce = 32,
                                               .l2_sets = 64, .l2_ways = 16, .l2_mshr = 32, .l2_coalesce = 64,
-                                              .l2_wb_entries = 16, .shared_llc = shared_llc,
+                                              .shared_llc = shared_llc,
                                               .coherent = coherent && shared_llc };
     c->gpu_own_pages = !coherent;
     c->gpu_l1_latency = 1;
     c->gpu_l2_latency = 3;
-    c->gpu_ports = 1;
-    c->gpu_queue = 64;
+    /* ports, request queue, write-back queues */
+    cgm_memsys_key_defaults(cgm_memsys_gpu_keys, cgm_memsys_gpu_nkeys, c);
     c->gpu_link_bytes = 32;
     c->gpu_xbar_bytes = 32; /* seed 000's GPU L1 and L2 buses: 32 bytes per GPU cycle */
     c->hub_latency = 1;
