@@ -260,19 +260,17 @@ static const struct cgm_key keys[] = {
       "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
     { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
       "hierarchy: compute units sharing one scalar cache (seed 000: 1; SI hardware: up to 4)" },
-    { "gpu.tlb", "sets", T_COUNT | POW2, OFF(gpu_tlb_sets), "16", 1, 65536, NULL,
-      "hierarchy: sets of each compute unit's TLB (power of two)" },
-    { "gpu.tlb", "ways", T_COUNT, OFF(gpu_tlb_ways), "4", 1, 64, NULL, "hierarchy: its associativity" },
-    { "gpu.tlb", "latency", T_CYCLES, OFF(gpu_tlb_latency), "0", 0, 1000, NULL,
-      "hierarchy: GPU cycles of a TLB hit before the vector L1" },
-    { "gpu.iommu", "walkers", T_COUNT, OFF(iommu_walkers), "32", 1, 1024, NULL,
-      "hierarchy: page walks the IOMMU makes at once (Power et al., HPCA 2014: 32)" },
-    { "gpu.iommu", "walk_latency", T_CYCLES, OFF(iommu_walk_latency), "30", 0, 1000000, NULL,
-      "hierarchy: GPU cycles of a page walk on a TLB miss" },
-    { "gpu.iommu", "soft_fault_latency", T_CYCLES, OFF(iommu_soft_fault_latency), "0", 0, 100000000, NULL,
-      "hierarchy: extra GPU cycles when the walk finds the page mapped" },
-    { "gpu.iommu", "hard_fault_latency", T_CYCLES, OFF(iommu_hard_fault_latency), "0", 0, 100000000, NULL,
-      "hierarchy: extra GPU cycles for a page's first touch" },
+    /* [gpu.tlb], [gpu.iommu]: the memory system's rows (cgm/memsys_keys.def) */
+#define XLAT_ROW(section_, key, kind, field, def_, min_, max_, doc_)                                       \
+    { section_, #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
+#define NONE(key, kind, field, def_, min_, max_, doc_)
+#define CGM_MEMSYS_KEY NONE
+#define CGM_MEMSYS_GPU_KEY NONE
+#define CGM_MEMSYS_XLAT_KEY XLAT_ROW
+#include "cgm/memsys_keys.def"
+#undef CGM_MEMSYS_KEY
+#undef CGM_MEMSYS_GPU_KEY
+#undef CGM_MEMSYS_XLAT_KEY
     { "gpu.cu", "simds", T_COUNT, OFF(cu.simds), "4", 1, 16, NULL,
       "SIMD units, each fed by its own wavefront pool (one pool issues per cycle, in turn)" },
     { "gpu.cu", "simd_lanes", T_COUNT, OFF(cu.simd_lanes), "16", 1, 64, NULL,
@@ -341,12 +339,18 @@ static const struct cgm_key keys[] = {
     /* the memory system's own rows, into rp_config.memsys */
 #define MEMSYS_ROW(key, kind, field, def_, min_, max_, doc_)                                              \
     { "memsys", #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
+#define SECTION_NONE(section_, key, kind, field, def_, min_, max_, doc_)
 #define CGM_MEMSYS_KEY MEMSYS_ROW
 #define CGM_MEMSYS_GPU_KEY MEMSYS_ROW
+#define CGM_MEMSYS_XLAT_KEY SECTION_NONE
 #include "cgm/memsys_keys.def"
 #undef CGM_MEMSYS_KEY
 #undef CGM_MEMSYS_GPU_KEY
+#undef CGM_MEMSYS_XLAT_KEY
 #undef MEMSYS_ROW
+#undef SECTION_NONE
+#undef XLAT_ROW
+#undef NONE
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

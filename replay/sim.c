@@ -55,13 +55,6 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_xbar_bytes = (unsigned)c->gpu_xbar_bytes;
     m->gpu_scalar_latency = (unsigned)c->gpu_scalar_latency;
     m->gpu_scalar_share = (unsigned)c->gpu_scalar_share;
-    m->gpu_tlb_sets = (unsigned)c->gpu_tlb_sets;
-    m->gpu_tlb_ways = (unsigned)c->gpu_tlb_ways;
-    m->gpu_tlb_latency = (unsigned)c->gpu_tlb_latency;
-    m->iommu_walkers = (unsigned)c->iommu_walkers;
-    m->iommu_walk_latency = (unsigned)c->iommu_walk_latency;
-    m->iommu_soft_fault_latency = (unsigned)c->iommu_soft_fault_latency;
-    m->iommu_hard_fault_latency = (unsigned)c->iommu_hard_fault_latency;
     g->interleave_bits = (unsigned)__builtin_ctzll(c->gpu_l2_interleave / 64);
     m->gpu_l2_nack_when_full = c->gpu_l2_full_mshr == RP_FULL_MSHR_NACK;
     if (c->gpu_l2_mcs) {

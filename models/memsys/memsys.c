@@ -58,7 +58,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_own_pages = !coherent;
     c->gpu_l1_latency = 1;
     c->gpu_l2_latency = 3;
-    /* ports, request queue, write-back queues */
+    /* ports, request queue, write-back queues, TLBs, IOMMU */
     cgm_memsys_key_defaults(cgm_memsys_gpu_keys, cgm_memsys_gpu_nkeys, c);
     c->gpu_link_bytes = 32;
     c->gpu_xbar_bytes = 32; /* seed 000's GPU L1 and L2 buses: 32 bytes per GPU cycle */
@@ -66,17 +66,6 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_hubs = 1;
     c->gpu_scalar_latency = 2;
     c->gpu_scalar_share = 1;
-    c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
-    c->gpu_tlb_ways = 4;
-    c->gpu_tlb_latency = 0; /* a hit is part of the vector L1's latency */
-    /* The thesis gives no figure, only that the IOMMU's walk is much
-     * slower than the CPU's: replay's CPU walk (30 cycles) in GPU cycles,
-     * four times as long at 1 GHz. Faults are not charged, as replay's CPU
-     * does not by default. */
-    c->iommu_walk_latency = 30;
-    /* Nor how many walks the IOMMU makes at once: Power et al. (HPCA 2014)
-     * serve per-CU TLBs with one shared, 32-way threaded walker. */
-    c->iommu_walkers = 32;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
