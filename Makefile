@@ -1,6 +1,7 @@
 # cgmtrace build.
 #
 # Sources are found by folder, so adding a file needs no edit here:
+#   common/*.c             -> libcgmcommon.a      (the statistics registry, the key tables)
 #   formats/*.c            -> libcgmformats.a     formats/tracetool/*.c -> bin/tracetool
 #   models/**/*.c, *.S     -> libcgmmodels.a
 #   tracegen/**/*.c        -> libcgmtracegen.a    (tracegen/main.c -> bin/tracegen)
@@ -79,6 +80,7 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(PC_CFLAGS) -MMD -MP
 
 find_src = $(shell find $(1) -name '$(2)' 2>/dev/null | LC_ALL=C sort)
 
+COMMON_SRC    := $(wildcard common/*.c)
 FORMATS_SRC   := $(wildcard formats/*.c)
 TRACETOOL_SRC := $(wildcard formats/tracetool/*.c)
 MODELS_SRC    := $(call find_src,models,*.c) $(call find_src,models,*.S)
@@ -94,6 +96,7 @@ FUZZ_SRC      := $(wildcard tests/fuzz/fuzz_*.c)
 
 objs = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 
+LIB_COMMON   := $(BUILD)/lib/libcgmcommon.a
 LIB_FORMATS  := $(BUILD)/lib/libcgmformats.a
 LIB_MODELS   := $(BUILD)/lib/libcgmmodels.a
 LIB_TRACEGEN := $(BUILD)/lib/libcgmtracegen.a
@@ -101,22 +104,24 @@ LIB_REPLAY   := $(BUILD)/lib/libcgmreplay.a
 LIB_SWEEP    := $(BUILD)/lib/libcgmsweep.a
 LIB_TESTS    := $(BUILD)/lib/libcgmtests.a
 # Link order: users before what they use.
-ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS)
+ALL_LIBS := $(LIB_SWEEP) $(LIB_REPLAY) $(LIB_TRACEGEN) $(LIB_MODELS) $(LIB_FORMATS) $(LIB_COMMON)
 
 # The layers (README.md, "Layout"): tracegen and replay use formats and models; models
-# knows nothing of traces, formats nothing of emulators or timing. Each
+# knows nothing of traces, formats nothing of emulators or timing; common (the
+# statistics registry and the key-table engine) is below them all. Each
 # program, and each part's unit tests, links only its own layer, the layers
 # below it and their Debian libraries, so a call that points the wrong way
 # is an undefined symbol at link time. Benchmarks may use any layer.
-USES_formats  := formats
-USES_models   := models
-USES_tracegen := tracegen formats
-USES_replay   := replay models formats
-USES_tracetool := formats
+USES_formats  := formats common
+USES_models   := models common
+USES_tracegen := tracegen formats common
+USES_replay   := replay models formats common
+USES_tracetool := formats common
 # sweep runs replay as separate processes: it takes only replay's
 # configuration table (and the DRAM presets that table names).
-USES_sweep    := sweep replay models formats
-USES_bench    := replay tracegen models formats
+USES_sweep    := sweep replay models formats common
+USES_bench    := replay tracegen models formats common
+PC_common     := libcjson
 PC_formats    := liblz4 libxxhash capstone
 PC_models     := libcjson
 PC_tracegen   := libelf capstone msgpack
@@ -193,6 +198,7 @@ define archive
 	$(AR) rcs $@ $^
 endef
 
+$(LIB_COMMON):   $(call objs,$(COMMON_SRC));   $(archive)
 $(LIB_FORMATS):  $(call objs,$(FORMATS_SRC));  $(archive)
 $(LIB_MODELS):   $(call objs,$(MODELS_SRC));   $(archive)
 $(LIB_TRACEGEN): $(call objs,$(TRACEGEN_SRC)); $(archive)
@@ -320,13 +326,14 @@ bench-knightsim: $(KS_SYSTEMC_HELPER)
 # ---- fuzzing ---------------------------------------------------------------
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g -O1 \
               -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-FUZZ_LIB_SRC := $(FORMATS_SRC)
+FUZZ_LIB_SRC := $(FORMATS_SRC) $(COMMON_SRC)
 fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 	@echo "fuzz targets in $(BUILD)/fuzz; run e.g. $(BUILD)/fuzz/fuzz_trace_reader -max_total_time=60"
 
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
-# The DRAM model registers its statistics (models/stats).
-FUZZ_DRAM_SRC := $(wildcard models/dram/*.c) $(wildcard models/stats/*.c)
+# (Every target takes common/: the statistics registry the DRAM model
+# registers into, the key tables.)
+FUZZ_DRAM_SRC := $(wildcard models/dram/*.c)
 $(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/util.c replay/config.c \
   $(FUZZ_DRAM_SRC)

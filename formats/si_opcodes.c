@@ -3,9 +3,9 @@
 #include "cgm/si_isa.h"
 
 const struct cgm_si_opcode_info cgm_si_opcodes[CGM_SI_OPCODE_COUNT] = {
-#define CGM_SI_OPCODE(name, fmt, code, d, s0, s1, s2, access, bytes)                       \
+#define CGM_SI_OPCODE(name, fmt, code, d, s0, s1, s2, access, bytes, branch)               \
     [CGM_SI_##name] = { #name, CGM_SI_FMT_##fmt, code, { d, { s0, s1, s2 } }, CGM_SI_##access, \
-                        bytes },
+                        bytes, branch },
 #include "cgm/si_opcodes.def"
 #undef CGM_SI_OPCODE
 };

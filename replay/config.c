@@ -1,5 +1,6 @@
 /* The configuration table and its INI reader and printer. */
 #include "replay/config.h"
+#include "cgm/bits.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,22 +15,21 @@
 #include "cgm/coh.h"
 #include "cgm/dram.h"
 #include "cgm/input.h"
+#include "cgm/keys.h"
 #include "cgm/nearest.h"
 #include "replay/gpu/adsm.h"
 
-/* T_MODEL: a section whose keys a model's own table holds; its row gives
- * where the section is printed and the key that sets its defaults. */
-enum key_type { T_COUNT, T_BYTES, T_HZ, T_CYCLES, T_ENUM, T_MODEL };
-
-struct key {
-    const char *section, *name;
-    enum key_type type;
-    size_t offset;
-    const char *def;           /* default, as text */
-    uint64_t min, max;
-    const char *const *names;  /* T_ENUM: value names, index = value */
-    const char *doc;
-};
+/* The rows are the engine's (cgm/keys.h); the short names keep the table
+ * readable. CGM_KEY_MODEL: a section whose keys a model's own parser
+ * holds (the DRAM's); its row gives where the section is printed and the
+ * key that sets its defaults. */
+#define T_COUNT CGM_KEY_COUNT
+#define T_BYTES CGM_KEY_BYTES
+#define T_HZ CGM_KEY_HZ
+#define T_CYCLES CGM_KEY_CYCLES
+#define T_ENUM CGM_KEY_ENUM
+#define T_MODEL CGM_KEY_MODEL
+#define POW2 CGM_KEY_POW2
 
 static const char *const predictor_names[] = { "bimodal", "gshare", "gselect", NULL };
 static const char *const gpu_memory_names[] = { "hierarchy", "ideal", NULL };
@@ -132,7 +132,7 @@ static const char *const protocol_names[] = {
     EFJ("energy.cu", "other", cu[RP_E_CU_OTHER], "0", "fJ per other wavefront instruction (barrier, waitcnt, end, ...)"), \
     EFJ("energy.cu", "passive", cu[RP_E_CU_PASSIVE], "0", "fJ per idle GPU cycle of the compute unit")
 
-static const struct key keys[] = {
+static const struct cgm_key keys[] = {
     { "cpu", "cores", T_COUNT, OFF(cores), "4", 1, 64, NULL, "cores" },
     { "cpu", "frequency", T_HZ, OFF(frequency), "4GHz", 1000000, 20000000000ull, NULL, "core clock" },
     { "cpu", "fetch_width", T_COUNT, OFF(fetch_width), "4", 1, 16, NULL, "instructions fetched per cycle" },
@@ -157,7 +157,7 @@ static const struct key keys[] = {
     { "cpu", "predictor", T_ENUM, OFF(predictor), "gshare", 0, 2, predictor_names,
       "branch predictor: counters indexed by address (bimodal), address xor history (gshare), or "
       "history bits above address bits (gselect)" },
-    { "cpu", "predictor_entries", T_COUNT, OFF(predictor_entries), "4096", 2, 1u << 24, NULL,
+    { "cpu", "predictor_entries", T_COUNT | POW2, OFF(predictor_entries), "4096", 2, 1u << 24, NULL,
       "2-bit counters (power of two)" },
     { "cpu", "history_bits", T_COUNT, OFF(history_bits), "12", 0, 24, NULL,
       "global history bits (gshare, gselect; gselect: fewer than log2 of the entries)" },
@@ -173,7 +173,7 @@ static const struct key keys[] = {
     CACHE_KEYS("cache.l1d", l1d, "32KiB", "8", "4", "16"),
     CACHE_KEYS("cache.l2", l2, "256KiB", "8", "12", "16"),
     CACHE_KEYS("cache.l3", l3, "2MiB", "16", "20", "32"),
-    { "cache.l3", "slices", T_COUNT, OFF(l3_slices), "4", 1, 64, NULL,
+    { "cache.l3", "slices", T_COUNT | POW2, OFF(l3_slices), "4", 1, 64, NULL,
       "slices striped by block address (power of two); size is per slice" },
     { "coherence", "protocol", T_ENUM, OFF(coherence_protocol), "mesi", 0, CGM_COH_NPROTOCOLS - 1, protocol_names,
       "the protocol of the CPU's caches and the L3 directory (the GPU's caches run gpu.protocol; "
@@ -197,7 +197,7 @@ static const struct key keys[] = {
       "physical memory modelled; guest pages are placed in it on first touch" },
     { "memory", "page_size", T_BYTES, OFF(page_size), "4KiB", 4096, 1ull << 30, NULL,
       "page size of the virtual-to-physical placement (power of two)" },
-    { "tlb", "sets", T_COUNT, OFF(tlb_sets), "16", 1, 65536, NULL,
+    { "tlb", "sets", T_COUNT | POW2, OFF(tlb_sets), "16", 1, 65536, NULL,
       "sets of each core's instruction and data TLB (power of two)" },
     { "tlb", "ways", T_COUNT, OFF(tlb_ways), "4", 1, 64, NULL, "TLB associativity" },
     { "tlb", "latency", T_CYCLES, OFF(tlb_latency), "1", 0, 1000, NULL,
@@ -262,25 +262,21 @@ static const struct key keys[] = {
       "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
     { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
       "hierarchy: compute units sharing one scalar cache (seed 000: 1; SI hardware: up to 4)" },
-    { "gpu.tlb", "sets", T_COUNT, OFF(gpu_tlb_sets), "16", 1, 65536, NULL,
-      "hierarchy: sets of each compute unit's TLB (power of two)" },
-    { "gpu.tlb", "ways", T_COUNT, OFF(gpu_tlb_ways), "4", 1, 64, NULL, "hierarchy: its associativity" },
-    { "gpu.tlb", "latency", T_CYCLES, OFF(gpu_tlb_latency), "0", 0, 1000, NULL,
-      "hierarchy: GPU cycles of a TLB hit before the vector L1" },
     /* seed 002 Sec. 2.5's GPU MMU */
     { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names,
       "hierarchy: yes: virtually indexed and tagged vector L1s; only the requests that need the L2 are "
       "translated, by one TLB the compute units share (gpu.tlb.shared_entries) in place of theirs" },
-    { "gpu.tlb", "shared_entries", T_COUNT, OFF(gpu_tlb_shared_entries), "512", 1, 1048576, NULL,
-      "hierarchy, gpu.l1.virtual = yes: entries of the shared TLB (gpu.tlb.ways ways, a power of two sets)" },
-    { "gpu.iommu", "walkers", T_COUNT, OFF(iommu_walkers), "32", 1, 1024, NULL,
-      "hierarchy: page walks the IOMMU makes at once (Power et al., HPCA 2014: 32)" },
-    { "gpu.iommu", "walk_latency", T_CYCLES, OFF(iommu_walk_latency), "30", 0, 1000000, NULL,
-      "hierarchy: GPU cycles of a page walk on a TLB miss" },
-    { "gpu.iommu", "soft_fault_latency", T_CYCLES, OFF(iommu_soft_fault_latency), "0", 0, 100000000, NULL,
-      "hierarchy: extra GPU cycles when the walk finds the page mapped" },
-    { "gpu.iommu", "hard_fault_latency", T_CYCLES, OFF(iommu_hard_fault_latency), "0", 0, 100000000, NULL,
-      "hierarchy: extra GPU cycles for a page's first touch" },
+    /* [gpu.tlb], [gpu.iommu]: the memory system's rows (cgm/memsys_keys.def) */
+#define XLAT_ROW(section_, key, kind, field, def_, min_, max_, doc_)                                       \
+    { section_, #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
+#define NONE(key, kind, field, def_, min_, max_, doc_)
+#define CGM_MEMSYS_KEY NONE
+#define CGM_MEMSYS_GPU_KEY NONE
+#define CGM_MEMSYS_XLAT_KEY XLAT_ROW
+#include "cgm/memsys_keys.def"
+#undef CGM_MEMSYS_KEY
+#undef CGM_MEMSYS_GPU_KEY
+#undef CGM_MEMSYS_XLAT_KEY
     { "gpu.cu", "simds", T_COUNT, OFF(cu.simds), "4", 1, 16, NULL,
       "SIMD units, each fed by its own wavefront pool (one pool issues per cycle, in turn)" },
     { "gpu.cu", "simd_lanes", T_COUNT, OFF(cu.simd_lanes), "16", 1, 64, NULL,
@@ -329,9 +325,9 @@ static const struct key keys[] = {
                    "vector L1 of each compute unit", "per compute unit"),
     GPU_CACHE_KEYS("gpu.l2", gpu_l2, "64KiB", "16", "3", "32", "64",
                    "L2 bank (striped by block)", "per bank"),
-    { "gpu.l2", "banks", T_COUNT, OFF(gpu_l2_banks), "0", 0, 64, NULL,
+    { "gpu.l2", "banks", T_COUNT | CGM_KEY_POW2_OR_0, OFF(gpu_l2_banks), "0", 0, 64, NULL,
       "L2 banks, a power of two; 0: one per four compute units, at least one (seed 000 Sec. 4.4.1)" },
-    { "gpu.l2", "interleave", T_BYTES, OFF(gpu_l2_interleave), "64", 64, 1ull << 26, NULL,
+    { "gpu.l2", "interleave", T_BYTES | POW2, OFF(gpu_l2_interleave), "64", 64, 1ull << 26, NULL,
       "bytes of each stripe of the banks, a power of two (64: by block; 256 on SI, seed 001 Sec. 1.2.3)" },
     { "gpu.l2", "full_mshr", T_ENUM, OFF(gpu_l2_full_mshr), "wait", 0, 1, full_mshr_names,
       "a CU's request to a bank without a free MSHR or write-back entry: wait until one frees, or nack (the L1 "
@@ -358,7 +354,22 @@ static const struct key keys[] = {
       "bytes per GPU cycle all vector requests share (32 at 1 GHz: seed 000 Table 4.1's 32 GB/s)" },
     { "gpu.ideal_memory", "scalar_latency", T_CYCLES, OFF(ideal_scalar_latency), "2", 0, 1000000, NULL,
       "scalar loads: a scalar cache that always hits (seed 000)" },
-    ENERGY_KEYS
+    ENERGY_KEYS,
+    /* the memory system's own rows, into rp_config.memsys */
+#define MEMSYS_ROW(key, kind, field, def_, min_, max_, doc_)                                              \
+    { "memsys", #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
+#define SECTION_NONE(section_, key, kind, field, def_, min_, max_, doc_)
+#define CGM_MEMSYS_KEY MEMSYS_ROW
+#define CGM_MEMSYS_GPU_KEY MEMSYS_ROW
+#define CGM_MEMSYS_XLAT_KEY SECTION_NONE
+#include "cgm/memsys_keys.def"
+#undef CGM_MEMSYS_KEY
+#undef CGM_MEMSYS_GPU_KEY
+#undef CGM_MEMSYS_XLAT_KEY
+#undef MEMSYS_ROW
+#undef SECTION_NONE
+#undef XLAT_ROW
+#undef NONE
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -368,96 +379,12 @@ static const struct { const char *section, *name, *key; } aliases[] = {
     { "gpu.cu", "coalescer", "coalescing" },
 };
 
-static const char *type_unit(const struct key *k)
-{
-    switch (k->type) {
-    case T_BYTES: return "bytes (KiB, MiB, GiB suffixes)";
-    case T_HZ: return "Hz (kHz, MHz, GHz suffixes)";
-    case T_CYCLES: return "cycles";
-    case T_ENUM: return "name";
-    case T_MODEL: return "name";
-    default: return "count";
-    }
-}
-
-static uint64_t *field(struct rp_config *c, const struct key *k)
-{
-    return (uint64_t *)((char *)c + k->offset);
-}
-
-static const uint64_t *cfield(const struct rp_config *c, const struct key *k)
-{
-    return (const uint64_t *)((const char *)c + k->offset);
-}
-
 static void where(char *buf, size_t len, const char *source, int line)
 {
     if (line > 0)
         snprintf(buf, len, "%s:%d", source, line);
     else
         snprintf(buf, len, "%s", source);
-}
-
-/* Parses a decimal number with an optional unit suffix. A fraction is
- * taken when the value it gives is whole (1.5GHz, 0.5KiB; not 1.5 cores
- * or 0.3B). KB, MB and GB, in any case, are the powers of 1024 that KiB,
- * MiB and GiB are: a cache's 16KB means 16 KiB. */
-static int parse_number(const char *text, enum key_type type, uint64_t *out)
-{
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(p, &end, 10);
-    if (errno)
-        return -1;
-    /* at most 9 digits of fraction: fraction x unit stays within 64 bits */
-    uint64_t frac = 0, frac_scale = 1;
-    if (*end == '.') {
-        end++;
-        if (!isdigit((unsigned char)*end))
-            return -1;
-        for (; isdigit((unsigned char)*end); end++) {
-            if (frac_scale == 1000000000u)
-                return -1;
-            frac = frac * 10 + (uint64_t)(*end - '0');
-            frac_scale *= 10;
-        }
-    }
-    while (isspace((unsigned char)*end))
-        end++;
-    uint64_t mult = 1;
-    if (*end) {
-        static const struct { const char *s; enum key_type t; uint64_t m; } sfx[] = {
-            { "KiB", T_BYTES, 1ull << 10 }, { "MiB", T_BYTES, 1ull << 20 }, { "GiB", T_BYTES, 1ull << 30 },
-            { "KB", T_BYTES, 1ull << 10 }, { "MB", T_BYTES, 1ull << 20 }, { "GB", T_BYTES, 1ull << 30 },
-            { "K", T_BYTES, 1ull << 10 }, { "M", T_BYTES, 1ull << 20 }, { "G", T_BYTES, 1ull << 30 },
-            { "B", T_BYTES, 1 },
-            { "Hz", T_HZ, 1 }, { "kHz", T_HZ, 1000 }, { "MHz", T_HZ, 1000000 }, { "GHz", T_HZ, 1000000000 },
-        };
-        size_t n = strlen(end);
-        while (n && isspace((unsigned char)end[n - 1]))
-            n--;
-        bool found = false;
-        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
-            if (sfx[i].t == type && strlen(sfx[i].s) == n && !strncasecmp(end, sfx[i].s, n)) {
-                mult = sfx[i].m;
-                found = true;
-                break;
-            }
-        if (!found)
-            return -1;
-    }
-    if (frac * mult % frac_scale)
-        return -1;
-    uint64_t part = frac * mult / frac_scale;
-    if (v > UINT64_MAX / mult || v * mult > UINT64_MAX - part)
-        return -1;
-    *out = v * mult + part;
-    return 0;
 }
 
 /* Formats a configuration error into err (truncated to errlen: the
@@ -495,7 +422,7 @@ _Static_assert(KEY_SLOTS >= 2 * NKEYS && (KEY_SLOTS & (KEY_SLOTS - 1)) == 0, "a 
 static uint16_t key_slots[KEY_SLOTS];
 static bool key_slots_built;
 
-static const struct key *lookup_key(const char *section, const char *key)
+static const struct cgm_key *lookup_key(const char *section, const char *key)
 {
     if (!key_slots_built) {
         key_slots_built = true;
@@ -507,7 +434,7 @@ static const struct key *lookup_key(const char *section, const char *key)
         }
     }
     for (uint32_t h = name_hash(section, key) & (KEY_SLOTS - 1); key_slots[h]; h = (h + 1) & (KEY_SLOTS - 1)) {
-        const struct key *k = &keys[key_slots[h] - 1];
+        const struct cgm_key *k = &keys[key_slots[h] - 1];
         if (!strcmp(k->section, section) && !strcmp(k->name, key))
             return k;
     }
@@ -519,11 +446,11 @@ static const struct key *lookup_key(const char *section, const char *key)
 
 /* The table's entry for SECTION.KEY, or NULL with an error naming AT
  * (SOURCE:LINE, written into AT for the caller's messages too). */
-static const struct key *find_key(const char *section, const char *key, const char *source, int line,
+static const struct cgm_key *find_key(const char *section, const char *key, const char *source, int line,
                                   char at[512], char *err, size_t errlen)
 {
     where(at, 512, source, line);
-    const struct key *k = lookup_key(section, key);
+    const struct cgm_key *k = lookup_key(section, key);
     if (k)
         return k;
     bool section_known = false;
@@ -560,12 +487,12 @@ static const struct key *find_key(const char *section, const char *key, const ch
 /* A whole-number [dram] key as a row of this table (in TMP), so that sweeps
  * read and write it as they do every other number; NULL for [dram]'s
  * other keys. */
-static const struct key *dram_number_key(const char *section, const char *key, struct key *tmp)
+static const struct cgm_key *dram_number_key(const char *section, const char *key, struct cgm_key *tmp)
 {
     unsigned min, max;
     if (!cgm_dram_config_uint_key(key, &min, &max))
         return NULL;
-    *tmp = (struct key){ .section = section, .name = key, .type = T_COUNT, .min = min, .max = max };
+    *tmp = (struct cgm_key){ .section = section, .name = key, .type = T_COUNT, .min = min, .max = max };
     return tmp;
 }
 
@@ -581,22 +508,6 @@ static struct cgm_dram_config *dram_of(struct rp_config *c, const char *section)
     return strcmp(section, "dram") ? &c->gpu_dram : &c->dram;
 }
 
-/* A numeric key's value from text, range-checked. */
-static int number_value(const struct key *k, const char *value, const char *at, uint64_t *out, char *err,
-                        size_t errlen)
-{
-    uint64_t v;
-    if (parse_number(value, k->type, &v))
-        return config_error(err, errlen, "%s: %s.%s: '%s' is not a valid value (%s)", at, k->section, k->name,
-                            value, type_unit(k));
-    if (v < k->min || v > k->max)
-        return config_error(err, errlen,
-                            "%s: %s.%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]", at,
-                            k->section, k->name, v, k->min, k->max);
-    *out = v;
-    return 0;
-}
-
 int rp_config_apply(struct rp_config *c, const char *section, const char *key, const char *value,
                     const char *source, int line, char *err, size_t errlen)
 {
@@ -608,36 +519,18 @@ int rp_config_apply(struct rp_config *c, const char *section, const char *key, c
             return config_error(err, errlen, "%s: %s", at, why);
         return 0;
     }
-    const struct key *k = find_key(section, key, source, line, at, err, errlen);
+    const struct cgm_key *k = find_key(section, key, source, line, at, err, errlen);
     if (!k)
         return -1;
-    if (k->type == T_ENUM) {
-        for (uint64_t i = 0; k->names[i]; i++)
-            if (!strcmp(k->names[i], value)) {
-                *field(c, k) = i;
-                return 0;
-            }
-        char list[128] = "", hint[96] = "";
-        struct cgm_nearest near = { NULL, 0 };
-        for (size_t i = 0; k->names[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, k->names[i], sizeof list - strlen(list) - 1);
-            cgm_nearest_offer(&near, value, k->names[i]);
-        }
-        if (near.best)
-            snprintf(hint, sizeof hint, " (did you mean %s?)", near.best);
-        return config_error(err, errlen, "%s: %s.%s: '%s' is not one of %s%s", at, section, key, value,
-                            list, hint);
-    }
-    return number_value(k, value, at, field(c, k), err, errlen);
+    return cgm_key_set(k, c, value, at, err, errlen);
 }
 
 int rp_config_number(const char *section, const char *key, const char *text, uint64_t *value,
                      const char *source, int line, char *err, size_t errlen)
 {
     char at[512];
-    struct key tmp;
-    const struct key *k;
+    struct cgm_key tmp;
+    const struct cgm_key *k;
     if (is_dram_section(section)) {
         where(at, sizeof at, source, line);
         k = dram_number_key(section, key, &tmp);
@@ -646,9 +539,9 @@ int rp_config_number(const char *section, const char *key, const char *text, uin
     } else {
         k = find_key(section, key, source, line, at, err, errlen);
     }
-    if (!k || k->type == T_ENUM || k->type == T_MODEL)
+    if (!k || CGM_KEY_TYPE(k) == T_ENUM || CGM_KEY_TYPE(k) == T_MODEL)
         return k ? config_error(err, errlen, "%s: %s.%s takes a name, not a number", at, section, key) : -1;
-    return number_value(k, text, at, value, err, errlen);
+    return cgm_key_number(k, text, at, value, err, errlen);
 }
 
 void rp_config_defaults(struct rp_config *c)
@@ -761,7 +654,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
     struct load_ctx *l = user;
     char msg[512], dotted[2 * 64 + 2];
-    const struct key *k = !is_dram_section(section) ? lookup_key(section, name) : NULL;
+    const struct cgm_key *k = !is_dram_section(section) ? lookup_key(section, name) : NULL;
     snprintf(dotted, sizeof dotted, "%s.%s", section, k ? k->name : name); /* an alias is its key */
     if (!l->first_pass)
         once(l, "key", dotted);
@@ -839,13 +732,11 @@ int rp_config_set(struct rp_config *c, const char *assignment, char *err, size_t
     return rp_config_apply(c, section, key, eq + 1, "--set", 0, err, errlen);
 }
 
-static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
 static int check_geometry(const char *name, uint64_t size, uint64_t ways, uint64_t block, char *err,
                           size_t errlen)
 {
     uint64_t set_bytes = ways * block;
-    if (size % set_bytes || !pow2(size / set_bytes)) {
+    if (size % set_bytes || !cgm_pow2(size / set_bytes)) {
         snprintf(err, errlen, "%s.size: %" PRIu64 " bytes is not a power-of-two number of sets of %" PRIu64
                  " ways x %" PRIu64 " bytes", name, size, ways, block);
         return -1;
@@ -865,20 +756,15 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         check_geometry("gpu.l1", c->gpu_l1.size, c->gpu_l1.ways, 64, err, errlen) ||
         check_geometry("gpu.l2", c->gpu_l2.size, c->gpu_l2.ways, 64, err, errlen))
         return -1;
-    if (c->gpu_l2_banks && !pow2(c->gpu_l2_banks)) {
-        snprintf(err, errlen, "gpu.l2.banks: %" PRIu64 " is not a power of two", c->gpu_l2_banks);
+    /* the rules the rows declare (powers of two) */
+    if (cgm_keys_check(keys, NKEYS, c, err, errlen))
         return -1;
-    }
-    if (!pow2(c->gpu_l2_interleave)) {
-        snprintf(err, errlen, "gpu.l2.interleave: %" PRIu64 " is not a power of two", c->gpu_l2_interleave);
-        return -1;
-    }
     if (c->gpu_l2_mcs && c->gpu_attach == RP_GPU_DISCRETE) {
         snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " with gpu.attach = discrete: the discrete GPU's "
                  "L2 misses go to its own memory ([gpu.dram]), leave it at 0", c->gpu_l2_mcs);
         return -1;
     }
-    if (c->gpu_l2_mcs && (!pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
+    if (c->gpu_l2_mcs && (!cgm_pow2(c->gpu_l2_mcs) || c->gpu_connection != RP_GPU_TO_MC ||
                           c->mem_controllers != 1)) {
         snprintf(err, errlen, "gpu.l2.memory_controllers: %" PRIu64 " must be 0, 1, 2 or 4, with gpu.connection = mc "
                  "and memory.controllers left at 1 (it sets the controllers and their interleave)", c->gpu_l2_mcs);
@@ -914,22 +800,10 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  cp->name);
         return -1;
     }
-    if (c->gpu_l1_virtual && (c->gpu_tlb_shared_entries % c->gpu_tlb_ways ||
-                              !pow2(c->gpu_tlb_shared_entries / c->gpu_tlb_ways))) {
-        snprintf(err, errlen, "gpu.tlb.shared_entries: %" PRIu64 " entries are not a power of two sets of "
-                 "gpu.tlb.ways = %" PRIu64, c->gpu_tlb_shared_entries, c->gpu_tlb_ways);
-        return -1;
-    }
-    if (!pow2(c->gpu_tlb_sets)) {
-        snprintf(err, errlen, "gpu.tlb.sets: %" PRIu64 " is not a power of two", c->gpu_tlb_sets);
-        return -1;
-    }
-    if (!pow2(c->l3_slices)) {
-        snprintf(err, errlen, "cache.l3.slices: %" PRIu64 " is not a power of two", c->l3_slices);
-        return -1;
-    }
-    if (!pow2(c->predictor_entries)) {
-        snprintf(err, errlen, "cpu.predictor_entries: %" PRIu64 " is not a power of two", c->predictor_entries);
+    if (c->gpu_l1_virtual && (c->memsys.gpu_tlb_shared_entries % c->memsys.gpu_tlb_ways ||
+                              !cgm_pow2(c->memsys.gpu_tlb_shared_entries / c->memsys.gpu_tlb_ways))) {
+        snprintf(err, errlen, "gpu.tlb.shared_entries: %u entries are not a power of two sets of "
+                 "gpu.tlb.ways = %u", c->memsys.gpu_tlb_shared_entries, c->memsys.gpu_tlb_ways);
         return -1;
     }
     if (c->predictor == RP_GSELECT && (1ull << c->history_bits) >= c->predictor_entries) {
@@ -937,12 +811,12 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
                  " gselect entries", c->history_bits, c->predictor_entries);
         return -1;
     }
-    if (!pow2(c->page_size) || c->mem_size % c->page_size) {
+    if (!cgm_pow2(c->page_size) || c->mem_size % c->page_size) {
         snprintf(err, errlen, "memory.page_size: %" PRIu64 " must be a power of two dividing memory.size",
                  c->page_size);
         return -1;
     }
-    if (c->mem_interleave && (!pow2(c->mem_interleave) || c->mem_interleave < 64)) {
+    if (c->mem_interleave && (!cgm_pow2(c->mem_interleave) || c->mem_interleave < 64)) {
         snprintf(err, errlen, "memory.interleave: %" PRIu64 " must be 0 (contiguous ranges) or a power of two "
                  "of at least a 64-byte block", c->mem_interleave);
         return -1;
@@ -951,10 +825,6 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "memory.interleave: %" PRIu64 " leaves some of memory.controllers = %" PRIu64
                  " without memory: runs of at most memory.size / memory.controllers (%" PRIu64 ") give each "
                  "one some", c->mem_interleave, c->mem_controllers, c->mem_size / c->mem_controllers);
-        return -1;
-    }
-    if (!pow2(c->tlb_sets)) {
-        snprintf(err, errlen, "tlb.sets: %" PRIu64 " is not a power of two", c->tlb_sets);
         return -1;
     }
     char why[256];
@@ -988,72 +858,37 @@ int rp_config_check(const struct rp_config *c, char *err, size_t errlen)
     return 0;
 }
 
-/* A number the way the file would write it: the largest unit that divides it. */
-static void format_number(enum key_type type, uint64_t v, char *buf, size_t len)
-{
-    if (type == T_BYTES && v && !(v % (1ull << 30)))
-        snprintf(buf, len, "%" PRIu64 "GiB", v >> 30);
-    else if (type == T_BYTES && v && !(v % (1ull << 20)))
-        snprintf(buf, len, "%" PRIu64 "MiB", v >> 20);
-    else if (type == T_BYTES && v && !(v % 1024))
-        snprintf(buf, len, "%" PRIu64 "KiB", v >> 10);
-    else if (type == T_HZ && v && !(v % 1000000000))
-        snprintf(buf, len, "%" PRIu64 "GHz", v / 1000000000);
-    else if (type == T_HZ && v && !(v % 1000000))
-        snprintf(buf, len, "%" PRIu64 "MHz", v / 1000000);
-    else if (type == T_HZ)
-        snprintf(buf, len, "%" PRIu64 "Hz", v);
-    else
-        snprintf(buf, len, "%" PRIu64, v);
-}
-
 const char *rp_config_key_name(const char *section, const char *key)
 {
-    const struct key *k = !is_dram_section(section) ? lookup_key(section, key) : NULL;
+    const struct cgm_key *k = !is_dram_section(section) ? lookup_key(section, key) : NULL;
     return k ? k->name : key;
 }
 
 int rp_config_format(const char *section, const char *key, uint64_t value, char *buf, size_t len)
 {
     char err[256], at[512];
-    struct key tmp;
-    const struct key *k = is_dram_section(section) ? dram_number_key(section, key, &tmp)
+    struct cgm_key tmp;
+    const struct cgm_key *k = is_dram_section(section) ? dram_number_key(section, key, &tmp)
                                                    : find_key(section, key, "", 0, at, err, sizeof err);
-    if (!k || k->type == T_ENUM || k->type == T_MODEL)
+    if (!k || CGM_KEY_TYPE(k) == T_ENUM || CGM_KEY_TYPE(k) == T_MODEL)
         return -1;
-    format_number(k->type, value, buf, len);
+    cgm_key_format(CGM_KEY_TYPE(k), value, buf, len);
     return 0;
-}
-
-static void print_value(const struct rp_config *c, const struct key *k, FILE *out)
-{
-    if (k->type == T_ENUM) {
-        fputs(k->names[*cfield(c, k)], out);
-    } else {
-        char buf[32];
-        format_number(k->type, *cfield(c, k), buf, sizeof buf);
-        fputs(buf, out);
-    }
 }
 
 void rp_config_print(const struct rp_config *c, FILE *out)
 {
     const char *section = "";
     for (size_t i = 0; i < NKEYS; i++) {
-        const struct key *k = &keys[i];
+        const struct cgm_key *k = &keys[i];
         if (strcmp(section, k->section)) {
             fprintf(out, "%s[%s]\n", i ? "\n" : "", k->section);
             section = k->section;
         }
-        if (k->type == T_MODEL) {
+        if (CGM_KEY_TYPE(k) == T_MODEL) {
             cgm_dram_config_print(strcmp(k->section, "dram") ? &c->gpu_dram : &c->dram, out);
             continue;
         }
-        fprintf(out, "; %s; %s", k->doc, type_unit(k));
-        if (k->type != T_ENUM)
-            fprintf(out, ", %" PRIu64 "..%" PRIu64, k->min, k->max);
-        fprintf(out, "; default %s\n%s = ", k->def, k->name);
-        print_value(c, k, out);
-        fputc('\n', out);
+        cgm_key_print(k, c, out);
     }
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cgm/dram.h"
+#include "cgm/memsys.h"
 
 enum rp_predictor { RP_BIMODAL, RP_GSHARE, RP_GSELECT };
 
@@ -62,11 +63,10 @@ struct rp_config {
     uint64_t gpu_cus, gpu_frequency;
     uint64_t gpu_memory, gpu_launch_latency, gpu_dispatch_latency;
     uint64_t gpu_coherence, gpu_connection, gpu_link_bytes, gpu_hub_latency, gpu_xbar_bytes;
-    /* [gpu.scalar_cache], [gpu.tlb], [gpu.iommu]: the hierarchy's scalar caches and translation */
+    /* [gpu.scalar_cache]: the hierarchy's scalar caches */
     uint64_t gpu_scalar_latency, gpu_scalar_share;
-    uint64_t gpu_tlb_sets, gpu_tlb_ways, gpu_tlb_latency;
-    uint64_t gpu_l1_virtual, gpu_tlb_shared_entries; /* [gpu.l1] virtual, [gpu.tlb] shared_entries */
-    uint64_t iommu_walkers, iommu_walk_latency, iommu_soft_fault_latency, iommu_hard_fault_latency;
+    /* [gpu.tlb], [gpu.iommu]: rows of the memory system's, in memsys below */
+    uint64_t gpu_l1_virtual; /* [gpu.l1] virtual */
     /* [gpu.l1], [gpu.l2]: the hierarchy's vector L1 (per CU) and L2 banks */
     struct rp_gpu_cache_cfg {
         uint64_t size, ways, latency, mshr, coalescer;
@@ -96,6 +96,9 @@ struct rp_config {
     uint64_t ideal_latency, ideal_bytes_per_cycle, ideal_scalar_latency;
     /* [energy], [energy.*]: the energy profiles (replay/energy.c) */
     struct rp_energy_cfg energy;
+    /* [memsys], [gpu.tlb], [gpu.iommu]: the memory system's own keys
+     * (cgm/memsys_keys.def); only the fields those rows name are set here */
+    struct cgm_memsys_config memsys;
 };
 
 enum rp_gpu_memory { RP_GPU_MEM_HIERARCHY, RP_GPU_MEM_IDEAL };

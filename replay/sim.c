@@ -31,6 +31,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     bool discrete = c->gpu_attach == RP_GPU_DISCRETE;
     cgm_memsys_default_gpu(m, (unsigned)c->gpu_cus, c->gpu_coherence == RP_GPU_COHERENT,
                            c->gpu_connection == RP_GPU_TO_L3 && !discrete);
+    cgm_keys_copy(cgm_memsys_gpu_keys, cgm_memsys_gpu_nkeys, m, &c->memsys);
     if (discrete) {
         m->gpu_dram_on = true;
         m->gpu_dram = c->gpu_dram;
@@ -54,15 +55,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
     m->gpu_xbar_bytes = (unsigned)c->gpu_xbar_bytes;
     m->gpu_scalar_latency = (unsigned)c->gpu_scalar_latency;
     m->gpu_scalar_share = (unsigned)c->gpu_scalar_share;
-    m->gpu_tlb_sets = (unsigned)c->gpu_tlb_sets;
-    m->gpu_tlb_ways = (unsigned)c->gpu_tlb_ways;
-    m->gpu_tlb_latency = (unsigned)c->gpu_tlb_latency;
     m->gpu_l1_virtual = c->gpu_l1_virtual;
-    m->gpu_tlb_shared_entries = (unsigned)c->gpu_tlb_shared_entries;
-    m->iommu_walkers = (unsigned)c->iommu_walkers;
-    m->iommu_walk_latency = (unsigned)c->iommu_walk_latency;
-    m->iommu_soft_fault_latency = (unsigned)c->iommu_soft_fault_latency;
-    m->iommu_hard_fault_latency = (unsigned)c->iommu_hard_fault_latency;
     g->interleave_bits = (unsigned)__builtin_ctzll(c->gpu_l2_interleave / 64);
     m->gpu_l2_nack_when_full = c->gpu_l2_full_mshr == RP_FULL_MSHR_NACK;
     g->l2_victim_policy = c->gpu_l2_victim_policy == 1 ? CGM_COH_VICTIM_SERIALIZED : CGM_COH_VICTIM_EARLY;
@@ -86,6 +79,7 @@ static void memsys_gpu_config(const struct rp_config *c, struct cgm_memsys_confi
 static void memsys_config(const struct rp_config *c, bool with_gpu, struct cgm_memsys_config *m)
 {
     cgm_memsys_default_config(m);
+    cgm_keys_copy(cgm_memsys_keys, cgm_memsys_nkeys, m, &c->memsys); /* [memsys] */
     m->cores = (unsigned)c->cores;
     m->slices = (unsigned)c->l3_slices;
     m->coh.l1_ways = (unsigned)c->l1d.ways;

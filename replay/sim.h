@@ -140,6 +140,13 @@ void rp_core_drop_pages(struct rp_core *c);
 int rp_stats_register(struct rp_sim *s);
 uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles);
 int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only);
+/* The text summary of the snapshot END and of the regions R (the regions
+ * alone with ROI_ONLY when there are some). Every statistic it shows is
+ * read by path; one the registry does not have is an error in ERR naming
+ * its path, and nothing is written: -1 (also when TEXT cannot be
+ * written), else 0. */
+int rp_stats_text(const struct cgm_stats *reg, const uint64_t *end, const struct rp_regions *r, bool roi_only,
+                  FILE *text, char *err, size_t errlen);
 /* --kernels-out: opens PATH for each GPU launch's statistics, one JSON line
  * per launch as it ends (before the run; a trace without GPU work leaves
  * it empty, with a warning). 0, or -1 with ERR naming the file. */

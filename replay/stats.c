@@ -16,17 +16,6 @@ static const char *const stall_names[ST_COUNT] = {
     "memory", "execute", "syscall", "idle",
 };
 
-static void add_tlb(struct cgm_stats *reg, cgm_stat core, const char *name, const struct cgm_mmu *t)
-{
-    cgm_stat x = cgm_stats_object(reg, core, name);
-    cgm_stat_counter(reg, x, "translations", &t->st.translations);
-    cgm_stat_counter(reg, x, "hits", &t->st.hits);
-    cgm_stat_counter(reg, x, "misses", &t->st.misses);
-    cgm_stat_counter(reg, x, "first_touch_faults", &t->st.hard_faults);
-    cgm_stat_counter(reg, x, "evictions", &t->st.evictions);
-    cgm_stat_counter(reg, x, "shootdowns", &t->st.shootdowns);
-}
-
 static void add_core(struct rp_sim *s, cgm_stat cores, unsigned id)
 {
     struct cgm_stats *reg = s->stats;
@@ -59,8 +48,8 @@ static void add_core(struct rp_sim *s, cgm_stat cores, unsigned id)
     cgm_stat_counter(reg, d, "iq_full", &st->iq_full);
     cgm_stat_counter(reg, d, "lsq_full", &st->lsq_full);
     cgm_stat_counter(reg, x, "memory_refused", &st->mem_refused);
-    add_tlb(reg, x, "itlb", rp_core_tlb(c, false));
-    add_tlb(reg, x, "dtlb", rp_core_tlb(c, true));
+    cgm_mmu_stats_register(rp_core_tlb(c, false), reg, cgm_stats_object(reg, x, "itlb"));
+    cgm_mmu_stats_register(rp_core_tlb(c, true), reg, cgm_stats_object(reg, x, "dtlb"));
     cgm_stat_ratio(reg, x, "ipc", insns, cycles, 1, 1);
 }
 
@@ -183,138 +172,142 @@ uint64_t *rp_stats_snapshot(struct rp_sim *s, uint64_t cycles)
     return v;
 }
 
-/* The value at PATH under NODE. */
-static double num(const struct cgm_stats *reg, const uint64_t *v, cgm_stat node, const char *path)
+/* The value at PATH under NODE: a path the registry does not have is
+ * recorded in R (rp_stats_write refuses the summary), never read as 0. */
+static double num(struct cgm_stats_reader *r, cgm_stat node, const char *path)
 {
-    return cgm_stats_value(reg, v, cgm_stats_find(reg, node, path));
+    return cgm_stats_get(r, node, path);
 }
 
 /* A kernel of the program (gpu.by_kernel): its launches added up. */
-static void kernel_line(const struct cgm_stats *reg, const uint64_t *v, cgm_stat k, FILE *out)
+static void kernel_line(struct cgm_stats_reader *r, cgm_stat k, FILE *out)
 {
-    double launches = num(reg, v, k, "launches");
+    const struct cgm_stats *reg = r->s;
+    double launches = num(r, k, "launches");
     if (!launches)
         return; /* in a region of interest: none began in it */
-    double busy = num(reg, v, k, "busy_cycles"), idle = num(reg, v, k, "idle_cycles"), stall = 0;
+    double busy = num(r, k, "busy_cycles"), idle = num(r, k, "idle_cycles"), stall = 0;
     cgm_stat st = cgm_stats_child(reg, k, "stall_cycles");
     for (unsigned i = 0; i < cgm_stats_count(reg, st); i++)
-        stall += cgm_stats_value(reg, v, cgm_stats_member(reg, st, i));
+        stall += cgm_stats_value(reg, r->values, cgm_stats_member(reg, st, i));
     double all = busy + stall + idle, pc = all ? 100 / all : 0;
     fprintf(out, "  kernel %s: %.0f launches, %.0f GPU cycles, %.0f wavefront instructions (valu %.0f, salu "
             "%.0f, vmem %.0f, lds %.0f), %.2f wavefronts resident on average; compute units busy %.1f%%, "
             "stalled %.1f%% (memory %.1f%%, barrier %.1f%%), idle %.1f%%",
-            cgm_stats_label_of(reg, cgm_stats_child(reg, k, "name")), launches, num(reg, v, k, "cycles"),
-            num(reg, v, k, "wavefront_instructions"), num(reg, v, k, "instructions_by_unit.valu"),
-            num(reg, v, k, "instructions_by_unit.salu"), num(reg, v, k, "instructions_by_unit.vmem"),
-            num(reg, v, k, "instructions_by_unit.lds"), num(reg, v, k, "occupancy.average_wavefronts"),
-            busy * pc, stall * pc, num(reg, v, k, "stall_cycles.memory_wait") * pc,
-            num(reg, v, k, "stall_cycles.barrier") * pc, idle * pc);
+            cgm_stats_get_label(r, k, "name"), launches, num(r, k, "cycles"),
+            num(r, k, "wavefront_instructions"), num(r, k, "instructions_by_unit.valu"),
+            num(r, k, "instructions_by_unit.salu"), num(r, k, "instructions_by_unit.vmem"),
+            num(r, k, "instructions_by_unit.lds"), num(r, k, "occupancy.average_wavefronts"),
+            busy * pc, stall * pc, num(r, k, "stall_cycles.memory_wait") * pc,
+            num(r, k, "stall_cycles.barrier") * pc, idle * pc);
     static const char *const caches[] = { "gpu_l1v", "gpu_l2" }, *const shown[] = { "L1", "L2" };
     for (int c = 0; c < 2; c++) {
         cgm_stat x = cgm_stats_child(reg, k, caches[c]);
         if (x >= 0)
-            fprintf(out, "; %s %.0f accesses, %.0f misses (%.2f%%)", shown[c], num(reg, v, x, "accesses"),
-                    num(reg, v, x, "misses"), 100 * num(reg, v, x, "miss_rate"));
+            fprintf(out, "; %s %.0f accesses, %.0f misses (%.2f%%)", shown[c], num(r, x, "accesses"),
+                    num(r, x, "misses"), 100 * num(r, x, "miss_rate"));
     }
-    fprintf(out, "; DRAM %.0f reads, %.0f writes (every source's, while it ran)\n", num(reg, v, k, "dram.reads"),
-            num(reg, v, k, "dram.writes"));
+    fprintf(out, "; DRAM %.0f reads, %.0f writes (every source's, while it ran)\n", num(r, k, "dram.reads"),
+            num(r, k, "dram.writes"));
 }
 
 /* The GPU's line: its kernels, and its compute units' cycles by kind. */
-static void gpu_summary(const struct cgm_stats *reg, const uint64_t *v, cgm_stat gpu, FILE *out)
+static void gpu_summary(struct cgm_stats_reader *r, cgm_stat gpu, FILE *out)
 {
+    const struct cgm_stats *reg = r->s;
     double kcycles = 0, busy = 0, stall = 0, idle = 0, mem = 0, bar = 0, unit = 0;
     int kernels = 0;
     cgm_stat ks = cgm_stats_child(reg, gpu, "kernels"), cus = cgm_stats_child(reg, gpu, "compute_units");
     for (unsigned i = 0; i < cgm_stats_count(reg, ks); i++) {
-        double c = num(reg, v, cgm_stats_member(reg, ks, i), "cycles");
+        double c = num(r, cgm_stats_member(reg, ks, i), "cycles");
         kernels += c > 0; /* in a region of interest: those that ran in it */
         kcycles += c;
     }
     for (unsigned i = 0; i < cgm_stats_count(reg, cus); i++) {
         cgm_stat c = cgm_stats_member(reg, cus, i);
-        busy += num(reg, v, c, "busy_cycles");
-        stall += num(reg, v, c, "stall_cycles_total");
-        idle += num(reg, v, c, "idle_cycles");
-        mem += num(reg, v, c, "stall_cycles.memory_wait");
-        bar += num(reg, v, c, "stall_cycles.barrier");
-        unit += num(reg, v, c, "stall_cycles.unit_busy");
+        busy += num(r, c, "busy_cycles");
+        stall += num(r, c, "stall_cycles_total");
+        idle += num(r, c, "idle_cycles");
+        mem += num(r, c, "stall_cycles.memory_wait");
+        bar += num(r, c, "stall_cycles.barrier");
+        unit += num(r, c, "stall_cycles.unit_busy");
     }
     double all = busy + stall + idle, pc = all ? 100 / all : 0;
     fprintf(out, "  gpu: %.0f wavefront instructions, %d kernels in %.0f GPU cycles; compute units busy "
             "%.1f%%, stalled %.1f%% (memory %.1f%%, barrier %.1f%%, unit busy %.1f%%), idle %.1f%%\n",
-            num(reg, v, gpu, "wavefront_instructions"), kernels, kcycles, busy * pc, stall * pc, mem * pc,
+            num(r, gpu, "wavefront_instructions"), kernels, kcycles, busy * pc, stall * pc, mem * pc,
             bar * pc, unit * pc, idle * pc);
     fprintf(out, "  gpu operations: %.0f (OPC %.2f per GPU cycle); vector memory instructions' latency mean %.1f, "
             "max %.0f GPU cycles; vector memory buffer full %.1f%% of the compute units' cycles",
-            num(reg, v, gpu, "operations"), num(reg, v, gpu, "opc"), num(reg, v, gpu, "vector_memory_latency.mean"),
-            num(reg, v, gpu, "vector_memory_latency.max"), 100 * num(reg, v, gpu, "vector_buffer_full_fraction"));
+            num(r, gpu, "operations"), num(r, gpu, "opc"), num(r, gpu, "vector_memory_latency.mean"),
+            num(r, gpu, "vector_memory_latency.max"), 100 * num(r, gpu, "vector_buffer_full_fraction"));
     if (cgm_stats_child(reg, gpu, "mpko") >= 0)
         fprintf(out, "; L2 %.0f misses (MPKO %.2f), %.2f bytes per GPU cycle to and from memory; CU-to-L2 latency "
-                "mean %.1f GPU cycles over %.0f requests", num(reg, v, gpu, "l2_misses"), num(reg, v, gpu, "mpko"),
-                num(reg, v, gpu, "l2_memory_bytes_per_cycle"), num(reg, v, gpu, "l2_latency.mean"),
-                num(reg, v, gpu, "l2_latency.requests"));
+                "mean %.1f GPU cycles over %.0f requests", num(r, gpu, "l2_misses"), num(r, gpu, "mpko"),
+                num(r, gpu, "l2_memory_bytes_per_cycle"), num(r, gpu, "l2_latency.mean"),
+                num(r, gpu, "l2_latency.requests"));
     if (cgm_stats_child(reg, gpu, "l2_frc") >= 0)
         fprintf(out, "; FRC served %.1f%% of the misses (%.0f swaps, %.0f hits)",
-                100 * num(reg, v, gpu, "l2_frc.served_fraction"), num(reg, v, gpu, "l2_frc.swaps"),
-                num(reg, v, gpu, "l2_frc.hits"));
+                100 * num(r, gpu, "l2_frc.served_fraction"), num(r, gpu, "l2_frc.swaps"),
+                num(r, gpu, "l2_frc.hits"));
     if (cgm_stats_find(reg, gpu, "l2_miss_latency.evict_cycles") >= 0)
         fprintf(out, "; a miss's parts per fetch: invalidate %.1f, evict %.1f, fetch %.1f GPU cycles",
-                num(reg, v, gpu, "l2_miss_latency.invalidate_per_fetch"),
-                num(reg, v, gpu, "l2_miss_latency.evict_per_fetch"), num(reg, v, gpu, "l2_miss_latency.fetch_mean"));
+                num(r, gpu, "l2_miss_latency.invalidate_per_fetch"),
+                num(r, gpu, "l2_miss_latency.evict_per_fetch"), num(r, gpu, "l2_miss_latency.fetch_mean"));
     fputc('\n', out);
     cgm_stat by = cgm_stats_child(reg, gpu, "by_kernel");
     for (unsigned i = 0; i < cgm_stats_count(reg, by); i++)
-        kernel_line(reg, v, cgm_stats_member(reg, by, i), out);
+        kernel_line(r, cgm_stats_member(reg, by, i), out);
     const char *org = cgm_stats_label_of(reg, cgm_stats_find(reg, gpu, "memory.organisation"));
     cgm_stat c = cgm_stats_child(reg, gpu, "copies");
     fprintf(out, "  copies (%s): %.0f jobs, %.0f bytes copied, %.0f blocks flushed, %.0f of the jobs implicit "
             "(buffers shared by pointer); the host threads spent %.0f CPU cycles in them\n",
-            org ? org : "ideal memory", num(reg, v, c, "jobs"), num(reg, v, c, "bytes_copied"),
-            num(reg, v, c, "blocks_flushed"), num(reg, v, c, "implicit"), num(reg, v, c, "system_cycles"));
+            org ? org : "ideal memory", num(r, c, "jobs"), num(r, c, "bytes_copied"),
+            num(r, c, "blocks_flushed"), num(r, c, "implicit"), num(r, c, "system_cycles"));
     cgm_stat b = cgm_stats_child(reg, CGM_STATS_ROOT, "breakdown");
     fprintf(out, "  breakdown: CPU busy %.0f, CPU stall %.0f (CPU cycles, summed over the cores); GPU busy %.0f, "
             "GPU stall %.0f (GPU cycles, summed over the compute units); system %.0f (CPU cycles: system "
             "calls, copies and flushes)\n",
-            num(reg, v, b, "cpu_busy"), num(reg, v, b, "cpu_stall"), num(reg, v, b, "gpu_busy"),
-            num(reg, v, b, "gpu_stall"), num(reg, v, b, "system"));
+            num(r, b, "cpu_busy"), num(r, b, "cpu_stall"), num(r, b, "gpu_busy"),
+            num(r, b, "gpu_stall"), num(r, b, "system"));
 }
 
 /* TITLE names the span the values are of, SPAN in "all the SPAN's cycles". */
-static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *out, const char *title,
+static void text_summary(struct cgm_stats_reader *r, FILE *out, const char *title,
                          const char *span)
 {
+    const struct cgm_stats *reg = r->s;
     const cgm_stat root = CGM_STATS_ROOT;
     fprintf(out, "%s: %.0f cycles (%.6f s simulated), %.0f instructions, IPC %.3f (every core's "
             "instructions per cycle, summed over the cores)\n", title,
-            num(reg, v, root, "cycles"), num(reg, v, root, "seconds"), num(reg, v, root, "instructions"),
-            num(reg, v, root, "ipc"));
+            num(r, root, "cycles"), num(r, root, "seconds"), num(r, root, "instructions"),
+            num(r, root, "ipc"));
     cgm_stat cores = cgm_stats_child(reg, root, "cores");
     for (unsigned i = 0; i < cgm_stats_count(reg, cores); i++) {
         cgm_stat c = cgm_stats_member(reg, cores, i);
-        if (!num(reg, v, c, "instructions"))
+        if (!num(r, c, "instructions"))
             continue;
-        double branches = num(reg, v, c, "branches");
-        double frontend = num(reg, v, c, "stall_cycles.frontend_icache") +
-                          num(reg, v, c, "stall_cycles.frontend_itlb") +
-                          num(reg, v, c, "stall_cycles.frontend_branch") +
-                          num(reg, v, c, "stall_cycles.frontend_serialize") +
-                          num(reg, v, c, "stall_cycles.frontend_other");
+        double branches = num(r, c, "branches");
+        double frontend = num(r, c, "stall_cycles.frontend_icache") +
+                          num(r, c, "stall_cycles.frontend_itlb") +
+                          num(r, c, "stall_cycles.frontend_branch") +
+                          num(r, c, "stall_cycles.frontend_serialize") +
+                          num(r, c, "stall_cycles.frontend_other");
         /* a core that ran out of threads early stopped counting cycles */
-        double cycles = num(reg, v, c, "cycles");
+        double cycles = num(r, c, "cycles");
         char over[64];
-        if (cycles == num(reg, v, root, "cycles"))
+        if (cycles == num(r, root, "cycles"))
             snprintf(over, sizeof over, "over all the %s cycles", span);
         else
             snprintf(over, sizeof over, "over its %.0f cycles", cycles);
         fprintf(out, "  core %.0f: %.0f instructions, IPC %.3f %s, branches %.0f (%.2f%% "
                 "mispredicted), stalls: memory %.0f, execute %.0f, front end %.0f (I-cache %.0f, branch %.0f), "
                 "syscall %.0f\n",
-                num(reg, v, c, "id"), num(reg, v, c, "instructions"), num(reg, v, c, "ipc"), over, branches,
-                branches ? 100 * num(reg, v, c, "mispredictions") / branches : 0,
-                num(reg, v, c, "stall_cycles.memory"), num(reg, v, c, "stall_cycles.execute"), frontend,
-                num(reg, v, c, "stall_cycles.frontend_icache"), num(reg, v, c, "stall_cycles.frontend_branch"),
-                num(reg, v, c, "stall_cycles.syscall"));
+                num(r, c, "id"), num(r, c, "instructions"), num(r, c, "ipc"), over, branches,
+                branches ? 100 * num(r, c, "mispredictions") / branches : 0,
+                num(r, c, "stall_cycles.memory"), num(r, c, "stall_cycles.execute"), frontend,
+                num(r, c, "stall_cycles.frontend_icache"), num(r, c, "stall_cycles.frontend_branch"),
+                num(r, c, "stall_cycles.syscall"));
     }
     static const char *const kinds[] = { "l1i", "l1d", "l2", "l3" };
     cgm_stat caches = cgm_stats_child(reg, root, "caches");
@@ -322,11 +315,12 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
         double a = 0, m = 0, sec = 0;
         for (unsigned i = 0; i < cgm_stats_count(reg, caches); i++) {
             cgm_stat c = cgm_stats_member(reg, caches, i);
-            const char *kind = cgm_stats_label_of(reg, cgm_stats_child(reg, c, "kind"));
+            const char *kind = cgm_stats_get_label(r, c, "kind");
             if (kind && !strcmp(kind, kinds[k])) {
-                a += num(reg, v, c, "accesses");
-                m += num(reg, v, c, "misses");
-                sec += num(reg, v, c, "secondary_misses");
+                a += num(r, c, "accesses");
+                m += num(r, c, "misses");
+                if (cgm_stats_child(reg, c, "secondary_misses") >= 0) /* the data caches' only */
+                    sec += num(r, c, "secondary_misses");
             }
         }
         fprintf(out, "  %-3s: %.0f accesses, %.0f misses (%.2f%%)", kinds[k], a, m, a ? 100 * m / a : 0);
@@ -336,33 +330,33 @@ static void text_summary(const struct cgm_stats *reg, const uint64_t *v, FILE *o
     }
     cgm_stat d = cgm_stats_child(reg, root, "dram");
     fprintf(out, "  dram: %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
-            num(reg, v, d, "reads"), num(reg, v, d, "writes"), num(reg, v, d, "row_hits"),
-            num(reg, v, d, "row_misses"), num(reg, v, d, "bandwidth_gbytes_per_s"));
+            num(r, d, "reads"), num(r, d, "writes"), num(r, d, "row_hits"),
+            num(r, d, "row_misses"), num(r, d, "bandwidth_gbytes_per_s"));
     cgm_stat gd = cgm_stats_find(reg, root, "gpu.dram");
     if (gd >= 0)
         fprintf(out, "  gpu.dram (%s): %.0f reads, %.0f writes, row hits %.0f, row misses %.0f, %.3f GB/s\n",
-                cgm_stats_label_of(reg, cgm_stats_child(reg, gd, "preset")), num(reg, v, gd, "reads"),
-                num(reg, v, gd, "writes"), num(reg, v, gd, "row_hits"), num(reg, v, gd, "row_misses"),
-                num(reg, v, gd, "bandwidth_gbytes_per_s"));
+                cgm_stats_get_label(r, gd, "preset"), num(r, gd, "reads"),
+                num(r, gd, "writes"), num(r, gd, "row_hits"), num(r, gd, "row_misses"),
+                num(r, gd, "bandwidth_gbytes_per_s"));
     cgm_stat gpu = cgm_stats_child(reg, root, "gpu");
     if (gpu >= 0)
-        gpu_summary(reg, v, gpu, out);
+        gpu_summary(r, gpu, out);
     cgm_stat e = cgm_stats_child(reg, root, "energy");
     if (e >= 0)
         fprintf(out, "  energy: %.3f uJ (cpu %.3f, gpu %.3f, network %.3f, dram %.3f), %.3f W, energy-delay "
-                "product %.4g J s\n", num(reg, v, e, "total_fj") / 1e9, num(reg, v, e, "parts.cpu.total_fj") / 1e9,
-                num(reg, v, e, "parts.gpu.total_fj") / 1e9, num(reg, v, e, "parts.network.total_fj") / 1e9,
-                num(reg, v, e, "parts.dram.total_fj") / 1e9, num(reg, v, e, "power_w"),
-                num(reg, v, e, "energy_delay_product_js"));
+                "product %.4g J s\n", num(r, e, "total_fj") / 1e9, num(r, e, "parts.cpu.total_fj") / 1e9,
+                num(r, e, "parts.gpu.total_fj") / 1e9, num(r, e, "parts.network.total_fj") / 1e9,
+                num(r, e, "parts.dram.total_fj") / 1e9, num(r, e, "power_w"),
+                num(r, e, "energy_delay_product_js"));
 }
 
 /* A region's one line: where it lies and what ran in it. */
-static void region_line(const struct cgm_stats *reg, const struct rp_roi *r, size_t i, FILE *out)
+static void region_line(struct cgm_stats_reader *rd, const struct rp_roi *r, size_t i, FILE *out)
 {
     fprintf(out, "region of interest %zu: cycles %llu to %llu (%.0f cycles), %.0f instructions, IPC %.3f\n", i,
             (unsigned long long)r->begin_cycle, (unsigned long long)r->end_cycle,
-            num(reg, r->delta, CGM_STATS_ROOT, "cycles"), num(reg, r->delta, CGM_STATS_ROOT, "instructions"),
-            num(reg, r->delta, CGM_STATS_ROOT, "ipc"));
+            num(rd, CGM_STATS_ROOT, "cycles"), num(rd, CGM_STATS_ROOT, "instructions"),
+            num(rd, CGM_STATS_ROOT, "ipc"));
 }
 
 /* The numbered regions as a JSON array, each the registry's tree with its
@@ -422,24 +416,59 @@ int rp_stats_write(struct rp_sim *s, FILE *json, FILE *text, bool roi_only)
         cJSON_Delete(part);
         cJSON_Delete(regions);
     }
-    if (text) {
-        if (!roi_only || !roi)
-            text_summary(reg, end, text, "whole run", "run's");
-        if (roi) {
-            char title[96];
-            snprintf(title, sizeof title, "the %zu regions of interest added up", r->count);
-            if (r->count == 1)
-                text_summary(reg, roi, text, "region of interest", "region's");
-            else
-                text_summary(reg, roi, text, title, "regions'");
-            for (size_t i = 0; i < rp_regions_numbered(r); i++)
-                region_line(reg, &r->numbered[i], i, text);
-            if (r->count > rp_regions_numbered(r))
-                fprintf(text, "(regions %zu to %zu are in the sum only)\n", rp_regions_numbered(r), r->count - 1);
-        }
+    char why[256];
+    if (text && rp_stats_text(reg, end, r, roi_only, text, why, sizeof why)) {
+        fprintf(stderr, "replay: %s\n", why);
+        rc = -1;
     }
     free(end);
     return rc;
+}
+
+int rp_stats_text(const struct cgm_stats *reg, const uint64_t *end, const struct rp_regions *r, bool roi_only,
+                  FILE *text, char *err, size_t errlen)
+{
+    /* Written to memory first: a summary that asks for a statistic the
+     * registry does not have is refused whole, naming it. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out) {
+        snprintf(err, errlen, "the text summary: out of memory");
+        return -1;
+    }
+    const uint64_t *roi = r->sum;
+    struct cgm_stats_reader whole = { .s = reg, .values = end }, part = { .s = reg, .values = roi };
+    if (!roi_only || !roi)
+        text_summary(&whole, out, "whole run", "run's");
+    if (roi) {
+        char title[96];
+        snprintf(title, sizeof title, "the %zu regions of interest added up", r->count);
+        if (r->count == 1)
+            text_summary(&part, out, "region of interest", "region's");
+        else
+            text_summary(&part, out, title, "regions'");
+        for (size_t i = 0; i < rp_regions_numbered(r); i++) {
+            struct cgm_stats_reader one = { .s = reg, .values = r->numbered[i].delta };
+            region_line(&one, &r->numbered[i], i, out);
+            if (one.missing[0] && !part.missing[0])
+                memcpy(part.missing, one.missing, sizeof part.missing);
+        }
+        if (r->count > rp_regions_numbered(r))
+            fprintf(out, "(regions %zu to %zu are in the sum only)\n", rp_regions_numbered(r), r->count - 1);
+    }
+    bool failed = fclose(out) != 0;
+    const char *missing = whole.missing[0] ? whole.missing : part.missing;
+    if (missing[0])
+        snprintf(err, errlen, "the text summary asks for statistic %s, which the statistics do not have",
+                 missing);
+    else if (failed || fwrite(buf, 1, len, text) != len) {
+        snprintf(err, errlen, "the text summary could not be written");
+        failed = true;
+    }
+    failed = failed || missing[0];
+    free(buf);
+    return failed ? -1 : 0;
 }
 
 int rp_stats_kernels_out(struct rp_sim *s, const char *path, char *err, size_t errlen)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgm/events.h"
+#include "cgm/stats.h"
 #include "cgm/x86view.h"
 #include "formats/tracetool/si_view.h"
 #include "formats/tracetool/tracetool.h"
@@ -76,21 +77,47 @@ static void x86_add(struct cgm_x86_stats *to, const struct cgm_x86_stats *s)
     to->events += s->events;
 }
 
-static cJSON *x86_json(const struct cgm_x86_stats *s)
+/* The statistics' JSON: each field registered once (cgm/stats.h) into a
+ * registry made for the one object, then printed from a snapshot of it.
+ * Mixes list the classes that occur. */
+typedef void (*add_fields)(struct cgm_stats *reg, cgm_stat o, const void *st);
+
+static cJSON *stats_json(add_fields add, const void *st, const uint64_t *extra, const char *const *extra_names,
+                         unsigned nextra)
 {
-    cJSON *o = cJSON_CreateObject(), *mix = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "instructions", (double)s->instructions);
-    for (unsigned c = 0; c < CGM_X86_CLASS_COUNT; c++)
-        if (s->by_class[c])
-            cJSON_AddNumberToObject(mix, cgm_x86_class_name(c), (double)s->by_class[c]);
-    cJSON_AddItemToObject(o, "mix", mix);
-    cJSON_AddNumberToObject(o, "blocks", (double)s->blocks);
-    cJSON_AddNumberToObject(o, "reads", (double)s->reads);
-    cJSON_AddNumberToObject(o, "writes", (double)s->writes);
-    cJSON_AddNumberToObject(o, "bytes_read", (double)s->bytes_read);
-    cJSON_AddNumberToObject(o, "bytes_written", (double)s->bytes_written);
+    struct cgm_stats *reg = cgm_stats_create();
+    if (!reg)
+        return NULL;
+    add(reg, CGM_STATS_ROOT, st);
+    for (unsigned i = 0; i < nextra; i++)
+        cgm_stat_counter(reg, CGM_STATS_ROOT, extra_names[i], &extra[i]);
+    uint64_t *v = cgm_stats_failed(reg) ? NULL : calloc(cgm_stats_slots(reg) + 1, sizeof *v);
+    cJSON *o = NULL;
+    if (v) {
+        cgm_stats_read(reg, v);
+        o = cgm_stats_json(reg, v, CGM_STATS_ROOT);
+    }
+    free(v);
+    cgm_stats_destroy(reg);
     return o;
 }
+
+static void x86_fields(struct cgm_stats *reg, cgm_stat o, const void *st)
+{
+    const struct cgm_x86_stats *s = st;
+    cgm_stat_counter(reg, o, "instructions", &s->instructions);
+    cgm_stat mix = cgm_stats_object(reg, o, "mix");
+    for (unsigned c = 0; c < CGM_X86_CLASS_COUNT; c++)
+        if (s->by_class[c])
+            cgm_stat_counter(reg, mix, cgm_x86_class_name(c), &s->by_class[c]);
+    cgm_stat_counter(reg, o, "blocks", &s->blocks);
+    cgm_stat_counter(reg, o, "reads", &s->reads);
+    cgm_stat_counter(reg, o, "writes", &s->writes);
+    cgm_stat_counter(reg, o, "bytes_read", &s->bytes_read);
+    cgm_stat_counter(reg, o, "bytes_written", &s->bytes_written);
+}
+
+static cJSON *x86_json(const struct cgm_x86_stats *s) { return stats_json(x86_fields, s, NULL, NULL, 0); }
 
 static void x86_text(const struct cgm_x86_stats *s)
 {
@@ -118,26 +145,33 @@ static void si_add(struct cgm_si_stats *to, const struct cgm_si_stats *s)
     to->smem_insts += s->smem_insts;
 }
 
-static cJSON *si_json(const struct cgm_si_stats *s)
+static uint64_t si_total(const void *ctx)
 {
-    cJSON *o = cJSON_CreateObject(), *mix = cJSON_CreateObject();
+    const struct cgm_si_stats *s = ctx;
     uint64_t total = 0;
-    for (unsigned u = 0; u < CGM_SI_UNIT_COUNT; u++) {
+    for (unsigned u = 0; u < CGM_SI_UNIT_COUNT; u++)
         total += s->by_unit[u];
-        if (s->by_unit[u])
-            cJSON_AddNumberToObject(mix, cgm_si_unit_name(u), (double)s->by_unit[u]);
-    }
-    cJSON_AddNumberToObject(o, "wavefront_instructions", (double)total);
-    cJSON_AddItemToObject(o, "mix", mix);
-    cJSON_AddNumberToObject(o, "active_lanes", (double)s->lanes);
-    cJSON_AddNumberToObject(o, "vmem_instructions", (double)s->vmem_insts);
-    cJSON_AddNumberToObject(o, "vmem_lines", (double)s->vmem_lines);
-    cJSON_AddNumberToObject(o, "vmem_lanes", (double)s->vmem_lanes);
-    cJSON_AddNumberToObject(o, "lds_instructions", (double)s->lds_insts);
-    cJSON_AddNumberToObject(o, "lds_cycles", (double)s->lds_cycles);
-    cJSON_AddNumberToObject(o, "smem_instructions", (double)s->smem_insts);
-    return o;
+    return total;
 }
+
+static void si_fields(struct cgm_stats *reg, cgm_stat o, const void *st)
+{
+    const struct cgm_si_stats *s = st;
+    cgm_stat_computed(reg, o, "wavefront_instructions", si_total, s);
+    cgm_stat mix = cgm_stats_object(reg, o, "mix");
+    for (unsigned u = 0; u < CGM_SI_UNIT_COUNT; u++)
+        if (s->by_unit[u])
+            cgm_stat_counter(reg, mix, cgm_si_unit_name(u), &s->by_unit[u]);
+    cgm_stat_counter(reg, o, "active_lanes", &s->lanes);
+    cgm_stat_counter(reg, o, "vmem_instructions", &s->vmem_insts);
+    cgm_stat_counter(reg, o, "vmem_lines", &s->vmem_lines);
+    cgm_stat_counter(reg, o, "vmem_lanes", &s->vmem_lanes);
+    cgm_stat_counter(reg, o, "lds_instructions", &s->lds_insts);
+    cgm_stat_counter(reg, o, "lds_cycles", &s->lds_cycles);
+    cgm_stat_counter(reg, o, "smem_instructions", &s->smem_insts);
+}
+
+static cJSON *si_json(const struct cgm_si_stats *s) { return stats_json(si_fields, s, NULL, NULL, 0); }
 
 int cmd_stats(int argc, char **argv)
 {
@@ -233,10 +267,9 @@ int cmd_stats(int argc, char **argv)
         if (json) {
             cJSON *tot = counts_json(all);
             if (view) {
-                cJSON *x = x86_json(&x86_all);
-                cJSON_AddNumberToObject(x, "footprint_lines", (double)cgm_x86_footprint_lines(fp));
-                cJSON_AddNumberToObject(x, "footprint_pages", (double)cgm_x86_footprint_pages(fp));
-                cJSON_AddItemToObject(tot, "x86", x);
+                static const char *const names[] = { "footprint_lines", "footprint_pages" };
+                const uint64_t footprint[] = { cgm_x86_footprint_lines(fp), cgm_x86_footprint_pages(fp) };
+                cJSON_AddItemToObject(tot, "x86", stats_json(x86_fields, &x86_all, footprint, names, 2));
             }
             if (have_si)
                 cJSON_AddItemToObject(tot, "si", si_json(&si_all));

@@ -108,6 +108,9 @@ struct cgm_dram_config {
 int cgm_dram_preset(const char *name, struct cgm_dram_config *cfg);
 /* The preset names, NULL-terminated. */
 extern const char *const cgm_dram_preset_names[];
+/* The presets' names as a list: "DDR3-1600, DDR4-2400" then LAST_SEP
+ * (", " or " or ") before the last one; cut short to fit LEN. */
+void cgm_dram_preset_list(const char *last_sep, char *buf, size_t len);
 
 /* Checks a configuration: powers of two where the address mapping needs
  * them, a complete mapping, timings the controller can honour. On error

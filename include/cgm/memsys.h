@@ -20,6 +20,7 @@
 #include "cgm/coh.h"
 #include "cgm/dram.h"
 #include "cgm/gpu_request.h"
+#include "cgm/keys.h"
 #include "cgm/knightsim.h"
 #include "cgm/mmu.h"
 #include "cgm/net.h"
@@ -136,6 +137,15 @@ struct cgm_memsys_config {
     bool gpu_dram_on;
     struct cgm_dram_config gpu_dram;
 };
+
+/* The model's key rows ([memsys], cgm/memsys_keys.def): those
+ * cgm_memsys_default_config sets, and the GPU's, which
+ * cgm_memsys_default_gpu sets. A program that reads its own values for
+ * them copies them with cgm_keys_copy after those calls. */
+extern const struct cgm_key cgm_memsys_keys[], cgm_memsys_gpu_keys[];
+extern const size_t cgm_memsys_nkeys, cgm_memsys_gpu_nkeys;
+/* The rows' defaults into C. */
+void cgm_memsys_key_defaults(const struct cgm_key *keys, size_t n, struct cgm_memsys_config *c);
 
 /* The built-in system (close to seed 000 Sec. 3.4.1 / Table 4.1):
  * quad-core, 32 KB 8-way L1s, 256 KB 8-way L2s, 2 MB 16-way L3 slices,

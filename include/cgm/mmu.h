@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cgm/cache.h"
+#include "cgm/stats.h"
 
 struct cgm_page_table_config {
     unsigned page_bits;      /* 12 for 4 KB pages */
@@ -66,6 +67,10 @@ struct cgm_mmu {
 /* Returns 0 or -1 (sets not a power of two, zero ways, out of memory). */
 int cgm_mmu_init(struct cgm_mmu *m, const struct cgm_mmu_config *cfg, struct cgm_page_table *pt);
 void cgm_mmu_free(struct cgm_mmu *m);
+/* A TLB's counters (translations, hits, misses, first_touch_faults,
+ * evictions, shootdowns) into the registry's group GROUP: the one
+ * registration of them, for the cores' TLBs and the compute units'. */
+void cgm_mmu_stats_register(const struct cgm_mmu *m, struct cgm_stats *reg, cgm_stat group);
 /* Translates vaddr; writes the physical address and returns the latency
  * in cycles, or -1 if physical memory is exhausted. */
 long cgm_mmu_translate(struct cgm_mmu *m, uint32_t asid, uint64_t vaddr, uint64_t *paddr);

@@ -77,6 +77,7 @@ struct cgm_si_opcode_info {
     struct cgm_si_widths widths;
     uint8_t access;                /* enum cgm_si_access (cgm/sirec.h) */
     uint8_t bytes;                 /* per lane of one access (SMRD: per wavefront) */
+    uint8_t branch;                /* 1: may change the program counter (s_branch, s_cbranch_*, s_setpc_b64, ...) */
 };
 
 extern const struct cgm_si_opcode_info cgm_si_opcodes[CGM_SI_OPCODE_COUNT];

@@ -116,6 +116,25 @@ unsigned cgm_stats_count(const struct cgm_stats *s, cgm_stat group);
 cgm_stat cgm_stats_member(const struct cgm_stats *s, cgm_stat group, unsigned i);
 const char *cgm_stats_label_of(const struct cgm_stats *s, cgm_stat node);
 
+/* ---- reading by path, safely ---------------------------------------------------- */
+/* For a reader that asks for statistics by name (a text summary, a report):
+ * a path the registry does not have, or one that names no number (a group,
+ * a label), is an error naming it, never a 0. A reader keeps the first
+ * such path in missing (the whole path from the root, "cores.0.ipcx");
+ * each value it could not find reads as NaN. */
+struct cgm_stats_reader {
+    const struct cgm_stats *s;
+    const uint64_t *values;        /* a snapshot (cgm_stats_read) or a difference */
+    char missing[160];             /* "" while every path was found */
+};
+/* The number at PATH under GROUP. */
+double cgm_stats_get(struct cgm_stats_reader *r, cgm_stat group, const char *path);
+/* The text of label PATH under GROUP; NULL (and recorded) when there is none. */
+const char *cgm_stats_get_label(struct cgm_stats_reader *r, cgm_stat group, const char *path);
+/* NODE's path from the root ("caches.3.misses"), PATH appended when it is
+ * not NULL; cut short to fit LEN. */
+void cgm_stats_path(const struct cgm_stats *s, cgm_stat node, const char *path, char *buf, size_t len);
+
 /* ---- JSON --------------------------------------------------------------------- */
 /* The subtree at node as cJSON (the caller owns it), with values. NULL when
  * out of memory. */

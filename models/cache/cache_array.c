@@ -1,6 +1,7 @@
 /* Set-associative cache array with packed tags, its replacement policies
  * (LRU by access stamps), and the MSHR file. */
 #include "cgm/cache.h"
+#include "cgm/bits.h"
 
 #include <emmintrin.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@ int cgm_cache_array_init_policy(struct cgm_cache_array *a, unsigned sets, unsign
                                 unsigned set_shift, const struct cgm_repl_policy *repl)
 {
     memset(a, 0, sizeof *a);
-    if (!sets || (sets & (sets - 1)) || !ways || set_shift > 32 || !repl)
+    if (!cgm_pow2(sets) || !ways || set_shift > 32 || !repl)
         return -1;
     /* Each set's tags start on a 16-byte boundary: a lookup compares four
      * ways per SSE2 instruction. */

@@ -3,26 +3,17 @@
  * messages and wake-ups through it, statistics, the checkers' views and
  * the block dump. */
 #include "coh_internal.h"
+#include "cgm/bits.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned log2u(unsigned v)
-{
-    unsigned n = 0;
-    while ((1u << n) < v)
-        n++;
-    return n;
-}
-
-static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 
 /* The first thing wrong with cfg, or NULL. */
 static const char *config_problem(const struct cgm_coh_config *cfg)
 {
     if (!cfg->cores || cfg->cores > 64)
         return "cores must be 1 to 64";
-    if (!pow2(cfg->slices))
+    if (!cgm_pow2(cfg->slices))
         return "L3 slices must be a power of two";
     if (!cfg->blocks)
         return "memory must hold at least one block";
@@ -35,14 +26,14 @@ static const char *config_problem(const struct cgm_coh_config *cfg)
     const struct cgm_coh_gpu_config *g = &cfg->gpu;
     if (!g->cus)
         return NULL;
-    if (g->cus > 4096 || !pow2(g->banks) || g->interleave_bits > 20)
+    if (g->cus > 4096 || !cgm_pow2(g->banks) || g->interleave_bits > 20)
         return "GPU: compute units 0 to 4096, L2 banks a power of two, interleaved in runs of at most 2^20 blocks";
     if (!g->l1_sets || !g->l1_ways || !g->l1_mshr || !g->l1_coalesce || !g->l1_wb_entries)
         return "GPU L1: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
     if (!g->l2_sets || !g->l2_ways || !g->l2_mshr || !g->l2_coalesce || !g->l2_wb_entries)
         return "GPU L2: sets, ways, MSHR, coalescer and write-back queue must be non-zero";
-    if (g->l2_frc_entries && (g->l2_frc_entries < 4 || g->l2_frc_entries > 512 || !pow2(g->l2_frc_entries) ||
-                              (g->l2_frc_ways && g->l2_frc_ways < g->l2_frc_entries && !pow2(g->l2_frc_ways))))
+    if (g->l2_frc_entries && (g->l2_frc_entries < 4 || g->l2_frc_entries > 512 || !cgm_pow2(g->l2_frc_entries) ||
+                              (g->l2_frc_ways && g->l2_frc_ways < g->l2_frc_entries && !cgm_pow2(g->l2_frc_ways))))
         return "GPU L2 FRC: entries 0 (none) or a power of two from 4 to 512, ways a power of two (0: fully associative)";
     if (g->coherent && !g->shared_llc)
         return "a coherent GPU needs the shared last level (the L3 directory tracks it)";
@@ -89,9 +80,9 @@ static int create_gpu(struct cgm_coh_sys *s)
         b->id = (int)i;
         b->node = (int)(s->cfg.cores + s->cfg.slices + g->cus + i);
         if (!dwbq_init(&b->wb, g->l2_wb_entries) ||
-            !coh_array_init(&b->a, g->l2_sets, g->l2_ways, log2u(g->banks), g->cus) ||
+            !coh_array_init(&b->a, g->l2_sets, g->l2_ways, cgm_log2_ceil(g->banks), g->cus) ||
             cgm_mshr_init(&b->mshr, g->l2_mshr, g->l2_coalesce) ||
-            !frc_init(&b->frc, g->l2_frc_entries, g->l2_frc_ways, log2u(g->banks), g->interleave_bits))
+            !frc_init(&b->frc, g->l2_frc_entries, g->l2_frc_ways, cgm_log2_ceil(g->banks), g->interleave_bits))
             return -1;
         cgm_cache_array_keep_low_bits(&b->a.a, g->interleave_bits);
         for (unsigned w = 0; w < g->l2_wb_entries; w++)
@@ -293,7 +284,7 @@ struct cgm_coh_sys *cgm_coh_create(const struct cgm_coh_config *cfg, const struc
         sl->id = (int)i;
         sl->node = (int)(cfg->cores + i);
         if (!dwbq_init(&sl->wb, cfg->l3_wb_entries) ||
-            !coh_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, log2u(cfg->slices), s->l3_holders))
+            !coh_array_init(&sl->l3, cfg->l3_sets, cfg->l3_ways, cgm_log2_ceil(cfg->slices), s->l3_holders))
             goto fail;
         for (unsigned w = 0; w < cfg->l3_wb_entries; w++) {
             sl->wb.e[w].join = calloc(s->l3_joins, sizeof *sl->wb.e[w].join);

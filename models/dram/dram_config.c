@@ -126,8 +126,9 @@ static int set_preset(struct cgm_dram_config *c, const char *section, const char
 {
     struct cgm_dram_config next, old;
     if (cgm_dram_preset(value, &next)) {
-        snprintf(err, errlen, "%s.preset: unknown preset \"%s\" (DDR3-1600, DDR4-2400, GDDR5)", section,
-                 value);
+        char names[128];
+        cgm_dram_preset_list(", ", names, sizeof names);
+        snprintf(err, errlen, "%s.preset: unknown preset \"%s\" (%s)", section, value, names);
         return -1;
     }
     bool had = cgm_dram_preset(c->preset, &old) == 0;
@@ -228,9 +229,11 @@ void cgm_dram_config_print(const struct cgm_dram_config *c, FILE *out)
 {
     struct cgm_dram_config p;
     bool has_preset = cgm_dram_preset(c->preset, &p) == 0;
-    fprintf(out, "; DDR3-1600, DDR4-2400 or GDDR5: sets every key below, before the others\n"
+    char names[128];
+    cgm_dram_preset_list(" or ", names, sizeof names);
+    fprintf(out, "; %s: sets every key below, before the others\n"
                  "preset = %s\n",
-            c->preset);
+            names, c->preset);
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
         const char *field = (const char *)c + k->off;

@@ -2,6 +2,7 @@
  * order (most to least significant) the configuration's mapping string
  * gives, above the offset of one burst. */
 #include "cgm/dram.h"
+#include "cgm/bits.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,18 +11,6 @@ static const char *const field_names[CGM_DRAM_NFIELDS] = {
     [CGM_DRAM_F_ROW] = "row", [CGM_DRAM_F_RANK] = "rank", [CGM_DRAM_F_BG] = "bg",
     [CGM_DRAM_F_BANK] = "bank", [CGM_DRAM_F_CHAN] = "chan", [CGM_DRAM_F_COL] = "col",
 };
-
-static int log2_exact(uint64_t v)
-{
-    if (v == 0 || (v & (v - 1)))
-        return -1;
-    int n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 static uint64_t field_count(const struct cgm_dram_config *c, int f)
 {
@@ -40,7 +29,7 @@ int cgm_dram_map_init(struct cgm_dram_map *m, const struct cgm_dram_config *cfg,
                       char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
-    int off = log2_exact(cgm_dram_burst_bytes(cfg));
+    int off = cgm_log2_exact(cgm_dram_burst_bytes(cfg));
     if (off < 0) {
         snprintf(err, errlen, "burst size %u bytes (bl * bus_bits / 8) is not a power of two",
                  cgm_dram_burst_bytes(cfg));
@@ -48,7 +37,7 @@ int cgm_dram_map_init(struct cgm_dram_map *m, const struct cgm_dram_config *cfg,
     }
     m->offset_bits = (unsigned)off;
     for (int f = 0; f < CGM_DRAM_NFIELDS; f++) {
-        int b = log2_exact(field_count(cfg, f));
+        int b = cgm_log2_exact(field_count(cfg, f));
         if (b < 0) {
             snprintf(err, errlen, "%s count %llu is not a power of two", field_names[f],
                      (unsigned long long)field_count(cfg, f));

@@ -15,8 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const cgm_dram_preset_names[] = { "DDR3-1600", "DDR4-2400", "GDDR5", NULL };
-
 static void common(struct cgm_dram_config *c, const char *name)
 {
     memset(c, 0, sizeof *c);
@@ -42,7 +40,6 @@ static void common(struct cgm_dram_config *c, const char *name)
 
 static void ddr3_1600(struct cgm_dram_config *c)
 {
-    common(c, "DDR3-1600");
     struct cgm_dram_timing *t = &c->t;
     t->tck_ns = 1.25;
     t->bl = 8;
@@ -73,7 +70,6 @@ static void ddr3_1600(struct cgm_dram_config *c)
 
 static void ddr4_2400(struct cgm_dram_config *c)
 {
-    common(c, "DDR4-2400");
     struct cgm_dram_timing *t = &c->t;
     t->tck_ns = 1.0 / 1.2;   /* 1200 MHz */
     t->bl = 8;
@@ -106,7 +102,6 @@ static void ddr4_2400(struct cgm_dram_config *c)
 
 static void gddr5(struct cgm_dram_config *c)
 {
-    common(c, "GDDR5");
     struct cgm_dram_timing *t = &c->t;
     t->tck_ns = 2.0 / 3.0;   /* 1500 MHz; Table 4.2's 0.667 ns rounds it, and a clock of
                               * 1 / 0.667 ns has no common time base with 1 and 4 GHz */
@@ -135,17 +130,37 @@ static void gddr5(struct cgm_dram_config *c)
     snprintf(c->mapping, sizeof c->mapping, "row:bank:rank:col:bg:chan");
 }
 
+/* The presets: one row each, its name and the device's values; every list
+ * of their names (messages, --print-config) is made from it. */
+#define PRESETS(X) X("DDR3-1600", ddr3_1600) X("DDR4-2400", ddr4_2400) X("GDDR5", gddr5)
+#define ROW(name, fill) { name, fill },
+#define NAME(name, fill) name,
+static const struct {
+    const char *name;
+    void (*fill)(struct cgm_dram_config *c);
+} presets[] = { PRESETS(ROW) };
+const char *const cgm_dram_preset_names[] = { PRESETS(NAME) NULL };
+#undef ROW
+#undef NAME
+
 int cgm_dram_preset(const char *name, struct cgm_dram_config *cfg)
 {
-    if (!strcasecmp(name, "DDR3-1600"))
-        ddr3_1600(cfg);
-    else if (!strcasecmp(name, "DDR4-2400"))
-        ddr4_2400(cfg);
-    else if (!strcasecmp(name, "GDDR5"))
-        gddr5(cfg);
-    else
-        return -1;
-    return 0;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (!strcasecmp(name, presets[i].name)) {
+            common(cfg, presets[i].name);
+            presets[i].fill(cfg);
+            return 0;
+        }
+    return -1;
+}
+
+void cgm_dram_preset_list(const char *last_sep, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; cgm_dram_preset_names[i] && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s",
+                               !i ? "" : cgm_dram_preset_names[i + 1] ? ", " : last_sep, cgm_dram_preset_names[i]);
 }
 
 unsigned cgm_dram_burst_bytes(const struct cgm_dram_config *cfg)

@@ -1,5 +1,6 @@
 /* KnightSim engine: creation, contexts' life cycle, and the sequential run. */
 #include "ks_internal.h"
+#include "cgm/bits.h"
 #include "ks_switch.h"
 
 #include <stdio.h>
@@ -82,7 +83,7 @@ ks_engine *ks_engine_create(const ks_config *cfg)
         c.threads = 1;
     if (!c.default_freq_hz)
         c.default_freq_hz = 1000000000ull;
-    if (c.table_rows < 64 || (c.table_rows & (c.table_rows - 1))) {
+    if (c.table_rows < 64 || !cgm_pow2(c.table_rows)) {
         fprintf(stderr, "knightsim: table_rows %u must be a power of two >= 64\n", c.table_rows);
         return NULL;
     }

@@ -15,6 +15,7 @@
  * the bank it is for. The memory side (system agents, memory controllers,
  * hubs) is built in topology.c. */
 #include "memsys_internal.h"
+#include "cgm/bits.h"
 
 #include "cgm/check.h"
 
@@ -26,18 +27,14 @@ void cgm_memsys_default_config(struct cgm_memsys_config *c)
     c->cores = 4;
     c->slices = 4;
     c->block_bytes = 64;
-    c->header_bytes = 8;
     c->coh = (struct cgm_coh_config){ .l1_sets = 64, .l1_ways = 8, .l1i_sets = 64, .l1i_ways = 8,
-                                      .l2_sets = 512, .l2_ways = 8, .l1_wb_entries = 4,
-                                      .l3_sets = 2048, .l3_ways = 16, .mshr = 16, .coalesce = 16,
-                                      .wb_entries = 8, .l3_wb_entries = 16, .l3_mshr = 32 };
+                                      .l2_sets = 512, .l2_ways = 8, .l3_sets = 2048, .l3_ways = 16,
+                                      .mshr = 16, .l3_mshr = 32 };
     c->l1_latency = 4;
     c->l2_latency = 8;
     c->l3_latency = 20;
-    c->ports = 2;
-    c->rx_queue = 8;
-    c->cpu_queue = 16;
-    c->retry_cycles = 8;
+    /* header, ports, queues, retry, write-back queues, the L2's coalescer */
+    cgm_memsys_key_defaults(cgm_memsys_keys, cgm_memsys_nkeys, c);
     c->net = (struct cgm_net_config){ .switches = 0 /* derived */, .local_ports = 2, .queue_size = 8,
                                       .flit_bytes = 32, .latency = 1 };
     c->sa_latency = 4;
@@ -54,33 +51,21 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     while (banks * 2 <= cus / 4)
         banks *= 2;
     c->coh.gpu = (struct cgm_coh_gpu_config){ .cus = cus, .banks = banks, .l1_sets = 64, .l1_ways = 4,
-                                              .l1_mshr = 16, .l1_coalesce = 32, .l1_wb_entries = 16,
+                                              .l1_mshr = 16, .l1_coalesce = 32,
                                               .l2_sets = 64, .l2_ways = 16, .l2_mshr = 32, .l2_coalesce = 64,
-                                              .l2_wb_entries = 16, .shared_llc = shared_llc,
+                                              .shared_llc = shared_llc,
                                               .coherent = coherent && shared_llc };
     c->gpu_own_pages = !coherent;
     c->gpu_l1_latency = 1;
     c->gpu_l2_latency = 3;
-    c->gpu_ports = 1;
-    c->gpu_queue = 64;
+    /* ports, request queue, write-back queues, TLBs, IOMMU */
+    cgm_memsys_key_defaults(cgm_memsys_gpu_keys, cgm_memsys_gpu_nkeys, c);
     c->gpu_link_bytes = 32;
     c->gpu_xbar_bytes = 32; /* seed 000's GPU L1 and L2 buses: 32 bytes per GPU cycle */
     c->hub_latency = 1;
     c->gpu_hubs = 1;
     c->gpu_scalar_latency = 2;
     c->gpu_scalar_share = 1;
-    c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
-    c->gpu_tlb_ways = 4;
-    c->gpu_tlb_latency = 0; /* a hit is part of the vector L1's latency */
-    c->gpu_tlb_shared_entries = 512;
-    /* The thesis gives no figure, only that the IOMMU's walk is much
-     * slower than the CPU's: replay's CPU walk (30 cycles) in GPU cycles,
-     * four times as long at 1 GHz. Faults are not charged, as replay's CPU
-     * does not by default. */
-    c->iommu_walk_latency = 30;
-    /* Nor how many walks the IOMMU makes at once: Power et al. (HPCA 2014)
-     * serve per-CU TLBs with one shared, 32-way threaded walker. */
-    c->iommu_walkers = 32;
 }
 
 int cgm_memsys_domains_create(ks_engine *eng, uint64_t cpu_hz, uint64_t gpu_hz, uint64_t sys_hz,
@@ -701,14 +686,6 @@ bool cgm_memsys_access(struct cgm_memsys *m, int core, uint8_t op, uint64_t addr
 
 /* ---- construction ------------------------------------------------------- */
 
-static unsigned log2_exact(unsigned v)
-{
-    unsigned n = 0;
-    while ((1u << n) < v)
-        n++;
-    return (1u << n) == v ? n : 0;
-}
-
 /* A core and a slice per switch; the L2 banks behind the hub; the GPU L1s
  * on the crossbar only (-1). */
 static int node_endpoint(const struct cgm_memsys *m, const struct node *n)
@@ -796,7 +773,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
                                      char *err, size_t errlen)
 {
     if (!cfg->cores || cfg->cores > 64 || !cfg->slices || (cfg->slices & (cfg->slices - 1)) ||
-        !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports || !log2_exact(cfg->block_bytes) ||
+        !cfg->rx_queue || !cfg->cpu_queue || !cfg->mc_queue || !cfg->ports || cgm_log2_exact(cfg->block_bytes) <= 0 ||
         !cfg->header_bytes || cfg->mem_bytes < cfg->block_bytes || cfg->net.local_ports < 2) {
         snprintf(err, errlen, "memsys: bad configuration (cores 1..64, slices and the block size powers of "
                  "two, queues and the header size non-zero, two local ports per switch)");
@@ -835,7 +812,7 @@ struct cgm_memsys *cgm_memsys_create(ks_engine *eng, const struct cgm_memsys_dom
     m->sys = d->sys;
     m->dram_dom = d->dram;
     m->gpu_dram_dom = d->gpu_dram;
-    m->block_shift = log2_exact(cfg->block_bytes);
+    m->block_shift = (unsigned)cgm_log2_exact(cfg->block_bytes);
     struct cgm_coh_config cc = cfg->coh;
     cc.cores = cfg->cores;
     cc.slices = cfg->slices;

@@ -353,12 +353,7 @@ static void add_translation(const struct cgm_memsys *m, struct cgm_stats *reg, c
             snprintf(name, sizeof name, "shared.tlb");
         cgm_stat x = cgm_stats_object(reg, tlbs, NULL);
         cgm_stat_label(reg, x, "name", name);
-        cgm_stat_counter(reg, x, "translations", &t->st.translations);
-        cgm_stat_counter(reg, x, "hits", &t->st.hits);
-        cgm_stat_counter(reg, x, "misses", &t->st.misses);
-        cgm_stat_counter(reg, x, "first_touch_faults", &t->st.hard_faults);
-        cgm_stat_counter(reg, x, "evictions", &t->st.evictions);
-        cgm_stat_counter(reg, x, "shootdowns", &t->st.shootdowns);
+        cgm_mmu_stats_register(t, reg, x);
     }
     const struct cgm_memsys_iommu_stats *io = cgm_memsys_iommu_stats(m);
     cgm_stat x = cgm_stats_object(reg, group, "iommu");

@@ -1,6 +1,7 @@
 /* Private/shared classification of pages (cgm/page_class.h): per frame,
  * the cores that used it (sticky) and whether the GPU's TLB holds it. */
 #include "cgm/page_class.h"
+#include "cgm/bits.h"
 
 #include <stdlib.h>
 
@@ -36,7 +37,7 @@ void cgm_page_class_destroy(struct cgm_page_class *pc)
 
 static enum cgm_page_kind kind_of(const struct page *p)
 {
-    bool one_core = p->cores && !(p->cores & (p->cores - 1));
+    bool one_core = cgm_pow2(p->cores);
     if (!p->cores)
         return p->gpu ? CGM_PAGE_PRIVATE_GPU : CGM_PAGE_UNUSED;
     return one_core && !p->gpu ? CGM_PAGE_PRIVATE_CPU : CGM_PAGE_SHARED;

@@ -70,3 +70,13 @@ bool cgm_mmu_flush_page(struct cgm_mmu *m, uint32_t asid, uint64_t vpn)
     m->st.shootdowns++;
     return true;
 }
+
+void cgm_mmu_stats_register(const struct cgm_mmu *m, struct cgm_stats *reg, cgm_stat group)
+{
+    cgm_stat_counter(reg, group, "translations", &m->st.translations);
+    cgm_stat_counter(reg, group, "hits", &m->st.hits);
+    cgm_stat_counter(reg, group, "misses", &m->st.misses);
+    cgm_stat_counter(reg, group, "first_touch_faults", &m->st.hard_faults);
+    cgm_stat_counter(reg, group, "evictions", &m->st.evictions);
+    cgm_stat_counter(reg, group, "shootdowns", &m->st.shootdowns);
+}

@@ -2,6 +2,7 @@
  * holds a packet and otherwise awaits its eventcount, which injections and
  * neighbours advance. */
 #include "cgm/net.h"
+#include "cgm/bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ static unsigned route(const struct cgm_net *n, const struct sw *s, const struct 
  * periods mostly are): a division is some 40 host cycles. */
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
-    if (!(b & (b - 1)))
+    if (cgm_pow2(b))
         return (a + b - 1) >> __builtin_ctzll(b);
     return (a + b - 1) / b;
 }

@@ -8,23 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Program-control instructions that may change the program counter. */
-static int is_branch(unsigned op)
-{
-    switch (op) {
-    case CGM_SI_s_branch: case CGM_SI_s_cbranch_scc0: case CGM_SI_s_cbranch_scc1:
-    case CGM_SI_s_cbranch_vccz: case CGM_SI_s_cbranch_vccnz: case CGM_SI_s_cbranch_execz:
-    case CGM_SI_s_cbranch_execnz: case CGM_SI_s_cbranch_cdbgsys:
-    case CGM_SI_s_cbranch_cdbguser: case CGM_SI_s_cbranch_cdbgsys_or_user:
-    case CGM_SI_s_cbranch_cdbgsys_and_user: case CGM_SI_s_cbranch_g_fork:
-    case CGM_SI_s_cbranch_i_fork: case CGM_SI_s_cbranch_join: case CGM_SI_s_setpc_b64:
-    case CGM_SI_s_swappc_b64: case CGM_SI_s_rfe_b64:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Unit and s_waitcnt counts by format and opcode; access kind and bytes per
  * lane from the opcode table; GLC/SLC/GDS from the encoding. */
 static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
@@ -35,10 +18,10 @@ static void classify(const struct cgm_si_inst *in, struct cgm_si_static *s)
     s->access_size = info->bytes;
     switch (in->fmt) {
     case CGM_SI_FMT_SOP2: case CGM_SI_FMT_SOPK: case CGM_SI_FMT_SOPC: case CGM_SI_FMT_SOP1:
-        s->unit = is_branch(in->opcode) ? CGM_SI_BRANCH : CGM_SI_SALU;
+        s->unit = info->branch ? CGM_SI_BRANCH : CGM_SI_SALU;
         break;
     case CGM_SI_FMT_SOPP:
-        if (is_branch(in->opcode)) {
+        if (info->branch) {
             s->unit = CGM_SI_BRANCH;
         } else if (in->opcode == CGM_SI_s_barrier) {
             s->unit = CGM_SI_BARRIER;

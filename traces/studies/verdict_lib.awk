@@ -3,8 +3,16 @@
 # correlation the verdicts compare orderings with, and number formats.
 
 # head(): after reading a CSV header line, col[FILENAME, NAME] is its column.
+# v(NAME): the current line's NAME; a column the table does not have is an
+# error naming it (exit 2), never a 0 read from the wrong field.
 function head(   i) { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i }
-function v(name) { return $col[FILENAME, name] }
+function v(name) {
+    if (!((FILENAME, name) in col)) {
+        printf "verdict: %s has no column %s\n", FILENAME, name > "/dev/stderr"
+        exit 2
+    }
+    return $col[FILENAME, name]
+}
 
 # hz("2GHz"): a clock as replay writes it, in Hz.
 function hz(s,   n) {

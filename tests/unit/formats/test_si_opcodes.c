@@ -1,14 +1,18 @@
 /* The Southern Islands opcode table (cgm/si_opcodes.def): every row is found
  * again from its encoding, the VOPC, VOP2 and VOP1 rows also from their VOP3
  * opcode (the ISA manual's offsets 0, 256, 384), no other opcode field
- * decodes, and decoding LLVM's encodings (the disassembler corpus) names the
- * instruction LLVM names, whichever encoding carries it. */
+ * decodes, decoding LLVM's encodings (the disassembler corpus) names the
+ * instruction LLVM names, whichever encoding carries it, and the branch
+ * column marks the program-control instructions the ISA manual lists as
+ * changing the program counter (s_branch, s_cbranch_*, s_setpc_b64,
+ * s_swappc_b64, s_rfe_b64; Sec. 4.3-4.4) and no other. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,6 +112,21 @@ static void decoded_opcode_is_llvms_mnemonic(void **state)
     assert_true(e64 > 500);      /* the VOP3 forms of the shorter encodings were met */
 }
 
+static void branch_column_marks_program_control(void **state)
+{
+    (void)state;
+    unsigned marked = 0;
+    for (unsigned op = 1; op < CGM_SI_OPCODE_COUNT; op++) {
+        const char *n = cgm_si_opcodes[op].name;
+        bool control = !strcmp(n, "s_branch") || !strncmp(n, "s_cbranch_", 10) || !strcmp(n, "s_setpc_b64") ||
+                       !strcmp(n, "s_swappc_b64") || !strcmp(n, "s_rfe_b64");
+        if (cgm_si_opcodes[op].branch != control)
+            fail_msg("%s: branch column %u", n, cgm_si_opcodes[op].branch);
+        marked += control;
+    }
+    assert_int_equal(marked, 17);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +134,7 @@ int main(void)
         cmocka_unit_test(no_other_opcode_field_decodes),
         cmocka_unit_test(mnemonics_are_unique),
         cmocka_unit_test(decoded_opcode_is_llvms_mnemonic),
+        cmocka_unit_test(branch_column_marks_program_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,14 @@
  * left alone, ratios are computed from the values they are printed with,
  * regions add up as one region over their cycles would (peaks as at the
  * last one's end), one counter reads alone as the snapshot reads it,
- * members print in registration order, paths find nodes, and a failed
- * registration is reported instead of crashing. */
+ * members print in registration order, paths find nodes, a reader by
+ * path names the first path the registry lacks instead of reading 0, and
+ * a failed registration is reported instead of crashing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +200,42 @@ static void test_paths_and_failures(void **state)
     cgm_stats_destroy(s);
 }
 
+/* Read by path through a reader: values that exist read as the snapshot
+ * has them; a path that does not exist, or names a group or a label where
+ * a number is asked for, reads as NaN (never 0) and the reader keeps the
+ * first one, named from the root. */
+static void test_reader_names_missing(void **state)
+{
+    (void)state;
+    struct model m = { .hits = 3, .misses = 1 };
+    struct cgm_stats *s = build(&m);
+    uint64_t *v = calloc(cgm_stats_slots(s), sizeof *v);
+    assert_non_null(v);
+    cgm_stats_read(s, v);
+    struct cgm_stats_reader r = { .s = s, .values = v };
+    cgm_stat c = cgm_stats_find(s, CGM_STATS_ROOT, "caches.0");
+    assert_true(cgm_stats_get(&r, c, "hits") == 3);
+    assert_true(cgm_stats_get(&r, CGM_STATS_ROOT, "caches.0.miss_rate") == 0.25);
+    assert_string_equal(cgm_stats_get_label(&r, c, "name"), "l1d");
+    assert_string_equal(r.missing, "");
+    assert_true(isnan(cgm_stats_get(&r, c, "hitz")));
+    assert_string_equal(r.missing, "caches.0.hitz");
+    /* the first stays */
+    assert_true(isnan(cgm_stats_get(&r, CGM_STATS_ROOT, "caches.1.hits")));
+    assert_string_equal(r.missing, "caches.0.hitz");
+    struct cgm_stats_reader r2 = { .s = s, .values = v };
+    assert_true(isnan(cgm_stats_get(&r2, c, "msgs"))); /* a group */
+    assert_string_equal(r2.missing, "caches.0.msgs");
+    struct cgm_stats_reader r3 = { .s = s, .values = v };
+    assert_null(cgm_stats_get_label(&r3, c, "hits")); /* a number, not a label */
+    assert_string_equal(r3.missing, "caches.0.hits");
+    char path[64];
+    cgm_stats_path(s, cgm_stats_find(s, CGM_STATS_ROOT, "caches.0.msgs.put"), NULL, path, sizeof path);
+    assert_string_equal(path, "caches.0.msgs.put");
+    free(v);
+    cgm_stats_destroy(s);
+}
+
 /* A label registered before its text is known prints the text as it is
  * when printed. */
 static void test_label_read_when_printed(void **state)
@@ -224,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_paths_and_failures),
         cmocka_unit_test(test_label_read_when_printed),
+        cmocka_unit_test(test_reader_names_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

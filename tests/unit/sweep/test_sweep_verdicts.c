@@ -386,22 +386,26 @@ static void test_study7(void **state)
     (void)state;
     /* vecadd: batch 4000 cycles, lazy 1000, rolling 800, launch 900; the twin
      * 1000. Bytes (to the GPU + back): batch 200 + 100, lazy and rolling
-     * 150 + 50 at 256 KiB, lazy 100 + 50 at 4 KiB */
+     * 150 + 50 at 256 KiB, lazy 100 + 50 at 4 KiB; the columns the verdict reads
+     * and these figures leave empty are there, empty */
     free(harness_write(dir, "table.csv",
                        "workload,gpu.attach,protocol,roi.cycles,roi.seconds,roi.gpu.data_movement.bytes_to_gpu,"
-                       "roi.gpu.data_movement.bytes_to_cpu,roi.gpu.data_movement.faults,status,result\n"
-                       "vecadd,integrated,launch,900,9e-7,,,,done,a\n"
-                       "vecadd,integrated,batch,4000,4e-6,200,100,0,done,a\n"
-                       "vecadd,integrated,lazy_4KiB,1200,1.2e-6,100,50,40,done,a\n"
-                       "vecadd,integrated,lazy_256KiB,1000,1e-6,150,50,3,done,a\n"
-                       "vecadd,integrated,rolling2_256KiB,800,8e-7,150,50,3,done,a\n",
+                       "roi.gpu.data_movement.bytes_to_cpu,roi.gpu.data_movement.faults,roi.gpu.data_movement.eager_transfers,"
+                       "status,result,"
+                       "roi.gpu.data_movement.fault_wait_cycles,roi.gpu.data_movement.launch_wait_cycles,roi.gpu.data_movement.done_wait_cycles,roi.gpu.data_movement.link.bytes,roi.gpu.data_movement.link.busy_ps,roi.gpu.data_movement.link.transfers,roi.gpu.data_movement.transfers_to_gpu,sum(roi.gpu.kernels[*].cycles)/roi.gpu.frequency\n"
+                       "vecadd,integrated,launch,900,9e-7,,,,,done,a,,,,,,,,\n"
+                       "vecadd,integrated,batch,4000,4e-6,200,100,0,0,done,a,,,,,,,,\n"
+                       "vecadd,integrated,lazy_4KiB,1200,1.2e-6,100,50,40,0,done,a,,,,,,,,\n"
+                       "vecadd,integrated,lazy_256KiB,1000,1e-6,150,50,3,0,done,a,,,,,,,,\n"
+                       "vecadd,integrated,rolling2_256KiB,800,8e-7,150,50,3,0,done,a,,,,,,,,\n",
                        0));
     /* per-call 1140 cycles, 114 of them in copies; double-buffered 1000 */
     free(harness_write(dir, "explicit.csv",
-                       "workload,gpu.attach,roi.cycles,roi.seconds,roi.gpu.copies.system_cycles,status,result\n"
-                       "vecadd_copy,integrated,1000,1e-6,100,done,a\n"
-                       "llsort_percall,integrated,1140,1.14e-6,114,done,a\n"
-                       "llsort_double,integrated,1000,1e-6,50,done,a\n",
+                       "workload,gpu.attach,roi.cycles,roi.seconds,roi.gpu.copies.system_cycles,status,result,"
+                       "roi.gpu.data_movement.copy_wait_cycles,roi.gpu.data_movement.async_wait_cycles,roi.gpu.copies.bytes_copied\n"
+                       "vecadd_copy,integrated,1000,1e-6,100,done,a,,,\n"
+                       "llsort_percall,integrated,1140,1.14e-6,114,done,a,,,\n"
+                       "llsort_double,integrated,1000,1e-6,50,done,a,,,\n",
                        0));
     char *lib = harness_root("traces/studies/verdict_lib.awk"), *awk = harness_root("traces/studies/verdict7.awk");
     char *thesis = harness_root("traces/studies/study7_thesis.csv");
@@ -424,6 +428,25 @@ static void test_study7(void **state)
     expect("spends 10% of its region in transfers (thesis 4%), so overlapping them can gain at most 1.11x");
 }
 
+/* A column a verdict asks for that the table does not have stops it with
+ * an error naming the column, instead of reading some other field. */
+static void test_missing_column_named(void **state)
+{
+    (void)state;
+    free(harness_write(dir, "table.csv", "workload,gpu.attach,protocol,roi.cycles,status,result\n"
+                                         "vecadd,integrated,batch,4000,done,a\n", 0));
+    free(harness_write(dir, "explicit.csv", "workload,gpu.attach,roi.cycles,status,result\n", 0));
+    char *lib = harness_root("traces/studies/verdict_lib.awk"), *awk = harness_root("traces/studies/verdict7.awk");
+    char *thesis = harness_root("traces/studies/study7_thesis.csv");
+    int rc = harness_sh(out, sizeof out, "awk -F, -v dir=%s -f %s -f %s %s %s/table.csv %s/explicit.csv 2>&1", dir,
+                        lib, awk, thesis, dir, dir);
+    free(lib);
+    free(awk);
+    free(thesis);
+    assert_int_not_equal(rc, 0);
+    expect("table.csv has no column roi.seconds");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_study3_loads),
         cmocka_unit_test(test_study4),
         cmocka_unit_test(test_study7),
+        cmocka_unit_test(test_missing_column_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

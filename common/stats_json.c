@@ -1,6 +1,6 @@
 /* The registry as JSON: members in registration order, hidden helpers left
  * out, numbers through cJSON (integers print without a fraction). */
-#include "models/stats/stats_internal.h"
+#include "common/stats_internal.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,9 @@
 /* The statistics registry: nodes in one growable array, linked into a tree;
  * counters own slots of the snapshot array in registration order. */
-#include "models/stats/stats_internal.h"
+#include "common/stats_internal.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,4 +379,52 @@ cgm_stat cgm_stats_find(const struct cgm_stats *s, cgm_stat group, const char *p
         }
     }
     return group;
+}
+
+void cgm_stats_path(const struct cgm_stats *s, cgm_stat node, const char *path, char *buf, size_t len)
+{
+    /* the names from NODE up to the root, then written root first */
+    char part[16][48];
+    int depth = 0;
+    for (cgm_stat n = node; n > CGM_STATS_ROOT && (size_t)n < s->n && depth < 16; n = s->nodes[n].parent) {
+        const struct stat_node *x = &s->nodes[n];
+        if (x->name) {
+            snprintf(part[depth++], sizeof part[0], "%s", x->name);
+        } else { /* an array element: its index */
+            unsigned i = 0;
+            for (cgm_stat c = s->nodes[x->parent].first; c >= 0 && c != n; c = s->nodes[c].next)
+                i++;
+            snprintf(part[depth++], sizeof part[0], "%u", i);
+        }
+    }
+    size_t at = 0;
+    buf[0] = 0;
+    for (int d = depth - 1; d >= 0 && at < len; d--)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "." : "", part[d]);
+    if (path && at < len)
+        snprintf(buf + at, len - at, "%s%s", at ? "." : "", path);
+}
+
+static void reader_missing(struct cgm_stats_reader *r, cgm_stat group, const char *path)
+{
+    if (!r->missing[0])
+        cgm_stats_path(r->s, group, path, r->missing, sizeof r->missing);
+}
+
+double cgm_stats_get(struct cgm_stats_reader *r, cgm_stat group, const char *path)
+{
+    cgm_stat n = group >= 0 ? cgm_stats_find(r->s, group, path) : -1;
+    if (!numeric(r->s, n)) {
+        reader_missing(r, group, path);
+        return NAN;
+    }
+    return cgm_stats_value(r->s, r->values, n);
+}
+
+const char *cgm_stats_get_label(struct cgm_stats_reader *r, cgm_stat group, const char *path)
+{
+    const char *text = cgm_stats_label_of(r->s, group >= 0 ? cgm_stats_find(r->s, group, path) : -1);
+    if (!text)
+        reader_missing(r, group, path);
+    return text;
 }
