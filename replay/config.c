@@ -270,7 +270,7 @@ static const struct key keys[] = {
     { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names,
       "hierarchy: yes: virtually indexed and tagged vector L1s; only the requests that need the L2 are "
       "translated, by one TLB the compute units share (gpu.tlb.shared_entries) in place of theirs" },
-    { "gpu.tlb", "shared_entries", T_COUNT, OFF(gpu_tlb_shared_entries), "512", 1, 1048576, NULL,
+    { "gpu.tlb", "shared_entries", T_COUNT, OFF(gpu_tlb_shared_entries), "1024", 1, 1048576, NULL,
       "hierarchy, gpu.l1.virtual = yes: entries of the shared TLB (gpu.tlb.ways ways, a power of two sets)" },
     { "gpu.iommu", "walkers", T_COUNT, OFF(iommu_walkers), "32", 1, 1024, NULL,
       "hierarchy: page walks the IOMMU makes at once (Power et al., HPCA 2014: 32)" },

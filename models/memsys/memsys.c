@@ -72,7 +72,7 @@ void cgm_memsys_default_gpu(struct cgm_memsys_config *c, unsigned cus, bool cohe
     c->gpu_tlb_sets = 16; /* as the CPU's TLBs in replay */
     c->gpu_tlb_ways = 4;
     c->gpu_tlb_latency = 0; /* a hit is part of the vector L1's latency */
-    c->gpu_tlb_shared_entries = 512;
+    c->gpu_tlb_shared_entries = 1024; /* seed 002 Fig. 5: a 1024-entry TLB */
     /* The thesis gives no figure, only that the IOMMU's walk is much
      * slower than the CPU's: replay's CPU walk (30 cycles) in GPU cycles,
      * four times as long at 1 GHz. Faults are not charged, as replay's CPU
