@@ -266,12 +266,8 @@ static const struct key keys[] = {
     { "gpu.tlb", "ways", T_COUNT, OFF(gpu_tlb_ways), "4", 1, 64, NULL, "hierarchy: its associativity" },
     { "gpu.tlb", "latency", T_CYCLES, OFF(gpu_tlb_latency), "0", 0, 1000, NULL,
       "hierarchy: GPU cycles of a TLB hit before the vector L1" },
-    /* seed 002 Sec. 2.5's GPU MMU */
-    { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names,
-      "hierarchy: yes: virtually indexed and tagged vector L1s; only the requests that need the L2 are "
-      "translated, by one TLB the compute units share (gpu.tlb.shared_entries) in place of theirs" },
     { "gpu.tlb", "shared_entries", T_COUNT, OFF(gpu_tlb_shared_entries), "1024", 1, 1048576, NULL,
-      "hierarchy, gpu.l1.virtual = yes: entries of the shared TLB (gpu.tlb.ways ways, a power of two sets)" },
+      "hierarchy, gpu.l1.virtual = yes: entries of the shared TLB (gpu.tlb.ways ways)" },
     { "gpu.iommu", "walkers", T_COUNT, OFF(iommu_walkers), "32", 1, 1024, NULL,
       "hierarchy: page walks the IOMMU makes at once (Power et al., HPCA 2014: 32)" },
     { "gpu.iommu", "walk_latency", T_CYCLES, OFF(iommu_walk_latency), "30", 0, 1000000, NULL,
@@ -326,6 +322,8 @@ static const struct key keys[] = {
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
                    "vector L1 of each compute unit", "per compute unit"),
+    { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names, /* seed 002 Sec. 2.5 */
+      "hierarchy: yes: virtually indexed and tagged vector L1s; what needs the L2 is translated by one shared TLB" },
     GPU_CACHE_KEYS("gpu.l2", gpu_l2, "64KiB", "16", "3", "32", "64",
                    "L2 bank (striped by block)", "per bank"),
     { "gpu.l2", "banks", T_COUNT, OFF(gpu_l2_banks), "0", 0, 64, NULL,
