@@ -262,10 +262,6 @@ static const struct cgm_key keys[] = {
       "hierarchy: GPU cycles of a scalar load (every one hits, as in seed 000); the cache is busy as long" },
     { "gpu.scalar_cache", "compute_units", T_COUNT, OFF(gpu_scalar_share), "1", 1, 64, NULL,
       "hierarchy: compute units sharing one scalar cache (seed 000: 1; SI hardware: up to 4)" },
-    /* seed 002 Sec. 2.5's GPU MMU */
-    { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names,
-      "hierarchy: yes: virtually indexed and tagged vector L1s; only the requests that need the L2 are "
-      "translated, by one TLB the compute units share (gpu.tlb.shared_entries) in place of theirs" },
     /* [gpu.tlb], [gpu.iommu]: the memory system's rows (cgm/memsys_keys.def) */
 #define XLAT_ROW(section_, key, kind, field, def_, min_, max_, doc_)                                       \
     { section_, #key, (kind) | CGM_KEY_U32, OFF(memsys.field), def_, min_, max_, NULL, doc_ },
@@ -323,6 +319,8 @@ static const struct cgm_key keys[] = {
       "s_waitcnt waits for its vmcnt/lgkmcnt counts, or (drain, M2S-CGM) for every outstanding access" },
     GPU_CACHE_KEYS("gpu.l1", gpu_l1, "16KiB", "4", "1", "16", "32",
                    "vector L1 of each compute unit", "per compute unit"),
+    { "gpu.l1", "virtual", T_ENUM, OFF(gpu_l1_virtual), "no", 0, 1, no_yes_names, /* seed 002 Sec. 2.5 */
+      "hierarchy: yes: virtually indexed and tagged vector L1s; what needs the L2 is translated by one shared TLB" },
     GPU_CACHE_KEYS("gpu.l2", gpu_l2, "64KiB", "16", "3", "32", "64",
                    "L2 bank (striped by block)", "per bank"),
     { "gpu.l2", "banks", T_COUNT | CGM_KEY_POW2_OR_0, OFF(gpu_l2_banks), "0", 0, 64, NULL,
