@@ -333,10 +333,12 @@ fuzz: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 # Targets for parsers outside formats/ take their sources as extra prerequisites.
 # (Every target takes common/: the statistics registry the DRAM model
 # registers into, the key tables.)
+# replay's configuration names the coherence protocols (models/coh), whose
+# tables pull in the rest of the models.
 FUZZ_DRAM_SRC := $(wildcard models/dram/*.c)
-$(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(FUZZ_DRAM_SRC)
+$(BUILD)/fuzz/fuzz_replay_config: replay/config.c $(MODELS_SRC)
 $(BUILD)/fuzz/fuzz_sweep_spec: sweep/spec.c sweep/axis.c sweep/metric.c sweep/util.c replay/config.c \
-  $(FUZZ_DRAM_SRC)
+  $(MODELS_SRC)
 $(BUILD)/fuzz/fuzz_dram_trace: $(FUZZ_DRAM_SRC)
 $(BUILD)/fuzz/fuzz_x86_guest: $(TRACEGEN_SRC)
 $(BUILD)/fuzz/fuzz_x86_syscalls: $(TRACEGEN_SRC) tests/unit/sys_fuzz.c
