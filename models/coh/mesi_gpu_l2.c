@@ -87,8 +87,6 @@ static void to_node(struct cgm_coh_sys *s, struct gpu_l2 *b, int node, struct cg
     gpu_l2_to_node(s, b, node, m);
 }
 
-static int parent_node(const struct cgm_coh_sys *s, uint64_t block) { return gpu_l2_parent_node(s, block); }
-
 /* ---- holders -------------------------------------------------------------- */
 
 static bool settled(const struct cgm_cache_line *l)
@@ -641,7 +639,7 @@ static const struct gpu_l2_upper upper = { .core_flush = gpu_flush, .parent_msg 
 static void parent_msg(struct cgm_coh_sys *s, struct gpu_l2 *b, const struct cgm_coh_msg *m)
 {
     bool fwd = m->type == COH_GET_FWD || m->type == COH_GETX_FWD;
-    int dir = parent_node(s, m->block);
+    int dir = gpu_l2_parent_node(s, m->block);
     struct cgm_cache_line *l = cgm_cache_find(&b->a.a, m->block);
     if (!l && gpu_l2_frc_parent_msg(s, b, m))
         return;
